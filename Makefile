@@ -1,0 +1,41 @@
+# Cineflow's two entry points (README Quick start):
+#   make run   installs what is missing, builds, starts the GUI on the built-in simulator
+#   make test  installs what is missing, builds, runs every test (GUI tests under xvfb-run)
+# Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan), make clean.
+
+PRESET ?= release
+JOBS ?= $(shell nproc)
+BUILD_DIR := build/$(PRESET)
+CINEFLOW := $(BUILD_DIR)/app/cineflow
+
+.PHONY: deps configure build run test sanitize clean
+
+deps:
+	@bash packaging/install-deps.sh
+
+configure: deps
+	@cmake --preset $(PRESET) >/dev/null || cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+run: build
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make run: no display found; starting under xvfb-run (nothing will be visible)."; \
+	  echo "          For a headless run: $(CINEFLOW) --headless --input sim --output out.h5"; \
+	  xvfb-run -a -s "-screen 0 1600x1000x24" $(CINEFLOW) --input sim; \
+	else \
+	  $(CINEFLOW) --input sim; \
+	fi
+
+test: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+sanitize: deps
+	cmake --preset asan-ubsan >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
+	ctest --preset asan-ubsan -j $(JOBS)
+	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
+	ctest --preset tsan -j $(JOBS)
+
+clean:
+	rm -rf build

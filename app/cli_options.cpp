@@ -1,0 +1,103 @@
+#include "cli_options.hpp"
+
+#include <charconv>
+#include <stdexcept>
+#include <string_view>
+
+namespace cineflow::app {
+namespace {
+
+template <class T>
+T parseNumber(std::string_view option, const std::string& text) {
+  T value{};
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) {
+    throw std::invalid_argument(std::string(option) + ": '" + text + "' is not a valid number");
+  }
+  return value;
+}
+
+}  // namespace
+
+const char* usageText() {
+  return R"(Usage: cineflow [options]
+
+Live plane-wave ultrasound imaging. Without --headless, opens the operator window.
+
+Options:
+  --input SOURCE         'sim' (built-in 3-D phantom simulator, default) or a cineflow.rf/1
+                         HDF5 recording
+  --backend KIND         auto | cpu | cuda (default auto: CUDA when a usable device exists)
+  --headless             process without a window and write --output
+  --output FILE.h5       B-mode output (schema cineflow.bmode/1), headless mode
+  --grid X0:X1:DX,Z0:Z1:DZ
+                         reconstruction grid in millimetres (default: the array's width,
+                         dx = lambda/2, depth 5 mm to the last sample, dz = lambda/8)
+  --fnumber F            receive f-number (default 1.5)
+  --frames N             frames to process (default: every frame of the file once, or one
+                         elevation sweep of the simulator)
+  --policy block|drop    host ring overflow policy (default block: no frame is lost)
+  --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
+  --after-frames N       frames to display before the screenshot (default 30)
+  --version              print the version and exit
+  --help                 print this help and exit
+
+Exit status: 0 on success, 1 on a processing or file error, 2 on a bad command line.
+)";
+}
+
+CliOptions parseCommandLine(int argc, char** argv) {
+  CliOptions options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        throw std::invalid_argument(std::string(arg) + " needs a value");
+      }
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+    } else if (arg == "--version") {
+      options.version = true;
+    } else if (arg == "--headless") {
+      options.headless = true;
+    } else if (arg == "--input") {
+      options.input = value();
+    } else if (arg == "--output") {
+      options.output = value();
+    } else if (arg == "--grid") {
+      options.grid = value();
+    } else if (arg == "--fnumber") {
+      options.fNumber = parseNumber<double>(arg, value());
+    } else if (arg == "--backend") {
+      options.backend = value();
+    } else if (arg == "--frames") {
+      options.frames = parseNumber<std::uint64_t>(arg, value());
+    } else if (arg == "--policy") {
+      options.policy = value();
+    } else if (arg == "--screenshot") {
+      options.screenshotPath = value();
+    } else if (arg == "--after-frames") {
+      options.afterFrames = parseNumber<int>(arg, value());
+    } else {
+      throw std::invalid_argument("unknown option '" + std::string(arg) + "' (see --help)");
+    }
+  }
+  if (options.headless && options.output.empty()) {
+    throw std::invalid_argument("--headless needs --output FILE.h5");
+  }
+  if (!options.headless && !options.output.empty()) {
+    throw std::invalid_argument("--output is only used with --headless");
+  }
+  if (options.afterFrames < 1) {
+    throw std::invalid_argument("--after-frames must be at least 1");
+  }
+  if (options.input.empty()) {
+    throw std::invalid_argument("--input needs 'sim' or a file path");
+  }
+  return options;
+}
+
+}  // namespace cineflow::app

@@ -1,0 +1,31 @@
+#pragma once
+// The command line of the cineflow executable.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gui_main.hpp"
+
+namespace cineflow::app {
+
+struct CliOptions {
+  bool help = false;
+  bool version = false;
+  bool headless = false;
+  std::string input = "sim";
+  std::string output;
+  std::optional<std::string> grid;  // "x0:x1:dx,z0:z1:dz" in mm
+  std::optional<double> fNumber;
+  std::string backend = "auto";
+  std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
+  std::string policy = "block";
+  std::string screenshotPath;
+  int afterFrames = 30;
+};
+
+// Throws std::invalid_argument with a message naming the offending option.
+CliOptions parseCommandLine(int argc, char** argv);
+const char* usageText();
+
+}  // namespace cineflow::app

@@ -1,0 +1,18 @@
+#pragma once
+// GUI mode entry point (implemented with the ui library).
+
+#include <string>
+
+namespace cineflow::app {
+
+struct GuiOptions {
+  std::string input = "sim";        // "sim" or a cineflow.rf/1 file
+  std::string backend = "auto";     // auto | cpu | cuda
+  std::string screenshotPath;       // when set: run `afterFrames` frames, save the window, exit
+  int afterFrames = 30;
+};
+
+// Runs the Qt event loop; returns the process exit code.
+int runGui(int argc, char** argv, const GuiOptions& options);
+
+}  // namespace cineflow::app

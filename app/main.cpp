@@ -1,0 +1,43 @@
+// cineflow: command line, then GUI or headless mode. Nothing else lives here.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "cli_options.hpp"
+#include "headless.hpp"
+#if CINEFLOW_HAVE_UI
+#include "gui_main.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace cineflow::app;
+  CliOptions options;
+  try {
+    options = parseCommandLine(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(usageText(), stdout);
+    return 0;
+  }
+  if (options.version) {
+    std::printf("cineflow %s\n", CINEFLOW_VERSION);
+    return 0;
+  }
+  if (options.headless) {
+    return runHeadless(options);
+  }
+#if CINEFLOW_HAVE_UI
+  GuiOptions gui;
+  gui.input = options.input;
+  gui.backend = options.backend;
+  gui.screenshotPath = options.screenshotPath;
+  gui.afterFrames = options.afterFrames;
+  return runGui(argc, argv, gui);
+#else
+  std::cerr << "cineflow: this build has no GUI; use --headless\n";
+  return 2;
+#endif
+}

@@ -1,0 +1,22 @@
+# CINEFLOW_WITH_CUDA: AUTO enables the CUDA backend when nvcc is found, ON requires it, OFF skips it.
+include(CheckLanguage)
+set(CINEFLOW_CUDA_ENABLED OFF)
+if(NOT CINEFLOW_WITH_CUDA STREQUAL "OFF")
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # Hopper (H100/H200) is the deployment target; override with -DCMAKE_CUDA_ARCHITECTURES=...
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(CINEFLOW_CUDA_ENABLED ON)
+  elseif(CINEFLOW_WITH_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "CINEFLOW_WITH_CUDA=ON but no CUDA compiler (nvcc) was found. "
+                        "Install the CUDA toolkit or configure with -DCINEFLOW_WITH_CUDA=OFF.")
+  else()
+    message(STATUS "nvcc not found: building the CPU backend only")
+  endif()
+endif()

@@ -1,0 +1,34 @@
+# Every dependency is found here, with a message that names the Debian package when it is missing.
+find_package(Threads REQUIRED)
+
+function(cineflow_require found what package)
+  if(NOT ${found})
+    message(FATAL_ERROR "${what} not found. Install the Debian package(s) ${package} "
+                        "(packaging/install-deps.sh installs everything Cineflow needs).")
+  endif()
+endfunction()
+
+find_package(HDF5 COMPONENTS C QUIET)
+cineflow_require(HDF5_FOUND "HDF5 (C API)" "libhdf5-dev")
+if(NOT TARGET cineflow_hdf5)
+  add_library(cineflow_hdf5 INTERFACE)
+  target_include_directories(cineflow_hdf5 SYSTEM INTERFACE ${HDF5_C_INCLUDE_DIRS} ${HDF5_INCLUDE_DIRS})
+  target_link_libraries(cineflow_hdf5 INTERFACE ${HDF5_C_LIBRARIES} ${HDF5_LIBRARIES})
+  target_compile_definitions(cineflow_hdf5 INTERFACE ${HDF5_DEFINITIONS} ${HDF5_C_DEFINITIONS})
+endif()
+
+find_package(PkgConfig QUIET)
+cineflow_require(PkgConfig_FOUND "pkg-config" "pkg-config")
+pkg_check_modules(FFTW3F QUIET IMPORTED_TARGET fftw3f)
+cineflow_require(FFTW3F_FOUND "FFTW3 (single precision, fftw3f)" "libfftw3-dev")
+
+if(CINEFLOW_BUILD_UI OR CINEFLOW_BUILD_TESTS)
+  find_package(Qt6 QUIET COMPONENTS Core Widgets OpenGLWidgets Test)
+  cineflow_require(Qt6_FOUND "Qt 6 (Widgets, OpenGLWidgets, Test)" "qt6-base-dev libqt6opengl6-dev")
+endif()
+if(CINEFLOW_BUILD_UI)
+  find_package(OpenGL QUIET)
+  cineflow_require(OpenGL_FOUND "OpenGL" "libgl-dev")
+  find_package(GLEW QUIET)
+  cineflow_require(GLEW_FOUND "GLEW" "libglew-dev")
+endif()

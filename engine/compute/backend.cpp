@@ -1,0 +1,76 @@
+#include "compute/backend.hpp"
+
+#include <stdexcept>
+
+#include "compute/cpu/cpu_backend.hpp"
+#if CINEFLOW_HAVE_CUDA
+#include "compute/cuda/cuda_probe.hpp"
+#endif
+
+namespace cineflow::compute {
+
+const char* toString(BackendKind kind) noexcept {
+  switch (kind) {
+    case BackendKind::Cpu:
+      return "cpu";
+    case BackendKind::Cuda:
+      return "cuda";
+  }
+  return "unknown";
+}
+
+const char* toString(MemorySpace space) noexcept {
+  switch (space) {
+    case MemorySpace::Device:
+      return "device";
+    case MemorySpace::Pinned:
+      return "pinned";
+    case MemorySpace::Host:
+      return "host";
+  }
+  return "unknown";
+}
+
+BackendRequest parseBackendRequest(const std::string& text) {
+  if (text == "auto") return BackendRequest::Auto;
+  if (text == "cpu") return BackendRequest::Cpu;
+  if (text == "cuda") return BackendRequest::Cuda;
+  throw std::invalid_argument("unknown backend '" + text + "': expected auto, cpu or cuda");
+}
+
+namespace {
+
+// Why the CUDA backend cannot be used here; empty when it can.
+std::string cudaUnavailableReason() {
+#if CINEFLOW_HAVE_CUDA
+  const cuda::ProbeResult probe = cuda::probeDevices();
+  if (probe.deviceCount == 0) {
+    return "no usable CUDA device (" + probe.reason + ")";
+  }
+  return "CUDA device " + probe.deviceName +
+         " found, but this build's CUDA backend has no pipeline stages yet";
+#else
+  return "this build has no CUDA support (nvcc was not found when it was configured)";
+#endif
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* message) {
+  if (message != nullptr) {
+    message->clear();
+  }
+  if (request == BackendRequest::Cpu) {
+    return std::make_unique<cpu::CpuBackend>();
+  }
+  const std::string reason = cudaUnavailableReason();
+  if (request == BackendRequest::Cuda) {
+    throw std::runtime_error("the CUDA backend is not available: " + reason);
+  }
+  if (message != nullptr) {
+    *message = reason + "; using the CPU backend";
+  }
+  return std::make_unique<cpu::CpuBackend>();
+}
+
+}  // namespace cineflow::compute

@@ -1,0 +1,89 @@
+#pragma once
+// The execution model (DESIGN.md §2): a small mirror of CUDA that the pipeline is written against
+// once. CUDA backend: cudaStream_t / cudaEvent_t / cudaMalloc / cudaHostAlloc. CPU backend: a
+// worker thread per stream running tasks in order, host-side events, aligned host memory.
+//
+// Threading contract: a Stream may be used (enqueued to) from one host thread at a time; Events
+// may be queried and synchronised from any thread. Work enqueued on a Stream runs in order;
+// work on different Streams is ordered only through record()/wait().
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compute/host_task.hpp"
+
+namespace cineflow::compute {
+
+enum class BackendKind { Cpu, Cuda };
+enum class MemorySpace { Device, Pinned, Host };
+
+const char* toString(BackendKind kind) noexcept;
+const char* toString(MemorySpace space) noexcept;
+
+class Event {
+ public:
+  virtual ~Event() = default;
+  // True when the work captured by the most recent record() has completed, or if never recorded.
+  virtual bool query() const = 0;
+  // Blocks the calling host thread until query() would return true.
+  virtual void synchronize() const = 0;
+  // Milliseconds between the completion of `start` and of this event; both must have completed.
+  virtual double elapsedMsSince(const Event& start) const = 0;
+};
+
+class Stream {
+ public:
+  virtual ~Stream() = default;  // Waits for all enqueued work to finish, then releases the stream.
+  virtual const std::string& name() const = 0;
+  // Captures the work enqueued so far; the event completes when that work has run.
+  virtual void record(Event& event) = 0;
+  // Later work on this stream starts only after `event`'s most recent record has completed.
+  virtual void wait(const Event& event) = 0;
+  // Runs `task` on a host thread after earlier work on this stream (cudaLaunchHostFunc). The task
+  // must be quick and must not enqueue work on any stream or synchronise.
+  virtual void enqueueHost(HostTask task) = 0;
+  // Copies `bytes` between any two memory spaces of this backend, in stream order.
+  virtual void copyAsync(void* dst, const void* src, std::size_t bytes) = 0;
+  // Blocks the calling host thread until all work enqueued so far has completed.
+  virtual void synchronize() = 0;
+  // Returns and clears the first error raised by work on this stream (an exception thrown by a
+  // CPU task, an asynchronous kernel fault); empty when there was none.
+  virtual std::string takeError() = 0;
+};
+
+struct DeviceMemoryInfo {
+  std::size_t freeBytes = 0;
+  std::size_t totalBytes = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+  // Human-readable device name ("CPU (16 threads)", "NVIDIA H100 80GB HBM3").
+  virtual std::string deviceName() const = 0;
+  virtual std::unique_ptr<Stream> createStream(const std::string& name) = 0;
+  virtual std::unique_ptr<Event> createEvent() = 0;
+  // Throws std::runtime_error naming the space and size when the allocation fails.
+  virtual void* allocate(MemorySpace space, std::size_t bytes) = 0;
+  virtual void deallocate(MemorySpace space, void* ptr) noexcept = 0;
+  // A blocking copy outside any stream's order, for readers (display, review) that must not queue
+  // behind the pipeline's streams. The caller guarantees nothing writes `src` meanwhile, or checks
+  // afterwards (the cineloop's seqlock).
+  virtual void copyBlocking(void* dst, const void* src, std::size_t bytes) const = 0;
+  virtual DeviceMemoryInfo memoryInfo() const = 0;
+};
+
+enum class BackendRequest { Auto, Cpu, Cuda };
+
+// Parses "auto" / "cpu" / "cuda"; throws std::invalid_argument otherwise.
+BackendRequest parseBackendRequest(const std::string& text);
+
+// Creates the requested backend. Auto picks CUDA when a usable device exists and otherwise the
+// CPU, writing the reason into `message` (never empty on fallback). Cuda throws when no usable
+// device exists, with the driver's reason.
+std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* message = nullptr);
+
+}  // namespace cineflow::compute

@@ -1,0 +1,56 @@
+#include "compute/cpu/cpu_event.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cineflow::compute::cpu {
+
+bool CpuEvent::query() const {
+  std::lock_guard lock(mutex_);
+  return completed_ >= issued_;
+}
+
+void CpuEvent::synchronize() const { waitFor(currentTicket()); }
+
+double CpuEvent::elapsedMsSince(const Event& start) const {
+  const auto* begin = dynamic_cast<const CpuEvent*>(&start);
+  if (begin == nullptr) {
+    throw std::invalid_argument("elapsedMsSince: events of different backends");
+  }
+  if (!query() || !begin->query()) {
+    throw std::logic_error("elapsedMsSince: an event has not completed");
+  }
+  std::chrono::steady_clock::time_point from;
+  {
+    std::lock_guard lock(begin->mutex_);
+    from = begin->completedAt_;
+  }
+  std::lock_guard lock(mutex_);
+  return std::chrono::duration<double, std::milli>(completedAt_ - from).count();
+}
+
+std::uint64_t CpuEvent::issueTicket() {
+  std::lock_guard lock(mutex_);
+  return ++issued_;
+}
+
+std::uint64_t CpuEvent::currentTicket() const {
+  std::lock_guard lock(mutex_);
+  return issued_;
+}
+
+void CpuEvent::complete(std::uint64_t ticket) {
+  {
+    std::lock_guard lock(mutex_);
+    completed_ = std::max(completed_, ticket);
+    completedAt_ = std::chrono::steady_clock::now();
+  }
+  completedChanged_.notify_all();
+}
+
+void CpuEvent::waitFor(std::uint64_t ticket) const {
+  std::unique_lock lock(mutex_);
+  completedChanged_.wait(lock, [&] { return completed_ >= ticket; });
+}
+
+}  // namespace cineflow::compute::cpu

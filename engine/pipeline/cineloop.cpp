@@ -1,0 +1,158 @@
+#include "pipeline/cineloop.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cineflow::pipeline {
+
+void Cineloop::configure(compute::Backend& backend, int capacity,
+                         const process::ImageGeometry& geometry) {
+  if (capacity < 1) {
+    throw std::invalid_argument("cineloop capacity must be at least 1 frame");
+  }
+  auto fresh = std::make_shared<Storage>();
+  fresh->backend = &backend;
+  fresh->images = compute::DeviceBuffer<float>(backend, geometry.pixels() * capacity);
+  fresh->entries = std::vector<Slot>(static_cast<std::size_t>(capacity));
+  fresh->writeOrder.assign(static_cast<std::size_t>(capacity), 0);
+  fresh->geometry = geometry;
+  std::lock_guard lock(storageMutex_);
+  storage_ = std::move(fresh);
+  nextSlot_ = 0;
+}
+
+std::shared_ptr<const Cineloop::Storage> Cineloop::storage() const {
+  std::lock_guard lock(storageMutex_);
+  return storage_;
+}
+
+int Cineloop::capacity() const {
+  auto s = storage();
+  return s ? static_cast<int>(s->entries.size()) : 0;
+}
+
+process::ImageGeometry Cineloop::geometry() const {
+  auto s = storage();
+  return s ? s->geometry : process::ImageGeometry{};
+}
+
+int Cineloop::claimNextSlot() {
+  const int slot = nextSlot_;
+  nextSlot_ = (nextSlot_ + 1) % static_cast<int>(storage_->entries.size());
+  return slot;
+}
+
+compute::DeviceSpan<float> Cineloop::slotImage(int slot) const {
+  const std::size_t pixels = storage_->geometry.pixels();
+  return storage_->images.view().subspan(static_cast<std::size_t>(slot) * pixels, pixels);
+}
+
+// Writer callbacks use storage_ without the storage mutex: only the engine thread replaces it, and
+// only after the compute stream has drained.
+void Cineloop::beginWrite(int slot) noexcept {
+  Storage& s = *storage_;
+  if (s.newest.load() == slot) {
+    s.newest.store(-1);
+  }
+  s.entries[static_cast<std::size_t>(slot)].generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Cineloop::endWrite(int slot, const acquire::FrameHeader& header) noexcept {
+  Storage& s = *storage_;
+  {
+    std::lock_guard lock(s.headerMutex);
+    s.entries[static_cast<std::size_t>(slot)].header = header;
+    s.writeOrder[static_cast<std::size_t>(slot)] = s.written.fetch_add(1) + 1;
+  }
+  s.entries[static_cast<std::size_t>(slot)].generation.fetch_add(1, std::memory_order_acq_rel);
+  s.newest.store(slot);
+}
+
+std::optional<acquire::FrameHeader> Cineloop::latest() const {
+  auto s = storage();
+  if (!s) {
+    return std::nullopt;
+  }
+  const int slot = s->newest.load();
+  if (slot < 0) {
+    return std::nullopt;
+  }
+  std::lock_guard lock(s->headerMutex);
+  return s->entries[static_cast<std::size_t>(slot)].header;
+}
+
+std::vector<acquire::FrameHeader> Cineloop::headers() const {
+  std::vector<acquire::FrameHeader> result;
+  auto s = storage();
+  if (!s) {
+    return result;
+  }
+  std::vector<std::pair<std::uint64_t, acquire::FrameHeader>> ordered;
+  {
+    std::lock_guard lock(s->headerMutex);
+    for (std::size_t i = 0; i < s->entries.size(); ++i) {
+      const std::uint64_t generation = s->entries[i].generation.load();
+      if (generation != 0 && generation % 2 == 0) {
+        ordered.emplace_back(s->writeOrder[i], s->entries[i].header);
+      }
+    }
+  }
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  result.reserve(ordered.size());
+  for (const auto& entry : ordered) {
+    result.push_back(entry.second);
+  }
+  return result;
+}
+
+std::optional<int> Cineloop::findSlot(const Storage& s, std::optional<std::uint64_t> sequence) {
+  if (!sequence) {
+    const int newest = s.newest.load();
+    return newest < 0 ? std::nullopt : std::optional<int>(newest);
+  }
+  std::lock_guard lock(s.headerMutex);
+  for (std::size_t i = 0; i < s.entries.size(); ++i) {
+    const std::uint64_t generation = s.entries[i].generation.load();
+    if (generation != 0 && generation % 2 == 0 && s.entries[i].header.sequence == *sequence) {
+      return static_cast<int>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
+                         acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
+  auto s = storage();
+  if (!s) {
+    return false;
+  }
+  constexpr int kAttempts = 8;  // a slot is rewritten only every M frames: retries are rare
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const std::optional<int> slot = findSlot(*s, sequence);
+    if (!slot) {
+      return false;
+    }
+    const Slot& entry = s->entries[static_cast<std::size_t>(*slot)];
+    const std::uint64_t before = entry.generation.load(std::memory_order_acquire);
+    if (before == 0 || before % 2 != 0) {
+      continue;
+    }
+    {
+      std::lock_guard lock(s->headerMutex);
+      header = entry.header;
+    }
+    const std::size_t count = s->geometry.pixels();
+    pixels.resize(count);
+    s->backend->copyBlocking(pixels.data(), s->images.data() + static_cast<std::size_t>(*slot) * count,
+                             count * sizeof(float));
+    if (entry.generation.load(std::memory_order_acquire) == before &&
+        (!sequence || header.sequence == *sequence)) {
+      geometry = s->geometry;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace cineflow::pipeline

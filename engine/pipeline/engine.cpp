@@ -1,0 +1,247 @@
+#include "pipeline/engine.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include "pipeline/engine_impl.hpp"
+#include "process/bmode_processor.hpp"
+
+namespace cineflow::pipeline {
+
+Engine::Impl::Impl(compute::Backend& backendRef, EngineConfig engineConfig, Cineloop& loop)
+    : backend(backendRef),
+      config(engineConfig),
+      cineloop(loop),
+      overflow(engineConfig.overflow),
+      frameStats(static_cast<std::size_t>(engineConfig.statsWindow)) {}
+
+Engine::Engine(compute::Backend& backend, EngineConfig config) : backend_(backend) {
+  config.validate();
+  impl_ = std::make_unique<Impl>(backend, config, cineloop_);
+}
+
+Engine::~Engine() {
+  try {
+    stop();
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: error while stopping the engine: " << e.what() << '\n';
+  }
+}
+
+namespace {
+void requireStopped(EngineState state, const char* what) {
+  if (state == EngineState::Running) {
+    throw std::logic_error(std::string(what) + " while the engine is running: stop it first");
+  }
+}
+}  // namespace
+
+void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
+  requireStopped(state(), "setSource");
+  impl_->joinThreads();
+  impl_->source = std::move(source);
+  std::lock_guard lock(impl_->imagingMutex);
+  impl_->imagingChosen = false;
+  impl_->pendingImaging.reset();
+}
+
+void Engine::setProcessor(std::unique_ptr<process::FrameProcessor> processor) {
+  requireStopped(state(), "setProcessor");
+  impl_->joinThreads();
+  impl_->processor = std::move(processor);
+}
+
+void Engine::setFrameObserver(FrameObserver observer) {
+  requireStopped(state(), "setFrameObserver");
+  impl_->joinThreads();
+  impl_->observer = std::move(observer);
+}
+
+void Engine::setConfig(const EngineConfig& config) {
+  requireStopped(state(), "setConfig");
+  config.validate();
+  impl_->joinThreads();
+  impl_->config = config;
+  impl_->overflow = config.overflow;
+}
+
+void Engine::setImagingParams(const process::ImagingParams& params) {
+  if (impl_->source) {
+    params.validate(impl_->source->params());
+  }
+  std::lock_guard lock(impl_->imagingMutex);
+  if (state() == EngineState::Running) {
+    impl_->pendingImaging = params;
+  } else {
+    impl_->imaging = params;
+    impl_->imagingChosen = true;
+  }
+}
+
+void Engine::setOverflowPolicy(OverflowPolicy policy) { impl_->overflow = policy; }
+
+void Engine::start() {
+  requireStopped(state(), "start");
+  impl_->joinThreads();
+  impl_->configureForStart();
+  impl_->setState(EngineState::Running);
+  impl_->engineThread = std::thread([impl = impl_.get()] { impl->engineLoop(); });
+  impl_->acquisitionThread = std::thread([impl = impl_.get()] { impl->acquisitionLoop(); });
+}
+
+void Engine::stop() {
+  impl_->stopRequested = true;
+  impl_->ring.requestStop();
+  impl_->joinThreads();
+  std::lock_guard lock(impl_->stateMutex);
+  if (impl_->state == EngineState::Running) {
+    impl_->state = EngineState::Stopped;
+  }
+}
+
+EngineState Engine::waitUntilFinished() {
+  std::unique_lock lock(impl_->stateMutex);
+  impl_->stateChanged.wait(lock, [&] { return impl_->state != EngineState::Running; });
+  return impl_->state;
+}
+
+EngineState Engine::state() const {
+  std::lock_guard lock(impl_->stateMutex);
+  return impl_->state;
+}
+
+const acquire::AcquisitionParams* Engine::acquisitionParams() const {
+  return impl_->source ? &impl_->source->params() : nullptr;
+}
+
+process::ImagingParams Engine::imagingParams() const {
+  std::lock_guard lock(impl_->imagingMutex);
+  return impl_->pendingImaging.value_or(impl_->imaging);
+}
+
+EngineStats Engine::stats() const {
+  EngineStats s;
+  {
+    std::lock_guard lock(impl_->stateMutex);
+    s.state = impl_->state;
+    s.error = impl_->error;
+  }
+  s.acquired = impl_->acquired;
+  s.dropped = impl_->dropped;
+  s.processed = impl_->processed;
+  s.ringSlots = impl_->ring.slotCount();
+  s.ringOccupancy = s.ringSlots > 0 ? impl_->ring.occupancy() : 0;
+  std::lock_guard lock(impl_->statsMutex);
+  const double now = impl_->secondsSinceEpoch();
+  s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
+  s.processingFps = impl_->processingRate.ratePerSecond(now);
+  for (std::size_t i = 0; i < impl_->stageNames.size(); ++i) {
+    const profile::Summary summary = impl_->stageStats[i].summary();
+    s.stages.push_back({impl_->stageNames[i], summary.last, summary.median, summary.p99, summary.max});
+  }
+  s.frameMedianMs = impl_->frameStats.summary().median;
+  return s;
+}
+
+bool Engine::copyLatest(std::uint64_t lastSequence, std::vector<float>& pixels,
+                        acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
+  const std::optional<acquire::FrameHeader> newest = cineloop_.latest();
+  if (!newest || newest->sequence == lastSequence) {
+    return false;
+  }
+  return cineloop_.copyImage(std::nullopt, pixels, header, geometry) &&
+         header.sequence != lastSequence;
+}
+
+void Engine::Impl::joinThreads() {
+  if (acquisitionThread.joinable()) {
+    acquisitionThread.join();
+  }
+  if (engineThread.joinable()) {
+    engineThread.join();
+  }
+}
+
+void Engine::Impl::setState(EngineState next, const std::string& message) {
+  {
+    std::lock_guard lock(stateMutex);
+    if (state == EngineState::Failed && next != EngineState::Running) {
+      return;  // the first failure stays visible until the next start
+    }
+    state = next;
+    error = next == EngineState::Failed ? message : std::string();
+  }
+  stateChanged.notify_all();
+}
+
+void Engine::Impl::fail(const std::string& message) {
+  setState(EngineState::Failed, message);
+  stopRequested = true;
+  ring.requestStop();
+  ring.close();
+}
+
+void Engine::Impl::configureForStart() {
+  if (!source) {
+    throw std::logic_error("start: no frame source set");
+  }
+  const acquire::AcquisitionParams& acq = source->params();
+  acq.validate();
+  {
+    std::lock_guard lock(imagingMutex);
+    if (pendingImaging) {
+      imaging = *pendingImaging;
+      imagingChosen = true;
+      pendingImaging.reset();
+    }
+    if (!imagingChosen) {
+      imaging = process::ImagingParams::defaultsFor(acq);
+    }
+  }
+  if (!processor) {
+    processor = std::make_unique<process::BmodeProcessor>();
+  }
+  processor->configure(backend, acq, source->sampleType(), imaging);
+  geometry = processor->geometry();
+  cineloop.configure(backend, config.cineloopFrames, geometry);
+
+  const std::size_t frameBytes = source->frameBytes();
+  ring.configure(backend, config.hostRingSlots, frameBytes);
+  if (!upload) {
+    upload = backend.createStream("upload");
+    compute = backend.createStream("compute");
+  }
+  const auto names = processor->stageNames();
+  inFlight.clear();
+  inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
+  for (InFlightSlot& slot : inFlight) {
+    slot.raw = compute::DeviceBuffer<std::byte>(backend, frameBytes);
+    if (observer) {
+      slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
+    }
+    slot.uploadStart = backend.createEvent();
+    slot.uploaded = backend.createEvent();
+    slot.done = backend.createEvent();
+    for (std::size_t i = 0; i <= names.size(); ++i) {
+      slot.marks.push_back(backend.createEvent());
+    }
+  }
+
+  std::lock_guard lock(statsMutex);
+  stageNames.assign({"upload"});
+  stageNames.insert(stageNames.end(), names.begin(), names.end());
+  stageStats.assign(stageNames.size(), profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
+  frameStats.clear();
+  acquisitionRate = profile::RateMeter();
+  processingRate = profile::RateMeter();
+  stopRequested = false;
+  acquired = 0;
+  dropped = 0;
+  processed = 0;
+}
+
+double Engine::Impl::secondsSinceEpoch() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch).count();
+}
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,78 @@
+#pragma once
+// Engine: the acquisition thread, the pinned host ring, the engine thread with its in-flight slots,
+// the processor and the cineloop (DESIGN.md §3).
+//
+//   acquisition thread ("cf-acquire"): source -> free host slot (Block: waits; Drop: counts)
+//   engine thread ("cf-engine"): filled host slot -> [upload stream] H2D into an in-flight slot
+//        -> host callback releases the host slot -> [compute stream] waits the upload event,
+//        processor stages, image written into the cineloop -> observer
+//
+// Every method is called from one controlling thread (the GUI or main thread) except stats(),
+// state(), cineloop() readers and copyLatest(), which any thread may call.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "acquire/frame_source.hpp"
+#include "compute/backend.hpp"
+#include "pipeline/cineloop.hpp"
+#include "pipeline/engine_types.hpp"
+#include "process/frame_processor.hpp"
+
+namespace cineflow::pipeline {
+
+class Engine {
+ public:
+  // `backend` must outlive the engine.
+  Engine(compute::Backend& backend, EngineConfig config);
+  ~Engine();  // stop(), then releases every buffer; never throws
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Only while not running (throws std::logic_error otherwise).
+  void setSource(std::unique_ptr<acquire::FrameSource> source);
+  void setProcessor(std::unique_ptr<process::FrameProcessor> processor);  // default: B-mode chain
+  void setFrameObserver(FrameObserver observer);
+  void setConfig(const EngineConfig& config);
+
+  // Live: validated now (std::invalid_argument), applied by the engine thread between frames.
+  void setImagingParams(const process::ImagingParams& params);
+  void setOverflowPolicy(OverflowPolicy policy);
+
+  // Configures the processor and buffers (allocations happen here), then starts both threads.
+  // Throws on invalid configuration or allocation failure, leaving the engine stopped.
+  void start();
+  // Stops acquiring, finishes every frame already acquired (none is lost in Block mode), joins
+  // both threads. Idempotent; safe while frames are in flight.
+  void stop();
+  // Blocks until the source has delivered maxFrames and all were processed, or the engine failed.
+  // Returns the final state.
+  EngineState waitUntilFinished();
+
+  EngineState state() const;
+  EngineStats stats() const;
+  const compute::Backend& backend() const { return backend_; }
+  const acquire::AcquisitionParams* acquisitionParams() const;
+  process::ImagingParams imagingParams() const;
+  const Cineloop& cineloop() const { return cineloop_; }
+
+  // Copies the newest complete image to host memory if its sequence differs from
+  // `lastSequence` (pass ~0 for "any"). Returns false when nothing newer exists. Never blocks the
+  // engine (the cineloop's seqlock); usable from the GUI thread.
+  bool copyLatest(std::uint64_t lastSequence, std::vector<float>& pixels,
+                  acquire::FrameHeader& header, process::ImageGeometry& geometry) const;
+
+ private:
+  struct Impl;
+  compute::Backend& backend_;
+  Cineloop cineloop_;  // before impl_: the engine's streams write it until impl_ is gone
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,87 @@
+#pragma once
+// Engine internals shared by engine.cpp (control) and engine_loops.cpp (the two threads).
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pipeline/engine.hpp"
+#include "pipeline/host_ring.hpp"
+#include "profile/rolling_stats.hpp"
+
+namespace cineflow::pipeline {
+
+// One device slot in flight: it owns the raw frame it uploads and the events of its frame.
+struct InFlightSlot {
+  compute::DeviceBuffer<std::byte> raw;
+  compute::PinnedBuffer<float> observed;  // D2H copy of the image for the frame observer
+  std::unique_ptr<compute::Event> uploadStart, uploaded, done;
+  std::vector<std::unique_ptr<compute::Event>> marks;  // processor stage marks
+  acquire::FrameHeader header;                         // of the frame now in this slot
+  bool used = false;                                   // holds a dispatched frame not collected
+};
+
+struct Engine::Impl {
+  Impl(compute::Backend& backend, EngineConfig config, Cineloop& cineloop);
+
+  // Control (engine.cpp).
+  void configureForStart();
+  void joinThreads();
+  void setState(EngineState next, const std::string& error = {});
+  void fail(const std::string& message);
+
+  // Threads (engine_loops.cpp).
+  void acquisitionLoop();
+  void engineLoop();
+  void applyPendingImaging();
+  void dispatch(int hostSlot, InFlightSlot& slot);
+  void collect(InFlightSlot& slot);
+  void drain();
+  void throwOnStreamError();
+  void onProcessed(const InFlightSlot& slot) noexcept;
+  double secondsSinceEpoch() const;
+
+  compute::Backend& backend;
+  EngineConfig config;
+  Cineloop& cineloop;
+  std::unique_ptr<acquire::FrameSource> source;
+  std::unique_ptr<process::FrameProcessor> processor;
+  FrameObserver observer;
+  process::ImageGeometry geometry;
+
+  mutable std::mutex imagingMutex;
+  process::ImagingParams imaging;
+  bool imagingChosen = false;  // false: defaults for the source at start()
+  std::optional<process::ImagingParams> pendingImaging;
+  std::atomic<OverflowPolicy> overflow;
+
+  HostRing ring;
+  std::vector<InFlightSlot> inFlight;
+
+  std::atomic<bool> stopRequested{false};
+  std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0};
+
+  mutable std::mutex stateMutex;
+  std::condition_variable stateChanged;
+  EngineState state = EngineState::Stopped;
+  std::string error;
+
+  mutable std::mutex statsMutex;
+  std::vector<std::string> stageNames;  // "upload", then the processor's stages
+  std::vector<profile::RollingStats> stageStats;
+  profile::RollingStats frameStats;
+  profile::RateMeter acquisitionRate, processingRate;
+  std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
+
+  // Last: destroyed first, after draining, while every buffer above still exists.
+  std::unique_ptr<compute::Stream> upload, compute;
+  std::thread acquisitionThread, engineThread;
+};
+
+}  // namespace cineflow::pipeline

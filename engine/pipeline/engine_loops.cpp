@@ -1,0 +1,182 @@
+// The acquisition thread and the engine thread (DESIGN.md §3).
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "compute/thread_name.hpp"
+#include "pipeline/engine_impl.hpp"
+
+namespace cineflow::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void Engine::Impl::acquisitionLoop() {
+  compute::setCurrentThreadName("cf-acquire");
+  const double rate = config.pace ? source->frameRateHz() : 0.0;
+  const auto period = rate > 0 ? std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(1.0 / rate))
+                               : Clock::duration::zero();
+  const std::uint64_t frameCount = source->frameCount();
+  auto nextTick = Clock::now();
+  std::uint64_t sequence = 0;
+  try {
+    while (!stopRequested && (config.maxFrames == 0 || sequence < config.maxFrames)) {
+      if (period > Clock::duration::zero()) {
+        // Sleep in short steps so that stop() is honoured promptly at low frame rates.
+        while (!stopRequested && Clock::now() < nextTick) {
+          std::this_thread::sleep_for(std::min<Clock::duration>(nextTick - Clock::now(),
+                                                                std::chrono::milliseconds(5)));
+        }
+        nextTick = std::max(nextTick + period, Clock::now() - period);
+      }
+      const std::uint64_t index = sequence % frameCount;
+      const int slot = ring.acquireFree(overflow.load() == OverflowPolicy::Block);
+      if (slot < 0) {
+        if (stopRequested) {
+          break;
+        }
+        ++dropped;  // Drop policy: the scanner's frame is gone, counted, never silent
+      } else {
+        acquire::FrameHeader& header = ring.header(slot);
+        header = {};
+        header.sequence = sequence;
+        header.timestampNs = nowNs();
+        header.sourceIndex = index;
+        source->readFrame(index, ring.data(slot), header.slice);
+        ring.publish(slot);
+      }
+      ++acquired;
+      ++sequence;
+      std::lock_guard lock(statsMutex);
+      acquisitionRate.tick(secondsSinceEpoch());
+    }
+  } catch (const std::exception& e) {
+    fail(std::string("acquisition stopped: ") + e.what());
+  }
+  ring.close();
+}
+
+void Engine::Impl::engineLoop() {
+  compute::setCurrentThreadName("cf-engine");
+  std::size_t next = 0;
+  try {
+    for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
+      applyPendingImaging();
+      InFlightSlot& slot = inFlight[next];
+      next = (next + 1) % inFlight.size();
+      if (slot.used) {
+        slot.done->synchronize();  // this slot's previous frame; the other slots keep the GPU busy
+        collect(slot);
+      }
+      dispatch(hostSlot, slot);
+      throwOnStreamError();
+    }
+    drain();
+  } catch (const std::exception& e) {
+    fail(std::string("processing stopped: ") + e.what());
+    try {
+      drain();
+    } catch (...) {  // already failed: the first error is the one reported
+    }
+  }
+  setState(stopRequested ? EngineState::Stopped : EngineState::Finished);
+}
+
+void Engine::Impl::applyPendingImaging() {
+  std::optional<process::ImagingParams> next;
+  {
+    std::lock_guard lock(imagingMutex);
+    next.swap(pendingImaging);
+  }
+  if (!next) {
+    return;
+  }
+  drain();  // a parameter change reallocates: once, between frames, with nothing in flight
+  processor->configure(backend, source->params(), source->sampleType(), *next);
+  if (processor->geometry() != geometry) {
+    geometry = processor->geometry();
+    cineloop.configure(backend, config.cineloopFrames, geometry);
+    if (observer) {
+      for (InFlightSlot& slot : inFlight) {
+        slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
+      }
+    }
+  }
+  std::lock_guard lock(imagingMutex);
+  imaging = *next;
+}
+
+void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
+  slot.header = ring.header(hostSlot);
+  const std::span<std::byte> hostFrame = ring.data(hostSlot);
+
+  upload->record(*slot.uploadStart);
+  upload->copyAsync(slot.raw.data(), hostFrame.data(), hostFrame.size());
+  upload->record(*slot.uploaded);
+  upload->enqueueHost([ringPtr = &ring, hostSlot] { ringPtr->release(hostSlot); });
+
+  compute->wait(*slot.uploaded);
+  const int loopSlot = cineloop.claimNextSlot();
+  const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
+  compute->enqueueHost([loop = &cineloop, loopSlot] { loop->beginWrite(loopSlot); });
+  processor->enqueue(*compute, slot.raw.view(), image, slot.marks);
+  compute->enqueueHost([this, loopSlot, &slot] {
+    cineloop.endWrite(loopSlot, slot.header);
+    onProcessed(slot);
+  });
+  if (observer) {
+    compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
+    compute->enqueueHost([this, &slot] {
+      observer(CompletedFrame{slot.header, geometry, slot.observed.host()});
+    });
+  }
+  compute->record(*slot.done);
+  slot.used = true;
+}
+
+void Engine::Impl::onProcessed(const InFlightSlot& /*slot*/) noexcept {
+  ++processed;
+  std::lock_guard lock(statsMutex);
+  processingRate.tick(secondsSinceEpoch());
+}
+
+void Engine::Impl::collect(InFlightSlot& slot) {
+  slot.used = false;
+  std::lock_guard lock(statsMutex);
+  stageStats[0].add(slot.uploaded->elapsedMsSince(*slot.uploadStart));
+  for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageStats.size(); ++i) {
+    stageStats[i + 1].add(slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
+  }
+  frameStats.add(slot.done->elapsedMsSince(*slot.uploadStart));
+}
+
+void Engine::Impl::drain() {
+  upload->synchronize();
+  compute->synchronize();
+  throwOnStreamError();
+  for (InFlightSlot& slot : inFlight) {
+    if (slot.used) {
+      collect(slot);
+    }
+  }
+}
+
+void Engine::Impl::throwOnStreamError() {
+  for (compute::Stream* stream : {upload.get(), compute.get()}) {
+    const std::string message = stream->takeError();
+    if (!message.empty()) {
+      throw std::runtime_error(message);
+    }
+  }
+}
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,41 @@
+#include "pipeline/engine_types.hpp"
+
+#include <stdexcept>
+
+namespace cineflow::pipeline {
+
+const char* toString(OverflowPolicy policy) noexcept {
+  return policy == OverflowPolicy::Block ? "block" : "drop";
+}
+
+OverflowPolicy parseOverflowPolicy(const std::string& text) {
+  if (text == "block") return OverflowPolicy::Block;
+  if (text == "drop") return OverflowPolicy::Drop;
+  throw std::invalid_argument("unknown overflow policy '" + text + "': expected block or drop");
+}
+
+const char* toString(EngineState state) noexcept {
+  switch (state) {
+    case EngineState::Stopped:
+      return "stopped";
+    case EngineState::Running:
+      return "running";
+    case EngineState::Finished:
+      return "finished";
+    case EngineState::Failed:
+      return "failed";
+  }
+  return "unknown";
+}
+
+void EngineConfig::validate() const {
+  auto require = [](bool ok, const std::string& message) {
+    if (!ok) throw std::invalid_argument(message);
+  };
+  require(hostRingSlots >= 1 && hostRingSlots <= 1024, "hostRingSlots must be in [1, 1024]");
+  require(inFlightSlots >= 2 && inFlightSlots <= 16, "inFlightSlots must be in [2, 16]");
+  require(cineloopFrames >= 1 && cineloopFrames <= 100000, "cineloopFrames must be in [1, 100000]");
+  require(statsWindow >= 1 && statsWindow <= 100000, "statsWindow must be in [1, 100000]");
+}
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,114 @@
+#include "pipeline/host_ring.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cineflow::pipeline {
+
+void HostRing::configure(compute::Backend& backend, int count, std::size_t frameBytes) {
+  if (count < 1) {
+    throw std::invalid_argument("host ring needs at least 1 slot");
+  }
+  if (count != this->slotCount() || frameBytes != frameBytes_) {
+    memory_ = compute::PinnedBuffer<std::byte>(backend, static_cast<std::size_t>(count) * frameBytes);
+    frameBytes_ = frameBytes;
+    headers_.assign(static_cast<std::size_t>(count), {});
+    state_.assign(static_cast<std::size_t>(count), SlotState::Free);
+    fifo_.assign(static_cast<std::size_t>(count), -1);
+  }
+  reset();
+}
+
+void HostRing::reset() {
+  std::lock_guard lock(mutex_);
+  std::fill(state_.begin(), state_.end(), SlotState::Free);
+  fifoHead_ = 0;
+  fifoCount_ = 0;
+  nextFree_ = 0;
+  closed_ = false;
+  stopRequested_ = false;
+}
+
+int HostRing::acquireFree(bool wait) {
+  std::unique_lock lock(mutex_);
+  const int n = slotCount();
+  auto findFree = [&]() -> int {
+    for (int i = 0; i < n; ++i) {
+      const int candidate = (nextFree_ + i) % n;
+      if (state_[static_cast<std::size_t>(candidate)] == SlotState::Free) {
+        return candidate;
+      }
+    }
+    return -1;
+  };
+  int slot = findFree();
+  if (slot < 0 && wait) {
+    freed_.wait(lock, [&] { return stopRequested_ || (slot = findFree()) >= 0; });
+  }
+  if (slot < 0 || stopRequested_) {
+    return -1;
+  }
+  state_[static_cast<std::size_t>(slot)] = SlotState::Filling;
+  nextFree_ = (slot + 1) % n;
+  return slot;
+}
+
+void HostRing::publish(int slot) {
+  {
+    std::lock_guard lock(mutex_);
+    state_[static_cast<std::size_t>(slot)] = SlotState::Filled;
+    fifo_[(fifoHead_ + fifoCount_) % fifo_.size()] = slot;
+    ++fifoCount_;
+  }
+  filled_.notify_one();
+}
+
+void HostRing::close() {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  filled_.notify_all();
+}
+
+void HostRing::requestStop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopRequested_ = true;
+  }
+  freed_.notify_all();
+}
+
+int HostRing::takeFilled() {
+  std::unique_lock lock(mutex_);
+  filled_.wait(lock, [&] { return fifoCount_ > 0 || closed_; });
+  if (fifoCount_ == 0) {
+    return -1;
+  }
+  const int slot = fifo_[fifoHead_];
+  fifoHead_ = (fifoHead_ + 1) % fifo_.size();
+  --fifoCount_;
+  state_[static_cast<std::size_t>(slot)] = SlotState::InFlight;
+  return slot;
+}
+
+void HostRing::release(int slot) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    state_[static_cast<std::size_t>(slot)] = SlotState::Free;
+  }
+  freed_.notify_one();
+}
+
+std::span<std::byte> HostRing::data(int slot) const {
+  return std::span<std::byte>(memory_.data() + static_cast<std::size_t>(slot) * frameBytes_,
+                              frameBytes_);
+}
+
+int HostRing::occupancy() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(
+      std::count_if(state_.begin(), state_.end(), [](SlotState s) { return s != SlotState::Free; }));
+}
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,58 @@
+#pragma once
+// HostRing: N pinned host slots between the acquisition thread (producer) and the engine thread
+// (consumer). A slot goes Free -> Filling (producer) -> Filled (FIFO) -> InFlight (consumer) ->
+// Free, and returns to Free only through release(), which the engine calls from a host callback
+// on the upload stream once the slot's copy has completed (DESIGN.md §3).
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "acquire/frame.hpp"
+#include "compute/buffer.hpp"
+
+namespace cineflow::pipeline {
+
+class HostRing {
+ public:
+  void configure(compute::Backend& backend, int count, std::size_t frameBytes);
+  // Resets every slot to Free and clears close/stop flags (no frame may be in flight).
+  void reset();
+
+  // Producer. wait=true blocks until a slot is free or stop is requested (returns -1 then);
+  // wait=false returns -1 at once when every slot is busy.
+  int acquireFree(bool wait);
+  void publish(int slot);
+  void close();          // no more frames: the consumer drains the queue, then gets -1
+  void requestStop();    // wakes a producer blocked in acquireFree
+
+  // Consumer. Blocks until a filled slot (FIFO) or closed-and-empty (-1).
+  int takeFilled();
+  void release(int slot) noexcept;  // from the upload stream's host callback
+
+  std::span<std::byte> data(int slot) const;
+  acquire::FrameHeader& header(int slot) { return headers_[static_cast<std::size_t>(slot)]; }
+  int slotCount() const { return static_cast<int>(state_.size()); }
+  int occupancy() const;  // slots not Free
+
+ private:
+  enum class SlotState { Free, Filling, Filled, InFlight };
+
+  compute::PinnedBuffer<std::byte> memory_;
+  std::size_t frameBytes_ = 0;
+  std::vector<acquire::FrameHeader> headers_;
+  mutable std::mutex mutex_;
+  std::condition_variable freed_;
+  std::condition_variable filled_;
+  std::vector<SlotState> state_;
+  std::vector<int> fifo_;  // ring of filled slot indices
+  std::size_t fifoHead_ = 0;
+  std::size_t fifoCount_ = 0;
+  int nextFree_ = 0;
+  bool closed_ = false;
+  bool stopRequested_ = false;
+};
+
+}  // namespace cineflow::pipeline

@@ -1,0 +1,43 @@
+#pragma once
+// RollingStats: the last N samples of one quantity (a stage's milliseconds) and their order
+// statistics. Storage is sized once; add() never allocates. Not thread-safe: guard it.
+
+#include <cstddef>
+#include <vector>
+
+namespace cineflow::profile {
+
+struct Summary {
+  std::size_t count = 0;
+  double last = 0, min = 0, median = 0, p99 = 0, max = 0, mean = 0;
+};
+
+class RollingStats {
+ public:
+  explicit RollingStats(std::size_t window = 120);
+  void add(double value);
+  void clear();
+  // Allocates a sorted copy: call it off the frame loop (statistics polling).
+  Summary summary() const;
+
+ private:
+  std::vector<double> ring_;
+  std::size_t next_ = 0;
+  std::size_t count_ = 0;
+  double last_ = 0;
+};
+
+// Events per second over a sliding window of the most recent timestamps.
+class RateMeter {
+ public:
+  explicit RateMeter(std::size_t window = 32);
+  void tick(double seconds);
+  double ratePerSecond(double nowSeconds) const;  // 0 when stale (no tick for 2 s)
+
+ private:
+  std::vector<double> times_;
+  std::size_t next_ = 0;
+  std::size_t count_ = 0;
+};
+
+}  // namespace cineflow::profile

@@ -1,0 +1,18 @@
+#include "support/test_paths.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace cineflow::test {
+
+std::string sharedDataFile(const std::string& name) {
+  const char* env = std::getenv("CINEFLOW_DATA_DIR");
+  const std::filesystem::path dir = env != nullptr ? env : CINEFLOW_SHARED_DATA_DIR;
+  const std::filesystem::path file = dir / name;
+  std::error_code ec;
+  return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
+}
+
+std::string appPath() { return CINEFLOW_APP_PATH; }
+
+}  // namespace cineflow::test
