@@ -4,6 +4,7 @@
 
 #include "compute/cpu/cpu_backend.hpp"
 #if CINEFLOW_HAVE_CUDA
+#include "compute/cuda/cuda_backend.hpp"
 #include "compute/cuda/cuda_probe.hpp"
 #endif
 
@@ -38,24 +39,6 @@ BackendRequest parseBackendRequest(const std::string& text) {
   throw std::invalid_argument("unknown backend '" + text + "': expected auto, cpu or cuda");
 }
 
-namespace {
-
-// Why the CUDA backend cannot be used here; empty when it can.
-std::string cudaUnavailableReason() {
-#if CINEFLOW_HAVE_CUDA
-  const cuda::ProbeResult probe = cuda::probeDevices();
-  if (probe.deviceCount == 0) {
-    return "no usable CUDA device (" + probe.reason + ")";
-  }
-  return "CUDA device " + probe.deviceName +
-         " found, but this build's CUDA backend has no pipeline stages yet";
-#else
-  return "this build has no CUDA support (nvcc was not found when it was configured)";
-#endif
-}
-
-}  // namespace
-
 std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* message) {
   if (message != nullptr) {
     message->clear();
@@ -63,7 +46,20 @@ std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* mess
   if (request == BackendRequest::Cpu) {
     return std::make_unique<cpu::CpuBackend>();
   }
-  const std::string reason = cudaUnavailableReason();
+#if CINEFLOW_HAVE_CUDA
+  const cuda::ProbeResult probe = cuda::probeDevices();
+  std::string reason = "no usable CUDA device (" + probe.reason + ")";
+  if (probe.deviceCount > 0) {
+    try {
+      return std::make_unique<cuda::CudaBackend>(0);
+    } catch (const std::exception& e) {
+      reason = std::string("the CUDA device cannot be used: ") + e.what();
+    }
+  }
+#else
+  const std::string reason =
+      "this build has no CUDA support (nvcc was not found when it was configured)";
+#endif
   if (request == BackendRequest::Cuda) {
     throw std::runtime_error("the CUDA backend is not available: " + reason);
   }

@@ -1,0 +1,111 @@
+// GUI mode: the Qt application around ui::MainWindow, plus the screenshot mode used by
+// documentation and smoke tests (acquire N frames, save the window as PNG, exit).
+
+#include "gui_main.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <memory>
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QTimer>
+
+#include "bmode_view.hpp"
+#include "compute/backend.hpp"
+#include "dark_theme.hpp"
+#include "engine_controller.hpp"
+#include "gl_format.hpp"
+#include "main_window.hpp"
+
+namespace cineflow::app {
+namespace {
+
+// After acquisition starts, a healthy pipeline shows a frame within seconds; a minute without one
+// means it is stuck, and a scripted run must fail rather than hang.
+constexpr int kFirstFrameTimeoutMs = 60'000;
+
+// Saves the window once `afterFrames` frames have been displayed; fails on errors or silence.
+void armScreenshot(QApplication& app, ui::MainWindow& window, const GuiOptions& options) {
+  window.setInteractiveErrors(false);
+  const QString path = QString::fromStdString(options.screenshotPath);
+  const auto target = static_cast<quint64>(std::max(options.afterFrames, 1));
+  auto* watchdog = new QTimer(&window);
+  watchdog->setSingleShot(true);
+  watchdog->setInterval(kFirstFrameTimeoutMs);
+
+  QObject::connect(watchdog, &QTimer::timeout, &app, [&app, &window] {
+    if (window.view().framesDisplayed() == 0) {
+      std::fprintf(stderr, "cineflow: no frame was displayed within %d s; giving up\n",
+                   kFirstFrameTimeoutMs / 1000);
+      app.exit(1);
+    }
+  });
+  QObject::connect(&window.controller(), &ui::EngineController::runningChanged, watchdog,
+                   [watchdog](bool running) {
+                     if (running && !watchdog->isActive()) {
+                       watchdog->start();
+                     }
+                   });
+  QObject::connect(&window, &ui::MainWindow::errorShown, &app, [&app](const QString& message) {
+    std::fprintf(stderr, "cineflow: %s\n", message.toLocal8Bit().constData());
+    app.exit(1);
+  });
+  auto saved = std::make_shared<bool>(false);
+  QObject::connect(
+      &window.view(), &ui::BmodeView::frameDisplayed, &app, [&app, &window, path, target, saved] {
+        if (*saved || window.view().framesDisplayed() < target) {
+          return;
+        }
+        *saved = true;
+        // Grab after this paint has finished, from the event loop.
+        QTimer::singleShot(0, &app, [&app, &window, path] {
+          const QPixmap shot = window.grab();
+          if (shot.isNull() || !shot.save(path, "PNG")) {
+            std::fprintf(stderr, "cineflow: cannot save the screenshot to %s\n",
+                         path.toLocal8Bit().constData());
+            app.exit(1);
+            return;
+          }
+          std::printf("cineflow: saved %s (%dx%d) after %llu frames\n",
+                      path.toLocal8Bit().constData(), shot.width(), shot.height(),
+                      static_cast<unsigned long long>(window.view().framesDisplayed()));
+          app.exit(0);
+        });
+      });
+}
+
+}  // namespace
+
+int runGui(int argc, char** argv, const GuiOptions& options) {
+  // Must precede the QApplication so that every context, the first included, gets it.
+  ui::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("Cineflow"));
+  QApplication::setApplicationVersion(QStringLiteral(CINEFLOW_VERSION));
+  ui::applyDarkTheme(app);
+  const bool screenshotMode = !options.screenshotPath.empty();
+
+  std::unique_ptr<ui::MainWindow> window;
+  try {
+    window = std::make_unique<ui::MainWindow>(compute::parseBackendRequest(options.backend));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "cineflow: %s\n", error.what());
+    if (!screenshotMode) {
+      QMessageBox::critical(nullptr, QStringLiteral("Cineflow"), QString::fromUtf8(error.what()));
+    }
+    return 1;
+  }
+  if (screenshotMode) {
+    armScreenshot(app, *window, options);
+  }
+  window->show();
+  window->openSource(QString::fromStdString(options.input), /*autoStart=*/true);
+  const int status = app.exec();
+  window.reset();  // stop the engine while the application still exists
+  return status;
+}
+
+}  // namespace cineflow::app

@@ -1,0 +1,105 @@
+#include "headless.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <memory>
+
+#include "acquire/source_factory.hpp"
+#include "compute/backend.hpp"
+#include "pipeline/engine.hpp"
+#include "store/bmode_recorder.hpp"
+#include "store/bmode_writer.hpp"
+
+namespace cineflow::app {
+namespace {
+
+process::ImagingParams imagingFor(const CliOptions& options, const acquire::AcquisitionParams& acq) {
+  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+  if (options.grid) {
+    imaging.grid = process::ImagingGrid::parseMillimetres(*options.grid);
+  }
+  if (options.fNumber) {
+    imaging.fNumber = *options.fNumber;
+  }
+  imaging.validate(acq);
+  return imaging;
+}
+
+void printReport(const pipeline::EngineStats& stats, double seconds, const std::string& device) {
+  std::printf("backend: %s\n", device.c_str());
+  std::printf("frames: %llu processed, %llu dropped in %.2f s: %.1f frames/s\n",
+              static_cast<unsigned long long>(stats.processed),
+              static_cast<unsigned long long>(stats.dropped), seconds,
+              seconds > 0 ? static_cast<double>(stats.processed) / seconds : 0.0);
+  std::printf("%-10s %10s %10s %10s\n", "stage", "median ms", "p99 ms", "max ms");
+  for (const pipeline::StageStats& stage : stats.stages) {
+    std::printf("%-10s %10.3f %10.3f %10.3f\n", stage.name.c_str(), stage.medianMs, stage.p99Ms,
+                stage.maxMs);
+  }
+  std::printf("%-10s %10.3f\n", "frame", stats.frameMedianMs);
+}
+
+}  // namespace
+
+int runHeadless(const CliOptions& options) {
+  try {
+    std::string fallback;
+    auto backend = compute::createBackend(compute::parseBackendRequest(options.backend), &fallback);
+    if (!fallback.empty()) {
+      std::cerr << "cineflow: " << fallback << '\n';
+    }
+    auto source = acquire::openSource(options.input, 0, [](double fraction, const std::string& what) {
+      std::fprintf(stderr, "\rcineflow: %s %3.0f%%", what.c_str(), fraction * 100.0);
+      if (fraction >= 1.0) std::fputc('\n', stderr);
+    });
+    const acquire::AcquisitionParams acq = source->params();
+    const process::ImagingParams imaging = imagingFor(options, acq);
+    const process::ImageGeometry geometry = imaging.geometry();
+
+    pipeline::EngineConfig config;
+    config.pace = false;  // a file or the simulator, processed as fast as the backend can
+    config.overflow = pipeline::parseOverflowPolicy(options.policy);
+    config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
+    config.cineloopFrames = 8;
+
+    const store::AttributeMap attributes = {
+        {"f_number", imaging.fNumber},
+        {"grid_mm", imaging.grid.toMillimetreString()},
+        {"backend", backend->deviceName()},
+        {"source", source->describe()},
+        {"overflow_policy", std::string(pipeline::toString(config.overflow))}};
+    auto writer = std::make_unique<store::BmodeWriter>(options.output, geometry, acq, attributes);
+    store::BmodeRecorder recorder(std::move(writer), geometry.pixels());
+
+    pipeline::Engine engine(*backend, config);
+    engine.setSource(std::move(source));
+    engine.setImagingParams(imaging);
+    engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
+      recorder.push(frame.header, frame.image);
+    });
+    const auto begin = std::chrono::steady_clock::now();
+    engine.start();
+    const pipeline::EngineState state = engine.waitUntilFinished();
+    engine.stop();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const pipeline::EngineStats stats = engine.stats();
+    if (state == pipeline::EngineState::Failed) {
+      std::cerr << "cineflow: " << stats.error << '\n';
+      return 1;
+    }
+    recorder.finish();
+    printReport(stats, seconds, backend->deviceName());
+    std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
+                static_cast<unsigned long long>(recorder.framesWritten()), geometry.nx, geometry.nz,
+                options.output.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace cineflow::app

@@ -1,0 +1,75 @@
+#include "compute/cuda/cuda_backend.hpp"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/cuda_event.hpp"
+#include "compute/cuda/cuda_stream.hpp"
+
+namespace cineflow::compute::cuda {
+
+CudaBackend::CudaBackend(int device) : device_(device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+  check(cudaFree(nullptr), "creating the CUDA context");
+  cudaDeviceProp props{};
+  check(cudaGetDeviceProperties(&props, device), "cudaGetDeviceProperties");
+  name_ = std::string(props.name) + " (sm_" + std::to_string(props.major) +
+          std::to_string(props.minor) + ")";
+}
+
+std::unique_ptr<Stream> CudaBackend::createStream(const std::string& name) {
+  return std::make_unique<CudaStream>(name);
+}
+
+std::unique_ptr<Event> CudaBackend::createEvent() { return std::make_unique<CudaEvent>(); }
+
+void* CudaBackend::allocate(MemorySpace space, std::size_t bytes) {
+  void* ptr = nullptr;
+  switch (space) {
+    case MemorySpace::Device:
+      check(cudaMalloc(&ptr, bytes), "cudaMalloc", bytes);
+      break;
+    case MemorySpace::Pinned:
+      check(cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault), "cudaHostAlloc", bytes);
+      break;
+    case MemorySpace::Host:
+      ptr = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+      if (ptr == nullptr) {
+        throw CudaError("host allocation of " + std::to_string(bytes) + " bytes failed");
+      }
+      break;
+  }
+  return ptr;
+}
+
+void CudaBackend::deallocate(MemorySpace space, void* ptr) noexcept {
+  cudaError_t status = cudaSuccess;
+  switch (space) {
+    case MemorySpace::Device:
+      status = cudaFree(ptr);
+      break;
+    case MemorySpace::Pinned:
+      status = cudaFreeHost(ptr);
+      break;
+    case MemorySpace::Host:
+      std::free(ptr);
+      break;
+  }
+  if (status != cudaSuccess) {
+    std::cerr << "cineflow: freeing " << toString(space) << " memory: " << cudaGetErrorString(status)
+              << '\n';
+  }
+}
+
+void CudaBackend::copyBlocking(void* dst, const void* src, std::size_t bytes) const {
+  check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy", bytes);
+}
+
+DeviceMemoryInfo CudaBackend::memoryInfo() const {
+  DeviceMemoryInfo info;
+  check(cudaMemGetInfo(&info.freeBytes, &info.totalBytes), "cudaMemGetInfo");
+  return info;
+}
+
+}  // namespace cineflow::compute::cuda

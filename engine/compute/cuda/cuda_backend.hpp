@@ -1,0 +1,28 @@
+#pragma once
+// CUDA backend: one device; device memory from cudaMalloc, pinned memory from cudaHostAlloc,
+// non-blocking streams, timing events.
+
+#include "compute/backend.hpp"
+
+namespace cineflow::compute::cuda {
+
+class CudaBackend final : public Backend {
+ public:
+  // Selects `device` and warms up the context; throws CudaError naming the reason.
+  explicit CudaBackend(int device = 0);
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string deviceName() const override { return name_; }
+  std::unique_ptr<Stream> createStream(const std::string& name) override;
+  std::unique_ptr<Event> createEvent() override;
+  void* allocate(MemorySpace space, std::size_t bytes) override;
+  void deallocate(MemorySpace space, void* ptr) noexcept override;
+  void copyBlocking(void* dst, const void* src, std::size_t bytes) const override;
+  DeviceMemoryInfo memoryInfo() const override;
+  int device() const { return device_; }
+
+ private:
+  int device_;
+  std::string name_;
+};
+
+}  // namespace cineflow::compute::cuda

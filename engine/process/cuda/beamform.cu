@@ -1,0 +1,126 @@
+// CUDA twin of process/cpu/beamform.cpp: delay-and-sum of plane-wave RF with coherent
+// compounding, one thread per pixel. Threads of a warp cover consecutive depths of one column, so
+// their samples of a given element row lie close together (cached, nearly coalesced reads).
+// The receive distance and apodisation of a pixel-element pair are computed once and reused for
+// every transmit.
+#include <nvtx3/nvToolsExt.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/cuda_stream.hpp"
+#include "process/cuda/stage_kernels.hpp"
+
+namespace cineflow::process::cuda {
+namespace {
+
+constexpr int kBlockZ = 64;
+constexpr int kBlockX = 2;
+
+__global__ void __launch_bounds__(kBlockZ* kBlockX)
+    dasKernel(const float* __restrict__ rf, float* __restrict__ image, const DasParams p) {
+  const int iz = blockIdx.x * kBlockZ + threadIdx.x;
+  const int ix = blockIdx.y * kBlockX + threadIdx.y;
+  if (iz >= p.nz || ix >= p.nx) {
+    return;
+  }
+  const float x = p.x0 + ix * p.dx;
+  const float z = p.z0 + iz * p.dz;
+  const float halfAperture = z * p.halfApertureScale;
+  int first = 0;
+  int last = p.elements - 1;
+  if (p.elementPitch > 0) {  // uniform array: visit only the elements inside the aperture
+    first = max(0, static_cast<int>(ceilf((x - halfAperture - p.elementX[0]) / p.elementPitch)) - 1);
+    last = min(p.elements - 1,
+               static_cast<int>(floorf((x + halfAperture - p.elementX[0]) / p.elementPitch)) + 1);
+  }
+  const float inverseHalfAperture = 1.0f / halfAperture;
+  const float lastSample = static_cast<float>(p.samples - 1);
+  const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
+  float sum = 0.0f;
+  for (int e = first; e <= last; ++e) {
+    const float lateral = x - p.elementX[e];
+    if (!(fabsf(lateral) < halfAperture)) {
+      continue;
+    }
+    const float weight = 0.5f * (1.0f + cospif(lateral * inverseHalfAperture));
+    const float receive = sqrtf(lateral * lateral + z * z) * p.samplesPerMetre - p.firstSample;
+    const float* row = rf + static_cast<std::size_t>(e) * p.samples;
+    float partial = 0.0f;
+    for (int t = 0; t < p.transmits; ++t) {
+      const float s = fmaf(z, p.cosSamples[t], fmaf(x, p.sinSamples[t], receive));
+      if (s >= 0.0f && s <= lastSample) {
+        const int i = min(static_cast<int>(s), p.samples - 2);
+        const float frac = s - static_cast<float>(i);
+        const float* samples = row + t * transmitStride;
+        const float a = __ldg(samples + i);
+        const float b = __ldg(samples + i + 1);
+        partial += fmaf(frac, b - a, a);
+      }
+    }
+    sum = fmaf(weight, partial, sum);
+  }
+  image[static_cast<std::size_t>(iz) * p.nx + ix] = sum / static_cast<float>(p.transmits);
+}
+
+}  // namespace
+
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging)
+    : params_(std::make_unique<DasParams>()) {
+  if (acq.elements() > DasParams::kMaxElements || acq.transmits() > DasParams::kMaxTransmits) {
+    throw std::invalid_argument("CUDA beamformer supports at most " +
+                                std::to_string(DasParams::kMaxElements) + " elements and " +
+                                std::to_string(DasParams::kMaxTransmits) + " transmits");
+  }
+  if (acq.samples < 2) {
+    throw std::invalid_argument("CUDA beamformer needs at least 2 samples per row");
+  }
+  const ImageGeometry g = imaging.geometry();
+  DasParams& p = *params_;
+  p.transmits = acq.transmits();
+  p.elements = acq.elements();
+  p.samples = acq.samples;
+  p.nx = g.nx;
+  p.nz = g.nz;
+  p.x0 = static_cast<float>(g.x0);
+  p.dx = static_cast<float>(g.dx);
+  p.z0 = static_cast<float>(g.z0);
+  p.dz = static_cast<float>(g.dz);
+  const double samplesPerMetre = acq.samplingFrequencyHz / acq.soundSpeedMPerS;
+  p.samplesPerMetre = static_cast<float>(samplesPerMetre);
+  p.firstSample = static_cast<float>(acq.t0S * acq.samplingFrequencyHz);
+  p.halfApertureScale = static_cast<float>(1.0 / (2.0 * imaging.fNumber));
+  for (int t = 0; t < p.transmits; ++t) {
+    p.cosSamples[t] = static_cast<float>(std::cos(acq.anglesRad[t]) * samplesPerMetre);
+    p.sinSamples[t] = static_cast<float>(std::sin(acq.anglesRad[t]) * samplesPerMetre);
+  }
+  for (int e = 0; e < p.elements; ++e) {
+    p.elementX[e] = static_cast<float>(acq.elementXM[e]);
+  }
+  // Uniform spacing lets the kernel compute the aperture's element range instead of testing all.
+  p.elementPitch = 0;
+  if (p.elements >= 2) {
+    const double pitch = (acq.elementXM.back() - acq.elementXM.front()) / (p.elements - 1);
+    bool uniform = pitch > 0;
+    for (int e = 0; uniform && e < p.elements; ++e) {
+      uniform = std::abs(acq.elementXM[e] - (acq.elementXM.front() + e * pitch)) < 1e-3 * pitch;
+    }
+    p.elementPitch = uniform ? static_cast<float>(pitch) : 0.0f;
+  }
+}
+
+void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
+  nvtxRangePushA("beamform");
+  const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  const DasParams& p = *params_;
+  const dim3 block(kBlockZ, kBlockX);
+  const dim3 grid(static_cast<unsigned>((p.nz + kBlockZ - 1) / kBlockZ),
+                  static_cast<unsigned>((p.nx + kBlockX - 1) / kBlockX));
+  dasKernel<<<grid, block, 0, s>>>(rf, image, p);
+  compute::cuda::checkLaunch("dasKernel", s);
+  nvtxRangePop();
+}
+
+}  // namespace cineflow::process::cuda

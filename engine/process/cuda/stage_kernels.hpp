@@ -1,0 +1,74 @@
+#pragma once
+// CUDA twins of the CPU stage kernels (process/cpu/*.hpp), behind the same stage contracts
+// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp). Kernels live in the .cu
+// files; these host launchers take a stream and device pointers, never synchronise and never
+// allocate after construction. Compiled only when CINEFLOW_HAVE_CUDA.
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "acquire/frame.hpp"
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "process/imaging_params.hpp"
+
+namespace cineflow::process::cuda {
+
+class BandpassKernel {
+ public:
+  BandpassKernel(compute::Backend& backend, const std::vector<float>& taps, std::size_t rows,
+                 std::size_t samples, acquire::SampleType sampleType);
+  void enqueue(compute::Stream& stream, const std::byte* raw, float* out) const;
+
+ private:
+  compute::DeviceBuffer<float> taps_;
+  std::size_t rows_, samples_;
+  acquire::SampleType sampleType_;
+};
+
+// Geometry passed to the kernel by value: it lands in the constant bank, as small read-only
+// tables that every thread reads uniformly should (kernel parameters up to 32 KiB on sm_70+).
+struct DasParams {
+  static constexpr int kMaxElements = 1024;
+  static constexpr int kMaxTransmits = 64;
+  int transmits, elements, samples, nx, nz;
+  float x0, dx, z0, dz;
+  float samplesPerMetre;     // fs / c
+  float firstSample;         // t0 * fs
+  float halfApertureScale;   // 1 / (2 fNumber)
+  float elementPitch;        // > 0 when elements are uniformly spaced (aperture by index range)
+  float cosSamples[kMaxTransmits];  // cos(a_t) fs / c
+  float sinSamples[kMaxTransmits];  // sin(a_t) fs / c
+  float elementX[kMaxElements];
+};
+
+class DasKernel {
+ public:
+  // Throws std::invalid_argument when the acquisition exceeds the kernel's table sizes.
+  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging);
+  void enqueue(compute::Stream& stream, const float* rf, float* image) const;
+
+ private:
+  std::unique_ptr<DasParams> params_;
+};
+
+class EnvelopeKernel {
+ public:
+  EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::size_t nx);
+  ~EnvelopeKernel();
+  EnvelopeKernel(const EnvelopeKernel&) = delete;
+  EnvelopeKernel& operator=(const EnvelopeKernel&) = delete;
+  void enqueue(compute::Stream& stream, const float* rf, float* envelope) const;
+
+ private:
+  std::size_t nz_, nx_;
+  compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
+  int forwardPlan_ = 0;                            // cufftHandle (an int)
+  int inversePlan_ = 0;
+};
+
+void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,
+                        float floor);
+
+}  // namespace cineflow::process::cuda

@@ -1,0 +1,197 @@
+#include "process/imaging_params.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace cineflow::process {
+namespace {
+
+// Largest image the chain accepts: 16 M pixels (64 MiB per float image), far above any real grid
+// but small enough that a typo in a step ("0.0001") fails here rather than in an allocation.
+constexpr double kMaxPixels = 16.0 * 1024.0 * 1024.0;
+
+// Samples at origin + i * step for i in [0, n), n the largest count with the last sample at most
+// `last` (+ step/1000, so that "0:10:0.1" keeps its last sample despite rounding).
+int sampleCount(double origin, double last, double step) {
+  if (!(step > 0) || !std::isfinite(origin) || !std::isfinite(last) || !std::isfinite(step) ||
+      last < origin) {
+    return 0;
+  }
+  const double count = std::floor((last - origin) / step + 1e-3) + 1.0;
+  return count >= static_cast<double>(std::numeric_limits<int>::max())
+             ? std::numeric_limits<int>::max()
+             : static_cast<int>(count);
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  const auto last = text.find_last_not_of(" \t");
+  return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) {
+      return parts;
+    }
+    start = end + 1;
+  }
+}
+
+[[noreturn]] void throwGridError(const std::string& text, const std::string& reason) {
+  throw std::invalid_argument("imaging grid '" + text + "': " + reason +
+                              " (expected x0:x1:dx,z0:z1:dz in millimetres, e.g. "
+                              "-19:19:0.15,5:40:0.04)");
+}
+
+double parseNumber(const std::string& text, std::string_view field, const char* name) {
+  const std::string_view trimmed = trim(field);
+  double value = 0;
+  const auto [end, error] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+  if (trimmed.empty() || error != std::errc() || end != trimmed.data() + trimmed.size()) {
+    throwGridError(text, std::string(name) + " '" + std::string(field) + "' is not a number");
+  }
+  if (!std::isfinite(value)) {
+    throwGridError(text, std::string(name) + " must be finite");
+  }
+  return value;
+}
+
+std::string millimetres(double metres) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), metres * 1e3);
+  return std::string(buffer, result.ptr);
+}
+
+}  // namespace
+
+int ImagingGrid::nx() const {
+  return sampleCount(x0, x1, dx);
+}
+int ImagingGrid::nz() const {
+  return sampleCount(z0, z1, dz);
+}
+
+ImagingGrid ImagingGrid::parseMillimetres(const std::string& text) {
+  const auto axes = split(text, ',');
+  if (axes.size() != 2) {
+    throwGridError(text, "need exactly two axes separated by ','");
+  }
+  const char* names[2][3] = {{"x0", "x1", "dx"}, {"z0", "z1", "dz"}};
+  double values[2][3] = {};
+  for (int axis = 0; axis < 2; ++axis) {
+    const auto fields = split(axes[static_cast<std::size_t>(axis)], ':');
+    if (fields.size() != 3) {
+      throwGridError(text, std::string("axis ") + (axis == 0 ? "x" : "z") +
+                               " needs three values first:last:step separated by ':'");
+    }
+    for (int i = 0; i < 3; ++i) {
+      values[axis][i] = parseNumber(text, fields[static_cast<std::size_t>(i)], names[axis][i]);
+    }
+    if (!(values[axis][2] > 0)) {
+      throwGridError(text, std::string(names[axis][2]) + " must be > 0");
+    }
+    if (values[axis][1] < values[axis][0]) {
+      throwGridError(text,
+                     std::string(names[axis][1]) + " must be >= " + std::string(names[axis][0]));
+    }
+  }
+  ImagingGrid grid;
+  grid.x0 = values[0][0] * 1e-3;
+  grid.x1 = values[0][1] * 1e-3;
+  grid.dx = values[0][2] * 1e-3;
+  grid.z0 = values[1][0] * 1e-3;
+  grid.z1 = values[1][1] * 1e-3;
+  grid.dz = values[1][2] * 1e-3;
+  return grid;
+}
+
+std::string ImagingGrid::toMillimetreString() const {
+  return millimetres(x0) + ":" + millimetres(x1) + ":" + millimetres(dx) + "," + millimetres(z0) +
+         ":" + millimetres(z1) + ":" + millimetres(dz);
+}
+
+ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) {
+  acq.validate();
+  const double lambda = acq.wavelengthM();
+  const double c = acq.soundSpeedMPerS;
+  const auto [minX, maxX] = std::minmax_element(acq.elementXM.begin(), acq.elementXM.end());
+  ImagingParams params;
+  params.grid.x0 = *minX;
+  params.grid.x1 = *maxX;
+  params.grid.dx = lambda / 2;
+  // Depth of the first sample for a plane wave at normal incidence; nothing shallower is seen.
+  params.grid.z0 = std::max(5e-3, c * acq.t0S / 2);
+  params.grid.z1 = c * (acq.t0S + (acq.samples - 1) / acq.samplingFrequencyHz) / 2;
+  params.grid.dz = lambda / 8;
+  return params;
+}
+
+ImageGeometry ImagingParams::geometry() const {
+  ImageGeometry geometry;
+  geometry.nx = grid.nx();
+  geometry.nz = grid.nz();
+  geometry.x0 = grid.x0;
+  geometry.dx = grid.dx;
+  geometry.z0 = grid.z0;
+  geometry.dz = grid.dz;
+  return geometry;
+}
+
+void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
+  acq.validate();  // the limits below are relative to the acquisition (Nyquist, wavelength)
+  const auto fail = [](const std::string& message) {
+    throw std::invalid_argument("imaging parameters: " + message);
+  };
+  const double all[] = {grid.x0, grid.x1, grid.dx, grid.z0, grid.z1, grid.dz};
+  if (!std::all_of(std::begin(all), std::end(all), [](double v) { return std::isfinite(v); })) {
+    fail("grid " + grid.toMillimetreString() + " mm has a non-finite value");
+  }
+  if (!(grid.dx > 0) || !(grid.dz > 0)) {
+    fail("grid steps dx and dz must be > 0 (got dx " + millimetres(grid.dx) + " mm, dz " +
+         millimetres(grid.dz) + " mm)");
+  }
+  if (grid.x1 < grid.x0 || grid.z1 < grid.z0) {
+    fail("grid " + grid.toMillimetreString() + " mm needs x1 >= x0 and z1 >= z0");
+  }
+  if (grid.z0 < 0) {
+    fail("grid depth z0 must be >= 0 mm (got " + millimetres(grid.z0) + " mm)");
+  }
+  const double pixels = (std::floor((grid.x1 - grid.x0) / grid.dx + 1e-3) + 1.0) *
+                        (std::floor((grid.z1 - grid.z0) / grid.dz + 1e-3) + 1.0);
+  if (pixels > kMaxPixels) {
+    fail("grid " + grid.toMillimetreString() + " mm has " + std::to_string(pixels) +
+         " pixels; at most 16777216 (16 M) are accepted");
+  }
+  if (!(fNumber >= 0.1 && fNumber <= 20)) {
+    fail("fNumber " + std::to_string(fNumber) + " is outside [0.1, 20]");
+  }
+  if (firTaps < 3 || firTaps > 511 || firTaps % 2 == 0) {
+    fail("firTaps " + std::to_string(firTaps) + " must be odd and in [3, 511]");
+  }
+  if (!(bandLowRel > 0 && bandLowRel < bandHighRel) || !std::isfinite(bandHighRel)) {
+    fail("band edges must satisfy 0 < bandLowRel < bandHighRel (got " + std::to_string(bandLowRel) +
+         ", " + std::to_string(bandHighRel) + ")");
+  }
+  // The bandpass clamps its upper edge just below Nyquist; the lower edge must stay under it.
+  const double nyquistRel = 0.98 * acq.samplingFrequencyHz / 2 / acq.centerFrequencyHz;
+  if (!(bandLowRel < nyquistRel)) {
+    fail("bandLowRel " + std::to_string(bandLowRel) +
+         " must be below 0.98 * Nyquist / f0 = " + std::to_string(nyquistRel));
+  }
+}
+
+}  // namespace cineflow::process

@@ -1,0 +1,184 @@
+// DAS beamformer: the CPU stage against the direct double-precision formula, a point target,
+// boundary checks, and the time per frame on the default simulator grid.
+
+#include <QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "process/beamform.hpp"
+#include "support/reference_stages.hpp"
+#include "support/test_random.hpp"
+
+using namespace cineflow;
+
+namespace {
+
+std::vector<float> beamform(const acquire::AcquisitionParams& acq,
+                            const process::ImagingParams& imaging, const std::vector<float>& rf) {
+  auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+  auto stream = backend->createStream("test");
+  process::DasBeamformer beamformer;
+  beamformer.configure(*backend, acq, imaging);
+  compute::DeviceBuffer<float> input(*backend, rf.size());
+  std::copy(rf.begin(), rf.end(), input.data());  // CPU backend: device memory is host memory
+  compute::DeviceBuffer<float> image(*backend, beamformer.geometry().pixels());
+  std::fill(image.data(), image.data() + image.size(), std::nanf(""));
+  beamformer.enqueue(*stream, input.view(), image.view());
+  stream->synchronize();
+  return std::vector<float>(image.data(), image.data() + image.size());
+}
+
+// A small problem: 32 elements, 3 steered transmits, a 49 x 71 grid; 400 samples end before the
+// deepest delays, and t0 > 0 puts the shallowest ones before the first sample, so both "outside
+// [0, S-1]" cases are exercised.
+struct SmallProblem {
+  acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(32, 3, 400, 0.3e-3, 0.15, 1e-6);
+  process::ImagingParams imaging = [] {
+    process::ImagingParams params;
+    params.grid = process::ImagingGrid::parseMillimetres("-4.8:4.8:0.2,4:11:0.1");
+    params.fNumber = 1.2;
+    return params;
+  }();
+};
+
+}  // namespace
+
+class TestBeamform : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesDirectDelayAndSum_data() {
+    QTest::addColumn<int>("transmits");
+    QTest::addColumn<double>("fNumber");
+    QTest::newRow("3 transmits, f/1.2") << 3 << 1.2;
+    QTest::newRow("1 transmit, f/0.5") << 1 << 0.5;
+    QTest::newRow("6 transmits, f/3") << 6 << 3.0;  // more than one group of 4 transmits
+  }
+  void matchesDirectDelayAndSum() {
+    QFETCH(int, transmits);
+    QFETCH(double, fNumber);
+    SmallProblem problem;
+    problem.acq = test::makePlaneWaveAcquisition(32, transmits, 400, 0.3e-3, 0.15, 1e-6);
+    problem.imaging.fNumber = fNumber;
+    const auto rf = test::randomFloats(problem.acq.samplesPerFrame(), 21);
+    const auto image = beamform(problem.acq, problem.imaging, rf);
+    const auto expected = test::referenceDelayAndSum(problem.acq, problem.imaging,
+                                                     test::toDoubles(std::span<const float>(rf)));
+    // Tolerance: float32 samples and sums, double delays: rel L2 < 1e-4 against the double formula.
+    const double error = test::relativeL2Error(image, expected);
+    qInfo("relative L2 error %.3g", error);
+    QVERIFY2(error < 1e-4, qPrintable(QString("relative L2 error %1 >= 1e-4").arg(error)));
+  }
+
+  void pointTargetFocusesOnItsPixel() {
+    SmallProblem problem;
+    problem.acq.t0S = 0;
+    problem.acq.samples = 512;
+    problem.imaging.grid = process::ImagingGrid::parseMillimetres("-3:3:0.1,6:10:0.05");
+    const double pointX = 1.0e-3, pointZ = 8.0e-3;  // on grid pixel (40, 40)
+    const auto& acq = problem.acq;
+    // RF of one point echo, straight from the delay formula: a Gaussian-windowed 5 MHz pulse.
+    std::vector<float> rf(acq.samplesPerFrame());
+    const double sigma = 1.0 / (std::numbers::pi * 0.6 * acq.centerFrequencyHz);
+    for (int t = 0; t < acq.transmits(); ++t) {
+      const double a = acq.anglesRad[std::size_t(t)];
+      for (int e = 0; e < acq.elements(); ++e) {
+        const double xe = acq.elementXM[std::size_t(e)];
+        const double tau =
+            (pointZ * std::cos(a) + pointX * std::sin(a) + std::hypot(pointX - xe, pointZ)) /
+            acq.soundSpeedMPerS;
+        for (int n = 0; n < acq.samples; ++n) {
+          const double dt = acq.t0S + n / acq.samplingFrequencyHz - tau;
+          rf[(std::size_t(t) * std::size_t(acq.elements()) + std::size_t(e)) *
+                 std::size_t(acq.samples) +
+             std::size_t(n)] =
+              static_cast<float>(std::exp(-dt * dt / (2 * sigma * sigma)) *
+                                 std::cos(2 * std::numbers::pi * acq.centerFrequencyHz * dt));
+        }
+      }
+    }
+    const auto image = beamform(acq, problem.imaging, rf);
+    const auto geometry = problem.imaging.geometry();
+    const auto peak = static_cast<int>(
+        std::max_element(image.begin(), image.end(),
+                         [](float a, float b) { return std::abs(a) < std::abs(b); }) -
+        image.begin());
+    const double peakX = geometry.x0 + (peak % geometry.nx) * geometry.dx;
+    const double peakZ = geometry.z0 + (peak / geometry.nx) * geometry.dz;
+    // Tolerance: within one grid step of the point in each direction.
+    QVERIFY2(
+        std::abs(peakX - pointX) <= geometry.dx * 1.001 &&
+            std::abs(peakZ - pointZ) <= geometry.dz * 1.001,
+        qPrintable(
+            QString("peak at (%1, %2) mm, point at (1, 8) mm").arg(peakX * 1e3).arg(peakZ * 1e3)));
+  }
+
+  void rejectsWrongBuffersAndParameters() {
+    const SmallProblem problem;
+    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+    auto stream = backend->createStream("test");
+    process::DasBeamformer beamformer;
+    compute::DeviceBuffer<float> rf(*backend, problem.acq.samplesPerFrame());
+    compute::DeviceBuffer<float> image(*backend, problem.imaging.geometry().pixels());
+    QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                             beamformer.enqueue(*stream, rf.view(), image.view()));
+    auto bad = problem.imaging;
+    bad.grid.dx = -0.1e-3;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             beamformer.configure(*backend, problem.acq, bad));
+    bad = problem.imaging;
+    bad.fNumber = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             beamformer.configure(*backend, problem.acq, bad));
+    beamformer.configure(*backend, problem.acq, problem.imaging);
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        beamformer.enqueue(*stream, rf.view().subspan(1, rf.size() - 1), image.view()));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        beamformer.enqueue(*stream, rf.view(), image.view().subspan(0, image.size() - 1)));
+  }
+
+  void timingOnTheDefaultGrid() {
+    // The simulator's default: 128 elements (pitch 0.3 mm), 3 transmits at -10, 0, 10 degrees,
+    // 5 MHz at 20 MHz sampling; grid 248 x 900 at lambda/2 x lambda/8 from 5 mm; f-number 1.5.
+    const auto acq =
+        test::makePlaneWaveAcquisition(128, 3, 1088, 0.3e-3, 10 * std::numbers::pi / 180);
+    auto imaging = process::ImagingParams::defaultsFor(acq);
+    imaging.grid.z1 = imaging.grid.z0 + 899.5 * imaging.grid.dz;
+    const auto geometry = imaging.geometry();
+    QCOMPARE(geometry.nx, 248);
+    QCOMPARE(geometry.nz, 900);
+    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+    auto stream = backend->createStream("timing");
+    process::DasBeamformer beamformer;
+    beamformer.configure(*backend, acq, imaging);
+    compute::DeviceBuffer<float> rf(*backend, acq.samplesPerFrame());
+    test::fillUniform(std::span<float>(rf.data(), rf.size()), 22);
+    compute::DeviceBuffer<float> image(*backend, geometry.pixels());
+    beamformer.enqueue(*stream, rf.view(), image.view());  // warm-up
+    stream->synchronize();
+    constexpr int kRuns = 5;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kRuns; ++i) {
+      beamformer.enqueue(*stream, rf.view(), image.view());
+    }
+    stream->synchronize();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    qInfo(
+        "beamform %d x %d pixels, %d elements, %d transmits, f/%.1f on %s: %.2f ms per frame "
+        "(mean of %d)",
+        geometry.nx, geometry.nz, acq.elements(), acq.transmits(), imaging.fNumber,
+        backend->deviceName().c_str(), ms / kRuns, kRuns);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestBeamform)
+#include "test_beamform.moc"

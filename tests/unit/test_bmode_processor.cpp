@@ -1,0 +1,205 @@
+// BmodeProcessor: the whole RF chain on seeded random int16 and float32 frames against the
+// chained double-precision references, the stage marks, and boundary checks.
+
+#include <QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "process/bmode_processor.hpp"
+#include "support/reference_stages.hpp"
+#include "support/test_random.hpp"
+
+using namespace cineflow;
+
+namespace {
+
+// 24 elements, 3 transmits, 360 samples; a 41 x 64 grid down to 13 mm.
+struct SmallProblem {
+  acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(24, 3, 360, 0.3e-3, 0.12);
+  process::ImagingParams imaging = [] {
+    process::ImagingParams params;
+    params.grid = process::ImagingGrid::parseMillimetres("-3:3:0.15,5:12.56:0.12");
+    params.firTaps = 31;
+    return params;
+  }();
+};
+
+struct Marks {
+  explicit Marks(compute::Backend& backend, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      events.push_back(backend.createEvent());
+    }
+  }
+  std::vector<std::unique_ptr<compute::Event>> events;
+};
+
+}  // namespace
+
+class TestBmodeProcessor : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesChainedReferences_data() {
+    QTest::addColumn<bool>("int16");
+    QTest::newRow("int16") << true;
+    QTest::newRow("float32") << false;
+  }
+  void matchesChainedReferences() {
+    QFETCH(bool, int16);
+    const SmallProblem problem;
+    const auto& acq = problem.acq;
+    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+    auto stream = backend->createStream("test");
+    process::BmodeProcessor processor;
+    const auto type = int16 ? acquire::SampleType::Int16 : acquire::SampleType::Float32;
+    processor.configure(*backend, acq, type, problem.imaging);
+    const auto geometry = processor.geometry();
+    QCOMPARE(geometry, problem.imaging.geometry());
+    QCOMPARE(geometry.nz, 64);
+
+    std::vector<double> rawValues;
+    compute::DeviceBuffer<std::byte> raw(*backend,
+                                         acq.samplesPerFrame() * acquire::sampleBytes(type));
+    if (int16) {
+      const auto values = test::randomInt16(acq.samplesPerFrame(), 51);
+      std::copy_n(reinterpret_cast<const std::byte*>(values.data()), raw.size(), raw.data());
+      rawValues = test::toDoubles(std::span<const std::int16_t>(values));
+    } else {
+      const auto values = test::randomFloats(acq.samplesPerFrame(), 52);
+      std::copy_n(reinterpret_cast<const std::byte*>(values.data()), raw.size(), raw.data());
+      rawValues = test::toDoubles(std::span<const float>(values));
+    }
+    compute::DeviceBuffer<float> image(*backend, geometry.pixels());
+    Marks marks(*backend, processor.stageNames().size() + 1);
+    processor.enqueue(*stream, raw.view(), image.view(), marks.events);
+    stream->synchronize();
+
+    const auto filtered = test::referenceBandpass(processor.bandpass().taps(), rawValues,
+                                                  std::size_t(acq.transmits() * acq.elements()),
+                                                  std::size_t(acq.samples));
+    const auto beamformed = test::referenceDelayAndSum(acq, problem.imaging, filtered);
+    const auto envelope = test::referenceEnvelope(beamformed, geometry.nz, geometry.nx);
+    const auto expectedDb = test::referenceLogCompress(envelope);
+
+    // Tolerances: the envelope domain (10^(dB/20)) within rel L2 1e-3 of the chained references,
+    // and dB within 0.05 wherever the reference envelope exceeds 1 % of its maximum.
+    std::vector<float> amplitude(image.size());
+    std::transform(image.data(), image.data() + image.size(), amplitude.begin(),
+                   [](float db) { return static_cast<float>(std::pow(10.0, db / 20.0)); });
+    const double envelopeError = test::relativeL2Error(amplitude, envelope);
+    QVERIFY2(envelopeError < 1e-3,
+             qPrintable(QString("envelope rel L2 error %1 >= 1e-3").arg(envelopeError)));
+    const double peak = *std::max_element(envelope.begin(), envelope.end());
+    double worstDb = 0;
+    for (std::size_t i = 0; i < envelope.size(); ++i) {
+      if (envelope[i] > 0.01 * peak) {
+        worstDb = std::max(worstDb, std::abs(double(image.data()[i]) - expectedDb[i]));
+      }
+    }
+    QVERIFY2(worstDb < 0.05, qPrintable(QString("max dB error %1 >= 0.05").arg(worstDb)));
+
+    for (std::size_t i = 0; i < marks.events.size(); ++i) {
+      QVERIFY2(marks.events[i]->query(), qPrintable(QString("mark %1 not complete").arg(i)));
+      if (i > 0) {
+        QVERIFY(marks.events[i]->elapsedMsSince(*marks.events[i - 1]) >= 0.0);
+      }
+    }
+  }
+
+  void namesItsStages() {
+    process::BmodeProcessor processor;
+    const auto names = processor.stageNames();
+    QCOMPARE(names.size(), std::size_t{4});
+    QCOMPARE(QString(names[0]), QString("bandpass"));
+    QCOMPARE(QString(names[1]), QString("beamform"));
+    QCOMPARE(QString(names[2]), QString("envelope"));
+    QCOMPARE(QString(names[3]), QString("log"));
+  }
+
+  void rejectsBadParametersAndBuffers() {
+    const SmallProblem problem;
+    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+    auto stream = backend->createStream("test");
+    process::BmodeProcessor processor;
+    const auto& acq = problem.acq;
+    compute::DeviceBuffer<std::byte> raw(*backend, acq.samplesPerFrame() * 2);
+    compute::DeviceBuffer<float> image(*backend, problem.imaging.geometry().pixels());
+    Marks marks(*backend, 5);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                             processor.enqueue(*stream, raw.view(), image.view(), marks.events));
+    auto bad = problem.imaging;
+    bad.firTaps = 30;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             processor.configure(*backend, acq, acquire::SampleType::Int16, bad));
+    auto badAcq = acq;
+    badAcq.samplingFrequencyHz = 0;
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        processor.configure(*backend, badAcq, acquire::SampleType::Int16, problem.imaging));
+    processor.configure(*backend, acq, acquire::SampleType::Int16, problem.imaging);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             processor.enqueue(*stream, raw.view().subspan(0, raw.size() - 2),
+                                               image.view(), marks.events));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        processor.enqueue(*stream, raw.view(), image.view().subspan(0, image.size() - 1),
+                          marks.events));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             processor.enqueue(*stream, raw.view(), image.view(),
+                                               process::StageMarks(marks.events).subspan(0, 4)));
+    // Nothing was enqueued by the failed calls; no marks is allowed (no timing).
+    test::fillUniform(
+        std::span<std::int16_t>(reinterpret_cast<std::int16_t*>(raw.data()), acq.samplesPerFrame()),
+        53);
+    processor.enqueue(*stream, raw.view(), image.view(), {});
+    stream->synchronize();
+    QVERIFY(std::all_of(image.data(), image.data() + image.size(),
+                        [](float db) { return std::isfinite(db); }));
+  }
+
+  void timingOnTheDefaultProblem() {
+    const auto acq =
+        test::makePlaneWaveAcquisition(128, 3, 1088, 0.3e-3, 10 * std::numbers::pi / 180);
+    auto imaging = process::ImagingParams::defaultsFor(acq);
+    imaging.grid.z1 = imaging.grid.z0 + 899.5 * imaging.grid.dz;  // 900 rows
+    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+    auto stream = backend->createStream("timing");
+    process::BmodeProcessor processor;
+    processor.configure(*backend, acq, acquire::SampleType::Int16, imaging);
+    compute::DeviceBuffer<std::int16_t> raw(*backend, acq.samplesPerFrame());
+    test::fillUniform(std::span<std::int16_t>(raw.data(), raw.size()), 54);
+    const compute::DeviceSpan<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.data()),
+                                                     raw.bytes());
+    compute::DeviceBuffer<float> image(*backend, processor.geometry().pixels());
+    Marks marks(*backend, 5);
+    processor.enqueue(*stream, bytes, image.view(), marks.events);  // warm-up
+    stream->synchronize();
+    constexpr int kRuns = 5;
+    std::vector<double> stageMs(4, 0.0);
+    double totalMs = 0;
+    for (int run = 0; run < kRuns; ++run) {
+      processor.enqueue(*stream, bytes, image.view(), marks.events);
+      stream->synchronize();
+      for (std::size_t i = 0; i < 4; ++i) {
+        stageMs[i] += marks.events[i + 1]->elapsedMsSince(*marks.events[i]) / kRuns;
+      }
+      totalMs += marks.events[4]->elapsedMsSince(*marks.events[0]) / kRuns;
+    }
+    const auto geometry = processor.geometry();
+    qInfo(
+        "B-mode %dx%dx%d int16 -> %d x %d on %s, mean of %d: bandpass %.2f ms, beamform %.2f "
+        "ms, envelope %.2f ms, log %.2f ms, total %.2f ms",
+        acq.transmits(), acq.elements(), acq.samples, geometry.nx, geometry.nz,
+        backend->deviceName().c_str(), kRuns, stageMs[0], stageMs[1], stageMs[2], stageMs[3],
+        totalMs);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestBmodeProcessor)
+#include "test_bmode_processor.moc"

@@ -1,0 +1,104 @@
+// The cineflow executable's command line and headless mode, run as a user runs them.
+#include <hdf5.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/test_paths.hpp"
+
+namespace {
+
+struct Run {
+  int exitCode;
+  QString out;
+  QString err;
+};
+
+Run runApp(const QStringList& args, int timeoutMs = 240000) {
+  QProcess process;
+  process.start(QString::fromStdString(cineflow::test::appPath()), args);
+  if (!process.waitForFinished(timeoutMs)) {
+    process.kill();
+    return {-1, {}, "timed out"};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
+          QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void helpDocumentsEveryOption() {
+    const Run run = runApp({"--help"});
+    QCOMPARE(run.exitCode, 0);
+    for (const char* option : {"--headless", "--input", "--output", "--grid", "--fnumber",
+                               "--backend", "--frames", "--policy", "--screenshot"}) {
+      QVERIFY2(run.out.contains(option), option);
+    }
+  }
+
+  void badCommandLinesExitNonZeroWithAMessage() {
+    const QList<QStringList> cases = {{"--frobnicate"},
+                                      {"--headless"},
+                                      {"--headless", "--output", "x.h5", "--frames", "ten"},
+                                      {"--headless", "--output", "x.h5", "--fnumber"}};
+    for (const QStringList& args : cases) {
+      const Run run = runApp(args);
+      QCOMPARE(run.exitCode, 2);
+      QVERIFY2(run.err.startsWith("cineflow: "), qPrintable(run.err));
+    }
+  }
+
+  void badInputsExitWithOneAndNameTheProblem() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out.h5");
+    Run run = runApp({"--headless", "--input", "/nonexistent/rf.h5", "--output", out});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("/nonexistent/rf.h5"), qPrintable(run.err));
+    run = runApp({"--headless", "--input", "sim", "--output", out, "--grid", "5:1:0.1,5:40:0.05",
+                  "--frames", "1"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("grid"), qPrintable(run.err));
+    run = runApp({"--headless", "--input", "sim", "--output", out, "--backend", "quantum"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("quantum"), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));  // a failed run leaves no output file
+  }
+
+  void headlessSimulatorWritesABmodeFile() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("sim.h5");
+    const Run run = runApp({"--headless", "--input", "sim", "--output", out, "--frames", "5",
+                            "--grid", "-10:10:0.2,10:30:0.05", "--backend", "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("frames/s"), qPrintable(run.out));
+    QVERIFY2(run.out.contains("beamform"), qPrintable(run.out));
+
+    const hid_t file = H5Fopen(out.toUtf8().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    QVERIFY(file >= 0);
+    const hid_t dataset = H5Dopen2(file, "/bmode_db", H5P_DEFAULT);
+    QVERIFY(dataset >= 0);
+    const hid_t space = H5Dget_space(dataset);
+    hsize_t dims[3] = {};
+    QCOMPARE(H5Sget_simple_extent_ndims(space), 3);
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    QCOMPARE(dims[0], hsize_t(5));
+    QCOMPARE(dims[1], hsize_t(401));  // z 10..30 mm step 0.05
+    QCOMPARE(dims[2], hsize_t(101));  // x -10..10 mm step 0.2
+    std::vector<float> bmode(dims[0] * dims[1] * dims[2]);
+    QVERIFY(H5Dread(dataset, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, bmode.data()) >= 0);
+    const auto [lo, hi] = std::minmax_element(bmode.begin(), bmode.end());
+    QVERIFY2(*hi - *lo > 30.0f, "a phantom image spans more than 30 dB");
+    H5Sclose(space);
+    H5Dclose(dataset);
+    H5Fclose(file);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

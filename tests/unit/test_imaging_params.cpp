@@ -1,0 +1,215 @@
+// ImagingGrid / ImagingParams: grid counting, millimetre parsing, defaults and validation.
+
+#include <QtTest>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "process/imaging_params.hpp"
+#include "support/reference_stages.hpp"
+
+using cineflow::process::ImagingGrid;
+using cineflow::process::ImagingParams;
+
+namespace {
+
+// Runs `fn`, which must throw std::invalid_argument whose message contains `needle`.
+template <class F>
+bool throwsInvalidArgumentMentioning(F&& fn, const std::string& needle, std::string* message) {
+  try {
+    fn();
+  } catch (const std::invalid_argument& e) {
+    *message = e.what();
+    return message->find(needle) != std::string::npos;
+  }
+  *message = "(no exception)";
+  return false;
+}
+
+}  // namespace
+
+class TestImagingParams : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void countsIncludeTheLastSampleDespiteRounding() {
+    ImagingGrid grid{0, 10e-3, 0.1e-3, 5e-3, 6e-3, 0.3e-3};
+    QCOMPARE(grid.nx(), 101);  // 0, 0.1, ..., 10 mm although 10/0.1 rounds below 100
+    QCOMPARE(grid.nz(), 4);    // 5, 5.3, 5.6, 5.9 mm; 6.2 is past z1
+    ImagingGrid single{1e-3, 1e-3, 1e-3, 2e-3, 2e-3, 1e-3};
+    QCOMPARE(single.nx(), 1);
+    QCOMPARE(single.nz(), 1);
+  }
+
+  void parsesMillimetres() {
+    const ImagingGrid grid = ImagingGrid::parseMillimetres(" -19 : 19:0.15 , 5:40:0.04");
+    const double tolerance = 1e-15;  // mm -> m is one division per value
+    QVERIFY(std::abs(grid.x0 - -19e-3) < tolerance);
+    QVERIFY(std::abs(grid.x1 - 19e-3) < tolerance);
+    QVERIFY(std::abs(grid.dx - 0.15e-3) < tolerance);
+    QVERIFY(std::abs(grid.z0 - 5e-3) < tolerance);
+    QVERIFY(std::abs(grid.z1 - 40e-3) < tolerance);
+    QVERIFY(std::abs(grid.dz - 0.04e-3) < tolerance);
+    QCOMPARE(grid.nx(), 254);
+    QCOMPARE(grid.nz(), 876);
+  }
+
+  void millimetreStringRoundTrips() {
+    const ImagingGrid grid{-19.05e-3, 19.05e-3, 0.154e-3, 5e-3, 39.65e-3, 0.0385e-3};
+    const ImagingGrid parsed = ImagingGrid::parseMillimetres(grid.toMillimetreString());
+    const double tolerance = 1e-15;  // metres: the text keeps every significant digit
+    QVERIFY2(std::abs(parsed.x0 - grid.x0) < tolerance, grid.toMillimetreString().c_str());
+    QVERIFY(std::abs(parsed.dx - grid.dx) < tolerance);
+    QVERIFY(std::abs(parsed.z1 - grid.z1) < tolerance);
+    QVERIFY(std::abs(parsed.dz - grid.dz) < tolerance);
+    QCOMPARE(parsed.nx(), grid.nx());
+    QCOMPARE(parsed.nz(), grid.nz());
+  }
+
+  void rejectsMalformedGrids_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("needle");
+    QTest::newRow("empty") << ""
+                           << "two axes";
+    QTest::newRow("one axis") << "0:10:0.1"
+                              << "two axes";
+    QTest::newRow("three axes") << "0:1:0.1,0:1:0.1,0:1:0.1"
+                                << "two axes";
+    QTest::newRow("two values") << "0:10,0:10:0.1"
+                                << "axis x";
+    QTest::newRow("not a number") << "0:abc:0.1,0:10:0.1"
+                                  << "x1 'abc'";
+    QTest::newRow("trailing junk") << "0:10:0.1mm,0:10:0.1"
+                                   << "dx";
+    QTest::newRow("zero step") << "0:10:0,0:10:0.1"
+                               << "dx must be > 0";
+    QTest::newRow("negative step") << "0:10:0.1,0:10:-0.1"
+                                   << "dz must be > 0";
+    QTest::newRow("reversed") << "10:0:0.1,0:10:0.1"
+                              << "x1 must be >= x0";
+    QTest::newRow("reversed depth") << "0:10:0.1,10:5:0.1"
+                                    << "z1 must be >= z0";
+    QTest::newRow("infinite") << "0:inf:0.1,0:10:0.1"
+                              << "finite";
+  }
+  void rejectsMalformedGrids() {
+    QFETCH(QString, text);
+    QFETCH(QString, needle);
+    std::string message;
+    QVERIFY2(
+        throwsInvalidArgumentMentioning([&] { ImagingGrid::parseMillimetres(text.toStdString()); },
+                                        needle.toStdString(), &message),
+        message.c_str());
+  }
+
+  void defaultsFollowTheAcquisition() {
+    auto acq = cineflow::test::makePlaneWaveAcquisition(128, 3, 2048);  // pitch 0.3 mm
+    const double lambda = acq.wavelengthM();
+    const ImagingParams params = ImagingParams::defaultsFor(acq);
+    QVERIFY(std::abs(params.grid.x0 - acq.elementXM.front()) < 1e-15);
+    QVERIFY(std::abs(params.grid.x1 - acq.elementXM.back()) < 1e-15);
+    QVERIFY(std::abs(params.grid.dx - lambda / 2) < 1e-15);
+    QVERIFY(std::abs(params.grid.dz - lambda / 8) < 1e-15);
+    QVERIFY(std::abs(params.grid.z0 - 5e-3) < 1e-15);
+    const double lastDepth = 1540.0 * (2047 / 20e6) / 2;
+    QVERIFY(std::abs(params.grid.z1 - lastDepth) < 1e-12);
+    QCOMPARE(params.fNumber, 1.5);
+    QCOMPARE(params.firTaps, 65);
+    QCOMPARE(params.bandLowRel, 0.5);
+    QCOMPARE(params.bandHighRel, 1.5);
+    QCOMPARE(params.grid.nx(), 248);  // 38.1 mm at lambda/2 = 0.154 mm
+    params.validate(acq);
+
+    acq.t0S = 10e-6;  // first sample at 7.7 mm: nothing shallower is imaged
+    const ImagingParams deep = ImagingParams::defaultsFor(acq);
+    QVERIFY(std::abs(deep.grid.z0 - 1540.0 * 10e-6 / 2) < 1e-15);
+    QVERIFY(std::abs(deep.grid.z1 - 1540.0 * (10e-6 + 2047 / 20e6) / 2) < 1e-12);
+  }
+
+  void geometryMatchesTheGrid() {
+    ImagingParams params;
+    params.grid = ImagingGrid::parseMillimetres("-5:5:0.5,2:4:0.25");
+    const auto geometry = params.geometry();
+    QCOMPARE(geometry.nx, 21);
+    QCOMPARE(geometry.nz, 9);
+    QCOMPARE(geometry.x0, params.grid.x0);
+    QCOMPARE(geometry.dx, params.grid.dx);
+    QCOMPARE(geometry.z0, params.grid.z0);
+    QCOMPARE(geometry.dz, params.grid.dz);
+    QCOMPARE(geometry.pixels(), std::size_t{189});
+  }
+
+  void validateNamesTheBadParameter_data() {
+    QTest::addColumn<int>("which");
+    QTest::addColumn<QString>("needle");
+    QTest::newRow("negative dx") << 0 << "dx and dz must be > 0";
+    QTest::newRow("nan z1") << 1 << "non-finite";
+    QTest::newRow("reversed x") << 2 << "x1 >= x0";
+    QTest::newRow("too many pixels") << 3 << "16 M";
+    QTest::newRow("f-number small") << 4 << "fNumber";
+    QTest::newRow("f-number large") << 5 << "[0.1, 20]";
+    QTest::newRow("even taps") << 6 << "firTaps 64 must be odd";
+    QTest::newRow("taps too many") << 7 << "[3, 511]";
+    QTest::newRow("band reversed") << 8 << "bandLowRel < bandHighRel";
+    QTest::newRow("band low zero") << 9 << "0 < bandLowRel";
+    QTest::newRow("band above nyquist") << 10 << "Nyquist";
+    QTest::newRow("negative depth") << 11 << "z0 must be >= 0";
+  }
+  void validateNamesTheBadParameter() {
+    QFETCH(int, which);
+    QFETCH(QString, needle);
+    const auto acq = cineflow::test::makePlaneWaveAcquisition(64, 1, 1024);
+    ImagingParams params = ImagingParams::defaultsFor(acq);
+    params.validate(acq);  // the defaults are valid
+    switch (which) {
+      case 0:
+        params.grid.dx = -1e-4;
+        break;
+      case 1:
+        params.grid.z1 = std::nan("");
+        break;
+      case 2:
+        params.grid.x1 = params.grid.x0 - 1e-3;
+        break;
+      case 3:
+        params.grid.dx = params.grid.dz = 1e-6;
+        break;
+      case 4:
+        params.fNumber = 0.05;
+        break;
+      case 5:
+        params.fNumber = 25;
+        break;
+      case 6:
+        params.firTaps = 64;
+        break;
+      case 7:
+        params.firTaps = 513;
+        break;
+      case 8:
+        params.bandLowRel = 1.5;
+        params.bandHighRel = 0.5;
+        break;
+      case 9:
+        params.bandLowRel = 0;
+        break;
+      case 10:
+        params.bandLowRel = 1.99;
+        params.bandHighRel = 3;
+        break;  // fs/2 = 2 f0
+      case 11:
+        params.grid.z0 = -1e-3;
+        break;
+      default:
+        QFAIL("unknown case");
+    }
+    std::string message;
+    QVERIFY2(throwsInvalidArgumentMentioning([&] { params.validate(acq); }, needle.toStdString(),
+                                             &message),
+             message.c_str());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestImagingParams)
+#include "test_imaging_params.moc"
