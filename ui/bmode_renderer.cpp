@@ -1,0 +1,176 @@
+// GLEW must precede every other OpenGL header.
+#include <GL/glew.h>
+
+#include "bmode_renderer.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <QFile>
+
+#include "resources.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+static_assert(std::is_same_v<GLuint, unsigned int> && std::is_same_v<GLint, int>,
+              "the header stores GL names and locations as unsigned int and int");
+
+std::string readResource(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    throw std::runtime_error("cannot read shader resource " + path.toStdString());
+  }
+  return file.readAll().toStdString();
+}
+
+std::string shaderLog(GLuint shader) {
+  GLint length = 0;
+  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<std::size_t>(std::max(length, 1)), '\0');
+  glGetShaderInfoLog(shader, length, nullptr, log.data());
+  return log;
+}
+
+std::string programLog(GLuint program) {
+  GLint length = 0;
+  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<std::size_t>(std::max(length, 1)), '\0');
+  glGetProgramInfoLog(program, length, nullptr, log.data());
+  return log;
+}
+
+GLuint compileShader(GLenum type, const QString& resourcePath) {
+  const std::string source = readResource(resourcePath);
+  const GLuint shader = glCreateShader(type);
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    const std::string log = shaderLog(shader);
+    glDeleteShader(shader);
+    throw std::runtime_error("cannot compile " + resourcePath.toStdString() + ": " + log);
+  }
+  return shader;
+}
+
+GLuint linkProgram(const QString& vertexPath, const QString& fragmentPath) {
+  const GLuint vertex = compileShader(GL_VERTEX_SHADER, vertexPath);
+  GLuint fragment = 0;
+  try {
+    fragment = compileShader(GL_FRAGMENT_SHADER, fragmentPath);
+  } catch (...) {
+    glDeleteShader(vertex);
+    throw;
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vertex);
+  glAttachShader(program, fragment);
+  glLinkProgram(program);
+  // The program keeps what it needs; the shader objects can go now.
+  glDetachShader(program, vertex);
+  glDetachShader(program, fragment);
+  glDeleteShader(vertex);
+  glDeleteShader(fragment);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    const std::string log = programLog(program);
+    glDeleteProgram(program);
+    throw std::runtime_error("cannot link the B-mode shader program: " + log);
+  }
+  return program;
+}
+
+}  // namespace
+
+BmodeRenderer::BmodeRenderer() {
+  // Core profiles hide extension strings from the old query GLEW uses; experimental mode makes
+  // GLEW load every entry point the driver exports.
+  glewExperimental = GL_TRUE;
+  const GLenum status = glewInit();
+  if (status != GLEW_OK) {
+    throw std::runtime_error(std::string("cannot load OpenGL functions (GLEW): ") +
+                             reinterpret_cast<const char*>(glewGetErrorString(status)));
+  }
+  // glewInit() can leave a harmless GL_INVALID_ENUM behind on core profiles; clear it so that
+  // later error checks see only our own errors.
+  while (glGetError() != GL_NO_ERROR) {
+  }
+  if (!GLEW_VERSION_3_3) {
+    throw std::runtime_error(std::string("OpenGL 3.3 is required, the driver offers ") +
+                             reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+  }
+
+  initResources();
+  program_ =
+      linkProgram(QStringLiteral(":/shaders/bmode.vert"), QStringLiteral(":/shaders/bmode.frag"));
+  gainLocation_ = glGetUniformLocation(program_, "gainDb");
+  dynamicRangeLocation_ = glGetUniformLocation(program_, "dynamicRangeDb");
+  glUseProgram(program_);
+  glUniform1i(glGetUniformLocation(program_, "image"), 0);
+  glUseProgram(0);
+
+  glGenVertexArrays(1, &vertexArray_);  // a core profile draws nothing without one bound
+  glGenTextures(1, &texture_);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+BmodeRenderer::~BmodeRenderer() {
+  glDeleteTextures(1, &texture_);
+  glDeleteVertexArrays(1, &vertexArray_);
+  glDeleteProgram(program_);
+}
+
+void BmodeRenderer::upload(const Frame& frame) {
+  const auto& geometry = frame.geometry;
+  if (geometry.nx <= 0 || geometry.nz <= 0 || frame.pixels.size() < geometry.pixels()) {
+    return;  // nothing sensible to show; keep the previous image
+  }
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  if (geometry.nx != textureWidth_ || geometry.nz != textureHeight_) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, geometry.nx, geometry.nz, 0, GL_RED, GL_FLOAT,
+                 frame.pixels.data());
+    textureWidth_ = geometry.nx;
+    textureHeight_ = geometry.nz;
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz, GL_RED, GL_FLOAT,
+                    frame.pixels.data());
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void BmodeRenderer::render(const QRect& viewport, int framebufferHeight, float gainDb,
+                           float dynamicRangeDb) {
+  glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (!hasImage() || viewport.isEmpty()) {
+    return;
+  }
+  // GL's window origin is bottom-left; ours is top-left.
+  glViewport(viewport.x(), framebufferHeight - viewport.y() - viewport.height(), viewport.width(),
+             viewport.height());
+  glUseProgram(program_);
+  glUniform1f(gainLocation_, gainDb);
+  glUniform1f(dynamicRangeLocation_, dynamicRangeDb);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glBindVertexArray(vertexArray_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glUseProgram(0);
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,48 @@
+#pragma once
+// The OpenGL side of the B-mode display: one R32F texture holding the dB image, one shader program
+// mapping dB to grey, one (empty) vertex array for the generated quad.
+//
+// Every method, the destructor included, must be called on the GUI thread with the owning
+// widget's context current (DESIGN.md §6 rule 7); BmodeView guarantees that.
+//
+// This header names no OpenGL type on purpose: GLEW (used by the implementation) must be included
+// before any other OpenGL header, Qt's included, and users of this class include Qt's.
+
+#include <QRect>
+
+#include "frame.hpp"
+
+namespace cineflow::ui {
+
+class BmodeRenderer {
+ public:
+  // Loads GL entry points (GLEW) and builds the program from the Qt resources. Throws
+  // std::runtime_error saying what failed (GLEW, shader compile or link log).
+  BmodeRenderer();
+  ~BmodeRenderer();
+  BmodeRenderer(const BmodeRenderer&) = delete;
+  BmodeRenderer& operator=(const BmodeRenderer&) = delete;
+
+  // Reallocates the texture only when the geometry changed; otherwise updates it in place.
+  void upload(const Frame& frame);
+  bool hasImage() const { return textureWidth_ > 0; }
+
+  // Clears the framebuffer to the letterbox colour, then draws the image (if any) into `viewport`
+  // (device pixels, top-left origin) of a framebuffer `framebufferHeight` pixels tall.
+  void render(const QRect& viewport, int framebufferHeight, float gainDb, float dynamicRangeDb);
+
+  // The letterbox margins: near-black, a shade off the image's black so its edge stays visible.
+  static constexpr float kBackground[3] = {0.035f, 0.035f, 0.04f};
+
+ private:
+  // GL object names and uniform locations (GLuint and GLint).
+  unsigned int program_ = 0;
+  unsigned int vertexArray_ = 0;
+  unsigned int texture_ = 0;
+  int gainLocation_ = -1;
+  int dynamicRangeLocation_ = -1;
+  int textureWidth_ = 0;
+  int textureHeight_ = 0;
+};
+
+}  // namespace cineflow::ui

@@ -1,0 +1,218 @@
+#include "engine_controller.hpp"
+
+#include <atomic>
+#include <exception>
+#include <utility>
+
+#include "acquire/source_factory.hpp"
+#include "compute/thread_name.hpp"
+#include "process/imaging_params.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+// Polling faster than the display refreshes would only copy frames nobody sees.
+constexpr int kFramePollMs = 16;
+constexpr int kStatsPollMs = 250;
+// The view holds one frame on screen and one pending; a third lets the controller fill the next
+// without allocating. More appear only when a consumer holds on to frames.
+constexpr std::size_t kPooledFrames = 4;
+
+// Thrown from the progress callback to abandon an open nobody waits for any more.
+struct OpenCancelled {};
+
+}  // namespace
+
+struct EngineController::OpenJob {
+  std::atomic<bool> cancelled{false};
+};
+
+EngineController::EngineController(compute::BackendRequest request, pipeline::EngineConfig config,
+                                   QObject* parent)
+    : QObject(parent) {
+  std::string notice;
+  backend_ = compute::createBackend(request, &notice);
+  backendNotice_ = QString::fromStdString(notice);
+  engine_ = std::make_unique<pipeline::Engine>(*backend_, config);
+
+  frameTimer_.setInterval(kFramePollMs);
+  frameTimer_.setTimerType(Qt::PreciseTimer);
+  connect(&frameTimer_, &QTimer::timeout, this, &EngineController::pollFrame);
+  statsTimer_.setInterval(kStatsPollMs);
+  connect(&statsTimer_, &QTimer::timeout, this, &EngineController::pollStats);
+}
+
+EngineController::~EngineController() {
+  frameTimer_.stop();
+  statsTimer_.stop();
+  joinOpener();
+  try {
+    engine_->stop();
+  } catch (...) {
+    // Destructors never throw; the engine's own destructor retries and logs.
+  }
+}
+
+QString EngineController::backendDescription() const {
+  return QStringLiteral("%1: %2").arg(QString::fromLatin1(compute::toString(backend_->kind())),
+                                      QString::fromStdString(backend_->deviceName()));
+}
+
+QString EngineController::sourceDescription() const {
+  return source_ ? QString::fromStdString(source_->describe()) : QString();
+}
+
+bool EngineController::isRunning() const {
+  return engine_->state() == pipeline::EngineState::Running;
+}
+
+void EngineController::open(const QString& spec, bool autoStart) {
+  if (isOpening()) {
+    emit errorOccurred(tr("Still opening the previous source; try again when it is open."));
+    return;
+  }
+  openJob_ = std::make_shared<OpenJob>();
+  opener_ = std::thread([this, job = openJob_, spec = spec.toStdString(), autoStart] {
+    compute::setCurrentThreadName("cf-open");
+    const acquire::ProgressFn progress = [this, job](double fraction, const std::string& what) {
+      if (job->cancelled) {
+        throw OpenCancelled{};
+      }
+      QMetaObject::invokeMethod(
+          this,
+          [this, fraction, text = QString::fromStdString(what)] {
+            emit openProgress(fraction, text);
+          },
+          Qt::QueuedConnection);
+    };
+    // Events posted to `this` are discarded if it is destroyed first; its destructor joins this
+    // thread before QObject's destructor removes them, so `this` is alive whenever one runs.
+    try {
+      auto source = std::make_shared<std::unique_ptr<acquire::FrameSource>>(
+          acquire::openSource(spec, 0, progress));
+      QMetaObject::invokeMethod(
+          this, [this, source, autoStart] { finishOpen(std::move(*source), autoStart); },
+          Qt::QueuedConnection);
+    } catch (const OpenCancelled&) {
+      // The controller is going away; nobody to tell.
+    } catch (const std::exception& error) {
+      QMetaObject::invokeMethod(
+          this, [this, message = QString::fromStdString(error.what())] { failOpen(message); },
+          Qt::QueuedConnection);
+    }
+  });
+}
+
+void EngineController::joinOpener() {
+  if (opener_.joinable()) {
+    openJob_->cancelled = true;
+    opener_.join();
+  }
+}
+
+void EngineController::failOpen(const QString& message) {
+  opener_.join();  // the thread posted this as its last act
+  emit errorOccurred(tr("Cannot open the source: %1").arg(message));
+}
+
+void EngineController::finishOpen(std::unique_ptr<acquire::FrameSource> source, bool autoStart) {
+  opener_.join();
+  stop();
+  try {
+    const auto* opened = source.get();
+    const auto imaging = process::ImagingParams::defaultsFor(opened->params());
+    engine_->setSource(std::move(source));
+    source_ = opened;
+    engine_->setImagingParams(imaging);
+  } catch (const std::exception& error) {
+    emit errorOccurred(tr("Cannot use the source: %1").arg(QString::fromStdString(error.what())));
+    return;
+  }
+  emit sourceOpened(sourceDescription());
+  if (autoStart) {
+    start();
+  }
+}
+
+bool EngineController::start() {
+  if (isRunning()) {
+    return true;
+  }
+  if (!source_) {
+    emit errorOccurred(tr("No source is open."));
+    return false;
+  }
+  try {
+    engine_->start();
+  } catch (const std::exception& error) {
+    emit errorOccurred(
+        tr("Cannot start acquisition: %1").arg(QString::fromStdString(error.what())));
+    return false;
+  }
+  failureReported_ = false;
+  frameTimer_.start();
+  statsTimer_.start();
+  emit runningChanged(true);
+  return true;
+}
+
+void EngineController::stop() {
+  if (!frameTimer_.isActive()) {
+    return;
+  }
+  try {
+    engine_->stop();
+  } catch (const std::exception& error) {
+    emit errorOccurred(tr("Stopping failed: %1").arg(QString::fromStdString(error.what())));
+  }
+  frameTimer_.stop();
+  statsTimer_.stop();
+  pollFrame();  // the last image finished while stopping
+  pollStats();
+  emit runningChanged(false);
+}
+
+void EngineController::setRunning(bool running) {
+  if (running) {
+    start();
+  } else {
+    stop();
+  }
+}
+
+std::shared_ptr<Frame> EngineController::takeFreeFrame() {
+  for (const auto& frame : framePool_) {
+    if (frame.use_count() == 1) {
+      return frame;
+    }
+  }
+  auto frame = std::make_shared<Frame>();
+  if (framePool_.size() < kPooledFrames) {
+    framePool_.push_back(frame);
+  }
+  return frame;
+}
+
+void EngineController::pollFrame() {
+  std::shared_ptr<Frame> frame = takeFreeFrame();
+  if (!engine_->copyLatest(lastSequence_, frame->pixels, frame->header, frame->geometry)) {
+    return;
+  }
+  lastSequence_ = frame->header.sequence;
+  ++framesDelivered_;
+  emit frameReady(std::move(frame));
+}
+
+void EngineController::pollStats() {
+  const pipeline::EngineStats stats = engine_->stats();
+  emit statsUpdated(stats);
+  if (stats.state == pipeline::EngineState::Failed && !failureReported_) {
+    failureReported_ = true;
+    emit errorOccurred(tr("The engine failed: %1").arg(QString::fromStdString(stats.error)));
+    stop();
+  } else if (stats.state == pipeline::EngineState::Finished) {
+    stop();  // the source delivered its frame budget
+  }
+}
+
+}  // namespace cineflow::ui

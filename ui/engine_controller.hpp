@@ -1,0 +1,100 @@
+#pragma once
+// EngineController: the only bridge between the GUI and the engine (DESIGN.md §6 rule 7).
+//
+// It owns the compute backend and the engine, opens sources off the GUI thread, and turns the
+// engine's state into signals on the GUI thread: a QTimer polls the newest completed image
+// (Engine::copyLatest never blocks the engine) and the statistics. Frames are handed out as
+// shared immutable handles drawn from a small pool, so steady-state display allocates nothing.
+//
+// Every method must be called on the thread the controller lives in (the GUI thread).
+
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include "acquire/frame_source.hpp"
+#include "compute/backend.hpp"
+#include "frame.hpp"
+#include "pipeline/engine.hpp"
+#include "pipeline/engine_types.hpp"
+
+namespace cineflow::ui {
+
+class EngineController : public QObject {
+  Q_OBJECT
+
+ public:
+  // Creates the backend (throws std::runtime_error / std::invalid_argument when the requested one
+  // cannot be had, e.g. CUDA without a device) and an idle engine.
+  explicit EngineController(compute::BackendRequest request, pipeline::EngineConfig config = {},
+                            QObject* parent = nullptr);
+  ~EngineController() override;  // stops the engine and waits for a pending open
+
+  // "CPU: CPU (16 threads)"
+  QString backendDescription() const;
+  // Why Auto fell back to the CPU; empty otherwise.
+  const QString& backendNotice() const { return backendNotice_; }
+  // The open source's own description; empty while none is open.
+  QString sourceDescription() const;
+
+  bool isOpening() const { return opener_.joinable(); }
+  bool hasSource() const { return source_ != nullptr; }
+  bool isRunning() const;
+  // The source the engine reads (owned by the engine), for read-only inspection (e.g. the
+  // simulator's phantom). Null while none is open.
+  const acquire::FrameSource* source() const { return source_; }
+  const pipeline::Engine& engine() const { return *engine_; }
+  // Frames emitted through frameReady() since construction.
+  std::uint64_t framesDelivered() const { return framesDelivered_; }
+
+ public slots:
+  // Opens "sim" or an RF recording on a background thread; on success the engine gets the source
+  // (stopping it first) and sourceOpened() is emitted, then acquisition starts if `autoStart`.
+  // Failures arrive through errorOccurred().
+  void open(const QString& spec, bool autoStart = true);
+  // Starts acquiring; returns false (and emits errorOccurred) when the engine refuses.
+  bool start();
+  // Stops acquiring; the last image stays available. Idempotent.
+  void stop();
+  void setRunning(bool running);
+
+ signals:
+  void openProgress(double fraction, const QString& what);
+  void sourceOpened(const QString& description);
+  void runningChanged(bool running);
+  void frameReady(std::shared_ptr<const cineflow::ui::Frame> frame);
+  void statsUpdated(const cineflow::pipeline::EngineStats& stats);
+  void errorOccurred(const QString& message);
+
+ private:
+  struct OpenJob;
+  void finishOpen(std::unique_ptr<acquire::FrameSource> source, bool autoStart);
+  void failOpen(const QString& message);
+  void joinOpener();
+  void pollFrame();
+  void pollStats();
+  std::shared_ptr<Frame> takeFreeFrame();
+
+  std::unique_ptr<compute::Backend> backend_;
+  std::unique_ptr<pipeline::Engine> engine_;  // declared after backend_: destroyed before it
+  const acquire::FrameSource* source_ = nullptr;
+  QString backendNotice_;
+
+  std::shared_ptr<OpenJob> openJob_;
+  std::thread opener_;
+
+  QTimer frameTimer_;
+  QTimer statsTimer_;
+  std::uint64_t lastSequence_ = ~std::uint64_t{0};
+  std::uint64_t framesDelivered_ = 0;
+  bool failureReported_ = false;
+  // Frames handed to views; one whose only owner is the pool is free to refill.
+  std::vector<std::shared_ptr<Frame>> framePool_;
+};
+
+}  // namespace cineflow::ui

@@ -1,0 +1,26 @@
+#pragma once
+// A completed B-mode image as the GUI sees it: an immutable host copy shared between the
+// EngineController (which fills it) and the views (which display it).
+
+#include <memory>
+#include <vector>
+
+#include <QMetaType>
+
+#include "acquire/frame.hpp"
+#include "pipeline/engine_types.hpp"
+#include "process/imaging_params.hpp"
+
+namespace cineflow::ui {
+
+struct Frame {
+  acquire::FrameHeader header;
+  process::ImageGeometry geometry;
+  std::vector<float> pixels;  // dB, [z][x], geometry.pixels() values
+};
+
+}  // namespace cineflow::ui
+
+// Signals carry these by value (queued connections copy them), so Qt must know them.
+Q_DECLARE_METATYPE(std::shared_ptr<const cineflow::ui::Frame>)
+Q_DECLARE_METATYPE(cineflow::pipeline::EngineStats)
