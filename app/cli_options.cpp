@@ -41,6 +41,9 @@ Options:
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
+
+Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
+                          [--json FILE]   (cineflow bench --help for details)
   --help                 print this help and exit
 
 Exit status: 0 on success, 1 on a processing or file error, 2 on a bad command line.

@@ -2,7 +2,9 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string_view>
 
+#include "bench.hpp"
 #include "cli_options.hpp"
 #include "headless.hpp"
 #if CINEFLOW_HAVE_UI
@@ -11,6 +13,9 @@
 
 int main(int argc, char** argv) {
   using namespace cineflow::app;
+  if (argc >= 2 && std::string_view(argv[1]) == "bench") {
+    return runBench(argc, argv);
+  }
   CliOptions options;
   try {
     options = parseCommandLine(argc, argv);

@@ -33,8 +33,8 @@ class Cineloop {
   int capacity() const;
   process::ImageGeometry geometry() const;
 
-  // Writer side (engine thread enqueues; the two marks run as host callbacks on the compute
-  // stream around the work that writes the slot).
+  // Writer side: the engine thread claims a slot and calls beginWrite() before enqueuing the work
+  // that writes it; endWrite() runs as a host callback once that work has completed.
   int claimNextSlot();  // engine thread
   compute::DeviceSpan<float> slotImage(int slot) const;
   void beginWrite(int slot) noexcept;

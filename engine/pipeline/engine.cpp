@@ -210,6 +210,7 @@ void Engine::Impl::configureForStart() {
   if (!upload) {
     upload = backend.createStream("upload");
     compute = backend.createStream("compute");
+    notify = backend.createStream("notify");
   }
   const auto names = processor->stageNames();
   inFlight.clear();

@@ -4,8 +4,9 @@
 //
 //   acquisition thread ("cf-acquire"): source -> free host slot (Block: waits; Drop: counts)
 //   engine thread ("cf-engine"): filled host slot -> [upload stream] H2D into an in-flight slot
-//        -> host callback releases the host slot -> [compute stream] waits the upload event,
-//        processor stages, image written into the cineloop -> observer
+//        -> [compute stream] waits the upload event, processor stages, image written into the
+//        cineloop -> observer; [notify stream] host callbacks: release the host slot once its
+//        upload event completed, publish the image once its done event completed
 //
 // Every method is called from one controlling thread (the GUI or main thread) except stats(),
 // state(), cineloop() readers and copyLatest(), which any thread may call.

@@ -44,7 +44,7 @@ struct Engine::Impl {
   void collect(InFlightSlot& slot);
   void drain();
   void throwOnStreamError();
-  void onProcessed(const InFlightSlot& slot) noexcept;
+  void onProcessed() noexcept;
   double secondsSinceEpoch() const;
 
   compute::Backend& backend;
@@ -80,7 +80,7 @@ struct Engine::Impl {
   std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
   // Last: destroyed first, after draining, while every buffer above still exists.
-  std::unique_ptr<compute::Stream> upload, compute;
+  std::unique_ptr<compute::Stream> upload, compute, notify;  // notify: host callbacks only
   std::thread acquisitionThread, engineThread;
 };
 

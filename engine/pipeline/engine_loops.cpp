@@ -115,6 +115,10 @@ void Engine::Impl::applyPendingImaging() {
   imaging = *next;
 }
 
+// Host callbacks block the stream they are queued on until they have run (on CUDA, on the
+// driver's one callback thread), so none is queued on the upload or compute streams: they go on
+// the notify stream, which waits for the events instead. Uploads then run back to back and the
+// compute stream never idles behind a callback.
 void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   slot.header = ring.header(hostSlot);
   const std::span<std::byte> hostFrame = ring.data(hostSlot);
@@ -122,17 +126,14 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   upload->record(*slot.uploadStart);
   upload->copyAsync(slot.raw.data(), hostFrame.data(), hostFrame.size());
   upload->record(*slot.uploaded);
-  upload->enqueueHost([ringPtr = &ring, hostSlot] { ringPtr->release(hostSlot); });
+  notify->wait(*slot.uploaded);
+  notify->enqueueHost([ringPtr = &ring, hostSlot] { ringPtr->release(hostSlot); });
 
   compute->wait(*slot.uploaded);
   const int loopSlot = cineloop.claimNextSlot();
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
-  compute->enqueueHost([loop = &cineloop, loopSlot] { loop->beginWrite(loopSlot); });
+  cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.raw.view(), image, slot.marks);
-  compute->enqueueHost([this, loopSlot, &slot] {
-    cineloop.endWrite(loopSlot, slot.header);
-    onProcessed(slot);
-  });
   if (observer) {
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
     compute->enqueueHost([this, &slot] {
@@ -140,10 +141,16 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     });
   }
   compute->record(*slot.done);
+  notify->wait(*slot.done);
+  // The header travels by value: the engine may reuse `slot` before this callback has run.
+  notify->enqueueHost([this, loopSlot, header = slot.header] {
+    cineloop.endWrite(loopSlot, header);
+    onProcessed();
+  });
   slot.used = true;
 }
 
-void Engine::Impl::onProcessed(const InFlightSlot& /*slot*/) noexcept {
+void Engine::Impl::onProcessed() noexcept {
   ++processed;
   std::lock_guard lock(statsMutex);
   processingRate.tick(secondsSinceEpoch());
@@ -162,6 +169,7 @@ void Engine::Impl::collect(InFlightSlot& slot) {
 void Engine::Impl::drain() {
   upload->synchronize();
   compute->synchronize();
+  notify->synchronize();
   throwOnStreamError();
   for (InFlightSlot& slot : inFlight) {
     if (slot.used) {
@@ -171,7 +179,7 @@ void Engine::Impl::drain() {
 }
 
 void Engine::Impl::throwOnStreamError() {
-  for (compute::Stream* stream : {upload.get(), compute.get()}) {
+  for (compute::Stream* stream : {upload.get(), compute.get(), notify.get()}) {
     const std::string message = stream->takeError();
     if (!message.empty()) {
       throw std::runtime_error(message);

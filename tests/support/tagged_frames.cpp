@@ -31,13 +31,14 @@ void TaggedSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
 
 TaggedProcessor::TaggedProcessor(std::chrono::microseconds workPerFrame) : work_(workPerFrame) {}
 
-void TaggedProcessor::configure(compute::Backend&, const acquire::AcquisitionParams&,
+void TaggedProcessor::configure(compute::Backend& backend, const acquire::AcquisitionParams&,
                                 acquire::SampleType sampleType,
                                 const process::ImagingParams& imaging) {
   if (sampleType != acquire::SampleType::Float32) {
     throw std::invalid_argument("TaggedProcessor needs float32 frames");
   }
   geometry_ = imaging.geometry();
+  kind_ = backend.kind();
   ++configureCount;
 }
 
@@ -49,6 +50,14 @@ std::span<const char* const> TaggedProcessor::stageNames() const {
 void TaggedProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                               compute::DeviceSpan<float> image, process::StageMarks marks) {
   stream.record(*marks[0]);
+#if CINEFLOW_HAVE_CUDA
+  if (kind_ == compute::BackendKind::Cuda) {
+    enqueueCudaTag(stream, reinterpret_cast<const float*>(raw.data()), raw.size() / sizeof(float),
+                   image.data(), image.size(), work_);
+    stream.record(*marks[1]);
+    return;
+  }
+#endif
   stream.enqueueHost([this, raw, image] {
     const float* samples = reinterpret_cast<const float*>(raw.data());
     const std::size_t count = raw.size() / sizeof(float);

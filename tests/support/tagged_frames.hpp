@@ -32,6 +32,14 @@ class TaggedSource final : public acquire::FrameSource {
   double rate_;
 };
 
+#if CINEFLOW_HAVE_CUDA
+// The same stage as a CUDA kernel (tests/support/tag_kernel.cu).
+void enqueueCudaTag(compute::Stream& stream, const float* raw, std::size_t count, float* image,
+                    std::size_t pixels, std::chrono::microseconds work);
+#endif
+
+// Runs its stage on the CPU backend as a host task, on the CUDA backend as a kernel. Failure
+// injection (failAtTag) exists on the CPU backend only.
 class TaggedProcessor final : public process::FrameProcessor {
  public:
   explicit TaggedProcessor(std::chrono::microseconds workPerFrame = std::chrono::microseconds(0));
@@ -48,6 +56,7 @@ class TaggedProcessor final : public process::FrameProcessor {
  private:
   process::ImageGeometry geometry_;
   std::chrono::microseconds work_;
+  compute::BackendKind kind_ = compute::BackendKind::Cpu;
 };
 
 }  // namespace cineflow::test

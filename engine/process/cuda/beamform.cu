@@ -26,34 +26,43 @@ __global__ void __launch_bounds__(kBlockZ* kBlockX)
   if (iz >= p.nz || ix >= p.nx) {
     return;
   }
-  const float x = p.x0 + ix * p.dx;
-  const float z = p.z0 + iz * p.dz;
-  const float halfAperture = z * p.halfApertureScale;
+  const double x = p.x0 + ix * p.dx;
+  const double z = p.z0 + iz * p.dz;
+  const float xf = static_cast<float>(x);
+  const float zf = static_cast<float>(z);
+  const float halfAperture = zf * p.halfApertureScale;
   int first = 0;
   int last = p.elements - 1;
   if (p.elementPitch > 0) {  // uniform array: visit only the elements inside the aperture
-    first = max(0, static_cast<int>(ceilf((x - halfAperture - p.elementX[0]) / p.elementPitch)) - 1);
+    const float firstX = static_cast<float>(p.elementX[0]);
+    first = max(0, static_cast<int>(ceilf((xf - halfAperture - firstX) / p.elementPitch)) - 1);
     last = min(p.elements - 1,
-               static_cast<int>(floorf((x + halfAperture - p.elementX[0]) / p.elementPitch)) + 1);
+               static_cast<int>(floorf((xf + halfAperture - firstX) / p.elementPitch)) + 1);
   }
   const float inverseHalfAperture = 1.0f / halfAperture;
-  const float lastSample = static_cast<float>(p.samples - 1);
+  const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
+  const double zz = z * z;
   float sum = 0.0f;
   for (int e = first; e <= last; ++e) {
-    const float lateral = x - p.elementX[e];
-    if (!(fabsf(lateral) < halfAperture)) {
+    const double lateral = x - p.elementX[e];
+    const float lateralF = static_cast<float>(lateral);
+    if (!(fabsf(lateralF) < halfAperture)) {
       continue;
     }
-    const float weight = 0.5f * (1.0f + cospif(lateral * inverseHalfAperture));
-    const float receive = sqrtf(lateral * lateral + z * z) * p.samplesPerMetre - p.firstSample;
+    const float weight = 0.5f * (1.0f + cospif(lateralF * inverseHalfAperture));
+    // sqrt in float, then one Newton step in double: double-accurate at a fraction of the cost.
+    const double squared = fma(lateral, lateral, zz);
+    const double guess = static_cast<double>(sqrtf(static_cast<float>(squared)));
+    const double distance = 0.5 * (guess + squared / guess);
+    const double receive = fma(distance, p.samplesPerMetre, -p.firstSample);
     const float* row = rf + static_cast<std::size_t>(e) * p.samples;
     float partial = 0.0f;
     for (int t = 0; t < p.transmits; ++t) {
-      const float s = fmaf(z, p.cosSamples[t], fmaf(x, p.sinSamples[t], receive));
-      if (s >= 0.0f && s <= lastSample) {
+      const double s = fma(z, p.cosSamples[t], fma(x, p.sinSamples[t], receive));
+      if (s >= 0.0 && s <= lastSample) {
         const int i = min(static_cast<int>(s), p.samples - 2);
-        const float frac = s - static_cast<float>(i);
+        const float frac = static_cast<float>(s - static_cast<double>(i));
         const float* samples = row + t * transmitStride;
         const float a = __ldg(samples + i);
         const float b = __ldg(samples + i + 1);
@@ -84,20 +93,20 @@ DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams&
   p.samples = acq.samples;
   p.nx = g.nx;
   p.nz = g.nz;
-  p.x0 = static_cast<float>(g.x0);
-  p.dx = static_cast<float>(g.dx);
-  p.z0 = static_cast<float>(g.z0);
-  p.dz = static_cast<float>(g.dz);
+  p.x0 = g.x0;
+  p.dx = g.dx;
+  p.z0 = g.z0;
+  p.dz = g.dz;
   const double samplesPerMetre = acq.samplingFrequencyHz / acq.soundSpeedMPerS;
-  p.samplesPerMetre = static_cast<float>(samplesPerMetre);
-  p.firstSample = static_cast<float>(acq.t0S * acq.samplingFrequencyHz);
+  p.samplesPerMetre = samplesPerMetre;
+  p.firstSample = acq.t0S * acq.samplingFrequencyHz;
   p.halfApertureScale = static_cast<float>(1.0 / (2.0 * imaging.fNumber));
   for (int t = 0; t < p.transmits; ++t) {
-    p.cosSamples[t] = static_cast<float>(std::cos(acq.anglesRad[t]) * samplesPerMetre);
-    p.sinSamples[t] = static_cast<float>(std::sin(acq.anglesRad[t]) * samplesPerMetre);
+    p.cosSamples[t] = std::cos(acq.anglesRad[t]) * samplesPerMetre;
+    p.sinSamples[t] = std::sin(acq.anglesRad[t]) * samplesPerMetre;
   }
   for (int e = 0; e < p.elements; ++e) {
-    p.elementX[e] = static_cast<float>(acq.elementXM[e]);
+    p.elementX[e] = acq.elementXM[e];
   }
   // Uniform spacing lets the kernel compute the aperture's element range instead of testing all.
   p.elementPitch = 0;

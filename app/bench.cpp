@@ -1,0 +1,294 @@
+#include "bench.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "bench_report.hpp"
+#include "bench_source.hpp"
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "pipeline/engine.hpp"
+
+namespace cineflow::app {
+namespace {
+
+constexpr std::uint64_t kMaxFrames = 1'000'000;
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr int kHostRingSlots = 8;
+constexpr int kInFlightSlots = 3;
+
+const char* benchUsage() {
+  return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
+                      [--json FILE]
+
+Measures the processing engine flat out on frames that a simulated scanner deposits straight
+into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
+host-to-device and device-to-device bandwidth, and beamformer throughput in points/s
+(pixels x elements x transmits per second).
+
+Options:
+  --backend KIND   auto | cpu | cuda (default auto: CUDA when a usable device exists)
+  --preset NAME    default: the simulator's acquisition (int16) on the live GUI's grid
+                   course:  3 transmits (-10, 0, +10 deg) x 128 elements x 8183 float32
+                            samples (fs 100 MHz, f0 5 MHz, pitch 0.298 mm, 12.6 MB/frame),
+                            grid 128 x 128 over x -15..15 mm, z 20..50 mm
+  --frames N       frames to time after a warm-up (default 200 on CUDA, 30 on the CPU)
+  --json FILE      also write the results as JSON
+  --help           print this help and exit
+
+Exit status: 0 on success, 1 on a runtime error, 2 on a bad command line.
+)";
+}
+
+struct BenchOptions {
+  bool help = false;
+  compute::BackendRequest backend = compute::BackendRequest::Auto;
+  std::string preset = "default";
+  std::uint64_t frames = 0;  // 0: the backend's default
+  std::string jsonPath;
+};
+
+// Calls `parse`, prefixing an std::invalid_argument's message with "bench: <option>: ".
+template <class Parse>
+auto rethrowAs(std::string_view option, Parse parse) {
+  try {
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("bench: " + std::string(option) + ": " + e.what());
+  }
+}
+
+BenchOptions parseBenchOptions(int argc, char** argv) {
+  BenchOptions options;
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        throw std::invalid_argument("bench: " + std::string(arg) + " needs a value");
+      }
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+    } else if (arg == "--backend") {
+      options.backend =
+          rethrowAs("--backend", [&] { return compute::parseBackendRequest(value()); });
+    } else if (arg == "--preset") {
+      options.preset = value();
+      rethrowAs("--preset", [&] { return benchWorkload(options.preset); });  // a usage error
+    } else if (arg == "--frames") {
+      const std::string text = value();
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, options.frames);
+      if (ec != std::errc() || ptr != end || options.frames < 1 || options.frames > kMaxFrames) {
+        throw std::invalid_argument("bench: --frames: '" + text + "' is not a frame count in [1, " +
+                                    std::to_string(kMaxFrames) + "]");
+      }
+    } else if (arg == "--json") {
+      options.jsonPath = value();
+    } else {
+      throw std::invalid_argument("bench: unknown option '" + std::string(arg) +
+                                  "' (see cineflow bench --help)");
+    }
+  }
+  return options;
+}
+
+void throwOnStreamError(compute::Stream& stream) {
+  const std::string message = stream.takeError();
+  if (!message.empty()) {
+    throw std::runtime_error("bandwidth measurement: " + message);
+  }
+}
+
+// Times `repeats` calls of `enqueue(i)` on `stream` between two events, after `warmups` untimed
+// calls. Returns seconds.
+template <class Enqueue>
+double timeOnStream(compute::Backend& backend, compute::Stream& stream, int warmups, int repeats,
+                    Enqueue enqueue) {
+  const auto start = backend.createEvent();
+  const auto stop = backend.createEvent();
+  for (int i = 0; i < warmups; ++i) {
+    enqueue(i);
+  }
+  stream.synchronize();
+  throwOnStreamError(stream);
+  stream.record(*start);
+  for (int i = 0; i < repeats; ++i) {
+    enqueue(i);
+  }
+  stream.record(*stop);
+  stop->synchronize();
+  throwOnStreamError(stream);
+  return stop->elapsedMsSince(*start) * 1e-3;
+}
+
+// Pinned host -> device bandwidth of frame-sized copies. The copies rotate through at least
+// 64 MiB on both sides, so a CPU backend is not measured out of its caches.
+double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes) {
+  const std::size_t slots = std::max<std::size_t>(2, (64 * kMiB + frameBytes - 1) / frameBytes);
+  compute::PinnedBuffer<std::byte> host(backend, slots * frameBytes);
+  compute::DeviceBuffer<std::byte> device(backend, slots * frameBytes);
+  for (std::size_t i = 0; i < host.size(); ++i) {  // touches every page, never all zeros
+    host.data()[i] = static_cast<std::byte>((i * 131) >> 3);
+  }
+  const auto repeats = static_cast<int>(
+      std::clamp<std::size_t>((512 * kMiB + frameBytes - 1) / frameBytes, 50, 4096));
+  const auto stream = backend.createStream("bench-h2d");
+  const double seconds =
+      timeOnStream(backend, *stream, static_cast<int>(slots), repeats, [&](int i) {
+        const std::size_t offset = (static_cast<std::size_t>(i) % slots) * frameBytes;
+        stream->copyAsync(device.data() + offset, host.data() + offset, frameBytes);
+      });
+  return static_cast<double>(frameBytes) * repeats / seconds / 1e9;
+}
+
+// Device -> device copy bandwidth of a large buffer, counting the bytes read and written.
+double measureDeviceToDevice(compute::Backend& backend, std::size_t bytes) {
+  compute::DeviceBuffer<std::byte> source(backend, bytes);
+  compute::DeviceBuffer<std::byte> destination(backend, bytes);
+  const auto stream = backend.createStream("bench-d2d");
+  {
+    // Gives the source real contents (a CPU backend would otherwise read the zero page).
+    const std::size_t chunk = std::min<std::size_t>(bytes, 4 * kMiB);
+    compute::PinnedBuffer<std::byte> pattern(backend, chunk);
+    for (std::size_t i = 0; i < chunk; ++i) {
+      pattern.data()[i] = static_cast<std::byte>((i * 131) >> 3);
+    }
+    for (std::size_t offset = 0; offset < bytes; offset += chunk) {
+      stream->copyAsync(source.data() + offset, pattern.data(), std::min(chunk, bytes - offset));
+    }
+    stream->synchronize();
+  }
+  const int repeats = backend.kind() == compute::BackendKind::Cuda ? 50 : 10;
+  const double seconds = timeOnStream(backend, *stream, 2, repeats, [&](int) {
+    stream->copyAsync(destination.data(), source.data(), bytes);
+  });
+  return 2.0 * static_cast<double>(bytes) * repeats / seconds / 1e9;
+}
+
+// Runs warmup + frames frames through the engine flat out and fills the engine's share of
+// `results`. The timed interval starts when `warmup` frames are complete (polled every
+// millisecond: an observer would add a device-to-host copy per frame) and ends when the last
+// frame is; the frames counted are those completed inside it.
+void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
+               std::uint64_t warmup, BenchResults& results) {
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.overflow = pipeline::OverflowPolicy::Block;
+  config.maxFrames = warmup + frames;
+  config.hostRingSlots = kHostRingSlots;
+  config.inFlightSlots = kInFlightSlots;
+  config.cineloopFrames = 16;
+  // The stage statistics cover the timed frames (up to the engine's largest window).
+  config.statsWindow = static_cast<int>(std::min<std::uint64_t>(frames, 100000));
+
+  pipeline::Engine engine(backend, config);
+  engine.setSource(std::make_unique<BenchSource>(workload.acq, workload.sampleType));
+  engine.setImagingParams(workload.imaging);
+  engine.start();
+
+  using Clock = std::chrono::steady_clock;
+  std::uint64_t processedAtStart = 0;
+  Clock::time_point begin;
+  while (true) {
+    processedAtStart = engine.stats().processed;
+    begin = Clock::now();
+    if (processedAtStart >= warmup || engine.state() != pipeline::EngineState::Running) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const pipeline::EngineState state = engine.waitUntilFinished();
+  const Clock::time_point end = Clock::now();
+  engine.stop();
+  const pipeline::EngineStats stats = engine.stats();
+  if (state == pipeline::EngineState::Failed) {
+    throw std::runtime_error(stats.error);
+  }
+  if (stats.processed <= processedAtStart) {
+    throw std::runtime_error("the run finished before it could be timed; raise --frames");
+  }
+  results.framesTimed = stats.processed - processedAtStart;
+  results.seconds = std::chrono::duration<double>(end - begin).count();
+  results.stages = stats.stages;
+  results.frameMedianMs = stats.frameMedianMs;
+}
+
+}  // namespace
+
+int runBench(int argc, char** argv) {
+  BenchOptions options;
+  try {
+    options = parseBenchOptions(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(benchUsage(), stdout);
+    return 0;
+  }
+  try {
+    std::string fallback;
+    auto backend = compute::createBackend(options.backend, &fallback);
+    if (!fallback.empty()) {
+      std::cerr << "cineflow: " << fallback << '\n';
+    }
+    const bool cuda = backend->kind() == compute::BackendKind::Cuda;
+    const BenchWorkload workload = benchWorkload(options.preset);
+    const std::uint64_t frames = options.frames > 0 ? options.frames : (cuda ? 200 : 30);
+    // The warm-up lets BenchSource fill every host ring slot once (its slow first touch) and
+    // fills the in-flight slots, so the timed frames see the steady state.
+    const std::uint64_t warmup =
+        std::clamp<std::uint64_t>(frames / 10, kHostRingSlots + kInFlightSlots, 20);
+    const process::ImageGeometry geometry = workload.imaging.geometry();
+
+    BenchResults results;
+    results.device = backend->deviceName();
+    results.backend = compute::toString(backend->kind());
+    results.preset = workload.preset;
+    results.workloadDescription = workload.description;
+    results.sampleType = acquire::toString(workload.sampleType);
+    results.framesRequested = frames;
+    results.warmupFrames = warmup;
+    results.frameBytes = workload.acq.samplesPerFrame() * acquire::sampleBytes(workload.sampleType);
+    results.nx = geometry.nx;
+    results.nz = geometry.nz;
+    results.elements = workload.acq.elements();
+    results.transmits = workload.acq.transmits();
+    results.samples = workload.acq.samples;
+    results.x0Mm = geometry.x0 * 1e3;
+    results.x1Mm = (geometry.x0 + (geometry.nx - 1) * geometry.dx) * 1e3;
+    results.z0Mm = geometry.z0 * 1e3;
+    results.z1Mm = (geometry.z0 + (geometry.nz - 1) * geometry.dz) * 1e3;
+
+    results.h2dGbps = measureHostToDevice(*backend, results.frameBytes);
+    results.d2dBufferBytes = (cuda ? 256 : 64) * kMiB;
+    results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
+    runEngine(*backend, workload, frames, warmup, results);
+
+    printBenchTable(results, stdout);
+    std::fflush(stdout);
+    if (!options.jsonPath.empty()) {
+      writeBenchJson(results, options.jsonPath);
+      std::printf("wrote %s\n", options.jsonPath.c_str());
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace cineflow::app

@@ -1,0 +1,182 @@
+#include "bench_report.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace cineflow::app {
+namespace {
+
+double ratio(double numerator, double denominator) {
+  return denominator > 0 ? numerator / denominator : 0.0;
+}
+
+std::string jsonString(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string jsonNumber(double value) {
+  if (!std::isfinite(value)) {
+    return "null";  // JSON has no inf or nan
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+std::string jsonNumber(std::uint64_t value) {
+  return std::to_string(value);
+}
+
+}  // namespace
+
+double BenchResults::framesPerSecond() const {
+  return ratio(static_cast<double>(framesTimed), seconds);
+}
+
+double BenchResults::h2dBoundFramesPerSecond() const {
+  return ratio(h2dGbps * 1e9, static_cast<double>(frameBytes));
+}
+
+double BenchResults::fractionOfH2dBound() const {
+  return ratio(framesPerSecond(), h2dBoundFramesPerSecond());
+}
+
+double BenchResults::beamformMedianMs() const {
+  for (const pipeline::StageStats& stage : stages) {
+    if (stage.name == "beamform") {
+      return stage.medianMs;
+    }
+  }
+  return 0.0;
+}
+
+double BenchResults::beamformPointsPerSecond() const {
+  const double points = static_cast<double>(nx) * nz * elements * transmits;
+  return ratio(points, beamformMedianMs() * 1e-3);
+}
+
+void printBenchTable(const BenchResults& r, std::FILE* out) {
+  std::fprintf(out, "cineflow bench: %s (%s backend)\n", r.device.c_str(), r.backend.c_str());
+  std::fprintf(out, "preset:   %s: %s\n", r.preset.c_str(), r.workloadDescription.c_str());
+  std::fprintf(out, "frame:    %d transmits x %d elements x %d samples %s = %.2f MB\n", r.transmits,
+               r.elements, r.samples, r.sampleType.c_str(),
+               static_cast<double>(r.frameBytes) / 1e6);
+  std::fprintf(out, "grid:     %d x %d pixels (x %.2f..%.2f mm, z %.2f..%.2f mm)\n", r.nx, r.nz,
+               r.x0Mm, r.x1Mm, r.z0Mm, r.z1Mm);
+  std::fprintf(out, "frames:   %llu timed in %.3f s, after %llu warm-up (%llu requested)\n\n",
+               static_cast<unsigned long long>(r.framesTimed), r.seconds,
+               static_cast<unsigned long long>(r.warmupFrames),
+               static_cast<unsigned long long>(r.framesRequested));
+
+  std::fprintf(out, "%-18s %12s %12s\n", "stage", "median ms", "p99 ms");
+  for (const pipeline::StageStats& stage : r.stages) {
+    std::fprintf(out, "%-18s %12.3f %12.3f\n", stage.name.c_str(), stage.medianMs, stage.p99Ms);
+  }
+  std::fprintf(out, "%-18s %12.3f\n\n", "frame latency", r.frameMedianMs);
+
+  std::fprintf(out, "%-18s %12.1f frames/s\n", "end-to-end", r.framesPerSecond());
+  std::fprintf(out, "%-18s %12.2f GB/s   pinned, frame-sized copies\n", "host-to-device",
+               r.h2dGbps);
+  std::fprintf(out, "%-18s %12.1f frames/s = %.1f %% of it sustained\n", "  H2D bound",
+               r.h2dBoundFramesPerSecond(), 100.0 * r.fractionOfH2dBound());
+  std::fprintf(out, "%-18s %12.2f GB/s   read + write, %.0f MiB buffer\n", "device-to-device",
+               r.d2dGbps, static_cast<double>(r.d2dBufferBytes) / (1024.0 * 1024.0));
+  std::fprintf(out, "%-18s %12.4g points/s (pixels x elements x transmits / beamform median)\n",
+               "beamformer", r.beamformPointsPerSecond());
+}
+
+std::string benchJson(const BenchResults& r) {
+  std::string json = "{\n";
+  const auto field = [&json](const char* key, const std::string& value) {
+    json += "  \"";
+    json += key;
+    json += "\": " + value + ",\n";
+  };
+  field("device", jsonString(r.device));
+  field("backend", jsonString(r.backend));
+  field("preset", jsonString(r.preset));
+  field("frames", jsonNumber(r.framesRequested));
+  field("frames_timed", jsonNumber(r.framesTimed));
+  field("warmup_frames", jsonNumber(r.warmupFrames));
+  field("seconds", jsonNumber(r.seconds));
+  field("sample_type", jsonString(r.sampleType));
+  field("frame_bytes", jsonNumber(static_cast<std::uint64_t>(r.frameBytes)));
+  field("nx", jsonNumber(static_cast<std::uint64_t>(r.nx)));
+  field("nz", jsonNumber(static_cast<std::uint64_t>(r.nz)));
+  field("elements", jsonNumber(static_cast<std::uint64_t>(r.elements)));
+  field("transmits", jsonNumber(static_cast<std::uint64_t>(r.transmits)));
+  field("samples", jsonNumber(static_cast<std::uint64_t>(r.samples)));
+  field("h2d_gbps", jsonNumber(r.h2dGbps));
+  field("d2d_gbps", jsonNumber(r.d2dGbps));
+  field("d2d_buffer_bytes", jsonNumber(static_cast<std::uint64_t>(r.d2dBufferBytes)));
+  field("frames_per_s", jsonNumber(r.framesPerSecond()));
+  field("h2d_bound_frames_per_s", jsonNumber(r.h2dBoundFramesPerSecond()));
+  field("fraction_of_h2d_bound", jsonNumber(r.fractionOfH2dBound()));
+  field("beamform_points_per_s", jsonNumber(r.beamformPointsPerSecond()));
+  field("frame_median_ms", jsonNumber(r.frameMedianMs));
+  json += "  \"stages\": [";
+  for (std::size_t i = 0; i < r.stages.size(); ++i) {
+    const pipeline::StageStats& stage = r.stages[i];
+    json += i == 0 ? "\n" : ",\n";
+    json += "    {\"name\": " + jsonString(stage.name) +
+            ", \"median_ms\": " + jsonNumber(stage.medianMs) +
+            ", \"p99_ms\": " + jsonNumber(stage.p99Ms) + "}";
+  }
+  json += "\n  ]\n}\n";
+  return json;
+}
+
+void writeBenchJson(const BenchResults& results, const std::string& path) {
+  const std::string temporary = path + ".tmp";
+  const std::string json = benchJson(results);
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    file.write(json.data(), static_cast<std::streamsize>(json.size()));
+    file.close();
+    if (!file) {
+      const std::string reason = std::strerror(errno);
+      std::error_code ignored;
+      std::filesystem::remove(temporary, ignored);
+      throw std::runtime_error("cannot write " + path + ": " + reason);
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw std::runtime_error("cannot write " + path + ": " + error.message());
+  }
+}
+
+}  // namespace cineflow::app

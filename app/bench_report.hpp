@@ -1,0 +1,56 @@
+#pragma once
+// The numbers one `cineflow bench` run measured, and their two renderings: a table for people
+// and a JSON file for scripts (the README's figures come from these, DESIGN.md §6 rule 12).
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pipeline/engine_types.hpp"
+
+namespace cineflow::app {
+
+struct BenchResults {
+  // What ran.
+  std::string device;   // backend->deviceName()
+  std::string backend;  // "cpu" | "cuda"
+  std::string preset;
+  std::string workloadDescription;
+  std::string sampleType;  // "int16" | "float32"
+  std::uint64_t framesRequested = 0;
+  std::uint64_t framesTimed = 0;  // completions inside the timed interval
+  std::uint64_t warmupFrames = 0;
+  std::size_t frameBytes = 0;
+  int nx = 0, nz = 0;
+  int elements = 0, transmits = 0, samples = 0;
+  double x0Mm = 0, x1Mm = 0, z0Mm = 0, z1Mm = 0;
+
+  // Memory bandwidth, measured in the same run before the engine starts.
+  double h2dGbps = 0;  // pinned host -> device, frame-sized copies
+  double d2dGbps = 0;  // device -> device, read + write bytes
+  std::size_t d2dBufferBytes = 0;
+
+  // The engine.
+  double seconds = 0;                        // timed interval
+  std::vector<pipeline::StageStats> stages;  // upload, then the processor's stages
+  double frameMedianMs = 0;                  // upload start to image complete
+  double framesPerSecond() const;
+  double h2dBoundFramesPerSecond() const;  // h2dGbps * 1e9 / frameBytes
+  double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
+  double beamformMedianMs() const;         // 0 when there is no "beamform" stage
+  double beamformPointsPerSecond() const;  // nx * nz * elements * transmits / median
+};
+
+// The readable report on `out`.
+void printBenchTable(const BenchResults& results, std::FILE* out);
+// The JSON rendering (keys: device, backend, preset, frames, frame_bytes, nx, nz, elements,
+// transmits, h2d_gbps, d2d_gbps, frames_per_s, h2d_bound_frames_per_s, fraction_of_h2d_bound,
+// beamform_points_per_s, stages [{name, median_ms, p99_ms}], and a few descriptive extras).
+std::string benchJson(const BenchResults& results);
+// Writes benchJson() to `path` through a temporary file and a rename, so a failed write never
+// leaves a partial file under that name. Throws std::runtime_error naming the path.
+void writeBenchJson(const BenchResults& results, const std::string& path);
+
+}  // namespace cineflow::app

@@ -1,0 +1,162 @@
+// Every stage on CUDA against its CPU twin (the oracle), on seeded random inputs, on the
+// simulator and on the Field II recording. Tolerances: relative L2 error below 1e-4 for every
+// float32 stage (issue #4); stated per check below.
+#include <QtTest>
+
+#include <cmath>
+
+#include "acquire/simulator.hpp"
+#include "acquire/source_factory.hpp"
+#include "cuda_test_support.hpp"
+#include "process/bandpass.hpp"
+#include "process/beamform.hpp"
+#include "process/bmode_processor.hpp"
+#include "process/envelope.hpp"
+#include "process/log_compress.hpp"
+#include "support/image_analysis.hpp"
+#include "support/reference_stages.hpp"
+#include "support/test_paths.hpp"
+#include "support/test_random.hpp"
+
+using namespace cineflow;
+
+namespace {
+
+process::ImagingParams gridFor(const acquire::AcquisitionParams& acq) {
+  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+  return imaging;
+}
+
+// The chain's output is dB; comparing in dB would weigh the noise-free zeros of a simulation (where
+// tiny absolute differences are many dB) like the echoes. Compare linear amplitudes instead.
+std::vector<float> amplitude(const std::vector<float>& db) {
+  std::vector<float> linear(db.size());
+  for (std::size_t i = 0; i < db.size(); ++i) linear[i] = std::pow(10.0f, db[i] / 20.0f);
+  return linear;
+}
+
+void report(const char* what, double error, double limit) {
+  qInfo("%-28s relative L2 error %.3g (limit %.1g)", what, error, limit);
+  QVERIFY2(error < limit, qPrintable(QString("%1: relative L2 error %2 >= %3")
+                                         .arg(what).arg(error).arg(limit)));
+}
+
+}  // namespace
+
+class TestCudaStages : public QObject {
+  Q_OBJECT
+
+ private:
+  std::string cudaSkipReason_;
+  std::unique_ptr<compute::Backend> cuda_ = test::cudaBackendOrReason(cudaSkipReason_);
+  std::unique_ptr<compute::Backend> cpu_ = compute::createBackend(compute::BackendRequest::Cpu);
+  const acquire::AcquisitionParams acq_ = test::makePlaneWaveAcquisition(64, 3, 1536);
+
+  template <class Stage, class Configure, class Enqueue, class In>
+  double compareStage(const std::vector<In>& input, std::size_t outputs, Configure configure,
+                      Enqueue enqueue) {
+    std::vector<float> results[2];
+    compute::Backend* backends[2] = {cpu_.get(), cuda_.get()};
+    for (int b = 0; b < 2; ++b) {
+      Stage stage;
+      configure(stage, *backends[b]);
+      results[b] = test::runStage<In>(*backends[b], input, outputs,
+                                      [&](compute::Stream& s, compute::DeviceSpan<const In> in,
+                                          compute::DeviceSpan<float> out) { enqueue(stage, s, in, out); });
+    }
+    for (float v : results[1]) {
+      if (!std::isfinite(v) || v == -12345.0f) return INFINITY;  // unwritten or NaN fails
+    }
+    return test::relativeL2(results[1], results[0]);
+  }
+
+ private slots:
+  void initTestCase() { CINEFLOW_REQUIRE_CUDA(cuda_); qInfo("CUDA device: %s", cuda_->deviceName().c_str()); }
+
+  void bandpassMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    const process::ImagingParams imaging = gridFor(acq_);
+    const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 101);
+    const double e16 = compareStage<process::BandpassFilter>(
+        raw16, acq_.samplesPerFrame(),
+        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, acquire::SampleType::Int16, imaging); },
+        [](auto& s, compute::Stream& st, compute::DeviceSpan<const std::int16_t> in,
+           compute::DeviceSpan<float> out) {
+          s.enqueue(st, compute::DeviceSpan<const std::byte>(reinterpret_cast<const std::byte*>(in.data()), in.bytes()), out);
+        });
+    report("bandpass int16", e16, 1e-4);
+    const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
+    const double ef = compareStage<process::BandpassFilter>(
+        rawF, acq_.samplesPerFrame(),
+        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, acquire::SampleType::Float32, imaging); },
+        [](auto& s, compute::Stream& st, compute::DeviceSpan<const float> in, compute::DeviceSpan<float> out) {
+          s.enqueue(st, compute::DeviceSpan<const std::byte>(reinterpret_cast<const std::byte*>(in.data()), in.bytes()), out);
+        });
+    report("bandpass float32", ef, 1e-4);
+  }
+
+  void beamformMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    for (double fNumber : {0.8, 1.5, 3.0}) {
+      process::ImagingParams imaging = gridFor(acq_);
+      imaging.fNumber = fNumber;
+      const auto rf = test::randomFloats(acq_.samplesPerFrame(), 103);
+      const double e = compareStage<process::DasBeamformer>(
+          rf, imaging.geometry().pixels(),
+          [&](auto& s, compute::Backend& b) { s.configure(b, acq_, imaging); },
+          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+      report(qPrintable(QString("beamform f/%1").arg(fNumber)), e, 1e-4);
+    }
+  }
+
+  void envelopeMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    for (auto [nz, nx] : {std::pair{1000, 250}, std::pair{513, 77}, std::pair{128, 128}}) {
+      process::ImageGeometry g;
+      g.nz = nz;
+      g.nx = nx;
+      g.dx = g.dz = 1e-4;
+      const auto image = test::randomFloats(g.pixels(), 104 + nz);
+      const double e = compareStage<process::EnvelopeDetector>(
+          image, g.pixels(), [&](auto& s, compute::Backend& b) { s.configure(b, g); },
+          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+      report(qPrintable(QString("envelope %1 x %2").arg(nz).arg(nx)), e, 1e-4);
+    }
+  }
+
+  void logCompressionMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    process::ImageGeometry g;
+    g.nz = 700;
+    g.nx = 300;
+    auto envelope = test::randomFloats(g.pixels(), 105, 0.0, 5000.0);
+    envelope[7] = 0.0f;  // the floor
+    const double e = compareStage<process::LogCompressor>(
+        envelope, g.pixels(), [&](auto& s, compute::Backend& b) { s.configure(b, g); },
+        [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+    report("log compression", e, 1e-6);
+  }
+
+  void chainMatchesCpuOnTheSimulator() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    acquire::Simulator sim(acquire::SimulatorConfig{});
+    const auto imaging = process::ImagingParams::defaultsFor(sim.params());
+    const auto onCpu = test::bmodeOfFrame(*cpu_, sim, 7, imaging);
+    const auto onCuda = test::bmodeOfFrame(*cuda_, sim, 7, imaging);
+    report("B-mode amplitude, simulator", test::relativeL2(amplitude(onCuda), amplitude(onCpu)), 1e-4);
+  }
+
+  void chainMatchesCpuOnFieldII() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    const std::string path = test::sharedDataFile("field2_pw3_points.h5");
+    if (path.empty()) QSKIP("../shared/data/field2_pw3_points.h5 is absent");
+    auto source = acquire::openSource(path);
+    const auto imaging = process::ImagingParams::defaultsFor(source->params());
+    const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 0, imaging);
+    const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 0, imaging);
+    report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)), 1e-4);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCudaStages)
+#include "test_cuda_stages.moc"

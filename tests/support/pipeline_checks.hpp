@@ -1,0 +1,50 @@
+#pragma once
+// Pipeline checks shared by the CPU test (tests/unit/test_pipeline.cpp) and the CUDA test
+// (tests/gpu/test_cuda_pipeline.cpp): one body, both backends (DESIGN.md §6 rule 9). They use
+// QTest macros: call them from a test slot, then return if QTest::currentTestFailed().
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "compute/backend.hpp"
+#include "pipeline/engine.hpp"
+#include "support/tagged_frames.hpp"
+
+namespace cineflow::test {
+
+struct Observed {
+  std::uint64_t sequence;
+  float lo, hi;
+  int nx;
+};
+
+// Collects the tag pixels of every completed frame (observer on the engine's compute stream).
+class Collector {
+ public:
+  Collector() { frames_.reserve(100000); }
+  pipeline::FrameObserver observer();
+  std::vector<Observed> frames() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Observed> frames_;
+};
+
+process::ImagingParams smallGrid(double widthMm = 1.0);
+
+std::unique_ptr<pipeline::Engine> makeTaggedEngine(
+    compute::Backend& backend, pipeline::EngineConfig config, Collector* collector,
+    std::chrono::microseconds work = std::chrono::microseconds(0), TaggedSource** sourceOut = nullptr,
+    TaggedProcessor** processorOut = nullptr);
+
+// Every image holds exactly one input, the one its header names.
+void verifyUnmixed(const std::vector<Observed>& frames);
+
+void checkBlockLosesNothingAndKeepsOrder(compute::Backend& backend);
+void checkDropCountsExactlyAndNeverMixes(compute::Backend& backend);
+void checkStopWhileBusyFinishesWhatWasAcquired(compute::Backend& backend);
+void checkDestroyWhileFramesAreInFlight(compute::Backend& backend);
+
+}  // namespace cineflow::test

@@ -1,0 +1,110 @@
+// `cineflow bench`, run as a user runs it: the table, the JSON file and the command-line errors.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/test_paths.hpp"
+
+namespace {
+
+struct Run {
+  int exitCode;
+  QString out;
+  QString err;
+};
+
+Run runApp(const QStringList& args, int timeoutMs = 280000) {
+  QProcess process;
+  process.start(QString::fromStdString(cineflow::test::appPath()), args);
+  if (!process.waitForFinished(timeoutMs)) {
+    process.kill();
+    process.waitForFinished();
+    return {-1, {}, "timed out"};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
+          QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+const char* const kStages[] = {"upload", "bandpass", "beamform", "envelope", "log"};
+
+}  // namespace
+
+class TestCliBench : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void helpDocumentsEveryOption() {
+    const Run run = runApp({"bench", "--help"});
+    QCOMPARE(run.exitCode, 0);
+    for (const char* option : {"--backend", "--preset", "--frames", "--json", "course"}) {
+      QVERIFY2(run.out.contains(option), option);
+    }
+  }
+
+  void badCommandLinesExitWithTwo() {
+    const QList<QStringList> cases = {
+        {"bench", "--preset", "nosuch"},   {"bench", "--frames", "0"}, {"bench", "--frames", "ten"},
+        {"bench", "--backend", "quantum"}, {"bench", "--json"},        {"bench", "--frobnicate"}};
+    for (const QStringList& args : cases) {
+      const Run run = runApp(args);
+      QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
+      QVERIFY2(run.err.startsWith("cineflow: "), qPrintable(run.err));
+    }
+    const Run run = runApp({"bench", "--preset", "nosuch"});
+    QVERIFY2(run.err.contains("nosuch"), qPrintable(run.err));
+  }
+
+  void cpuDefaultPresetPrintsTheTableAndWritesJson() {
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath("b.json");
+    const Run run = runApp(
+        {"bench", "--backend", "cpu", "--preset", "default", "--frames", "3", "--json", jsonPath});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    for (const char* stage : kStages) {
+      QVERIFY2(run.out.contains(stage), stage);
+    }
+    for (const char* text : {"points/s", "frames/s", "GB/s"}) {
+      QVERIFY2(run.out.contains(text), text);
+    }
+
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonObject json = document.object();
+    QCOMPARE(json.value("backend").toString(), QString("cpu"));
+    QCOMPARE(json.value("preset").toString(), QString("default"));
+    QVERIFY(!json.value("device").toString().isEmpty());
+    QCOMPARE(json.value("frames").toInt(), 3);
+    QCOMPARE(json.value("transmits").toInt(), 3);
+    QCOMPARE(json.value("elements").toInt(), 128);
+    for (const char* key :
+         {"frame_bytes", "nx", "nz", "h2d_gbps", "d2d_gbps", "frames_per_s",
+          "h2d_bound_frames_per_s", "fraction_of_h2d_bound", "beamform_points_per_s"}) {
+      QVERIFY2(json.value(key).isDouble(), key);
+      QVERIFY2(json.value(key).toDouble() > 0, key);
+    }
+    // int16 [transmits][elements][samples]
+    QCOMPARE(json.value("frame_bytes").toDouble(),
+             2.0 * 3 * 128 * json.value("samples").toDouble());
+
+    const QJsonArray stages = json.value("stages").toArray();
+    QCOMPARE(stages.size(), qsizetype(std::size(kStages)));
+    for (qsizetype i = 0; i < stages.size(); ++i) {
+      const QJsonObject stage = stages[i].toObject();
+      QCOMPARE(stage.value("name").toString(), QString(kStages[i]));
+      QVERIFY2(stage.value("median_ms").toDouble() > 0, kStages[i]);
+      QVERIFY2(stage.value("p99_ms").toDouble() >= stage.value("median_ms").toDouble(), kStages[i]);
+    }
+    QVERIFY(!QFile::exists(jsonPath + ".tmp"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliBench)
+#include "test_cli_bench.moc"
