@@ -107,6 +107,15 @@ class TestCudaStages : public QObject {
           [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
       report(qPrintable(QString("beamform f/%1").arg(fNumber)), e, 1e-4);
     }
+    // A small grid: the CUDA kernel then splits each pixel's aperture over up to 32 lanes.
+    process::ImagingParams small = gridFor(acq_);
+    small.grid = process::ImagingGrid::parseMillimetres("-5:5:0.2,10:30:0.4");
+    const auto rf = test::randomFloats(acq_.samplesPerFrame(), 106);
+    const double e = compareStage<process::DasBeamformer>(
+        rf, small.geometry().pixels(),
+        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, small); },
+        [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+    report("beamform 51 x 51 grid", e, 1e-4);
   }
 
   void envelopeMatchesCpu() {

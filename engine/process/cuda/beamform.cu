@@ -16,24 +16,32 @@
 namespace cineflow::process::cuda {
 namespace {
 
-constexpr int kBlockZ = 64;
-constexpr int kBlockX = 2;
+constexpr int kBlockThreads = 256;
+// Enough threads to fill the device several times over (132 SMs x 2048 threads on an H100).
+constexpr std::size_t kTargetThreads = 1u << 19;
 
-__global__ void __launch_bounds__(kBlockZ* kBlockX)
-    dasKernel(const float* __restrict__ rf, float* __restrict__ image, const DasParams p) {
-  const int iz = blockIdx.x * kBlockZ + threadIdx.x;
-  const int ix = blockIdx.y * kBlockX + threadIdx.y;
-  if (iz >= p.nz || ix >= p.nx) {
-    return;
-  }
+// One pixel per group of `lanes` consecutive threads (a power of two <= 32, so a group never
+// spans two warps): lane l of the group sums elements first + l, first + l + lanes, ... and the
+// group reduces with warp shuffles. Large grids use lanes = 1 (one thread per pixel); small grids
+// split the aperture so that the device still fills. Pixels are numbered with z fastest, so the
+// threads of a warp cover consecutive depths of one column and read nearby samples of each row.
+__global__ void __launch_bounds__(kBlockThreads)
+    dasKernel(const float* __restrict__ rf, float* __restrict__ image, int lanes,
+              const DasParams p) {
+  const int thread = blockIdx.x * kBlockThreads + threadIdx.x;
+  const int pixel = thread / lanes;
+  const int lane = thread % lanes;
+  const bool valid = pixel < p.nx * p.nz;
+  const int iz = valid ? pixel % p.nz : 0;
+  const int ix = valid ? pixel / p.nz : 0;
   const double x = p.x0 + ix * p.dx;
   const double z = p.z0 + iz * p.dz;
   const float xf = static_cast<float>(x);
   const float zf = static_cast<float>(z);
   const float halfAperture = zf * p.halfApertureScale;
   int first = 0;
-  int last = p.elements - 1;
-  if (p.elementPitch > 0) {  // uniform array: visit only the elements inside the aperture
+  int last = valid ? p.elements - 1 : -1;
+  if (valid && p.elementPitch > 0) {  // uniform array: visit only the elements in the aperture
     const float firstX = static_cast<float>(p.elementX[0]);
     first = max(0, static_cast<int>(ceilf((xf - halfAperture - firstX) / p.elementPitch)) - 1);
     last = min(p.elements - 1,
@@ -44,7 +52,7 @@ __global__ void __launch_bounds__(kBlockZ* kBlockX)
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   const double zz = z * z;
   float sum = 0.0f;
-  for (int e = first; e <= last; ++e) {
+  for (int e = first + lane; e <= last; e += lanes) {
     const double lateral = x - p.elementX[e];
     const float lateralF = static_cast<float>(lateral);
     if (!(fabsf(lateralF) < halfAperture)) {
@@ -71,7 +79,12 @@ __global__ void __launch_bounds__(kBlockZ* kBlockX)
     }
     sum = fmaf(weight, partial, sum);
   }
-  image[static_cast<std::size_t>(iz) * p.nx + ix] = sum / static_cast<float>(p.transmits);
+  for (int offset = lanes / 2; offset > 0; offset /= 2) {
+    sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);
+  }
+  if (valid && lane == 0) {
+    image[static_cast<std::size_t>(iz) * p.nx + ix] = sum / static_cast<float>(p.transmits);
+  }
 }
 
 }  // namespace
@@ -124,10 +137,14 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   nvtxRangePushA("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
-  const dim3 block(kBlockZ, kBlockX);
-  const dim3 grid(static_cast<unsigned>((p.nz + kBlockZ - 1) / kBlockZ),
-                  static_cast<unsigned>((p.nx + kBlockX - 1) / kBlockX));
-  dasKernel<<<grid, block, 0, s>>>(rf, image, p);
+  const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
+  int lanes = 1;
+  while (lanes < 32 && pixels * lanes < kTargetThreads && lanes * 2 <= p.elements) {
+    lanes *= 2;
+  }
+  const std::size_t threads = pixels * static_cast<std::size_t>(lanes);
+  const unsigned blocks = static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
+  dasKernel<<<blocks, kBlockThreads, 0, s>>>(rf, image, lanes, p);
   compute::cuda::checkLaunch("dasKernel", s);
   nvtxRangePop();
 }
