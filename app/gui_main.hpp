@@ -6,9 +6,9 @@
 namespace cineflow::app {
 
 struct GuiOptions {
-  std::string input = "sim";        // "sim" or a cineflow.rf/1 file
-  std::string backend = "auto";     // auto | cpu | cuda
-  std::string screenshotPath;       // when set: run `afterFrames` frames, save the window, exit
+  std::string input = "sim";     // "sim" or a cineflow.rf/1 file
+  std::string backend = "auto";  // auto | cpu | cuda
+  std::string screenshotPath;    // when set: run `afterFrames` frames, save the window, exit
   int afterFrames = 30;
 };
 

@@ -15,7 +15,8 @@
 namespace cineflow::app {
 namespace {
 
-process::ImagingParams imagingFor(const CliOptions& options, const acquire::AcquisitionParams& acq) {
+process::ImagingParams imagingFor(const CliOptions& options,
+                                  const acquire::AcquisitionParams& acq) {
   process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
   if (options.grid) {
     imaging.grid = process::ImagingGrid::parseMillimetres(*options.grid);
@@ -50,10 +51,12 @@ int runHeadless(const CliOptions& options) {
     if (!fallback.empty()) {
       std::cerr << "cineflow: " << fallback << '\n';
     }
-    auto source = acquire::openSource(options.input, 0, [](double fraction, const std::string& what) {
-      std::fprintf(stderr, "\rcineflow: %s %3.0f%%", what.c_str(), fraction * 100.0);
-      if (fraction >= 1.0) std::fputc('\n', stderr);
-    });
+    auto source =
+        acquire::openSource(options.input, 0, [](double fraction, const std::string& what) {
+          std::fprintf(stderr, "\rcineflow: %s %3.0f%%", what.c_str(), fraction * 100.0);
+          if (fraction >= 1.0)
+            std::fputc('\n', stderr);
+        });
     const acquire::AcquisitionParams acq = source->params();
     const process::ImagingParams imaging = imagingFor(options, acq);
     const process::ImageGeometry geometry = imaging.geometry();

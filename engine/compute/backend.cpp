@@ -33,9 +33,12 @@ const char* toString(MemorySpace space) noexcept {
 }
 
 BackendRequest parseBackendRequest(const std::string& text) {
-  if (text == "auto") return BackendRequest::Auto;
-  if (text == "cpu") return BackendRequest::Cpu;
-  if (text == "cuda") return BackendRequest::Cuda;
+  if (text == "auto")
+    return BackendRequest::Auto;
+  if (text == "cpu")
+    return BackendRequest::Cpu;
+  if (text == "cuda")
+    return BackendRequest::Cuda;
   throw std::invalid_argument("unknown backend '" + text + "': expected auto, cpu or cuda");
 }
 

@@ -65,9 +65,7 @@ class Buffer {
 
   DeviceSpan<T> view() const { return DeviceSpan<T>(data_, size_); }
   // Host access, only for host-accessible spaces.
-  std::span<T> host() const
-    requires(Space != MemorySpace::Device)
-  {
+  std::span<T> host() const requires(Space != MemorySpace::Device) {
     return std::span<T>(data_, size_);
   }
 

@@ -19,7 +19,8 @@ class HostTask {
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, HostTask>>>
   HostTask(F&& fn) {  // NOLINT(google-explicit-constructor): used like std::function
     using Fn = std::decay_t<F>;
-    static_assert(sizeof(Fn) <= kCapacity, "HostTask callable too large: capture less or by pointer");
+    static_assert(sizeof(Fn) <= kCapacity,
+                  "HostTask callable too large: capture less or by pointer");
     static_assert(alignof(Fn) <= alignof(std::max_align_t), "HostTask callable over-aligned");
     static_assert(std::is_nothrow_move_constructible_v<Fn>, "HostTask callable must move noexcept");
     ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(fn));
@@ -55,13 +56,12 @@ class HostTask {
     void (*destroy)(void*) noexcept;
   };
   template <class Fn>
-  static constexpr Ops opsFor = {
-      [](void* self) { (*static_cast<Fn*>(self))(); },
-      [](void* dst, void* src) noexcept {
-        ::new (dst) Fn(std::move(*static_cast<Fn*>(src)));
-        static_cast<Fn*>(src)->~Fn();
-      },
-      [](void* self) noexcept { static_cast<Fn*>(self)->~Fn(); }};
+  static constexpr Ops opsFor = {[](void* self) { (*static_cast<Fn*>(self))(); },
+                                 [](void* dst, void* src) noexcept {
+                                   ::new (dst) Fn(std::move(*static_cast<Fn*>(src)));
+                                   static_cast<Fn*>(src)->~Fn();
+                                 },
+                                 [](void* self) noexcept { static_cast<Fn*>(self)->~Fn(); }};
 
   void moveFrom(HostTask& other) noexcept {
     if (other.ops_ != nullptr) {

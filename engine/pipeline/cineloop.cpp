@@ -144,7 +144,8 @@ bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<floa
     }
     const std::size_t count = s->geometry.pixels();
     pixels.resize(count);
-    s->backend->copyBlocking(pixels.data(), s->images.data() + static_cast<std::size_t>(*slot) * count,
+    s->backend->copyBlocking(pixels.data(),
+                             s->images.data() + static_cast<std::size_t>(*slot) * count,
                              count * sizeof(float));
     if (entry.generation.load(std::memory_order_acquire) == before &&
         (!sequence || header.sequence == *sequence)) {

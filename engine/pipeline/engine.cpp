@@ -78,7 +78,9 @@ void Engine::setImagingParams(const process::ImagingParams& params) {
   }
 }
 
-void Engine::setOverflowPolicy(OverflowPolicy policy) { impl_->overflow = policy; }
+void Engine::setOverflowPolicy(OverflowPolicy policy) {
+  impl_->overflow = policy;
+}
 
 void Engine::start() {
   requireStopped(state(), "start");
@@ -137,7 +139,8 @@ EngineStats Engine::stats() const {
   s.processingFps = impl_->processingRate.ratePerSecond(now);
   for (std::size_t i = 0; i < impl_->stageNames.size(); ++i) {
     const profile::Summary summary = impl_->stageStats[i].summary();
-    s.stages.push_back({impl_->stageNames[i], summary.last, summary.median, summary.p99, summary.max});
+    s.stages.push_back(
+        {impl_->stageNames[i], summary.last, summary.median, summary.p99, summary.max});
   }
   s.frameMedianMs = impl_->frameStats.summary().median;
   return s;
@@ -231,7 +234,8 @@ void Engine::Impl::configureForStart() {
   std::lock_guard lock(statsMutex);
   stageNames.assign({"upload"});
   stageNames.insert(stageNames.end(), names.begin(), names.end());
-  stageStats.assign(stageNames.size(), profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
+  stageStats.assign(stageNames.size(),
+                    profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
   frameStats.clear();
   acquisitionRate = profile::RateMeter();
   processingRate = profile::RateMeter();

@@ -22,9 +22,10 @@ std::int64_t nowNs() {
 void Engine::Impl::acquisitionLoop() {
   compute::setCurrentThreadName("cf-acquire");
   const double rate = config.pace ? source->frameRateHz() : 0.0;
-  const auto period = rate > 0 ? std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(1.0 / rate))
-                               : Clock::duration::zero();
+  const auto period =
+      rate > 0
+          ? std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate))
+          : Clock::duration::zero();
   const std::uint64_t frameCount = source->frameCount();
   auto nextTick = Clock::now();
   std::uint64_t sequence = 0;
@@ -33,8 +34,8 @@ void Engine::Impl::acquisitionLoop() {
       if (period > Clock::duration::zero()) {
         // Sleep in short steps so that stop() is honoured promptly at low frame rates.
         while (!stopRequested && Clock::now() < nextTick) {
-          std::this_thread::sleep_for(std::min<Clock::duration>(nextTick - Clock::now(),
-                                                                std::chrono::milliseconds(5)));
+          std::this_thread::sleep_for(
+              std::min<Clock::duration>(nextTick - Clock::now(), std::chrono::milliseconds(5)));
         }
         nextTick = std::max(nextTick + period, Clock::now() - period);
       }

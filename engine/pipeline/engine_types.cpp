@@ -9,8 +9,10 @@ const char* toString(OverflowPolicy policy) noexcept {
 }
 
 OverflowPolicy parseOverflowPolicy(const std::string& text) {
-  if (text == "block") return OverflowPolicy::Block;
-  if (text == "drop") return OverflowPolicy::Drop;
+  if (text == "block")
+    return OverflowPolicy::Block;
+  if (text == "drop")
+    return OverflowPolicy::Drop;
   throw std::invalid_argument("unknown overflow policy '" + text + "': expected block or drop");
 }
 
@@ -30,7 +32,8 @@ const char* toString(EngineState state) noexcept {
 
 void EngineConfig::validate() const {
   auto require = [](bool ok, const std::string& message) {
-    if (!ok) throw std::invalid_argument(message);
+    if (!ok)
+      throw std::invalid_argument(message);
   };
   require(hostRingSlots >= 1 && hostRingSlots <= 1024, "hostRingSlots must be in [1, 1024]");
   require(inFlightSlots >= 2 && inFlightSlots <= 16, "inFlightSlots must be in [2, 16]");

@@ -20,9 +20,9 @@ const char* toString(OverflowPolicy policy) noexcept;
 OverflowPolicy parseOverflowPolicy(const std::string& text);  // "block" | "drop"
 
 struct EngineConfig {
-  int hostRingSlots = 8;        // N pinned host slots between acquisition and upload
-  int inFlightSlots = 2;        // device slots uploading / processing concurrently (>= 2)
-  int cineloopFrames = 256;     // M: the last M images are kept for review
+  int hostRingSlots = 8;     // N pinned host slots between acquisition and upload
+  int inFlightSlots = 2;     // device slots uploading / processing concurrently (>= 2)
+  int cineloopFrames = 256;  // M: the last M images are kept for review
   OverflowPolicy overflow = OverflowPolicy::Block;
   bool pace = true;             // pace the source at its frameRateHz(); false: flat out
   std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
@@ -41,16 +41,16 @@ struct StageStats {
 
 struct EngineStats {
   EngineState state = EngineState::Stopped;
-  std::string error;                  // set when state is Failed
-  std::uint64_t acquired = 0;         // frames taken from the source (incl. dropped)
-  std::uint64_t dropped = 0;          // frames discarded by the Drop policy
-  std::uint64_t processed = 0;        // frames whose image is complete
-  double acquisitionFps = 0;          // recent rates
+  std::string error;            // set when state is Failed
+  std::uint64_t acquired = 0;   // frames taken from the source (incl. dropped)
+  std::uint64_t dropped = 0;    // frames discarded by the Drop policy
+  std::uint64_t processed = 0;  // frames whose image is complete
+  double acquisitionFps = 0;    // recent rates
   double processingFps = 0;
-  int ringOccupancy = 0;              // host slots holding frames not yet uploaded
+  int ringOccupancy = 0;  // host slots holding frames not yet uploaded
   int ringSlots = 0;
-  std::vector<StageStats> stages;     // upload first, then the processor's stages
-  double frameMedianMs = 0;           // upload start to image complete, median over the window
+  std::vector<StageStats> stages;  // upload first, then the processor's stages
+  double frameMedianMs = 0;        // upload start to image complete, median over the window
 };
 
 // A completed image, handed to the frame observer on a host callback. `image` is host memory

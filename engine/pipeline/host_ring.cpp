@@ -10,7 +10,8 @@ void HostRing::configure(compute::Backend& backend, int count, std::size_t frame
     throw std::invalid_argument("host ring needs at least 1 slot");
   }
   if (count != this->slotCount() || frameBytes != frameBytes_) {
-    memory_ = compute::PinnedBuffer<std::byte>(backend, static_cast<std::size_t>(count) * frameBytes);
+    memory_ =
+        compute::PinnedBuffer<std::byte>(backend, static_cast<std::size_t>(count) * frameBytes);
     frameBytes_ = frameBytes;
     headers_.assign(static_cast<std::size_t>(count), {});
     state_.assign(static_cast<std::size_t>(count), SlotState::Free);
@@ -107,8 +108,8 @@ std::span<std::byte> HostRing::data(int slot) const {
 
 int HostRing::occupancy() const {
   std::lock_guard lock(mutex_);
-  return static_cast<int>(
-      std::count_if(state_.begin(), state_.end(), [](SlotState s) { return s != SlotState::Free; }));
+  return static_cast<int>(std::count_if(state_.begin(), state_.end(),
+                                        [](SlotState s) { return s != SlotState::Free; }));
 }
 
 }  // namespace cineflow::pipeline

@@ -25,8 +25,8 @@ class HostRing {
   // wait=false returns -1 at once when every slot is busy.
   int acquireFree(bool wait);
   void publish(int slot);
-  void close();          // no more frames: the consumer drains the queue, then gets -1
-  void requestStop();    // wakes a producer blocked in acquireFree
+  void close();        // no more frames: the consumer drains the queue, then gets -1
+  void requestStop();  // wakes a producer blocked in acquireFree
 
   // Consumer. Blocks until a filled slot (FIFO) or closed-and-empty (-1).
   int takeFilled();

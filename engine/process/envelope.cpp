@@ -27,14 +27,14 @@ void EnvelopeDetector::configure(compute::Backend& backend, const ImageGeometry&
   if (backend.kind() == compute::BackendKind::Cuda) {
 #if CINEFLOW_HAVE_CUDA
     cuda_ = std::make_unique<cuda::EnvelopeKernel>(backend, static_cast<std::size_t>(geometry.nz),
-                                                 static_cast<std::size_t>(geometry.nx));
+                                                   static_cast<std::size_t>(geometry.nx));
     cpu_.reset();
 #else
     detail::throwNoCudaTwin(kStage);
 #endif
   } else {
     cpu_ = std::make_unique<cpu::EnvelopeKernel>(static_cast<std::size_t>(geometry.nz),
-                                               static_cast<std::size_t>(geometry.nx));
+                                                 static_cast<std::size_t>(geometry.nx));
 #if CINEFLOW_HAVE_CUDA
     cuda_.reset();
 #endif

@@ -30,14 +30,15 @@ Summary RollingStats::summary() const {
   std::vector<double> sorted(ring_.begin(), ring_.begin() + static_cast<std::ptrdiff_t>(count_));
   std::sort(sorted.begin(), sorted.end());
   auto quantile = [&](double q) {
-    const std::size_t index = static_cast<std::size_t>(std::ceil(q * static_cast<double>(count_))) - 1;
+    const std::size_t index =
+        static_cast<std::size_t>(std::ceil(q * static_cast<double>(count_))) - 1;
     return sorted[std::min(index, count_ - 1)];
   };
   s.last = last_;
   s.min = sorted.front();
   s.max = sorted.back();
-  s.median = count_ % 2 == 1 ? sorted[count_ / 2]
-                             : 0.5 * (sorted[count_ / 2 - 1] + sorted[count_ / 2]);
+  s.median =
+      count_ % 2 == 1 ? sorted[count_ / 2] : 0.5 * (sorted[count_ / 2 - 1] + sorted[count_ / 2]);
   s.p99 = quantile(0.99);
   s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(count_);
   return s;

@@ -24,12 +24,12 @@ inline std::unique_ptr<compute::Backend> cudaBackendOrReason(std::string& reason
   }
 }
 
-#define CINEFLOW_REQUIRE_CUDA(backendPtr)                                                   \
-  do {                                                                                      \
-    if (!(backendPtr)) {                                                                    \
-      QSKIP(qPrintable(QString("no CUDA device, GPU test skipped: %1")                      \
-                           .arg(QString::fromStdString(cudaSkipReason_))));                 \
-    }                                                                                       \
+#define CINEFLOW_REQUIRE_CUDA(backendPtr)                                   \
+  do {                                                                      \
+    if (!(backendPtr)) {                                                    \
+      QSKIP(qPrintable(QString("no CUDA device, GPU test skipped: %1")      \
+                           .arg(QString::fromStdString(cudaSkipReason_)))); \
+    }                                                                       \
   } while (false)
 
 // Uploads `input` to `backend`'s device memory, runs `body` on a stream, returns the output.

@@ -31,14 +31,15 @@ process::ImagingParams gridFor(const acquire::AcquisitionParams& acq) {
 // tiny absolute differences are many dB) like the echoes. Compare linear amplitudes instead.
 std::vector<float> amplitude(const std::vector<float>& db) {
   std::vector<float> linear(db.size());
-  for (std::size_t i = 0; i < db.size(); ++i) linear[i] = std::pow(10.0f, db[i] / 20.0f);
+  for (std::size_t i = 0; i < db.size(); ++i)
+    linear[i] = std::pow(10.0f, db[i] / 20.0f);
   return linear;
 }
 
 void report(const char* what, double error, double limit) {
   qInfo("%-28s relative L2 error %.3g (limit %.1g)", what, error, limit);
-  QVERIFY2(error < limit, qPrintable(QString("%1: relative L2 error %2 >= %3")
-                                         .arg(what).arg(error).arg(limit)));
+  QVERIFY2(error < limit,
+           qPrintable(QString("%1: relative L2 error %2 >= %3").arg(what).arg(error).arg(limit)));
 }
 
 }  // namespace
@@ -60,18 +61,23 @@ class TestCudaStages : public QObject {
     for (int b = 0; b < 2; ++b) {
       Stage stage;
       configure(stage, *backends[b]);
-      results[b] = test::runStage<In>(*backends[b], input, outputs,
-                                      [&](compute::Stream& s, compute::DeviceSpan<const In> in,
-                                          compute::DeviceSpan<float> out) { enqueue(stage, s, in, out); });
+      results[b] =
+          test::runStage<In>(*backends[b], input, outputs,
+                             [&](compute::Stream& s, compute::DeviceSpan<const In> in,
+                                 compute::DeviceSpan<float> out) { enqueue(stage, s, in, out); });
     }
     for (float v : results[1]) {
-      if (!std::isfinite(v) || v == -12345.0f) return INFINITY;  // unwritten or NaN fails
+      if (!std::isfinite(v) || v == -12345.0f)
+        return INFINITY;  // unwritten or NaN fails
     }
     return test::relativeL2(results[1], results[0]);
   }
 
  private slots:
-  void initTestCase() { CINEFLOW_REQUIRE_CUDA(cuda_); qInfo("CUDA device: %s", cuda_->deviceName().c_str()); }
+  void initTestCase() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    qInfo("CUDA device: %s", cuda_->deviceName().c_str());
+  }
 
   void bandpassMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
@@ -79,18 +85,29 @@ class TestCudaStages : public QObject {
     const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 101);
     const double e16 = compareStage<process::BandpassFilter>(
         raw16, acq_.samplesPerFrame(),
-        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, acquire::SampleType::Int16, imaging); },
+        [&](auto& s, compute::Backend& b) {
+          s.configure(b, acq_, acquire::SampleType::Int16, imaging);
+        },
         [](auto& s, compute::Stream& st, compute::DeviceSpan<const std::int16_t> in,
            compute::DeviceSpan<float> out) {
-          s.enqueue(st, compute::DeviceSpan<const std::byte>(reinterpret_cast<const std::byte*>(in.data()), in.bytes()), out);
+          s.enqueue(st,
+                    compute::DeviceSpan<const std::byte>(
+                        reinterpret_cast<const std::byte*>(in.data()), in.bytes()),
+                    out);
         });
     report("bandpass int16", e16, 1e-4);
     const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
     const double ef = compareStage<process::BandpassFilter>(
         rawF, acq_.samplesPerFrame(),
-        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, acquire::SampleType::Float32, imaging); },
-        [](auto& s, compute::Stream& st, compute::DeviceSpan<const float> in, compute::DeviceSpan<float> out) {
-          s.enqueue(st, compute::DeviceSpan<const std::byte>(reinterpret_cast<const std::byte*>(in.data()), in.bytes()), out);
+        [&](auto& s, compute::Backend& b) {
+          s.configure(b, acq_, acquire::SampleType::Float32, imaging);
+        },
+        [](auto& s, compute::Stream& st, compute::DeviceSpan<const float> in,
+           compute::DeviceSpan<float> out) {
+          s.enqueue(st,
+                    compute::DeviceSpan<const std::byte>(
+                        reinterpret_cast<const std::byte*>(in.data()), in.bytes()),
+                    out);
         });
     report("bandpass float32", ef, 1e-4);
   }
@@ -152,18 +169,21 @@ class TestCudaStages : public QObject {
     const auto imaging = process::ImagingParams::defaultsFor(sim.params());
     const auto onCpu = test::bmodeOfFrame(*cpu_, sim, 7, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, sim, 7, imaging);
-    report("B-mode amplitude, simulator", test::relativeL2(amplitude(onCuda), amplitude(onCpu)), 1e-4);
+    report("B-mode amplitude, simulator", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
+           1e-4);
   }
 
   void chainMatchesCpuOnFieldII() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     const std::string path = test::sharedDataFile("field2_pw3_points.h5");
-    if (path.empty()) QSKIP("../shared/data/field2_pw3_points.h5 is absent");
+    if (path.empty())
+      QSKIP("../shared/data/field2_pw3_points.h5 is absent");
     auto source = acquire::openSource(path);
     const auto imaging = process::ImagingParams::defaultsFor(source->params());
     const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 0, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 0, imaging);
-    report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)), 1e-4);
+    report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
+           1e-4);
   }
 };
 

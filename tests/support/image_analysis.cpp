@@ -36,12 +36,15 @@ Peak findPeak(const std::vector<float>& image, const process::ImageGeometry& g, 
   best.value = -INFINITY;
   for (int iz = 0; iz < g.nz; ++iz) {
     const double z = g.z0 + iz * g.dz;
-    if (std::abs(z - zM) > halfWindowM) continue;
+    if (std::abs(z - zM) > halfWindowM)
+      continue;
     for (int ix = 0; ix < g.nx; ++ix) {
       const double x = g.x0 + ix * g.dx;
-      if (std::abs(x - xM) > halfWindowM) continue;
+      if (std::abs(x - xM) > halfWindowM)
+        continue;
       const float v = image[static_cast<std::size_t>(iz) * g.nx + ix];
-      if (v > best.value) best = {x, z, v};
+      if (v > best.value)
+        best = {x, z, v};
     }
   }
   return best;

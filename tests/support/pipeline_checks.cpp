@@ -29,28 +29,29 @@ process::ImagingParams smallGrid(double widthMm) {
   return p;
 }
 
-std::unique_ptr<pipeline::Engine> makeTaggedEngine(compute::Backend& backend,
-                                                   pipeline::EngineConfig config,
-                                                   Collector* collector,
-                                                   std::chrono::microseconds work,
-                                                   TaggedSource** sourceOut,
-                                                   TaggedProcessor** processorOut) {
+std::unique_ptr<pipeline::Engine> makeTaggedEngine(
+    compute::Backend& backend, pipeline::EngineConfig config, Collector* collector,
+    std::chrono::microseconds work, TaggedSource** sourceOut, TaggedProcessor** processorOut) {
   auto engine = std::make_unique<pipeline::Engine>(backend, config);
   auto source = std::make_unique<TaggedSource>();
   auto processor = std::make_unique<TaggedProcessor>(work);
-  if (sourceOut) *sourceOut = source.get();
-  if (processorOut) *processorOut = processor.get();
+  if (sourceOut)
+    *sourceOut = source.get();
+  if (processorOut)
+    *processorOut = processor.get();
   engine->setSource(std::move(source));
   engine->setProcessor(std::move(processor));
   engine->setImagingParams(smallGrid());
-  if (collector) engine->setFrameObserver(collector->observer());
+  if (collector)
+    engine->setFrameObserver(collector->observer());
   return engine;
 }
 
 void verifyUnmixed(const std::vector<Observed>& frames) {
   for (const Observed& f : frames) {
-    QVERIFY2(f.lo == f.hi, qPrintable(QString("frame %1 mixes inputs %2 and %3")
-                                          .arg(f.sequence).arg(f.lo).arg(f.hi)));
+    QVERIFY2(
+        f.lo == f.hi,
+        qPrintable(QString("frame %1 mixes inputs %2 and %3").arg(f.sequence).arg(f.lo).arg(f.hi)));
     QCOMPARE(static_cast<std::uint64_t>(f.lo), f.sequence);
   }
 }

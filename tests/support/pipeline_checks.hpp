@@ -36,8 +36,8 @@ process::ImagingParams smallGrid(double widthMm = 1.0);
 
 std::unique_ptr<pipeline::Engine> makeTaggedEngine(
     compute::Backend& backend, pipeline::EngineConfig config, Collector* collector,
-    std::chrono::microseconds work = std::chrono::microseconds(0), TaggedSource** sourceOut = nullptr,
-    TaggedProcessor** processorOut = nullptr);
+    std::chrono::microseconds work = std::chrono::microseconds(0),
+    TaggedSource** sourceOut = nullptr, TaggedProcessor** processorOut = nullptr);
 
 // Every image holds exactly one input, the one its header names.
 void verifyUnmixed(const std::vector<Observed>& frames);

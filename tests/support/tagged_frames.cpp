@@ -12,7 +12,8 @@ TaggedSource::TaggedSource(int samplesPerFrame, double frameRateHz) : rate_(fram
   params_.centerFrequencyHz = 5e6;
   params_.soundSpeedMPerS = 1540;
   params_.anglesRad = {0.0};
-  for (int e = 0; e < 8; ++e) params_.elementXM.push_back(-1e-3 + e * 3e-4);
+  for (int e = 0; e < 8; ++e)
+    params_.elementXM.push_back(-1e-3 + e * 3e-4);
   params_.samples = samplesPerFrame / 8;
 }
 
@@ -65,7 +66,8 @@ void TaggedProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const
     if (failAtTag && *lo == static_cast<float>(*failAtTag)) {
       throw std::runtime_error("tagged processor: injected stage failure");
     }
-    if (work_.count() > 0) std::this_thread::sleep_for(work_);
+    if (work_.count() > 0)
+      std::this_thread::sleep_for(work_);
     std::fill(image.data(), image.data() + image.size(), -1.0f);
     image.data()[0] = *lo;
     image.data()[1] = *hi;

@@ -13,6 +13,8 @@ std::string sharedDataFile(const std::string& name) {
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
 
-std::string appPath() { return CINEFLOW_APP_PATH; }
+std::string appPath() {
+  return CINEFLOW_APP_PATH;
+}
 
 }  // namespace cineflow::test

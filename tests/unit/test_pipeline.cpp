@@ -17,27 +17,22 @@ using test::Collector;
 using test::smallGrid;
 using test::verifyUnmixed;
 
-
 class TestPipeline : public QObject {
   Q_OBJECT
 
  private:
   std::unique_ptr<compute::Backend> backend_ = compute::createBackend(compute::BackendRequest::Cpu);
 
-
-
  private slots:
   void blockLosesNothingAndKeepsOrder() { test::checkBlockLosesNothingAndKeepsOrder(*backend_); }
 
-
   void dropCountsExactlyAndNeverMixes() { test::checkDropCountsExactlyAndNeverMixes(*backend_); }
 
-
-  void stopWhileBusyFinishesWhatWasAcquired() { test::checkStopWhileBusyFinishesWhatWasAcquired(*backend_); }
-
+  void stopWhileBusyFinishesWhatWasAcquired() {
+    test::checkStopWhileBusyFinishesWhatWasAcquired(*backend_);
+  }
 
   void destroyWhileFramesAreInFlight() { test::checkDestroyWhileFramesAreInFlight(*backend_); }
-
 
   void restartBeginsANewAcquisition() {
     pipeline::EngineConfig config;

@@ -32,21 +32,23 @@ class TestSimulatorImaging : public QObject {
       const test::Peak peak = test::findPeak(image, g, target.x, target.z, 1.0e-3);
       const double error = std::hypot(peak.xM - target.x, peak.zM - target.z);
       QVERIFY2(error < kTolerance, qPrintable(QString("target (%1, %2) mm peaks at (%3, %4) mm")
-                                                  .arg(target.x * 1e3).arg(target.z * 1e3)
-                                                  .arg(peak.xM * 1e3).arg(peak.zM * 1e3)));
+                                                  .arg(target.x * 1e3)
+                                                  .arg(target.z * 1e3)
+                                                  .arg(peak.xM * 1e3)
+                                                  .arg(peak.zM * 1e3)));
     }
     // Contrast: anechoic cyst well below the speckle around it, hyperechoic well above.
     const acquire::PhantomConfig& pc = sim.phantom().config();
     const double cyst = test::meanInDisc(image, g, pc.anechoicCyst.centre.x,
                                          pc.anechoicCyst.centre.z, 0.5 * pc.anechoicCyst.radiusM);
-    const double bright = test::meanInDisc(image, g, pc.hyperechoicCyst.centre.x,
-                                           pc.hyperechoicCyst.centre.z,
-                                           0.5 * pc.hyperechoicCyst.radiusM);
+    const double bright =
+        test::meanInDisc(image, g, pc.hyperechoicCyst.centre.x, pc.hyperechoicCyst.centre.z,
+                         0.5 * pc.hyperechoicCyst.radiusM);
     const double background = test::meanInDisc(image, g, 0.0, 23e-3, 1.5e-3);
-    QVERIFY2(background - cyst > 10.0, qPrintable(QString("anechoic contrast %1 dB")
-                                                      .arg(background - cyst)));
-    QVERIFY2(bright - background > 5.0, qPrintable(QString("hyperechoic contrast %1 dB")
-                                                       .arg(bright - background)));
+    QVERIFY2(background - cyst > 10.0,
+             qPrintable(QString("anechoic contrast %1 dB").arg(background - cyst)));
+    QVERIFY2(bright - background > 5.0,
+             qPrintable(QString("hyperechoic contrast %1 dB").arg(bright - background)));
   }
 };
 

@@ -72,7 +72,8 @@ class TestField2Points : public QObject {
     for (double depthMm : {10.35, 22.18, 34.00, 45.83}) {
       const auto* truth = &scatterers.front();
       for (const auto& s : scatterers) {
-        if (std::hypot(s[0], s[2] - depthMm * 1e-3) < std::hypot((*truth)[0], (*truth)[2] - depthMm * 1e-3)) {
+        if (std::hypot(s[0], s[2] - depthMm * 1e-3) <
+            std::hypot((*truth)[0], (*truth)[2] - depthMm * 1e-3)) {
           truth = &s;
         }
       }

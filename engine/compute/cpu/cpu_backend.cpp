@@ -25,19 +25,23 @@ std::unique_ptr<Stream> CpuBackend::createStream(const std::string& name) {
   return std::make_unique<CpuStream>(name);
 }
 
-std::unique_ptr<Event> CpuBackend::createEvent() { return std::make_unique<CpuEvent>(); }
+std::unique_ptr<Event> CpuBackend::createEvent() {
+  return std::make_unique<CpuEvent>();
+}
 
 void* CpuBackend::allocate(MemorySpace space, std::size_t bytes) {
   const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void* ptr = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
   if (ptr == nullptr) {
-    throw std::runtime_error(std::string("CPU backend: cannot allocate ") +
-                             std::to_string(bytes) + " bytes of " + toString(space) + " memory");
+    throw std::runtime_error(std::string("CPU backend: cannot allocate ") + std::to_string(bytes) +
+                             " bytes of " + toString(space) + " memory");
   }
   return ptr;
 }
 
-void CpuBackend::deallocate(MemorySpace /*space*/, void* ptr) noexcept { std::free(ptr); }
+void CpuBackend::deallocate(MemorySpace /*space*/, void* ptr) noexcept {
+  std::free(ptr);
+}
 
 void CpuBackend::copyBlocking(void* dst, const void* src, std::size_t bytes) const {
   std::memcpy(dst, src, bytes);

@@ -10,7 +10,9 @@ bool CpuEvent::query() const {
   return completed_ >= issued_;
 }
 
-void CpuEvent::synchronize() const { waitFor(currentTicket()); }
+void CpuEvent::synchronize() const {
+  waitFor(currentTicket());
+}
 
 double CpuEvent::elapsedMsSince(const Event& start) const {
   const auto* begin = dynamic_cast<const CpuEvent*>(&start);

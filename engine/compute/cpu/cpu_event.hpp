@@ -18,9 +18,9 @@ class CpuEvent final : public Event {
   void synchronize() const override;
   double elapsedMsSince(const Event& start) const override;
 
-  std::uint64_t issueTicket();             // called by record()
-  std::uint64_t currentTicket() const;     // most recent record's ticket (0: never recorded)
-  void complete(std::uint64_t ticket);     // runs on the recording stream's worker
+  std::uint64_t issueTicket();          // called by record()
+  std::uint64_t currentTicket() const;  // most recent record's ticket (0: never recorded)
+  void complete(std::uint64_t ticket);  // runs on the recording stream's worker
   void waitFor(std::uint64_t ticket) const;
 
  private:

@@ -1,5 +1,5 @@
-#include "compute/thread_name.hpp"
 #include "compute/cpu/cpu_stream.hpp"
+#include "compute/thread_name.hpp"
 
 #include <cstring>
 #include <exception>
@@ -86,7 +86,9 @@ void CpuStream::wait(const Event& event) {
   push([&cpuEvent, ticket] { cpuEvent.waitFor(ticket); });
 }
 
-void CpuStream::enqueueHost(HostTask task) { push(std::move(task)); }
+void CpuStream::enqueueHost(HostTask task) {
+  push(std::move(task));
+}
 
 void CpuStream::copyAsync(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0) {

@@ -1,5 +1,5 @@
-#include "compute/thread_name.hpp"
 #include "compute/cpu/parallel_for.hpp"
+#include "compute/thread_name.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -140,6 +140,8 @@ void parallelFor(std::size_t count, std::size_t grain, RangeBody body) {
   workers.run(job);
 }
 
-std::size_t parallelism() noexcept { return pool().parallelism(); }
+std::size_t parallelism() noexcept {
+  return pool().parallelism();
+}
 
 }  // namespace cineflow::compute::cpu

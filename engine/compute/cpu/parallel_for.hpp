@@ -14,7 +14,8 @@ class RangeBody {
  public:
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RangeBody>>>
   RangeBody(F& fn)  // NOLINT(google-explicit-constructor)
-      : object_(&fn), call_([](void* o, std::size_t b, std::size_t e) { (*static_cast<F*>(o))(b, e); }) {}
+      : object_(&fn),
+        call_([](void* o, std::size_t b, std::size_t e) { (*static_cast<F*>(o))(b, e); }) {}
   void operator()(std::size_t begin, std::size_t end) const { call_(object_, begin, end); }
 
  private:

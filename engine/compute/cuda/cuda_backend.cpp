@@ -22,7 +22,9 @@ std::unique_ptr<Stream> CudaBackend::createStream(const std::string& name) {
   return std::make_unique<CudaStream>(name);
 }
 
-std::unique_ptr<Event> CudaBackend::createEvent() { return std::make_unique<CudaEvent>(); }
+std::unique_ptr<Event> CudaBackend::createEvent() {
+  return std::make_unique<CudaEvent>();
+}
 
 void* CudaBackend::allocate(MemorySpace space, std::size_t bytes) {
   void* ptr = nullptr;
@@ -57,8 +59,8 @@ void CudaBackend::deallocate(MemorySpace space, void* ptr) noexcept {
       break;
   }
   if (status != cudaSuccess) {
-    std::cerr << "cineflow: freeing " << toString(space) << " memory: " << cudaGetErrorString(status)
-              << '\n';
+    std::cerr << "cineflow: freeing " << toString(space)
+              << " memory: " << cudaGetErrorString(status) << '\n';
   }
 }
 

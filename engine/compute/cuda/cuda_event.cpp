@@ -6,7 +6,9 @@
 
 namespace cineflow::compute::cuda {
 
-CudaEvent::CudaEvent() { check(cudaEventCreate(&event_), "cudaEventCreate"); }
+CudaEvent::CudaEvent() {
+  check(cudaEventCreate(&event_), "cudaEventCreate");
+}
 
 CudaEvent::~CudaEvent() {
   const cudaError_t status = cudaEventDestroy(event_);
@@ -24,7 +26,9 @@ bool CudaEvent::query() const {
   return true;
 }
 
-void CudaEvent::synchronize() const { check(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+void CudaEvent::synchronize() const {
+  check(cudaEventSynchronize(event_), "cudaEventSynchronize");
+}
 
 double CudaEvent::elapsedMsSince(const Event& start) const {
   float ms = 0;

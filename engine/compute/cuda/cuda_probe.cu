@@ -6,7 +6,9 @@ namespace cineflow::compute::cuda {
 namespace {
 
 // A trivial kernel so that this translation unit proves the device-code toolchain works.
-__global__ void touchKernel(int* value) { *value = 1; }
+__global__ void touchKernel(int* value) {
+  *value = 1;
+}
 
 }  // namespace
 
@@ -40,8 +42,8 @@ ProbeResult probeDevices() noexcept {
   const cudaError_t launch = cudaDeviceSynchronize();
   cudaFree(flag);
   if (launch != cudaSuccess) {
-    result.reason = std::string("device 0 cannot run Cineflow's kernels: ") +
-                    cudaGetErrorString(launch);
+    result.reason =
+        std::string("device 0 cannot run Cineflow's kernels: ") + cudaGetErrorString(launch);
     cudaGetLastError();
     return result;
   }

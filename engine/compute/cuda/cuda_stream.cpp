@@ -83,7 +83,9 @@ void CudaStream::copyAsync(void* dst, const void* src, std::size_t bytes) {
   check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync", bytes);
 }
 
-void CudaStream::synchronize() { check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+void CudaStream::synchronize() {
+  check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+}
 
 std::string CudaStream::takeError() {
   const cudaError_t status = cudaStreamQuery(stream_);

@@ -7,7 +7,9 @@
 
 namespace cineflow::compute::cuda {
 
-GraphicsResource::~GraphicsResource() { reset(); }
+GraphicsResource::~GraphicsResource() {
+  reset();
+}
 
 GraphicsResource::GraphicsResource(GraphicsResource&& other) noexcept
     : resource_(std::exchange(other.resource_, nullptr)) {}

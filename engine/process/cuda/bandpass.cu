@@ -60,7 +60,8 @@ BandpassKernel::BandpassKernel(compute::Backend& backend, const std::vector<floa
 void BandpassKernel::enqueue(compute::Stream& stream, const std::byte* raw, float* out) const {
   nvtxRangePushA("bandpass");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
-  const dim3 grid(static_cast<unsigned>((samples_ + kTile - 1) / kTile), static_cast<unsigned>(rows_));
+  const dim3 grid(static_cast<unsigned>((samples_ + kTile - 1) / kTile),
+                  static_cast<unsigned>(rows_));
   const int tapCount = static_cast<int>(taps_.size());
   const int samples = static_cast<int>(samples_);
   if (sampleType_ == acquire::SampleType::Int16) {

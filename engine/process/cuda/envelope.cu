@@ -89,8 +89,9 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
   const std::size_t count = nz_ * nx_;
   checkCufft(cufftSetStream(forwardPlan_, s), "cufftSetStream");
   checkCufft(cufftSetStream(inversePlan_, s), "cufftSetStream");
-  checkCufft(cufftExecR2C(forwardPlan_, const_cast<float*>(rf), reinterpret_cast<cufftComplex*>(spectrum)),
-             "cufftExecR2C");
+  checkCufft(
+      cufftExecR2C(forwardPlan_, const_cast<float*>(rf), reinterpret_cast<cufftComplex*>(spectrum)),
+      "cufftExecR2C");
   hilbertWeightsKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, static_cast<int>(nz_),
                                                         static_cast<int>(nx_));
   compute::cuda::checkLaunch("hilbertWeightsKernel", s);

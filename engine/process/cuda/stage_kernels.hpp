@@ -33,13 +33,13 @@ struct DasParams {
   static constexpr int kMaxElements = 1024;
   static constexpr int kMaxTransmits = 64;
   int transmits, elements, samples, nx, nz;
-  float halfApertureScale;   // 1 / (2 fNumber)
-  float elementPitch;        // > 0 when elements are uniformly spaced (aperture by index range)
+  float halfApertureScale;  // 1 / (2 fNumber)
+  float elementPitch;       // > 0 when elements are uniformly spaced (aperture by index range)
   // Delays are computed in double: a float32 sample position near 2000 is only good to 1e-4
   // samples, which shows as a 4e-4 relative error against the double-precision CPU oracle.
   double x0, dx, z0, dz;
-  double samplesPerMetre;  // fs / c
-  double firstSample;      // t0 * fs
+  double samplesPerMetre;            // fs / c
+  double firstSample;                // t0 * fs
   double cosSamples[kMaxTransmits];  // cos(a_t) fs / c
   double sinSamples[kMaxTransmits];  // sin(a_t) fs / c
   double elementX[kMaxElements];
@@ -66,7 +66,7 @@ class EnvelopeKernel {
  private:
   std::size_t nz_, nx_;
   compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
-  int forwardPlan_ = 0;                            // cufftHandle (an int)
+  int forwardPlan_ = 0;                           // cufftHandle (an int)
   int inversePlan_ = 0;
 };
 
