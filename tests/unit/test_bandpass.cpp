@@ -3,7 +3,6 @@
 
 #include <QtTest>
 
-#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -160,34 +159,7 @@ class TestBandpass : public QObject {
     stream->synchronize();
   }
 
-  void timingOnTheDefaultProblem() {
-    // 128 elements x 3 transmits x 1088 samples, 65 taps: the simulator's default frame.
-    const auto acq =
-        test::makePlaneWaveAcquisition(128, 3, 1088, 0.3e-3, 10 * std::numbers::pi / 180);
-    const auto imaging = process::ImagingParams::defaultsFor(acq);
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto stream = backend->createStream("timing");
-    process::BandpassFilter filter;
-    filter.configure(*backend, acq, acquire::SampleType::Int16, imaging);
-    compute::DeviceBuffer<std::int16_t> raw(*backend, acq.samplesPerFrame());
-    test::fillUniform(std::span<std::int16_t>(raw.data(), raw.size()), 13);
-    compute::DeviceBuffer<float> out(*backend, acq.samplesPerFrame());
-    const compute::DeviceSpan<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.data()),
-                                                     raw.bytes());
-    filter.enqueue(*stream, bytes, out.view());  // warm-up
-    stream->synchronize();
-    constexpr int kRuns = 10;
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kRuns; ++i) {
-      filter.enqueue(*stream, bytes, out.view());
-    }
-    stream->synchronize();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    qInfo("bandpass %dx%dx%d int16, %d taps, on %s: %.2f ms per frame (mean of %d)",
-          acq.transmits(), acq.elements(), acq.samples, imaging.firTaps,
-          backend->deviceName().c_str(), ms / kRuns, kRuns);
-  }
+
 };
 
 QTEST_APPLESS_MAIN(TestBandpass)

@@ -4,7 +4,6 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -145,39 +144,7 @@ class TestBeamform : public QObject {
         beamformer.enqueue(*stream, rf.view(), image.view().subspan(0, image.size() - 1)));
   }
 
-  void timingOnTheDefaultGrid() {
-    // The simulator's default: 128 elements (pitch 0.3 mm), 3 transmits at -10, 0, 10 degrees,
-    // 5 MHz at 20 MHz sampling; grid 248 x 900 at lambda/2 x lambda/8 from 5 mm; f-number 1.5.
-    const auto acq =
-        test::makePlaneWaveAcquisition(128, 3, 1088, 0.3e-3, 10 * std::numbers::pi / 180);
-    auto imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.grid.z1 = imaging.grid.z0 + 899.5 * imaging.grid.dz;
-    const auto geometry = imaging.geometry();
-    QCOMPARE(geometry.nx, 248);
-    QCOMPARE(geometry.nz, 900);
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto stream = backend->createStream("timing");
-    process::DasBeamformer beamformer;
-    beamformer.configure(*backend, acq, imaging);
-    compute::DeviceBuffer<float> rf(*backend, acq.samplesPerFrame());
-    test::fillUniform(std::span<float>(rf.data(), rf.size()), 22);
-    compute::DeviceBuffer<float> image(*backend, geometry.pixels());
-    beamformer.enqueue(*stream, rf.view(), image.view());  // warm-up
-    stream->synchronize();
-    constexpr int kRuns = 5;
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kRuns; ++i) {
-      beamformer.enqueue(*stream, rf.view(), image.view());
-    }
-    stream->synchronize();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    qInfo(
-        "beamform %d x %d pixels, %d elements, %d transmits, f/%.1f on %s: %.2f ms per frame "
-        "(mean of %d)",
-        geometry.nx, geometry.nz, acq.elements(), acq.transmits(), imaging.fNumber,
-        backend->deviceName().c_str(), ms / kRuns, kRuns);
-  }
+
 };
 
 QTEST_APPLESS_MAIN(TestBeamform)

@@ -4,7 +4,6 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -163,42 +162,7 @@ class TestBmodeProcessor : public QObject {
                         [](float db) { return std::isfinite(db); }));
   }
 
-  void timingOnTheDefaultProblem() {
-    const auto acq =
-        test::makePlaneWaveAcquisition(128, 3, 1088, 0.3e-3, 10 * std::numbers::pi / 180);
-    auto imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.grid.z1 = imaging.grid.z0 + 899.5 * imaging.grid.dz;  // 900 rows
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto stream = backend->createStream("timing");
-    process::BmodeProcessor processor;
-    processor.configure(*backend, acq, acquire::SampleType::Int16, imaging);
-    compute::DeviceBuffer<std::int16_t> raw(*backend, acq.samplesPerFrame());
-    test::fillUniform(std::span<std::int16_t>(raw.data(), raw.size()), 54);
-    const compute::DeviceSpan<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.data()),
-                                                     raw.bytes());
-    compute::DeviceBuffer<float> image(*backend, processor.geometry().pixels());
-    Marks marks(*backend, 5);
-    processor.enqueue(*stream, bytes, image.view(), marks.events);  // warm-up
-    stream->synchronize();
-    constexpr int kRuns = 5;
-    std::vector<double> stageMs(4, 0.0);
-    double totalMs = 0;
-    for (int run = 0; run < kRuns; ++run) {
-      processor.enqueue(*stream, bytes, image.view(), marks.events);
-      stream->synchronize();
-      for (std::size_t i = 0; i < 4; ++i) {
-        stageMs[i] += marks.events[i + 1]->elapsedMsSince(*marks.events[i]) / kRuns;
-      }
-      totalMs += marks.events[4]->elapsedMsSince(*marks.events[0]) / kRuns;
-    }
-    const auto geometry = processor.geometry();
-    qInfo(
-        "B-mode %dx%dx%d int16 -> %d x %d on %s, mean of %d: bandpass %.2f ms, beamform %.2f "
-        "ms, envelope %.2f ms, log %.2f ms, total %.2f ms",
-        acq.transmits(), acq.elements(), acq.samples, geometry.nx, geometry.nz,
-        backend->deviceName().c_str(), kRuns, stageMs[0], stageMs[1], stageMs[2], stageMs[3],
-        totalMs);
-  }
+
 };
 
 QTEST_APPLESS_MAIN(TestBmodeProcessor)

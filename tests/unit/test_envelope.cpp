@@ -3,7 +3,6 @@
 
 #include <QtTest>
 
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -128,28 +127,7 @@ class TestEnvelope : public QObject {
         detector.enqueue(*stream, rf.view(), compute::DeviceSpan<float>(nullptr, 64 * 8)));
   }
 
-  void timingOnTheDefaultGrid() {
-    const auto geometry = makeGeometry(900, 248);
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto stream = backend->createStream("timing");
-    process::EnvelopeDetector detector;
-    detector.configure(*backend, geometry);
-    compute::DeviceBuffer<float> rf(*backend, geometry.pixels());
-    test::fillUniform(std::span<float>(rf.data(), rf.size()), 33);
-    compute::DeviceBuffer<float> out(*backend, geometry.pixels());
-    detector.enqueue(*stream, rf.view(), out.view());  // warm-up
-    stream->synchronize();
-    constexpr int kRuns = 10;
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kRuns; ++i) {
-      detector.enqueue(*stream, rf.view(), out.view());
-    }
-    stream->synchronize();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    qInfo("envelope %d x %d on %s: %.2f ms per frame (mean of %d)", geometry.nx, geometry.nz,
-          backend->deviceName().c_str(), ms / kRuns, kRuns);
-  }
+
 };
 
 QTEST_APPLESS_MAIN(TestEnvelope)

@@ -3,7 +3,6 @@
 
 #include <QtTest>
 
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -91,26 +90,7 @@ class TestLogCompress : public QObject {
                              log.enqueue(*stream, in.view(), out.view().subspan(1, 5)));
   }
 
-  void timingOnTheDefaultGrid() {
-    const auto geometry = makeGeometry(900, 248);
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto stream = backend->createStream("timing");
-    process::LogCompressor log;
-    log.configure(*backend, geometry);
-    compute::DeviceBuffer<float> image(*backend, geometry.pixels());
-    test::fillUniform(std::span<float>(image.data(), image.size()), 42, 1e-6, 1e3);
-    compute::DeviceBuffer<float> out(*backend, geometry.pixels());
-    constexpr int kRuns = 20;
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kRuns; ++i) {
-      log.enqueue(*stream, image.view(), out.view());
-    }
-    stream->synchronize();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    qInfo("log compression %d x %d on %s: %.2f ms per frame (mean of %d)", geometry.nx, geometry.nz,
-          backend->deviceName().c_str(), ms / kRuns, kRuns);
-  }
+
 };
 
 QTEST_APPLESS_MAIN(TestLogCompress)
