@@ -11,8 +11,10 @@
 #include <QApplication>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QTemporaryDir>
 #include <QTimer>
 
+#include "app_settings.hpp"
 #include "bmode_view.hpp"
 #include "compute/backend.hpp"
 #include "dark_theme.hpp"
@@ -83,10 +85,19 @@ int runGui(int argc, char** argv, const GuiOptions& options) {
   // Must precede the QApplication so that every context, the first included, gets it.
   ui::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Cineflow"));
   QApplication::setApplicationName(QStringLiteral("Cineflow"));
   QApplication::setApplicationVersion(QStringLiteral(CINEFLOW_VERSION));
   ui::applyDarkTheme(app);
   const bool screenshotMode = !options.screenshotPath.empty();
+  // Screenshots show the default layout and leave the operator's settings alone: unless told
+  // otherwise, they read and write a throw-away settings file.
+  QTemporaryDir screenshotSettingsDir;
+  if (screenshotMode && !qEnvironmentVariableIsSet(ui::kSettingsPathVariable) &&
+      screenshotSettingsDir.isValid()) {
+    qputenv(ui::kSettingsPathVariable,
+            screenshotSettingsDir.filePath(QStringLiteral("settings.ini")).toLocal8Bit());
+  }
 
   std::unique_ptr<ui::MainWindow> window;
   try {

@@ -53,9 +53,11 @@ int runHeadless(const CliOptions& options) {
     }
     auto source =
         acquire::openSource(options.input, 0, [](double fraction, const std::string& what) {
-          std::fprintf(stderr, "\rcineflow: %s %3.0f%%", what.c_str(), fraction * 100.0);
-          if (fraction >= 1.0)
+          // One self-overwriting status line; the last message stays.
+          std::fprintf(stderr, "\rcineflow: %-70.70s %3.0f%%", what.c_str(), fraction * 100.0);
+          if (fraction >= 1.0) {
             std::fputc('\n', stderr);
+          }
         });
     const acquire::AcquisitionParams acq = source->params();
     const process::ImagingParams imaging = imagingFor(options, acq);

@@ -190,6 +190,9 @@ void Engine::Impl::configureForStart() {
   }
   const acquire::AcquisitionParams& acq = source->params();
   acq.validate();
+  if (source->frameCount() == 0) {
+    throw std::invalid_argument("start: the source " + source->describe() + " has no frames");
+  }
   {
     std::lock_guard lock(imagingMutex);
     if (pendingImaging) {

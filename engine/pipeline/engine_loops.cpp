@@ -21,7 +21,8 @@ std::int64_t nowNs() {
 
 void Engine::Impl::acquisitionLoop() {
   compute::setCurrentThreadName("cf-acquire");
-  const double rate = config.pace ? source->frameRateHz() : 0.0;
+  const double rate =
+      !config.pace ? 0.0 : (config.frameRateHz > 0 ? config.frameRateHz : source->frameRateHz());
   const auto period =
       rate > 0
           ? std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate))

@@ -38,6 +38,7 @@ void EngineConfig::validate() const {
   require(hostRingSlots >= 1 && hostRingSlots <= 1024, "hostRingSlots must be in [1, 1024]");
   require(inFlightSlots >= 2 && inFlightSlots <= 16, "inFlightSlots must be in [2, 16]");
   require(cineloopFrames >= 1 && cineloopFrames <= 100000, "cineloopFrames must be in [1, 100000]");
+  require(frameRateHz >= 0 && frameRateHz <= 100000, "frameRateHz must be in [0, 100000]");
   require(statsWindow >= 1 && statsWindow <= 100000, "statsWindow must be in [1, 100000]");
 }
 

@@ -25,6 +25,7 @@ struct EngineConfig {
   int cineloopFrames = 256;  // M: the last M images are kept for review
   OverflowPolicy overflow = OverflowPolicy::Block;
   bool pace = true;             // pace the source at its frameRateHz(); false: flat out
+  double frameRateHz = 0;       // pacing rate override (0: the source's own frameRateHz())
   std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
   int statsWindow = 120;        // frames over which stage statistics are computed
   // Throws std::invalid_argument naming the bad field.
