@@ -29,7 +29,7 @@ struct EngineController::OpenJob {
 
 EngineController::EngineController(compute::BackendRequest request, pipeline::EngineConfig config,
                                    QObject* parent)
-    : QObject(parent) {
+    : QObject(parent), config_(config) {
   std::string notice;
   backend_ = compute::createBackend(request, &notice);
   backendNotice_ = QString::fromStdString(notice);
@@ -60,6 +60,10 @@ QString EngineController::backendDescription() const {
 
 QString EngineController::sourceDescription() const {
   return source_ ? QString::fromStdString(source_->describe()) : QString();
+}
+
+double EngineController::sourceFrameRateHz() const {
+  return source_ ? source_->frameRateHz() : 0.0;
 }
 
 bool EngineController::isRunning() const {
@@ -178,6 +182,48 @@ void EngineController::setRunning(bool running) {
   } else {
     stop();
   }
+}
+
+bool EngineController::setFrameRate(double hz) {
+  pipeline::EngineConfig config = config_;
+  config.frameRateHz = hz;
+  try {
+    config.validate();
+  } catch (const std::exception& error) {
+    emit errorOccurred(tr("Frame rate refused: %1").arg(QString::fromStdString(error.what())));
+    return false;
+  }
+  if (config.frameRateHz == config_.frameRateHz) {
+    return true;
+  }
+  const bool wasRunning = isRunning();
+  stop();  // joins the engine's threads; at most the few frames already acquired are finished
+  try {
+    engine_->setConfig(config);
+  } catch (const std::exception& error) {
+    emit errorOccurred(tr("Frame rate refused: %1").arg(QString::fromStdString(error.what())));
+    if (wasRunning) {
+      start();
+    }
+    return false;
+  }
+  config_ = config;
+  return wasRunning ? start() : true;
+}
+
+void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {
+  config_.overflow = policy;  // so that a later setConfig (frame rate) keeps it
+  engine_->setOverflowPolicy(policy);
+}
+
+QString EngineController::setImagingParams(const process::ImagingParams& params) {
+  try {
+    engine_->setImagingParams(params);
+  } catch (const std::exception& error) {
+    return QString::fromStdString(error.what());
+  }
+  emit imagingParamsChanged();
+  return {};
 }
 
 std::shared_ptr<Frame> EngineController::takeFreeFrame() {

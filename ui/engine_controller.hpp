@@ -52,6 +52,15 @@ class EngineController : public QObject {
   // Frames emitted through frameReady() since construction.
   std::uint64_t framesDelivered() const { return framesDelivered_; }
 
+  // The engine configuration used at the next start (frame rate and overflow policy included).
+  const pipeline::EngineConfig& config() const { return config_; }
+  // The open source's own frame rate (what a frame rate of 0 means); 0 while none is open.
+  double sourceFrameRateHz() const;
+  // The imaging parameters in effect (or pending, applied at the next frame).
+  process::ImagingParams imagingParams() const { return engine_->imagingParams(); }
+  // The compute device's memory (the backend's figures; the host's for the CPU backend).
+  compute::DeviceMemoryInfo memoryInfo() const { return backend_->memoryInfo(); }
+
  public slots:
   // Opens "sim" or an RF recording on a background thread; on success the engine gets the source
   // (stopping it first) and sourceOpened() is emitted, then acquisition starts if `autoStart`.
@@ -62,6 +71,15 @@ class EngineController : public QObject {
   // Stops acquiring; the last image stays available. Idempotent.
   void stop();
   void setRunning(bool running);
+  // Paces the source at `hz` (0: the source's own rate). The engine takes a new rate only while
+  // stopped, so a running acquisition is stopped, reconfigured and restarted. Returns false (and
+  // emits errorOccurred) when the rate is refused.
+  bool setFrameRate(double hz);
+  // Live: what happens to frames arriving while the host ring is full.
+  void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
+  // Live (applied between frames). Returns an empty string on success, otherwise why the
+  // parameters were refused; the previous ones stay in effect.
+  QString setImagingParams(const cineflow::process::ImagingParams& params);
 
  signals:
   void openProgress(double fraction, const QString& what);
@@ -70,6 +88,8 @@ class EngineController : public QObject {
   void frameReady(std::shared_ptr<const cineflow::ui::Frame> frame);
   void statsUpdated(const cineflow::pipeline::EngineStats& stats);
   void errorOccurred(const QString& message);
+  // After setImagingParams() accepted new parameters.
+  void imagingParamsChanged();
 
  private:
   struct OpenJob;
@@ -82,6 +102,7 @@ class EngineController : public QObject {
 
   std::unique_ptr<compute::Backend> backend_;
   std::unique_ptr<pipeline::Engine> engine_;  // declared after backend_: destroyed before it
+  pipeline::EngineConfig config_;  // the engine's configuration, kept to change one field of it
   const acquire::FrameSource* source_ = nullptr;
   QString backendNotice_;
 

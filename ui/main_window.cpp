@@ -1,17 +1,24 @@
 #include "main_window.hpp"
 
 #include <QAction>
-#include <QKeySequence>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 
+#include "acquisition_panel.hpp"
+#include "app_settings.hpp"
 #include "bmode_view.hpp"
+#include "cineloop_panel.hpp"
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
+#include "status_indicators.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -20,7 +27,6 @@ namespace {
 // saturated ones.
 constexpr double kGainSpanBelowDb = 80.0;
 constexpr double kGainSpanAboveDb = 40.0;
-constexpr qint64 kDisplayRateWindowMs = 1000;
 
 }  // namespace
 
@@ -34,27 +40,14 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 
   setWindowTitle(QStringLiteral("Cineflow"));
   setCentralWidget(view_);
-  createToolBar();
-  createStatusBar();
   resize(1280, 860);
-
-  connect(controller_.get(), &EngineController::frameReady, this, &MainWindow::onFrameReady);
-  connect(controller_.get(), &EngineController::statsUpdated, this, &MainWindow::onStatsUpdated);
-  connect(controller_.get(), &EngineController::runningChanged, this,
-          &MainWindow::onRunningChanged);
-  connect(controller_.get(), &EngineController::openProgress, this, &MainWindow::onOpenProgress);
-  connect(controller_.get(), &EngineController::errorOccurred, this, &MainWindow::onError);
-  connect(controller_.get(), &EngineController::sourceOpened, this, [this](const QString& what) {
-    runAction_->setEnabled(true);
-    showMessage(tr("Source: %1").arg(what), false);
-  });
-  connect(view_, &BmodeView::renderingFailed, this,
-          [this](const QString& reason) { onError(tr("Cannot display images: %1").arg(reason)); });
-  connect(displayControls_, &DisplayControls::gainChanged, view_, &BmodeView::setGainDb);
-  connect(displayControls_, &DisplayControls::dynamicRangeChanged, view_,
-          &BmodeView::setDynamicRangeDb);
-  view_->setGainDb(displayControls_->gainDb());
-  view_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  createActions();
+  createToolBar();
+  createDocks();
+  createMenus();
+  createStatusBar();
+  connectController();
+  restoreSettings();
 
   if (!controller_->backendNotice().isEmpty()) {
     showMessage(controller_->backendNotice(), false);
@@ -62,38 +55,110 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-  // The engine stops (and joins its threads) while every widget its signals reach still exists.
+  // The cineloop panel reads the engine: it goes first. Then the engine stops (and joins its
+  // threads) while every widget its signals reach still exists.
+  delete cineloopDock_;
+  cineloopDock_ = nullptr;
+  cineloopPanel_ = nullptr;
   controller_.reset();
 }
 
 void MainWindow::createToolBar() {
-  QToolBar* toolBar = addToolBar(tr("Acquisition"));
-  toolBar->setObjectName(QStringLiteral("acquisitionToolBar"));
+  QToolBar* toolBar = addToolBar(tr("Display"));
+  toolBar->setObjectName(QStringLiteral("displayToolBar"));
   toolBar->setMovable(false);
   toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-
-  runAction_ = toolBar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"));
-  runAction_->setObjectName(QStringLiteral("runAction"));
-  runAction_->setShortcut(QKeySequence(Qt::Key_Space));
-  runAction_->setToolTip(tr("Start or stop acquisition (Space)"));
-  runAction_->setEnabled(false);  // until a source is open
-  connect(runAction_, &QAction::triggered, this,
-          [this] { controller_->setRunning(!controller_->isRunning()); });
-
+  toolBar->addAction(runAction_);
+  toolBar->addAction(freezeAction_);
   toolBar->addSeparator();
   toolBar->addWidget(displayControls_);
+
+  connect(displayControls_, &DisplayControls::gainChanged, view_, &BmodeView::setGainDb);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, view_,
+          &BmodeView::setDynamicRangeDb);
+  view_->setGainDb(displayControls_->gainDb());
+  view_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+}
+
+void MainWindow::createDocks() {
+  acquisitionPanel_ = new AcquisitionPanel(*controller_, this);
+  acquisitionDock_ = new QDockWidget(tr("Acquisition"), this);
+  acquisitionDock_->setObjectName(QStringLiteral("acquisitionDock"));
+  acquisitionDock_->setWidget(acquisitionPanel_);
+  addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
+  connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this,
+          [this](const QString& spec) { openSource(spec); });
+  connect(acquisitionPanel_, &AcquisitionPanel::freezeRequested, this, &MainWindow::freeze);
+
+  cineloopPanel_ = new CineloopPanel(controller_->engine(), this);
+  cineloopDock_ = new QDockWidget(tr("Cineloop"), this);
+  cineloopDock_->setObjectName(QStringLiteral("cineloopDock"));
+  cineloopDock_->setWidget(cineloopPanel_);
+  addDockWidget(Qt::BottomDockWidgetArea, cineloopDock_);
+  connect(cineloopPanel_, &CineloopPanel::frameSelected, view_, &BmodeView::setFrame);
+  connect(cineloopPanel_, &CineloopPanel::messageReady, this, &MainWindow::showMessage);
+  // Exports look like the display.
+  connect(displayControls_, &DisplayControls::gainChanged, cineloopPanel_,
+          &CineloopPanel::setGainDb);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, cineloopPanel_,
+          &CineloopPanel::setDynamicRangeDb);
+  cineloopPanel_->setGainDb(displayControls_->gainDb());
+  cineloopPanel_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  cineloopPanel_->setLive(controller_->isRunning());
 }
 
 void MainWindow::createStatusBar() {
   messageLabel_ = new QLabel(this);
   messageLabel_->setObjectName(QStringLiteral("messageLabel"));
-  backendLabel_ = new QLabel(controller_->backendDescription(), this);
-  backendLabel_->setObjectName(QStringLiteral("backendLabel"));
-  statsLabel_ = new QLabel(tr("stopped"), this);
-  statsLabel_->setObjectName(QStringLiteral("statsLabel"));
   statusBar()->addWidget(messageLabel_, 1);
-  statusBar()->addPermanentWidget(backendLabel_);
-  statusBar()->addPermanentWidget(statsLabel_);
+  statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
+}
+
+void MainWindow::connectController() {
+  connect(controller_.get(), &EngineController::frameReady, this, &MainWindow::onFrameReady);
+  connect(controller_.get(), &EngineController::runningChanged, this,
+          &MainWindow::onRunningChanged);
+  connect(controller_.get(), &EngineController::openProgress, this, &MainWindow::onOpenProgress);
+  connect(controller_.get(), &EngineController::errorOccurred, this, &MainWindow::onError);
+  connect(controller_.get(), &EngineController::sourceOpened, this, [this](const QString& what) {
+    runAction_->setEnabled(true);
+    cineloopPanel_->refresh();
+    showMessage(tr("Source: %1").arg(what), false);
+  });
+  connect(view_, &BmodeView::renderingFailed, this,
+          [this](const QString& reason) { onError(tr("Cannot display images: %1").arg(reason)); });
+}
+
+void MainWindow::restoreSettings() {
+  const auto settings = openAppSettings();
+  restoreGeometry(settings->value(settings_keys::kWindowGeometry).toByteArray());
+  restoreState(settings->value(settings_keys::kWindowState).toByteArray());
+  // Through the panel's controls, so that what is shown is what the controller uses.
+  acquisitionPanel_->frameRateBox().setValue(
+      settings->value(settings_keys::kFrameRateHz, 0.0).toDouble());
+  acquisitionPanel_->setOverflowPolicy(settings->value(settings_keys::kOverflowPolicy).toString() ==
+                                               QStringLiteral("drop")
+                                           ? pipeline::OverflowPolicy::Drop
+                                           : pipeline::OverflowPolicy::Block);
+  displayControls_->setDynamicRangeDb(
+      settings->value(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb())
+          .toDouble());
+}
+
+void MainWindow::saveSettings() const {
+  const auto settings = openAppSettings();
+  settings->setValue(settings_keys::kWindowGeometry, saveGeometry());
+  settings->setValue(settings_keys::kWindowState, saveState());
+  settings->setValue(settings_keys::kFrameRateHz, controller_->config().frameRateHz);
+  settings->setValue(settings_keys::kOverflowPolicy,
+                     QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
+  settings->setValue(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb());
+  settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::openSource(const QString& spec, bool autoStart) {
@@ -101,6 +166,13 @@ void MainWindow::openSource(const QString& spec, bool autoStart) {
   runAction_->setEnabled(false);
   showMessage(tr("Opening %1…").arg(spec), false);
   controller_->open(spec, autoStart);
+}
+
+void MainWindow::freeze() {
+  controller_->stop();  // runningChanged(false) puts the cineloop panel in review mode
+  cineloopDock_->show();
+  cineloopDock_->raise();
+  showMessage(tr("Frozen: reviewing the cineloop (Left / Right step, P plays)"), false);
 }
 
 void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
@@ -113,33 +185,13 @@ void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
   view_->setFrame(frame);
 }
 
-void MainWindow::onStatsUpdated(const pipeline::EngineStats& stats) {
-  const std::uint64_t displayed = view_->framesDisplayed();
-  // Counted over a second or more: a few frames per statistics update would quantise the rate.
-  if (!displayClock_.isValid()) {
-    displayClock_.start();
-    displayedAtLastStats_ = displayed;
-  } else if (displayClock_.elapsed() >= kDisplayRateWindowMs) {
-    displayFps_ = 1000.0 * static_cast<double>(displayed - displayedAtLastStats_) /
-                  static_cast<double>(displayClock_.restart());
-    displayedAtLastStats_ = displayed;
-  }
-
-  const auto& frame = view_->displayedFrame();
-  statsLabel_->setText(tr("%1 frames/s processed · %2 displayed · dropped %3 · seq %4")
-                           .arg(stats.processingFps, 0, 'f', 1)
-                           .arg(displayFps_, 0, 'f', 1)
-                           .arg(stats.dropped)
-                           .arg(frame ? QString::number(frame->header.sequence) : tr("–")));
-}
-
 void MainWindow::onRunningChanged(bool running) {
   runAction_->setText(running ? tr("Stop") : tr("Start"));
   runAction_->setIcon(style()->standardIcon(running ? QStyle::SP_MediaStop : QStyle::SP_MediaPlay));
+  freezeAction_->setEnabled(running);
+  cineloopPanel_->setLive(running);
   if (running) {
     lastError_.clear();
-    displayClock_.invalidate();
-    displayFps_ = 0.0;
     showMessage(tr("Acquiring: %1").arg(controller_->sourceDescription()), false);
   } else if (lastError_.isEmpty()) {
     showMessage(tr("Stopped: %1").arg(controller_->sourceDescription()), false);

@@ -1,27 +1,33 @@
 #pragma once
-// The operator's main window: the live B-mode image in the centre, acquisition and display
-// controls in a toolbar, and the engine's health (backend, rates, drops, sequence) in the status
-// bar. It owns the EngineController; nothing else in the GUI talks to the engine.
+// The operator's main window: the live B-mode image in the centre, display controls (gain,
+// dynamic range) in a toolbar, the acquisition panel docked on the left, the cineloop review
+// docked at the bottom, the engine's health (backend, rates, drops, device memory) in the status
+// bar, and the File / Acquisition / View / Help menus. It owns the EngineController; nothing else
+// in the GUI talks to the engine.
+//
+// Window geometry, dock layout and the acquisition and display choices persist between runs
+// (app_settings.hpp): restored on construction, saved on close and by saveSettings().
 
-#include <cstdint>
 #include <memory>
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 
 #include "compute/backend.hpp"
 #include "frame.hpp"
-#include "pipeline/engine_types.hpp"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 
 namespace cineflow::ui {
 
+class AcquisitionPanel;
 class BmodeView;
+class CineloopPanel;
 class DisplayControls;
 class EngineController;
+class StatusIndicators;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -42,15 +48,35 @@ class MainWindow : public QMainWindow {
   EngineController& controller() { return *controller_; }
   BmodeView& view() { return *view_; }
   DisplayControls& displayControls() { return *displayControls_; }
+  AcquisitionPanel& acquisitionPanel() { return *acquisitionPanel_; }
+  CineloopPanel& cineloopPanel() { return *cineloopPanel_; }
+  QDockWidget& cineloopDock() { return *cineloopDock_; }
+  StatusIndicators& statusIndicators() { return *statusIndicators_; }
+
+  // Writes the geometry, dock layout and choices to the settings store now.
+  void saveSettings() const;
+
+ public slots:
+  // Stops acquiring and switches to cineloop review (the newest kept frame on screen).
+  void freeze();
 
  signals:
   void errorShown(const QString& message);
 
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
  private:
+  // main_window_menus.cpp
+  void createActions();
+  void createMenus();
+  // main_window.cpp
   void createToolBar();
+  void createDocks();
   void createStatusBar();
+  void connectController();
+  void restoreSettings();
   void onFrameReady(const std::shared_ptr<const Frame>& frame);
-  void onStatsUpdated(const pipeline::EngineStats& stats);
   void onRunningChanged(bool running);
   void onOpenProgress(double fraction, const QString& what);
   void onError(const QString& message);
@@ -59,18 +85,24 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<EngineController> controller_;
   BmodeView* view_ = nullptr;
   DisplayControls* displayControls_ = nullptr;
-  QAction* runAction_ = nullptr;
+  AcquisitionPanel* acquisitionPanel_ = nullptr;
+  CineloopPanel* cineloopPanel_ = nullptr;
+  QDockWidget* acquisitionDock_ = nullptr;
+  QDockWidget* cineloopDock_ = nullptr;
+  StatusIndicators* statusIndicators_ = nullptr;
   QLabel* messageLabel_ = nullptr;
-  QLabel* backendLabel_ = nullptr;
-  QLabel* statsLabel_ = nullptr;
+
+  QAction* openFileAction_ = nullptr;
+  QAction* simulatorAction_ = nullptr;
+  QAction* quitAction_ = nullptr;
+  QAction* runAction_ = nullptr;
+  QAction* freezeAction_ = nullptr;
+  QAction* fullScreenAction_ = nullptr;
+  QAction* aboutAction_ = nullptr;
 
   bool interactiveErrors_ = true;
   bool autoGainPending_ = true;  // set the gain from the first frame of each opened source
   QString lastError_;
-  // Display rate: frames painted per second, measured over about a second.
-  QElapsedTimer displayClock_;
-  std::uint64_t displayedAtLastStats_ = 0;
-  double displayFps_ = 0.0;
 };
 
 }  // namespace cineflow::ui

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QImage>
 #include <QTimer>
 #include <QtTest>
 
 #include "acquire/simulator.hpp"
+#include "app_settings.hpp"
 #include "bmode_view.hpp"
 #include "display_controls.hpp"
 #include "engine_controller.hpp"
@@ -89,8 +91,14 @@ class TestMainWindow : public QObject {
   Q_OBJECT
 
  public:
-  // QTEST_MAIN calls this before it creates the application.
-  static void initMain() { cineflow::ui::setDefaultSurfaceFormat(); }
+  // QTEST_MAIN calls this before it creates the application. A fresh settings file: the
+  // operator's own settings stay untouched and every run starts from the default layout.
+  static void initMain() {
+    cineflow::ui::setDefaultSurfaceFormat();
+    const QString settingsPath = QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_main_window.ini");
+    QFile::remove(settingsPath);
+    qputenv(cineflow::ui::kSettingsPathVariable, settingsPath.toLocal8Bit());
+  }
 
  private slots:
   void initTestCase();

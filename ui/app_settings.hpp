@@ -1,0 +1,28 @@
+#pragma once
+// Where the GUI keeps its settings between runs (window geometry and dock layout, acquisition and
+// display choices): QSettings for organisation "Cineflow", application "Cineflow", unless the
+// environment variable CINEFLOW_SETTINGS_PATH names an INI file to use instead (tests and
+// side-by-side installations use it so that the operator's own settings stay untouched).
+
+#include <memory>
+
+#include <QSettings>
+
+namespace cineflow::ui {
+
+inline constexpr const char* kSettingsPathVariable = "CINEFLOW_SETTINGS_PATH";
+
+// A fresh handle on the settings store; changes reach the store when it is destroyed or synced.
+std::unique_ptr<QSettings> openAppSettings();
+
+// Keys, so that writers and readers agree on one spelling.
+namespace settings_keys {
+inline constexpr const char* kWindowGeometry = "window/geometry";
+inline constexpr const char* kWindowState = "window/state";
+inline constexpr const char* kFrameRateHz = "acquisition/frameRateHz";
+inline constexpr const char* kOverflowPolicy = "acquisition/overflowPolicy";
+inline constexpr const char* kLastRecordingDir = "acquisition/lastRecordingDir";
+inline constexpr const char* kDynamicRangeDb = "display/dynamicRangeDb";
+}  // namespace settings_keys
+
+}  // namespace cineflow::ui

@@ -1,0 +1,167 @@
+// The panel's widgets and what they show; the review logic is in cineloop_panel.cpp.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "cineloop_export.hpp"
+#include "cineloop_panel.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+constexpr std::array kSpeeds{0.25, 0.5, 1.0, 2.0, 4.0};
+constexpr int kNormalSpeedIndex = 2;
+
+QToolButton* makeButton(QAction* action, QWidget* parent) {
+  auto* button = new QToolButton(parent);
+  button->setDefaultAction(action);
+  return button;
+}
+
+}  // namespace
+
+void CineloopPanel::buildControls() {
+  setObjectName(QStringLiteral("cineloopPanel"));
+  QStyle* widgetStyle = style();
+  stepBackAction_ =
+      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), this);
+  stepBackAction_->setToolTip(tr("One frame older"));
+  stepForwardAction_ =
+      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaSeekForward), tr("Step forward"), this);
+  stepForwardAction_->setToolTip(tr("One frame newer"));
+  playPauseAction_ =
+      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaPlay), tr("Play / pause"), this);
+  playPauseAction_->setToolTip(tr("Play the cineloop in a loop, at the acquisition's pace"));
+  playPauseAction_->setCheckable(true);
+  connect(stepBackAction_, &QAction::triggered, this, &CineloopPanel::stepBack);
+  connect(stepForwardAction_, &QAction::triggered, this, &CineloopPanel::stepForward);
+  connect(playPauseAction_, &QAction::toggled, this, &CineloopPanel::setPlaying);
+
+  timeline_ = new QSlider(Qt::Horizontal, this);
+  timeline_->setObjectName(QStringLiteral("cineloopTimeline"));
+  timeline_->setToolTip(tr("Kept frames, oldest on the left"));
+  connect(timeline_, &QSlider::valueChanged, this, [this](int index) {
+    if (!live_ && index != current_) {
+      setPlaying(false);  // the operator took over
+      showIndex(index);
+    }
+  });
+  position_ = new QLabel(this);
+  position_->setObjectName(QStringLiteral("cineloopPosition"));
+  position_->setMinimumWidth(position_->fontMetrics().horizontalAdvance(
+      QStringLiteral("seq 000000 \u00b7 t = +000.000 s   0000 / 0000")));
+
+  stepBackButton_ = makeButton(stepBackAction_, this);
+  playButton_ = makeButton(playPauseAction_, this);
+  stepForwardButton_ = makeButton(stepForwardAction_, this);
+  speed_ = new QComboBox(this);
+  speed_->setObjectName(QStringLiteral("cineloopSpeed"));
+  speed_->setToolTip(tr("Playback speed relative to the acquisition"));
+  for (const double speed : kSpeeds) {
+    speed_->addItem(QStringLiteral("%1\u00d7").arg(speed), speed);
+  }
+  speed_->setCurrentIndex(kNormalSpeedIndex);
+  exportButton_ = new QToolButton(this);
+  exportButton_->setText(tr("Export PNG\u2026"));
+  exportButton_->setToolTip(
+      tr("Write every kept frame as an 8-bit grey PNG, with the display's "
+         "gain and dynamic range, plus index.csv"));
+  connect(exportButton_, &QToolButton::clicked, this, &CineloopPanel::chooseExportFolder);
+
+  auto* timelineRow = new QHBoxLayout;
+  timelineRow->addWidget(timeline_, 1);
+  timelineRow->addWidget(position_);
+  auto* controlRow = new QHBoxLayout;
+  controlRow->addWidget(stepBackButton_);
+  controlRow->addWidget(playButton_);
+  controlRow->addWidget(stepForwardButton_);
+  controlRow->addSpacing(12);
+  controlRow->addWidget(new QLabel(tr("Speed"), this));
+  controlRow->addWidget(speed_);
+  controlRow->addStretch(1);
+  controlRow->addWidget(exportButton_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(timelineRow);
+  layout->addLayout(controlRow);
+}
+
+double CineloopPanel::playbackSpeed() const {
+  return speed_->currentData().toDouble();
+}
+
+QString CineloopPanel::positionText() const {
+  return position_->text();
+}
+
+void CineloopPanel::setPlaybackSpeed(double speed) {
+  if (!(speed > 0)) {
+    return;
+  }
+  const auto nearest =
+      std::min_element(kSpeeds.begin(), kSpeeds.end(), [speed](double a, double b) {
+        return std::abs(std::log(a / speed)) < std::abs(std::log(b / speed));
+      });
+  speed_->setCurrentIndex(static_cast<int>(nearest - kSpeeds.begin()));
+}
+
+bool CineloopPanel::exportPng(const QString& folder, double gainDb, double dynamicRangeDb) {
+  setPlaying(false);
+  QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+  const CineloopExportResult result =
+      exportCineloopPng(engine_.cineloop(), folder, GreyLevels{gainDb, dynamicRangeDb});
+  QGuiApplication::restoreOverrideCursor();
+  emit messageReady(result.message, !result.ok);
+  return result.ok;
+}
+
+void CineloopPanel::updateControls() {
+  const bool reviewable = !live_ && !entries_.empty();
+  timeline_->setEnabled(reviewable);
+  playPauseAction_->setEnabled(reviewable);
+  stepBackAction_->setEnabled(reviewable && current_ > 0);
+  stepForwardAction_->setEnabled(reviewable && current_ + 1 < entryCount());
+  speed_->setEnabled(reviewable);
+  exportButton_->setEnabled(reviewable);
+}
+
+void CineloopPanel::updatePosition() {
+  if (current_ < 0 || entries_.empty()) {
+    position_->setText(live_ ? tr("Live") : tr("No frames kept"));
+    return;
+  }
+  const auto& entry = entries_[static_cast<std::size_t>(current_)];
+  const double seconds =
+      static_cast<double>(entry.timestampNs - entries_.front().timestampNs) * 1e-9;
+  const QString text = QStringLiteral("seq %1 \u00b7 t = %2%3 s   %4 / %5")
+                           .arg(entry.sequence)
+                           .arg(seconds >= 0 ? QStringLiteral("+") : QString())
+                           .arg(seconds, 0, 'f', 3)
+                           .arg(current_ + 1)
+                           .arg(entryCount());
+  position_->setText(live_ ? tr("Live \u00b7 %1").arg(text) : text);
+}
+
+void CineloopPanel::chooseExportFolder() {
+  setPlaying(false);
+  const QString folder = QFileDialog::getExistingDirectory(
+      this, tr("Export the cineloop as PNG frames into"), lastExportFolder_);
+  if (folder.isEmpty()) {
+    return;
+  }
+  lastExportFolder_ = folder;
+  exportPng(folder, gainDb_, dynamicRangeDb_);
+}
+
+}  // namespace cineflow::ui

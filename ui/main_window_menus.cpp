@@ -1,0 +1,97 @@
+// MainWindow's actions and menus (File, Acquisition, View, Help), kept apart from the window's
+// layout and its reactions to the engine.
+
+#include <QAction>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QStyle>
+
+#include "about_dialog.hpp"
+#include "acquisition_panel.hpp"
+#include "cineloop_panel.hpp"
+#include "engine_controller.hpp"
+#include "main_window.hpp"
+
+namespace cineflow::ui {
+
+void MainWindow::createActions() {
+  openFileAction_ = new QAction(tr("&Open RF recording…"), this);
+  openFileAction_->setObjectName(QStringLiteral("openFileAction"));
+  openFileAction_->setShortcut(QKeySequence::Open);
+  connect(openFileAction_, &QAction::triggered, this,
+          [this] { acquisitionPanel_->chooseRecording(); });
+
+  simulatorAction_ = new QAction(tr("&Simulator"), this);
+  simulatorAction_->setObjectName(QStringLiteral("simulatorAction"));
+  connect(simulatorAction_, &QAction::triggered, this,
+          [this] { openSource(QStringLiteral("sim")); });
+
+  quitAction_ = new QAction(tr("&Quit"), this);
+  quitAction_->setObjectName(QStringLiteral("quitAction"));
+  quitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+  quitAction_->setMenuRole(QAction::QuitRole);
+  connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+
+  runAction_ = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
+  runAction_->setObjectName(QStringLiteral("runAction"));
+  runAction_->setShortcut(QKeySequence(Qt::Key_Space));
+  runAction_->setToolTip(tr("Start or stop acquisition (Space)"));
+  runAction_->setEnabled(false);  // until a source is open
+  connect(runAction_, &QAction::triggered, this,
+          [this] { controller_->setRunning(!controller_->isRunning()); });
+
+  freezeAction_ = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("Freeze"), this);
+  freezeAction_->setObjectName(QStringLiteral("freezeAction"));
+  freezeAction_->setShortcut(QKeySequence(Qt::Key_F));
+  freezeAction_->setToolTip(tr("Stop acquiring and review the cineloop (F)"));
+  freezeAction_->setEnabled(false);  // while acquiring only
+  connect(freezeAction_, &QAction::triggered, this, &MainWindow::freeze);
+
+  fullScreenAction_ = new QAction(tr("&Full screen"), this);
+  fullScreenAction_->setObjectName(QStringLiteral("fullScreenAction"));
+  fullScreenAction_->setShortcut(QKeySequence(Qt::Key_F11));
+  fullScreenAction_->setCheckable(true);
+  connect(fullScreenAction_, &QAction::toggled, this,
+          [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+  aboutAction_ = new QAction(tr("&About Cineflow"), this);
+  aboutAction_->setObjectName(QStringLiteral("aboutAction"));
+  aboutAction_->setMenuRole(QAction::AboutRole);
+  connect(aboutAction_, &QAction::triggered, this, [this] { showAboutDialog(this, *controller_); });
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(openFileAction_);
+  file->addAction(simulatorAction_);
+  file->addSeparator();
+  file->addAction(quitAction_);
+
+  QMenu* acquisition = menuBar()->addMenu(tr("&Acquisition"));
+  acquisition->addAction(runAction_);
+  acquisition->addAction(freezeAction_);
+  // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
+  // panel documents. Menu actions are window-wide shortcuts.
+  acquisition->addSeparator();
+  QAction* stepBack = cineloopPanel_->stepBackAction();
+  QAction* stepForward = cineloopPanel_->stepForwardAction();
+  QAction* playPause = cineloopPanel_->playPauseAction();
+  stepBack->setShortcut(QKeySequence(Qt::Key_Left));
+  stepForward->setShortcut(QKeySequence(Qt::Key_Right));
+  playPause->setShortcut(QKeySequence(Qt::Key_P));
+  acquisition->addAction(stepBack);
+  acquisition->addAction(stepForward);
+  acquisition->addAction(playPause);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(fullScreenAction_);
+  view->addSeparator();
+  view->addAction(acquisitionDock_->toggleViewAction());
+  view->addAction(cineloopDock_->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(aboutAction_);
+}
+
+}  // namespace cineflow::ui

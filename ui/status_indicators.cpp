@@ -1,0 +1,98 @@
+#include "status_indicators.hpp"
+
+#include <algorithm>
+
+#include <QLabel>
+#include <QStatusBar>
+
+#include "bmode_view.hpp"
+#include "engine_controller.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+constexpr qint64 kDisplayRateWindowMs = 1000;
+constexpr int kMemoryPollMs = 1000;
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+const QString kAlertStyle = QStringLiteral("color: #ff6060; font-weight: bold;");
+
+QLabel* addLabel(QStatusBar& statusBar, const QString& objectName, const QString& text) {
+  auto* label = new QLabel(text, &statusBar);
+  label->setObjectName(objectName);
+  statusBar.addPermanentWidget(label);
+  return label;
+}
+
+}  // namespace
+
+StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& controller,
+                                   const BmodeView& view)
+    : QObject(&statusBar), controller_(controller), view_(view) {
+  backendLabel_ =
+      addLabel(statusBar, QStringLiteral("backendLabel"), controller_.backendDescription());
+  ratesLabel_ = addLabel(statusBar, QStringLiteral("statsLabel"), tr("stopped"));
+  ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
+  droppedLabel_ = addLabel(statusBar, QStringLiteral("droppedLabel"), tr("dropped 0"));
+  memoryLabel_ = addLabel(statusBar, QStringLiteral("memoryLabel"), QString());
+  memoryLabel_->setToolTip(tr("Compute device memory: used / total"));
+
+  connect(&controller_, &EngineController::statsUpdated, this, &StatusIndicators::onStatsUpdated);
+  connect(&controller_, &EngineController::runningChanged, this,
+          &StatusIndicators::onRunningChanged);
+  memoryTimer_.setInterval(kMemoryPollMs);
+  connect(&memoryTimer_, &QTimer::timeout, this, &StatusIndicators::refreshMemory);
+  memoryTimer_.start();
+  refreshMemory();
+}
+
+QString StatusIndicators::ratesText() const {
+  return ratesLabel_->text();
+}
+QString StatusIndicators::droppedText() const {
+  return droppedLabel_->text();
+}
+QString StatusIndicators::memoryText() const {
+  return memoryLabel_->text();
+}
+
+void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
+  const std::uint64_t displayed = view_.framesDisplayed();
+  // Counted over a second or more: a few frames per statistics update would quantise the rate.
+  if (!displayClock_.isValid()) {
+    displayClock_.start();
+    displayedAtClockStart_ = displayed;
+  } else if (displayClock_.elapsed() >= kDisplayRateWindowMs) {
+    displayFps_ = 1000.0 * static_cast<double>(displayed - displayedAtClockStart_) /
+                  static_cast<double>(displayClock_.restart());
+    displayedAtClockStart_ = displayed;
+  }
+  ratesLabel_->setText(tr("acq %1 · proc %2 · disp %3 fps")
+                           .arg(stats.acquisitionFps, 0, 'f', 1)
+                           .arg(stats.processingFps, 0, 'f', 1)
+                           .arg(displayFps_, 0, 'f', 1));
+  droppedLabel_->setText(tr("dropped %1").arg(stats.dropped));
+  droppedLabel_->setStyleSheet(stats.dropped > 0 ? kAlertStyle : QString());
+}
+
+void StatusIndicators::onRunningChanged(bool running) {
+  if (running) {
+    displayClock_.invalidate();
+    displayFps_ = 0.0;
+  } else {
+    ratesLabel_->setText(tr("stopped"));
+  }
+}
+
+void StatusIndicators::refreshMemory() {
+  const compute::DeviceMemoryInfo memory = controller_.memoryInfo();
+  if (memory.totalBytes == 0) {
+    memoryLabel_->setText(tr("memory n/a"));
+    return;
+  }
+  const std::size_t usedBytes = memory.totalBytes - std::min(memory.freeBytes, memory.totalBytes);
+  const double used = static_cast<double>(usedBytes) / kBytesPerGiB;
+  const double total = static_cast<double>(memory.totalBytes) / kBytesPerGiB;
+  memoryLabel_->setText(tr("memory %1 / %2 GiB").arg(used, 0, 'f', 2).arg(total, 0, 'f', 1));
+}
+
+}  // namespace cineflow::ui

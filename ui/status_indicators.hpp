@@ -1,0 +1,52 @@
+#pragma once
+// The permanent part of the main window's status bar: backend and device, acquisition /
+// processing / display rates, dropped frames and the compute device's memory. Rates and drops
+// follow the controller's statistics; memory is polled about once a second (a cheap query).
+
+#include <cstdint>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include "pipeline/engine_types.hpp"
+
+class QLabel;
+class QStatusBar;
+
+namespace cineflow::ui {
+
+class BmodeView;
+class EngineController;
+
+class StatusIndicators : public QObject {
+  Q_OBJECT
+
+ public:
+  // Adds its labels to `statusBar`; the controller and the view must outlive it.
+  StatusIndicators(QStatusBar& statusBar, EngineController& controller, const BmodeView& view);
+
+  // The texts shown, for tests.
+  QString ratesText() const;
+  QString droppedText() const;
+  QString memoryText() const;
+
+ private:
+  void onStatsUpdated(const pipeline::EngineStats& stats);
+  void onRunningChanged(bool running);
+  void refreshMemory();
+
+  EngineController& controller_;
+  const BmodeView& view_;
+  QLabel* backendLabel_ = nullptr;
+  QLabel* ratesLabel_ = nullptr;
+  QLabel* droppedLabel_ = nullptr;
+  QLabel* memoryLabel_ = nullptr;
+  QTimer memoryTimer_;
+  // Display rate: frames painted per second, measured over about a second.
+  QElapsedTimer displayClock_;
+  std::uint64_t displayedAtClockStart_ = 0;
+  double displayFps_ = 0.0;
+};
+
+}  // namespace cineflow::ui
