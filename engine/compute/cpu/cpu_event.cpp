@@ -42,11 +42,11 @@ std::uint64_t CpuEvent::currentTicket() const {
 }
 
 void CpuEvent::complete(std::uint64_t ticket) {
-  {
-    std::lock_guard lock(mutex_);
-    completed_ = std::max(completed_, ticket);
-    completedAt_ = std::chrono::steady_clock::now();
-  }
+  // Notify under the lock: a waiter that sees the ticket may destroy the event at once, and the
+  // condition variable must not be in use by this thread by then.
+  std::lock_guard lock(mutex_);
+  completed_ = std::max(completed_, ticket);
+  completedAt_ = std::chrono::steady_clock::now();
   completedChanged_.notify_all();
 }
 
