@@ -1,7 +1,8 @@
 # Cineflow's two entry points (README Quick start):
 #   make run   installs what is missing, builds, starts the GUI on the built-in simulator
 #   make test  installs what is missing, builds, runs every test (GUI tests under xvfb-run)
-# Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan), make clean.
+# Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan; CI runs it
+# after make test), make clean.
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
@@ -31,7 +32,11 @@ run: build
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
-sanitize: deps
+# The sanitizer builds reuse the release build's simulator cache (synthesis under TSan is slow):
+# warm it first with one headless frame.
+sanitize: build
+	CINEFLOW_CACHE_DIR=build/release/tests/cache $(CINEFLOW) --headless --backend cpu --input sim \
+	  --frames 1 --output build/release/sim-cache-warmup.h5 >/dev/null
 	cmake --preset asan-ubsan >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
 	ctest --preset asan-ubsan -j $(JOBS)
 	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
