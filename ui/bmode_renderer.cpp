@@ -111,8 +111,11 @@ BmodeRenderer::BmodeRenderer() {
       linkProgram(QStringLiteral(":/shaders/bmode.vert"), QStringLiteral(":/shaders/bmode.frag"));
   gainLocation_ = glGetUniformLocation(program_, "gainDb");
   dynamicRangeLocation_ = glGetUniformLocation(program_, "dynamicRangeDb");
+  windowOriginLocation_ = glGetUniformLocation(program_, "windowOrigin");
+  windowSizeLocation_ = glGetUniformLocation(program_, "windowSize");
   glUseProgram(program_);
   glUniform1i(glGetUniformLocation(program_, "image"), 0);
+  glUniform1i(glGetUniformLocation(program_, "colourMap"), 1);
   glUseProgram(0);
 
   glGenVertexArrays(1, &vertexArray_);  // a core profile draws nothing without one bound
@@ -122,10 +125,23 @@ BmodeRenderer::BmodeRenderer() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+
+  glGenTextures(1, &colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  const ColourTable grey = colourTable(ColourMap::Grey);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
+               grey.data());
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 BmodeRenderer::~BmodeRenderer() {
+  glDeleteTextures(1, &colourMapTexture_);
   glDeleteTextures(1, &texture_);
   glDeleteVertexArrays(1, &vertexArray_);
   glDeleteProgram(program_);
@@ -151,8 +167,28 @@ void BmodeRenderer::upload(const Frame& frame) {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+void BmodeRenderer::setColourMap(ColourMap map) {
+  if (map == colourMap_) {
+    return;
+  }
+  const ColourTable table = colourTable(map);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColourTableSize, 1, GL_RGB, GL_UNSIGNED_BYTE,
+                  table.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  colourMap_ = map;
+}
+
 void BmodeRenderer::render(const QRect& viewport, int framebufferHeight, float gainDb,
-                           float dynamicRangeDb) {
+                           float dynamicRangeDb, const ViewWindow& window) {
+  // A QPainter overlay drawn after the previous frame may have left any of these on.
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   if (!hasImage() || viewport.isEmpty()) {
@@ -164,12 +200,19 @@ void BmodeRenderer::render(const QRect& viewport, int framebufferHeight, float g
   glUseProgram(program_);
   glUniform1f(gainLocation_, gainDb);
   glUniform1f(dynamicRangeLocation_, dynamicRangeDb);
+  glUniform2f(windowOriginLocation_, static_cast<float>(window.u0), static_cast<float>(window.v0));
+  glUniform1f(windowSizeLocation_, static_cast<float>(1.0 / window.zoom));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture_);
   glBindVertexArray(vertexArray_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   glUseProgram(0);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The OpenGL side of the B-mode display: one R32F texture holding the dB image, one shader program
-// mapping dB to grey, one (empty) vertex array for the generated quad.
+// The OpenGL side of the B-mode display: one R32F texture holding the dB image, one 256x1 RGB
+// texture holding the colour map, one shader program mapping dB through it, one (empty) vertex
+// array for the generated quad.
 //
 // Every method, the destructor included, must be called on the GUI thread with the owning
 // widget's context current (DESIGN.md §6 rule 7); BmodeView guarantees that.
@@ -10,6 +11,8 @@
 
 #include <QRect>
 
+#include "colour_maps.hpp"
+#include "display_geometry.hpp"
 #include "frame.hpp"
 
 namespace cineflow::ui {
@@ -27,9 +30,16 @@ class BmodeRenderer {
   void upload(const Frame& frame);
   bool hasImage() const { return textureWidth_ > 0; }
 
-  // Clears the framebuffer to the letterbox colour, then draws the image (if any) into `viewport`
-  // (device pixels, top-left origin) of a framebuffer `framebufferHeight` pixels tall.
-  void render(const QRect& viewport, int framebufferHeight, float gainDb, float dynamicRangeDb);
+  // Uploads the map's table unless it is already the one in use (a fresh renderer uses grey).
+  void setColourMap(ColourMap map);
+  ColourMap colourMap() const { return colourMap_; }
+
+  // Clears the framebuffer to the letterbox colour, then draws the part of the image (if any)
+  // that `window` selects into `viewport` (device pixels, top-left origin) of a framebuffer
+  // `framebufferHeight` pixels tall. Sets every GL state it relies on, so a QPainter may draw
+  // between two calls.
+  void render(const QRect& viewport, int framebufferHeight, float gainDb, float dynamicRangeDb,
+              const ViewWindow& window = {});
 
   // The letterbox margins: near-black, a shade off the image's black so its edge stays visible.
   static constexpr float kBackground[3] = {0.035f, 0.035f, 0.04f};
@@ -39,8 +49,12 @@ class BmodeRenderer {
   unsigned int program_ = 0;
   unsigned int vertexArray_ = 0;
   unsigned int texture_ = 0;
+  unsigned int colourMapTexture_ = 0;
   int gainLocation_ = -1;
   int dynamicRangeLocation_ = -1;
+  int windowOriginLocation_ = -1;
+  int windowSizeLocation_ = -1;
+  ColourMap colourMap_ = ColourMap::Grey;
   int textureWidth_ = 0;
   int textureHeight_ = 0;
 };

@@ -1,24 +1,39 @@
 #pragma once
 // The live B-mode image: shows the newest frame handed to setFrame() in an OpenGL widget, with the
-// physical aspect ratio kept (letterboxed) and depth increasing downward. Gain and dynamic range
-// are applied by the fragment shader, so changing them costs one repaint.
+// physical aspect ratio kept (letterboxed inside margins that hold the rulers, scale bar and cursor
+// readout) and depth increasing downward. Gain, dynamic range and the colour map are applied by the
+// fragment shader, so changing them costs one repaint.
+//
+// Mouse: the wheel zooms (1x..16x) about the cursor, a left-button drag pans, a double-click
+// shows the whole image again. The image rectangle stays put; zoom and pan choose what it shows.
 //
 // Frames are a mailbox, not a queue: setFrame() replaces any frame not yet painted, so a slow
 // display skips frames instead of falling behind (DESIGN.md §3).
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include <QOpenGLWidget>
 #include <QPointF>
 #include <QRect>
 #include <QString>
 
+#include "colour_maps.hpp"
+#include "display_geometry.hpp"
 #include "frame.hpp"
 
 namespace cineflow::ui {
 
 class BmodeRenderer;
+
+// What the cursor points at: the physical position and the frame's value at the nearest pixel.
+struct CursorReadout {
+  PhysicalPoint position;
+  int column = 0;  // image pixel (x index, z index)
+  int row = 0;
+  double db = 0.0;
+};
 
 class BmodeView : public QOpenGLWidget {
   Q_OBJECT
@@ -31,6 +46,8 @@ class BmodeView : public QOpenGLWidget {
 
   double gainDb() const { return gainDb_; }
   double dynamicRangeDb() const { return dynamicRangeDb_; }
+  ColourMap colourMap() const { return colourMap_; }
+  bool overlayVisible() const { return overlayVisible_; }
   // Frames painted so far (each new frame counts once, however often it is repainted).
   std::uint64_t framesDisplayed() const { return framesDisplayed_; }
   // The frame currently on screen (null before the first paint of a frame).
@@ -39,11 +56,31 @@ class BmodeView : public QOpenGLWidget {
   const QString& renderingError() const { return renderingError_; }
 
   // Where the physical point (lateral x, depth z, metres) of the displayed image lands, in widget
-  // coordinates (logical pixels; multiply by devicePixelRatioF() for framebuffer pixels).
-  // Returns (-1, -1) while no frame is displayed.
+  // coordinates (logical pixels; multiply by devicePixelRatioF() for framebuffer pixels), with the
+  // current zoom and pan. Returns (-1, -1) while no frame is displayed.
   QPointF physicalToWidget(double xM, double zM) const;
+  // The inverse: the physical point under a widget position; empty while no frame is displayed.
+  std::optional<PhysicalPoint> widgetToPhysical(QPointF widgetPos) const;
   // The letterboxed image rectangle in framebuffer (device) pixels; empty before the first frame.
+  // Zoom and pan do not move it.
   QRect imageRectInFramebuffer() const;
+
+  double zoom() const { return window_.zoom; }
+  const ViewWindow& viewWindow() const { return window_; }
+  // Zooms to `factor` (clamped to 1..16) keeping the image point under `anchor` (widget
+  // coordinates) in place, as far as the image edges allow.
+  void setZoom(double factor, QPointF anchor);
+  // Back to the whole image (zoom 1, no pan).
+  void resetView();
+
+  // The frame's value at the image pixel under a widget position; empty outside the image.
+  std::optional<CursorReadout> readoutAt(QPointF widgetPos) const;
+  std::optional<double> valueAt(QPointF widgetPos) const;
+  // The readout for the last cursor position over the image ("x .. mm   z .. mm   .. dB"), as
+  // drawn in the overlay; empty when the cursor is elsewhere.
+  QString readoutText() const;
+  // The scale bar's filled rectangle in widget coordinates; empty before the first frame.
+  QRect scaleBarRect() const;
 
   QSize minimumSizeHint() const override { return {320, 240}; }
 
@@ -51,6 +88,8 @@ class BmodeView : public QOpenGLWidget {
   void setFrame(std::shared_ptr<const Frame> frame);
   void setGainDb(double gainDb);
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
+  void setColourMap(cineflow::ui::ColourMap map);
+  void setOverlayVisible(bool visible);
 
  signals:
   void frameDisplayed(quint64 sequence);
@@ -59,10 +98,19 @@ class BmodeView : public QOpenGLWidget {
  protected:
   void initializeGL() override;
   void paintGL() override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
 
  private:
   // Deletes the GL objects while their context still exists (DESIGN.md §6 rule 7).
   void onContextAboutToBeDestroyed();
+  // The image rectangle in widget (logical) coordinates.
+  QRectF imageRectInWidget() const;
+  void drawOverlay();
 
   std::unique_ptr<BmodeRenderer> renderer_;
   std::shared_ptr<const Frame> pending_;  // arrived, not yet uploaded
@@ -70,6 +118,11 @@ class BmodeView : public QOpenGLWidget {
       displayed_;  // in the texture (kept to re-upload after a context loss)
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
+  ColourMap colourMap_ = ColourMap::Grey;
+  bool overlayVisible_ = true;
+  ViewWindow window_;
+  std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
+  std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans
   std::uint64_t framesDisplayed_ = 0;
   QString renderingError_;
 };

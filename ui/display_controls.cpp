@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -48,7 +49,14 @@ DisplayControls::DisplayControls(QWidget* parent)
                                      tr("Dynamic range: the span of echo levels from black to "
                                         "white"),
                                      this)),
-      dynamicRangeValue_(makeValueLabel(this)) {
+      dynamicRangeValue_(makeValueLabel(this)),
+      colourMapCombo_(new QComboBox(this)) {
+  colourMapCombo_->setObjectName(QStringLiteral("colourMapCombo"));
+  colourMapCombo_->setToolTip(tr("Colour map: how echo levels are shown"));
+  colourMapCombo_->setFocusPolicy(Qt::NoFocus);
+  for (const ColourMap map : kColourMaps) {
+    colourMapCombo_->addItem(colourMapName(map), static_cast<int>(map));
+  }
   // The value is the white level (DESIGN.md §4), so a lower value brightens the image; operators
   // expect brighter to the right, as on a scanner's gain knob.
   gainSlider_->setInvertedAppearance(true);
@@ -68,6 +76,9 @@ DisplayControls::DisplayControls(QWidget* parent)
   layout->addWidget(new QLabel(tr("Dynamic range"), this));
   layout->addWidget(dynamicRangeSlider_);
   layout->addWidget(dynamicRangeValue_);
+  layout->addSpacing(12);
+  layout->addWidget(new QLabel(tr("Colour map"), this));
+  layout->addWidget(colourMapCombo_);
 
   connect(gainSlider_, &QSlider::valueChanged, this, [this](int value) {
     gainValue_->setText(decibels(value));
@@ -77,6 +88,8 @@ DisplayControls::DisplayControls(QWidget* parent)
     dynamicRangeValue_->setText(decibels(value));
     emit dynamicRangeChanged(value);
   });
+  connect(colourMapCombo_, &QComboBox::currentIndexChanged, this,
+          [this] { emit colourMapChanged(colourMap()); });
 }
 
 double DisplayControls::gainDb() const {
@@ -85,6 +98,14 @@ double DisplayControls::gainDb() const {
 
 double DisplayControls::dynamicRangeDb() const {
   return dynamicRangeSlider_->value();
+}
+
+ColourMap DisplayControls::colourMap() const {
+  return static_cast<ColourMap>(colourMapCombo_->currentData().toInt());
+}
+
+void DisplayControls::setColourMap(ColourMap map) {
+  colourMapCombo_->setCurrentIndex(colourMapCombo_->findData(static_cast<int>(map)));
 }
 
 void DisplayControls::setGainRange(double minimumDb, double maximumDb) {
