@@ -7,6 +7,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
+#include <QOpenGLPaintDevice>
 #include <QPainter>
 #include <QWheelEvent>
 
@@ -34,13 +35,14 @@ BmodeView::~BmodeView() {
     disconnect(current, nullptr, this, nullptr);
   }
   // GL objects die with the context current, on the GUI thread (DESIGN.md §6 rule 7).
-  if (renderer_) {
+  if (renderer_ || overlayDevice_) {
     onContextAboutToBeDestroyed();
   }
 }
 
 void BmodeView::onContextAboutToBeDestroyed() {
   makeCurrent();
+  overlayDevice_.reset();
   renderer_.reset();
   doneCurrent();
 }
@@ -224,6 +226,7 @@ void BmodeView::initializeGL() {
           &BmodeView::onContextAboutToBeDestroyed, Qt::UniqueConnection);
   try {
     renderer_ = std::make_unique<BmodeRenderer>();
+    overlayDevice_ = std::make_unique<QOpenGLPaintDevice>();
     renderingError_.clear();
   } catch (const std::exception& error) {
     renderer_.reset();
@@ -255,7 +258,7 @@ void BmodeView::paintGL() {
   const int framebufferHeight = qRound(height() * devicePixelRatioF());
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
                     static_cast<float>(dynamicRangeDb_), window_);
-  if (overlayVisible_ && displayed_) {
+  if (overlayVisible_ && displayed_ && overlayDevice_) {
     drawOverlay();
   }
   if (newFrame) {
@@ -268,7 +271,12 @@ void BmodeView::drawOverlay() {
   const QRectF image = imageRectInWidget();
   const auto topLeft = *widgetToPhysical(image.topLeft());
   const auto bottomRight = *widgetToPhysical(image.bottomRight());
-  QPainter painter(this);  // after the GL draw; BmodeRenderer::render() resets what it changes
+  const qreal ratio = devicePixelRatioF();
+  overlayDevice_->setSize(QSize(qRound(width() * ratio), qRound(height() * ratio)));
+  overlayDevice_->setDevicePixelRatio(ratio);
+  // After the GL draw; BmodeRenderer::render() resets the GL state the painter changes.
+  QPainter painter(overlayDevice_.get());
+  painter.setFont(font());
   paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
                readoutText());
 }

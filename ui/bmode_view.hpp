@@ -23,6 +23,8 @@
 #include "display_geometry.hpp"
 #include "frame.hpp"
 
+class QOpenGLPaintDevice;
+
 namespace cineflow::ui {
 
 class BmodeRenderer;
@@ -113,6 +115,9 @@ class BmodeView : public QOpenGLWidget {
   void drawOverlay();
 
   std::unique_ptr<BmodeRenderer> renderer_;
+  // The overlay paints straight into the bound framebuffer through this rather than through the
+  // widget, because QWidget::grab() redirects painters opened on the widget to its pixmap.
+  std::unique_ptr<QOpenGLPaintDevice> overlayDevice_;
   std::shared_ptr<const Frame> pending_;  // arrived, not yet uploaded
   std::shared_ptr<const Frame>
       displayed_;  // in the texture (kept to re-upload after a context loss)

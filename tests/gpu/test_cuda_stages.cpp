@@ -138,10 +138,7 @@ class TestCudaStages : public QObject {
   void envelopeMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     for (auto [nz, nx] : {std::pair{1000, 250}, std::pair{513, 77}, std::pair{128, 128}}) {
-      process::ImageGeometry g;
-      g.nz = nz;
-      g.nx = nx;
-      g.dx = g.dz = 1e-4;
+      const process::ImageGeometry g = test::makeImageGeometry(nz, nx);
       const auto image = test::randomFloats(g.pixels(), 104 + nz);
       const double e = compareStage<process::EnvelopeDetector>(
           image, g.pixels(), [&](auto& s, compute::Backend& b) { s.configure(b, g); },
@@ -152,9 +149,7 @@ class TestCudaStages : public QObject {
 
   void logCompressionMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    process::ImageGeometry g;
-    g.nz = 700;
-    g.nx = 300;
+    const process::ImageGeometry g = test::makeImageGeometry(700, 300);
     auto envelope = test::randomFloats(g.pixels(), 105, 0.0, 5000.0);
     envelope[7] = 0.0f;  // the floor
     const double e = compareStage<process::LogCompressor>(

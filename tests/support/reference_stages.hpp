@@ -19,6 +19,15 @@ acquire::AcquisitionParams makePlaneWaveAcquisition(int elements, int transmits,
                                                     double pitchM = 0.3e-3,
                                                     double maxAngleRad = 0.1, double t0S = 0.0);
 
+// An nz x nx image geometry with 0.1 mm pixels at the origin, for stage tests.
+inline process::ImageGeometry makeImageGeometry(int nz, int nx) {
+  process::ImageGeometry geometry;
+  geometry.nz = nz;
+  geometry.nx = nx;
+  geometry.dx = geometry.dz = 1e-4;
+  return geometry;
+}
+
 template <class T>
 std::vector<double> toDoubles(std::span<const T> values) {
   return std::vector<double>(values.begin(), values.end());

@@ -158,8 +158,6 @@ class TestBandpass : public QObject {
                              floatFilter.enqueue(*stream, bytes, out.view()));
     stream->synchronize();
   }
-
-
 };
 
 QTEST_APPLESS_MAIN(TestBandpass)

@@ -143,8 +143,6 @@ class TestBeamform : public QObject {
         std::invalid_argument,
         beamformer.enqueue(*stream, rf.view(), image.view().subspan(0, image.size() - 1)));
   }
-
-
 };
 
 QTEST_APPLESS_MAIN(TestBeamform)

@@ -161,8 +161,6 @@ class TestBmodeProcessor : public QObject {
     QVERIFY(std::all_of(image.data(), image.data() + image.size(),
                         [](float db) { return std::isfinite(db); }));
   }
-
-
 };
 
 QTEST_APPLESS_MAIN(TestBmodeProcessor)

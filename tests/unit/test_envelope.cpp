@@ -17,14 +17,6 @@ using namespace cineflow;
 
 namespace {
 
-process::ImageGeometry makeGeometry(int nz, int nx) {
-  process::ImageGeometry geometry;
-  geometry.nz = nz;
-  geometry.nx = nx;
-  geometry.dx = geometry.dz = 1e-4;
-  return geometry;
-}
-
 std::vector<float> detect(const process::ImageGeometry& geometry, const std::vector<float>& rf,
                           bool inPlace = false) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
@@ -58,7 +50,7 @@ class TestEnvelope : public QObject {
   void matchesDirectAnalyticSignal() {
     QFETCH(int, nz);
     QFETCH(int, nx);
-    const auto geometry = makeGeometry(nz, nx);
+    const auto geometry = test::makeImageGeometry(nz, nx);
     const auto rf = test::randomFloats(geometry.pixels(), 31 + std::uint64_t(nz));
     const auto envelope = detect(geometry, rf);
     const auto expected =
@@ -69,14 +61,14 @@ class TestEnvelope : public QObject {
   }
 
   void inPlaceGivesTheSameResult() {
-    const auto geometry = makeGeometry(90, 20);
+    const auto geometry = test::makeImageGeometry(90, 20);
     const auto rf = test::randomFloats(geometry.pixels(), 32);
     QCOMPARE(detect(geometry, rf, true), detect(geometry, rf, false));
   }
 
   void cosineHasAFlatEnvelope() {
     const int nz = 512, nx = 4;
-    const auto geometry = makeGeometry(nz, nx);
+    const auto geometry = test::makeImageGeometry(nz, nx);
     const double amplitude = 3.0;
     std::vector<float> periodic(geometry.pixels()), truncated(geometry.pixels());
     for (int z = 0; z < nz; ++z) {
@@ -116,8 +108,8 @@ class TestEnvelope : public QObject {
     compute::DeviceBuffer<float> out(*backend, 64 * 8);
     QVERIFY_THROWS_EXCEPTION(std::logic_error, detector.enqueue(*stream, rf.view(), out.view()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             detector.configure(*backend, makeGeometry(0, 8)));
-    detector.configure(*backend, makeGeometry(64, 8));
+                             detector.configure(*backend, test::makeImageGeometry(0, 8)));
+    detector.configure(*backend, test::makeImageGeometry(64, 8));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              detector.enqueue(*stream, rf.view().subspan(0, 63 * 8), out.view()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -126,8 +118,6 @@ class TestEnvelope : public QObject {
         std::invalid_argument,
         detector.enqueue(*stream, rf.view(), compute::DeviceSpan<float>(nullptr, 64 * 8)));
   }
-
-
 };
 
 QTEST_APPLESS_MAIN(TestEnvelope)

@@ -16,19 +16,11 @@ using namespace cineflow;
 
 namespace {
 
-process::ImageGeometry makeGeometry(int nz, int nx) {
-  process::ImageGeometry geometry;
-  geometry.nz = nz;
-  geometry.nx = nx;
-  geometry.dx = geometry.dz = 1e-4;
-  return geometry;
-}
-
 std::vector<float> compress(const std::vector<float>& values, int nz, int nx, bool inPlace) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
   process::LogCompressor log;
-  log.configure(*backend, makeGeometry(nz, nx));
+  log.configure(*backend, test::makeImageGeometry(nz, nx));
   compute::DeviceBuffer<float> input(*backend, values.size());
   std::copy(values.begin(), values.end(), input.data());  // CPU backend: device = host memory
   compute::DeviceBuffer<float> output(*backend, values.size());
@@ -82,15 +74,14 @@ class TestLogCompress : public QObject {
     compute::DeviceBuffer<float> in(*backend, 6);
     compute::DeviceBuffer<float> out(*backend, 6);
     QVERIFY_THROWS_EXCEPTION(std::logic_error, log.enqueue(*stream, in.view(), out.view()));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, log.configure(*backend, makeGeometry(3, 0)));
-    log.configure(*backend, makeGeometry(3, 2));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             log.configure(*backend, test::makeImageGeometry(3, 0)));
+    log.configure(*backend, test::makeImageGeometry(3, 2));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              log.enqueue(*stream, in.view().subspan(0, 5), out.view()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              log.enqueue(*stream, in.view(), out.view().subspan(1, 5)));
   }
-
-
 };
 
 QTEST_APPLESS_MAIN(TestLogCompress)
