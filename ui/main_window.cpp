@@ -76,8 +76,10 @@ void MainWindow::createToolBar() {
   connect(displayControls_, &DisplayControls::gainChanged, view_, &BmodeView::setGainDb);
   connect(displayControls_, &DisplayControls::dynamicRangeChanged, view_,
           &BmodeView::setDynamicRangeDb);
+  connect(displayControls_, &DisplayControls::colourMapChanged, view_, &BmodeView::setColourMap);
   view_->setGainDb(displayControls_->gainDb());
   view_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  view_->setColourMap(displayControls_->colourMap());
 }
 
 void MainWindow::createDocks() {
