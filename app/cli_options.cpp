@@ -91,8 +91,14 @@ CliOptions parseCommandLine(int argc, char** argv) {
   if (options.headless && options.output.empty()) {
     throw std::invalid_argument("--headless needs --output FILE.h5");
   }
-  if (!options.headless && !options.output.empty()) {
-    throw std::invalid_argument("--output is only used with --headless");
+  if (!options.headless) {
+    // The window has its own controls for these; silently ignoring them would mislead.
+    if (!options.output.empty() || options.grid || options.fNumber || options.frames > 0 ||
+        options.policy != "block") {
+      throw std::invalid_argument(
+          "--output, --grid, --fnumber, --frames and --policy are used with --headless only (in "
+          "the window, use the acquisition panel)");
+    }
   }
   if (options.afterFrames < 1) {
     throw std::invalid_argument("--after-frames must be at least 1");

@@ -46,7 +46,8 @@ class TestCli : public QObject {
     const QList<QStringList> cases = {{"--frobnicate"},
                                       {"--headless"},
                                       {"--headless", "--output", "x.h5", "--frames", "ten"},
-                                      {"--headless", "--output", "x.h5", "--fnumber"}};
+                                      {"--headless", "--output", "x.h5", "--fnumber"},
+                                      {"--grid", "-5:5:0.1,5:30:0.05"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
       QCOMPARE(run.exitCode, 2);
