@@ -46,6 +46,14 @@ Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--fram
                           [--json FILE]   (cineflow bench --help for details)
   --help                 print this help and exit
 
+Environment:
+  CINEFLOW_CACHE_DIR     where the simulator caches its precomputed frames
+                         (default $XDG_CACHE_HOME/cineflow or ~/.cache/cineflow)
+  CINEFLOW_THREADS       threads of the CPU backend's pool (default: all cores)
+  CINEFLOW_CUDA_DEVICE   CUDA device index (default 0)
+  CINEFLOW_CUDA_SYNC=1   synchronise after every CUDA kernel, to pin down asynchronous faults
+  CINEFLOW_SETTINGS_PATH GUI settings file (INI) instead of the user's Qt settings
+
 Exit status: 0 on success, 1 on a processing or file error, 2 on a bad command line.
 )";
 }

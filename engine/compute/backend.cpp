@@ -1,6 +1,8 @@
 #include "compute/backend.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "compute/cpu/cpu_backend.hpp"
 #if CINEFLOW_HAVE_CUDA
@@ -53,10 +55,23 @@ std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* mess
   const cuda::ProbeResult probe = cuda::probeDevices();
   std::string reason = "no usable CUDA device (" + probe.reason + ")";
   if (probe.deviceCount > 0) {
-    try {
-      return std::make_unique<cuda::CudaBackend>(0);
-    } catch (const std::exception& e) {
-      reason = std::string("the CUDA device cannot be used: ") + e.what();
+    int device = 0;
+    if (const char* text = std::getenv("CINEFLOW_CUDA_DEVICE")) {
+      char* end = nullptr;
+      const long index = std::strtol(text, &end, 10);
+      device = (end != text && *end == '\0' && index >= 0 && index < probe.deviceCount)
+                   ? static_cast<int>(index)
+                   : -1;
+    }
+    if (device < 0) {
+      reason = std::string("CINEFLOW_CUDA_DEVICE=") + std::getenv("CINEFLOW_CUDA_DEVICE") +
+               " is not a device index in [0, " + std::to_string(probe.deviceCount) + ")";
+    } else {
+      try {
+        return std::make_unique<cuda::CudaBackend>(device);
+      } catch (const std::exception& e) {
+        reason = std::string("the CUDA device cannot be used: ") + e.what();
+      }
     }
   }
 #else
