@@ -23,6 +23,7 @@ inline constexpr const char* kFrameRateHz = "acquisition/frameRateHz";
 inline constexpr const char* kOverflowPolicy = "acquisition/overflowPolicy";
 inline constexpr const char* kLastRecordingDir = "acquisition/lastRecordingDir";
 inline constexpr const char* kDynamicRangeDb = "display/dynamicRangeDb";
+inline constexpr const char* kColourMap = "display/colourMap";  // ColourMap as an int
 }  // namespace settings_keys
 
 }  // namespace cineflow::ui

@@ -15,6 +15,7 @@
 #include "app_settings.hpp"
 #include "bmode_view.hpp"
 #include "cineloop_panel.hpp"
+#include "colour_maps.hpp"
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
@@ -145,6 +146,11 @@ void MainWindow::restoreSettings() {
   displayControls_->setDynamicRangeDb(
       settings->value(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb())
           .toDouble());
+  const int colourMap = settings->value(settings_keys::kColourMap, 0).toInt();
+  if (colourMap >= static_cast<int>(ColourMap::Grey) &&
+      colourMap <= static_cast<int>(ColourMap::Viridis)) {
+    displayControls_->setColourMap(static_cast<ColourMap>(colourMap));
+  }
 }
 
 void MainWindow::saveSettings() const {
@@ -155,6 +161,7 @@ void MainWindow::saveSettings() const {
   settings->setValue(settings_keys::kOverflowPolicy,
                      QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
   settings->setValue(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb());
+  settings->setValue(settings_keys::kColourMap, static_cast<int>(displayControls_->colourMap()));
   settings->sync();
 }
 
