@@ -11,13 +11,8 @@
 // Every method is called from one controlling thread (the GUI or main thread) except stats(),
 // state(), cineloop() readers and copyLatest(), which any thread may call.
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <thread>
 #include <vector>
 
 #include "acquire/frame_source.hpp"

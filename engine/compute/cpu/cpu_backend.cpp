@@ -2,20 +2,15 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <new>
-#include <stdexcept>
 #include <string>
 
 #include "compute/cpu/cpu_event.hpp"
 #include "compute/cpu/cpu_stream.hpp"
 #include "compute/cpu/parallel_for.hpp"
+#include "compute/host_memory.hpp"
 
 namespace cineflow::compute::cpu {
-namespace {
-constexpr std::size_t kAlignment = 64;  // a cache line; also enough for AVX-512 loads
-}
 
 std::string CpuBackend::deviceName() const {
   return "CPU (" + std::to_string(parallelism()) + " threads)";
@@ -30,17 +25,11 @@ std::unique_ptr<Event> CpuBackend::createEvent() {
 }
 
 void* CpuBackend::allocate(MemorySpace space, std::size_t bytes) {
-  const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* ptr = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-  if (ptr == nullptr) {
-    throw std::runtime_error(std::string("CPU backend: cannot allocate ") + std::to_string(bytes) +
-                             " bytes of " + toString(space) + " memory");
-  }
-  return ptr;
+  return allocateAlignedHost(bytes, space);
 }
 
 void CpuBackend::deallocate(MemorySpace /*space*/, void* ptr) noexcept {
-  std::free(ptr);
+  freeAlignedHost(ptr);
 }
 
 void CpuBackend::copyBlocking(void* dst, const void* src, std::size_t bytes) const {

@@ -6,6 +6,7 @@
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_event.hpp"
 #include "compute/cuda/cuda_stream.hpp"
+#include "compute/host_memory.hpp"
 
 namespace cineflow::compute::cuda {
 
@@ -36,10 +37,7 @@ void* CudaBackend::allocate(MemorySpace space, std::size_t bytes) {
       check(cudaHostAlloc(&ptr, bytes, cudaHostAllocDefault), "cudaHostAlloc", bytes);
       break;
     case MemorySpace::Host:
-      ptr = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-      if (ptr == nullptr) {
-        throw CudaError("host allocation of " + std::to_string(bytes) + " bytes failed");
-      }
+      ptr = allocateAlignedHost(bytes, space);
       break;
   }
   return ptr;
@@ -55,7 +53,7 @@ void CudaBackend::deallocate(MemorySpace space, void* ptr) noexcept {
       status = cudaFreeHost(ptr);
       break;
     case MemorySpace::Host:
-      std::free(ptr);
+      freeAlignedHost(ptr);
       break;
   }
   if (status != cudaSuccess) {
