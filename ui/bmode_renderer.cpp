@@ -137,6 +137,7 @@ BmodeRenderer::BmodeRenderer() {
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
                grey.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's own uploads assume
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
@@ -152,19 +153,38 @@ void BmodeRenderer::upload(const Frame& frame) {
   if (geometry.nx <= 0 || geometry.nz <= 0 || frame.pixels.size() < geometry.pixels()) {
     return;  // nothing sensible to show; keep the previous image
   }
-  glBindTexture(GL_TEXTURE_2D, texture_);
+  glBindTexture(GL_TEXTURE_2D, ensureTexture(geometry.nx, geometry.nz));
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  if (geometry.nx != textureWidth_ || geometry.nz != textureHeight_) {
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, geometry.nx, geometry.nz, 0, GL_RED, GL_FLOAT,
-                 frame.pixels.data());
-    textureWidth_ = geometry.nx;
-    textureHeight_ = geometry.nz;
-  } else {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz, GL_RED, GL_FLOAT,
-                    frame.pixels.data());
-  }
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz, GL_RED, GL_FLOAT,
+                  frame.pixels.data());
   glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+unsigned int BmodeRenderer::ensureTexture(int nx, int nz) {
+  if (nx != textureWidth_ || nz != textureHeight_) {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, nz, 0, GL_RED, GL_FLOAT, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    textureWidth_ = nx;
+    textureHeight_ = nz;
+    ++textureAllocations_;
+  }
+  return texture_;
+}
+
+std::vector<float> BmodeRenderer::readTexture() const {
+  std::vector<float> pixels(static_cast<std::size_t>(textureWidth_) *
+                            static_cast<std::size_t>(textureHeight_));
+  if (pixels.empty()) {
+    return pixels;
+  }
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return pixels;
 }
 
 void BmodeRenderer::setColourMap(ColourMap map) {
@@ -177,6 +197,7 @@ void BmodeRenderer::setColourMap(ColourMap map) {
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColourTableSize, 1, GL_RGB, GL_UNSIGNED_BYTE,
                   table.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's glyph cache assumes
   glBindTexture(GL_TEXTURE_2D, 0);
   colourMap_ = map;
 }

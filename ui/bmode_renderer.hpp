@@ -9,6 +9,9 @@
 // This header names no OpenGL type on purpose: GLEW (used by the implementation) must be included
 // before any other OpenGL header, Qt's included, and users of this class include Qt's.
 
+#include <cstdint>
+#include <vector>
+
 #include <QRect>
 
 #include "colour_maps.hpp"
@@ -29,6 +32,16 @@ class BmodeRenderer {
   // Reallocates the texture only when the geometry changed; otherwise updates it in place.
   void upload(const Frame& frame);
   bool hasImage() const { return textureWidth_ > 0; }
+
+  // For writers other than upload() (the CUDA interop path): makes the image texture nx x nz
+  // (R32F, contents undefined after a reallocation) and returns its GL name.
+  unsigned int ensureTexture(int nx, int nz);
+  bool textureMatches(int nx, int nz) const { return nx == textureWidth_ && nz == textureHeight_; }
+  // Counts the texture's storage (re)allocations: a CUDA registration of the texture is valid
+  // only for the allocation it was made for.
+  std::uint64_t textureAllocations() const { return textureAllocations_; }
+  // Reads the image texture back (glGetTexImage), [z][x]; for tests and diagnostics.
+  std::vector<float> readTexture() const;
 
   // Uploads the map's table unless it is already the one in use (a fresh renderer uses grey).
   void setColourMap(ColourMap map);
@@ -57,6 +70,7 @@ class BmodeRenderer {
   ColourMap colourMap_ = ColourMap::Grey;
   int textureWidth_ = 0;
   int textureHeight_ = 0;
+  std::uint64_t textureAllocations_ = 0;
 };
 
 }  // namespace cineflow::ui

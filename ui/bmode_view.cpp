@@ -1,6 +1,7 @@
 #include "bmode_view.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 
@@ -12,6 +13,8 @@
 #include <QWheelEvent>
 
 #include "bmode_renderer.hpp"
+#include "device_image_upload.hpp"
+#include "pipeline/engine.hpp"
 #include "view_overlay.hpp"
 
 namespace cineflow::ui {
@@ -35,7 +38,7 @@ BmodeView::~BmodeView() {
     disconnect(current, nullptr, this, nullptr);
   }
   // GL objects die with the context current, on the GUI thread (DESIGN.md §6 rule 7).
-  if (renderer_ || overlayDevice_) {
+  if (renderer_ || overlayDevice_ || deviceUpload_) {
     onContextAboutToBeDestroyed();
   }
 }
@@ -43,8 +46,113 @@ BmodeView::~BmodeView() {
 void BmodeView::onContextAboutToBeDestroyed() {
   makeCurrent();
   overlayDevice_.reset();
+  deviceUpload_.reset();  // unregisters the texture while it still exists
   renderer_.reset();
   doneCurrent();
+}
+
+void BmodeView::setLiveSource(const pipeline::Engine* engine) {
+  if (engine == liveSource_) {
+    return;
+  }
+  liveSource_ = engine;
+  if (renderer_) {
+    makeCurrent();
+    deviceUpload_.reset();
+    chooseDisplayPath();
+    doneCurrent();
+  }
+}
+
+void BmodeView::chooseDisplayPath() {
+  if (liveSource_ == nullptr) {
+    setDisplayPath(false, tr("host upload"));
+    return;
+  }
+  std::string reason;
+  deviceUpload_ = DeviceImageUpload::create(liveSource_->backend(), reason);
+  if (deviceUpload_) {
+    setDisplayPath(true, QString::fromStdString(deviceUpload_->description()));
+  } else {
+    setDisplayPath(false, tr("host upload (%1)").arg(QString::fromStdString(reason)));
+  }
+}
+
+void BmodeView::setDisplayPath(bool deviceUpload, const QString& description) {
+  displayPath_ = description;
+  emit displayPathChanged(deviceUpload, description);
+}
+
+std::vector<float> BmodeView::textureContents() {
+  if (!renderer_) {
+    return {};
+  }
+  makeCurrent();
+  std::vector<float> pixels = renderer_->readTexture();
+  doneCurrent();
+  return pixels;
+}
+
+void BmodeView::uploadDisplayed() {
+  const auto start = std::chrono::steady_clock::now();
+  uploadDisplayedFrame();
+  uploadMsTotal_ +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ++uploads_;
+}
+
+void BmodeView::uploadDisplayedFrame() {
+  if (!displayed_->pixelsInCineloop) {
+    if (deviceUpload_ &&
+        !renderer_->textureMatches(displayed_->geometry.nx, displayed_->geometry.nz)) {
+      deviceUpload_->detach();  // the texture is about to be reallocated
+    }
+    renderer_->upload(*displayed_);
+    return;
+  }
+  if (liveSource_ == nullptr) {
+    return;  // nowhere to read the pixels from; keep the previous image
+  }
+  if (deviceUpload_) {
+    try {
+      if (uploadFromCineloop()) {
+        return;
+      }
+    } catch (const std::exception& error) {
+      deviceUpload_->detach();
+      deviceUpload_.reset();
+      setDisplayPath(false, tr("host upload (the CUDA-OpenGL interop failed: %1)")
+                                .arg(QString::fromStdString(error.what())));
+    }
+  }
+  // The host path for a frame left in the cineloop: one blocking copy, then glTexSubImage2D.
+  auto copy = std::make_shared<Frame>();
+  if (liveSource_->cineloop().copyImage(displayed_->header.sequence, copy->pixels, copy->header,
+                                        copy->geometry) ||
+      liveSource_->cineloop().copyImage(std::nullopt, copy->pixels, copy->header, copy->geometry)) {
+    displayed_ = std::move(copy);
+    renderer_->upload(*displayed_);
+  }
+}
+
+bool BmodeView::uploadFromCineloop() {
+  const pipeline::Cineloop& cineloop = liveSource_->cineloop();
+  acquire::FrameHeader header;
+  process::ImageGeometry geometry;
+  if (deviceUpload_->upload(*renderer_, cineloop, displayed_->header.sequence, header, geometry) &&
+      geometry == displayed_->geometry) {
+    return true;
+  }
+  // Overwritten (or reconfigured) before it could be shown: show the newest instead.
+  if (!deviceUpload_->upload(*renderer_, cineloop, std::nullopt, header, geometry)) {
+    return false;
+  }
+  auto newest = std::make_shared<Frame>();
+  newest->header = header;
+  newest->geometry = geometry;
+  newest->pixelsInCineloop = true;
+  displayed_ = std::move(newest);
+  return true;
 }
 
 QRect BmodeView::imageRectInFramebuffer() const {
@@ -111,11 +219,39 @@ std::optional<CursorReadout> BmodeView::readoutAt(QPointF widgetPos) const {
   readout.row =
       static_cast<int>(std::floor((readout.position.zM - geometry.z0) / geometry.dz + 0.5));
   if (readout.column < 0 || readout.column >= geometry.nx || readout.row < 0 ||
-      readout.row >= geometry.nz || displayed_->pixels.size() < geometry.pixels()) {
+      readout.row >= geometry.nz) {
     return std::nullopt;
   }
-  readout.db = displayed_->pixels[static_cast<std::size_t>(readout.row) * geometry.nx +
-                                  static_cast<std::size_t>(readout.column)];
+  const std::size_t index = static_cast<std::size_t>(readout.row) * geometry.nx +
+                            static_cast<std::size_t>(readout.column);
+  if (!displayed_->pixelsInCineloop) {
+    if (displayed_->pixels.size() < geometry.pixels()) {
+      return std::nullopt;
+    }
+    readout.db = displayed_->pixels[index];
+    return readout;
+  }
+  // The pixels stayed on the device: fetch the one under the cursor (4 bytes).
+  if (liveSource_ == nullptr) {
+    return std::nullopt;
+  }
+  const compute::Backend& backend = liveSource_->backend();
+  float value = 0.0f;
+  acquire::FrameHeader header;
+  process::ImageGeometry read;
+  if (!liveSource_->cineloop().readImage(
+          displayed_->header.sequence,
+          [&](const float* image, const process::ImageGeometry& g) {
+            if (!(g == geometry)) {
+              return false;
+            }
+            backend.copyBlocking(&value, image + index, sizeof(float));
+            return true;
+          },
+          header, read)) {
+    return std::nullopt;  // overwritten since it was shown
+  }
+  readout.db = value;
   return readout;
 }
 
@@ -228,6 +364,7 @@ void BmodeView::initializeGL() {
     renderer_ = std::make_unique<BmodeRenderer>();
     overlayDevice_ = std::make_unique<QOpenGLPaintDevice>();
     renderingError_.clear();
+    chooseDisplayPath();
   } catch (const std::exception& error) {
     renderer_.reset();
     renderingError_ = QString::fromStdString(error.what());
@@ -250,9 +387,9 @@ void BmodeView::paintGL() {
       window_ = {};  // another image: zoom and pan no longer mean anything
     }
     displayed_ = std::move(pending_);
-    renderer_->upload(*displayed_);
+    uploadDisplayed();
   } else if (displayed_ && !renderer_->hasImage()) {
-    renderer_->upload(*displayed_);  // a new context after a context loss
+    uploadDisplayed();  // a new context after a context loss
   }
   renderer_->setColourMap(colourMap_);
   const int framebufferHeight = qRound(height() * devicePixelRatioF());

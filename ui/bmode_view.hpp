@@ -7,12 +7,18 @@
 // Mouse: the wheel zooms (1x..16x) about the cursor, a left-button drag pans, a double-click
 // shows the whole image again. The image rectangle stays put; zoom and pan choose what it shows.
 //
+// Display path: frames carrying host pixels are uploaded with glTexSubImage2D. Frames whose pixels
+// stayed in the engine's cineloop (Frame::pixelsInCineloop, the CUDA backend) are copied from
+// device memory into the texture through CUDA-OpenGL interop when the GL context shares the CUDA
+// device (DeviceImageUpload), and through a host copy otherwise; displayPathChanged() says which.
+//
 // Frames are a mailbox, not a queue: setFrame() replaces any frame not yet painted, so a slow
 // display skips frames instead of falling behind (DESIGN.md §3).
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include <QOpenGLWidget>
 #include <QPointF>
@@ -25,9 +31,14 @@
 
 class QOpenGLPaintDevice;
 
+namespace cineflow::pipeline {
+class Engine;
+}
+
 namespace cineflow::ui {
 
 class BmodeRenderer;
+class DeviceImageUpload;
 
 // What the cursor points at: the physical position and the frame's value at the nearest pixel.
 struct CursorReadout {
@@ -56,6 +67,22 @@ class BmodeView : public QOpenGLWidget {
   const std::shared_ptr<const Frame>& displayedFrame() const { return displayed_; }
   // Empty unless OpenGL could not be initialised; then the reason.
   const QString& renderingError() const { return renderingError_; }
+
+  // The engine whose cineloop holds the pixels of frames marked pixelsInCineloop (null: none).
+  // Chooses the display path (at once if the GL context exists, otherwise when it is created).
+  // Must be reset to null before that engine is destroyed.
+  void setLiveSource(const pipeline::Engine* engine);
+  // Whether live frames go device-to-texture without a host copy.
+  bool deviceUploadActive() const { return deviceUpload_ != nullptr; }
+  // "CUDA-OpenGL interop on ..." or "host upload (why)".
+  const QString& displayPath() const { return displayPath_; }
+  // Time spent putting frames into the texture (host copy or device copy, and the upload), summed
+  // over every frame so far: for the profiler and the display-path benchmark.
+  double uploadMsTotal() const { return uploadMsTotal_; }
+  std::uint64_t uploads() const { return uploads_; }
+  // The image texture as the GPU holds it, [z][x] (empty before the first frame). Makes the
+  // context current; for tests and diagnostics.
+  std::vector<float> textureContents();
 
   // Where the physical point (lateral x, depth z, metres) of the displayed image lands, in widget
   // coordinates (logical pixels; multiply by devicePixelRatioF() for framebuffer pixels), with the
@@ -96,6 +123,8 @@ class BmodeView : public QOpenGLWidget {
  signals:
   void frameDisplayed(quint64 sequence);
   void renderingFailed(const QString& reason);
+  // The display path was chosen or changed (the interop failed and the view fell back).
+  void displayPathChanged(bool deviceUpload, const QString& description);
 
  protected:
   void initializeGL() override;
@@ -113,8 +142,18 @@ class BmodeView : public QOpenGLWidget {
   // The image rectangle in widget (logical) coordinates.
   QRectF imageRectInWidget() const;
   void drawOverlay();
+  // Picks the interop upload when the live source's backend and the context allow it.
+  void chooseDisplayPath();
+  void setDisplayPath(bool deviceUpload, const QString& description);
+  // Puts displayed_ into the texture, through whichever path its pixels need.
+  void uploadDisplayed();  // timed
+  void uploadDisplayedFrame();
+  bool uploadFromCineloop();
 
   std::unique_ptr<BmodeRenderer> renderer_;
+  std::unique_ptr<DeviceImageUpload> deviceUpload_;  // after renderer_: destroyed before it
+  const pipeline::Engine* liveSource_ = nullptr;
+  QString displayPath_;
   // The overlay paints straight into the bound framebuffer through this rather than through the
   // widget, because QWidget::grab() redirects painters opened on the widget to its pixmap.
   std::unique_ptr<QOpenGLPaintDevice> overlayDevice_;
@@ -129,6 +168,8 @@ class BmodeView : public QOpenGLWidget {
   std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
   std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans
   std::uint64_t framesDisplayed_ = 0;
+  double uploadMsTotal_ = 0.0;
+  std::uint64_t uploads_ = 0;
   QString renderingError_;
 };
 

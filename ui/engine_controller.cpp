@@ -241,7 +241,16 @@ std::shared_ptr<Frame> EngineController::takeFreeFrame() {
 
 void EngineController::pollFrame() {
   std::shared_ptr<Frame> frame = takeFreeFrame();
-  if (!engine_->copyLatest(lastSequence_, frame->pixels, frame->header, frame->geometry)) {
+  frame->pixelsInCineloop = pixelsInCineloop_;
+  if (pixelsInCineloop_) {
+    const std::optional<acquire::FrameHeader> newest = engine_->cineloop().latest();
+    if (!newest || newest->sequence == lastSequence_) {
+      return;
+    }
+    frame->header = *newest;
+    frame->geometry = engine_->cineloop().geometry();
+    frame->pixels.clear();
+  } else if (!engine_->copyLatest(lastSequence_, frame->pixels, frame->header, frame->geometry)) {
     return;
   }
   lastSequence_ = frame->header.sequence;

@@ -49,6 +49,10 @@ class EngineController : public QObject {
   // simulator's phantom). Null while none is open.
   const acquire::FrameSource* source() const { return source_; }
   const pipeline::Engine& engine() const { return *engine_; }
+  // Whether frameReady() hands out frames whose pixels stay in the cineloop (pixelsInCineloop)
+  // instead of host copies: for a view that uploads them device-to-texture. Off by default.
+  void setPixelsInCineloop(bool enabled) { pixelsInCineloop_ = enabled; }
+  bool pixelsInCineloop() const { return pixelsInCineloop_; }
   // Frames emitted through frameReady() since construction.
   std::uint64_t framesDelivered() const { return framesDelivered_; }
 
@@ -114,6 +118,7 @@ class EngineController : public QObject {
   std::uint64_t lastSequence_ = ~std::uint64_t{0};
   std::uint64_t framesDelivered_ = 0;
   bool failureReported_ = false;
+  bool pixelsInCineloop_ = false;
   // Frames handed to views; one whose only owner is the pool is free to refill.
   std::vector<std::shared_ptr<Frame>> framePool_;
 };

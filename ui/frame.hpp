@@ -16,7 +16,10 @@ namespace cineflow::ui {
 struct Frame {
   acquire::FrameHeader header;
   process::ImageGeometry geometry;
-  std::vector<float> pixels;  // dB, [z][x], geometry.pixels() values
+  std::vector<float> pixels;  // dB, [z][x], geometry.pixels() values; empty when in the cineloop
+  // The CUDA display path: the pixels stayed in the engine's cineloop (device memory) and views
+  // read them by header.sequence (BmodeView::setLiveSource).
+  bool pixelsInCineloop = false;
 };
 
 }  // namespace cineflow::ui

@@ -49,6 +49,11 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createStatusBar();
   connectController();
   restoreSettings();
+  // The view chooses its display path once its GL context exists; frames then stay in the
+  // cineloop when it can upload them device-to-texture.
+  connect(view_, &BmodeView::displayPathChanged, controller_.get(),
+          [this](bool deviceUpload) { controller_->setPixelsInCineloop(deviceUpload); });
+  view_->setLiveSource(&controller_->engine());
 
   if (!controller_->backendNotice().isEmpty()) {
     showMessage(controller_->backendNotice(), false);
@@ -61,6 +66,7 @@ MainWindow::~MainWindow() {
   delete cineloopDock_;
   cineloopDock_ = nullptr;
   cineloopPanel_ = nullptr;
+  view_->setLiveSource(nullptr);  // the view holds CUDA resources of the controller's device
   controller_.reset();
 }
 
@@ -187,7 +193,13 @@ void MainWindow::freeze() {
 void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
   if (autoGainPending_) {
     autoGainPending_ = false;
-    const double gain = suggestGainDb(frame->pixels);
+    std::vector<float> copied;
+    if (frame->pixelsInCineloop) {
+      acquire::FrameHeader header;
+      process::ImageGeometry geometry;
+      controller_->engine().cineloop().copyImage(frame->header.sequence, copied, header, geometry);
+    }
+    const double gain = suggestGainDb(frame->pixelsInCineloop ? copied : frame->pixels);
     displayControls_->setGainRange(gain - kGainSpanBelowDb, gain + kGainSpanAboveDb);
     displayControls_->setGainDb(gain);
   }

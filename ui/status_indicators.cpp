@@ -30,6 +30,14 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
     : QObject(&statusBar), controller_(controller), view_(view) {
   backendLabel_ =
       addLabel(statusBar, QStringLiteral("backendLabel"), controller_.backendDescription());
+  backendLabel_->setToolTip(tr("Compute backend · display path: %1").arg(view_.displayPath()));
+  connect(&view_, &BmodeView::displayPathChanged, this,
+          [this](bool deviceUpload, const QString& description) {
+            backendLabel_->setText(deviceUpload
+                                       ? tr("%1 · GL interop").arg(controller_.backendDescription())
+                                       : controller_.backendDescription());
+            backendLabel_->setToolTip(tr("Compute backend · display path: %1").arg(description));
+          });
   ratesLabel_ = addLabel(statusBar, QStringLiteral("statsLabel"), tr("stopped"));
   ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
   droppedLabel_ = addLabel(statusBar, QStringLiteral("droppedLabel"), tr("dropped 0"));

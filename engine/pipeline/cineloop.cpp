@@ -121,7 +121,7 @@ std::optional<int> Cineloop::findSlot(const Storage& s, std::optional<std::uint6
   return std::nullopt;
 }
 
-bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
+bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReader& read,
                          acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
   auto s = storage();
   if (!s) {
@@ -143,10 +143,9 @@ bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<floa
       header = entry.header;
     }
     const std::size_t count = s->geometry.pixels();
-    pixels.resize(count);
-    s->backend->copyBlocking(pixels.data(),
-                             s->images.data() + static_cast<std::size_t>(*slot) * count,
-                             count * sizeof(float));
+    if (!read(s->images.data() + static_cast<std::size_t>(*slot) * count, s->geometry)) {
+      return false;
+    }
     if (entry.generation.load(std::memory_order_acquire) == before &&
         (!sequence || header.sequence == *sequence)) {
       geometry = s->geometry;
@@ -154,6 +153,23 @@ bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<floa
     }
   }
   return false;
+}
+
+bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
+                         acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
+  auto s = storage();
+  if (!s) {
+    return false;
+  }
+  const compute::Backend& backend = *s->backend;
+  return readImage(
+      sequence,
+      [&](const float* image, const process::ImageGeometry& g) {
+        pixels.resize(g.pixels());
+        backend.copyBlocking(pixels.data(), image, g.pixels() * sizeof(float));
+        return true;
+      },
+      header, geometry);
 }
 
 }  // namespace cineflow::pipeline

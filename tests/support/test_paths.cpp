@@ -17,4 +17,10 @@ std::string appPath() {
   return CINEFLOW_APP_PATH;
 }
 
+std::string artefactPath(const std::string& name) {
+  const char* env = std::getenv("CINEFLOW_TEST_ARTEFACTS");
+  const std::filesystem::path dir = env != nullptr ? env : CINEFLOW_TEST_BINARY_DIR;
+  return (dir / name).string();
+}
+
 }  // namespace cineflow::test

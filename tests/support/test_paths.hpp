@@ -1,5 +1,5 @@
 #pragma once
-// Where tests find real datasets and the cineflow executable.
+// Where tests find real datasets and the cineflow executable, and where they leave artefacts.
 
 #include <string>
 
@@ -10,5 +10,8 @@ namespace cineflow::test {
 std::string sharedDataFile(const std::string& name);
 // The built cineflow executable.
 std::string appPath();
+// Where a test saves `name` (a screenshot) for people to look at: $CINEFLOW_TEST_ARTEFACTS when
+// set (a run on another machine), otherwise the tests' build folder.
+std::string artefactPath(const std::string& name);
 
 }  // namespace cineflow::test
