@@ -24,6 +24,8 @@ constexpr double kMaxFrameRateHz = 100'000.0;
 // Wide enough for any probe and depth; the engine's validation decides what is sensible.
 constexpr double kMaxExtentMm = 500.0;
 const QString kAlertStyle = QStringLiteral("color: #ff6060; font-weight: bold;");
+// How long the dropped-frame alert stays after the last drop.
+constexpr qint64 kAlertHoldMs = 3000;
 const QString kErrorStyle = QStringLiteral("color: #ff7070;");
 
 QDoubleSpinBox* millimetreBox(QWidget* parent, double minimum, const QString& objectName) {
@@ -213,8 +215,15 @@ void AcquisitionPanel::onRunningChanged(bool running) {
 
 void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   droppedCount_->setText(QString::number(stats.dropped));
-  if (stats.dropped > droppedSeen_) {
+  if (stats.dropped <= droppedSeen_) {
+    // The alert stays while frames keep dropping and clears once they have stopped for a while
+    // (the count above keeps the total).
+    if (droppedAlert_->isVisible() && lastDrop_.elapsed() > kAlertHoldMs) {
+      droppedAlert_->hide();
+    }
+  } else {
     droppedSeen_ = stats.dropped;
+    lastDrop_.start();
     droppedAlert_->setText(tr(
         "⚠ %n frame(s) dropped: processing cannot keep up with the "
         "frame rate",

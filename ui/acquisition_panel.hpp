@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include "pipeline/engine_types.hpp"
@@ -81,6 +82,7 @@ class AcquisitionPanel : public QWidget {
   QLabel* imagingError_ = nullptr;
   bool loading_ = false;  // filling the controls from the engine: do not apply them back
   std::uint64_t droppedSeen_ = 0;
+  QElapsedTimer lastDrop_;  // since the last newly dropped frame
 };
 
 }  // namespace cineflow::ui

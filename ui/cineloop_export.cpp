@@ -134,7 +134,8 @@ void renderGrey(const Frame& frame, const GreyLevels& levels, QImage& image) {
 }
 
 CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const QString& folder,
-                                       const GreyLevels& levels) {
+                                       const GreyLevels& levels, const ExportProgress& progress,
+                                       const std::atomic<bool>* cancel) {
   if (folder.isEmpty()) {
     return failure(folder, QStringLiteral("no folder given"));
   }
@@ -156,7 +157,14 @@ CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const
   Frame frame;  // reused: copyImage resizes its pixels once
   QImage image;
   int skipped = 0;
+  int done = 0;
   for (const acquire::FrameHeader& listed : headers) {
+    if (cancel != nullptr && cancel->load()) {
+      return failure(folder, QStringLiteral("cancelled"));
+    }
+    if (progress) {
+      progress(done++, static_cast<int>(headers.size()));
+    }
     if (!cineloop.copyImage(listed.sequence, frame.pixels, frame.header, frame.geometry)) {
       ++skipped;  // overwritten since headers() was taken
       continue;

@@ -9,6 +9,9 @@
 // they renamed to their final names, so a failure (unwritable folder, full disk) leaves neither
 // partial files nor a partial set behind: the temporaries are removed and the reason returned.
 
+#include <atomic>
+#include <functional>
+
 #include <QImage>
 #include <QString>
 
@@ -33,10 +36,17 @@ struct CineloopExportResult {
 // Fills `image` (reallocated only when the geometry changes) with the grey rendering of `frame`.
 void renderGrey(const Frame& frame, const GreyLevels& levels, QImage& image);
 
+// Called after each frame written: (frames done, frames listed).
+using ExportProgress = std::function<void(int, int)>;
+
 // Exports every complete cineloop entry (oldest first) into `folder`, created when missing.
-// Runs on the calling thread; reads the cineloop through its const reader API only.
+// Runs on the calling thread (any thread: it reads the cineloop through its const reader API
+// only). When `cancel` becomes true it stops before the next frame, removes what it wrote and
+// returns a failure saying so.
 CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const QString& folder,
-                                       const GreyLevels& levels);
+                                       const GreyLevels& levels,
+                                       const ExportProgress& progress = {},
+                                       const std::atomic<bool>* cancel = nullptr);
 
 // "frame_000042.png"
 QString cineloopFrameFileName(std::uint64_t sequence);

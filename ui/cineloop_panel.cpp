@@ -1,4 +1,5 @@
 #include "cineloop_panel.hpp"
+#include "media_icons.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +8,6 @@
 #include <QAction>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QStyle>
 
 namespace cineflow::ui {
 namespace {
@@ -36,7 +36,13 @@ CineloopPanel::CineloopPanel(const pipeline::Engine& engine, QWidget* parent)
   updatePosition();
 }
 
-CineloopPanel::~CineloopPanel() = default;
+CineloopPanel::~CineloopPanel() {
+  // Events the export thread posted to this panel die with it; the thread must not outlive it.
+  cancelExport_ = true;
+  if (exportThread_.joinable()) {
+    exportThread_.join();
+  }
+}
 
 std::optional<std::uint64_t> CineloopPanel::currentSequence() const {
   if (current_ < 0 || current_ >= entryCount()) {
@@ -90,8 +96,7 @@ void CineloopPanel::setPlaying(bool playing) {
   }
   const QSignalBlocker blocker(playPauseAction_);
   playPauseAction_->setChecked(playing);
-  playPauseAction_->setIcon(
-      style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  playPauseAction_->setIcon(mediaIcon(playing ? MediaIcon::Pause : MediaIcon::Play));
 }
 
 void CineloopPanel::togglePlayback() {

@@ -15,14 +15,16 @@
 // Export uses the display's gain and dynamic range: connect DisplayControls::gainChanged and
 // dynamicRangeChanged to setGainDb() / setDynamicRangeDb().
 
-#include <QWidget>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <QString>
 #include <QTimer>
+#include <QWidget>
 
 #include "frame.hpp"
 #include "pipeline/engine.hpp"
@@ -46,9 +48,12 @@ class CineloopPanel : public QWidget {
   QAction* stepBackAction() const { return stepBackAction_; }
   QAction* stepForwardAction() const { return stepForwardAction_; }
 
-  // Writes every kept frame as frame_<seq>.png plus index.csv into `folder` (see
-  // cineloop_export.hpp). Returns false on failure; either way messageReady() reports the outcome.
-  bool exportPng(const QString& folder, double gainDb, double dynamicRangeDb);
+  // Starts writing every kept frame as frame_<seq>.png plus index.csv into `folder` (see
+  // cineloop_export.hpp) on a background thread, so the window stays live meanwhile. Returns false
+  // (with a message) when an export is already running. exportProgress() follows it;
+  // exportFinished() and messageReady() report the outcome. Destroying the panel cancels it.
+  bool startExport(const QString& folder, double gainDb, double dynamicRangeDb);
+  bool isExporting() const { return exportThread_.joinable(); }
 
   // State, for the owner and tests.
   bool isLive() const { return live_; }
@@ -83,6 +88,8 @@ class CineloopPanel : public QWidget {
   void frameSelected(std::shared_ptr<const cineflow::ui::Frame> frame);
   // A non-fatal problem (export failed, ...), for the status bar.
   void messageReady(const QString& message, bool isError);
+  void exportProgress(int framesDone, int framesTotal);
+  void exportFinished(bool ok, const QString& message);
 
  private:
   void buildControls();
@@ -96,6 +103,7 @@ class CineloopPanel : public QWidget {
   void updateControls();
   void updatePosition();
   void chooseExportFolder();
+  void finishExport(bool ok, const QString& message);
 
   const pipeline::Engine& engine_;
   std::vector<acquire::FrameHeader> entries_;  // oldest first, as of the last reload
@@ -104,6 +112,8 @@ class CineloopPanel : public QWidget {
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = 60.0;
   QString lastExportFolder_;
+  std::thread exportThread_;  // joined by finishExport() or the destructor
+  std::atomic<bool> cancelExport_{false};
 
   QSlider* timeline_ = nullptr;
   QLabel* position_ = nullptr;

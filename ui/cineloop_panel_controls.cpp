@@ -7,16 +7,16 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFileDialog>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
-#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
+#include "compute/thread_name.hpp"
+#include "media_icons.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -34,15 +34,11 @@ QToolButton* makeButton(QAction* action, QWidget* parent) {
 
 void CineloopPanel::buildControls() {
   setObjectName(QStringLiteral("cineloopPanel"));
-  QStyle* widgetStyle = style();
-  stepBackAction_ =
-      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaSeekBackward), tr("Step back"), this);
+  stepBackAction_ = new QAction(mediaIcon(MediaIcon::StepBack), tr("Step back"), this);
   stepBackAction_->setToolTip(tr("One frame older"));
-  stepForwardAction_ =
-      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaSeekForward), tr("Step forward"), this);
+  stepForwardAction_ = new QAction(mediaIcon(MediaIcon::StepForward), tr("Step forward"), this);
   stepForwardAction_->setToolTip(tr("One frame newer"));
-  playPauseAction_ =
-      new QAction(widgetStyle->standardIcon(QStyle::SP_MediaPlay), tr("Play / pause"), this);
+  playPauseAction_ = new QAction(mediaIcon(MediaIcon::Play), tr("Play / pause"), this);
   playPauseAction_->setToolTip(tr("Play the cineloop in a loop, at the acquisition's pace"));
   playPauseAction_->setCheckable(true);
   connect(stepBackAction_, &QAction::triggered, this, &CineloopPanel::stepBack);
@@ -79,6 +75,9 @@ void CineloopPanel::buildControls() {
       tr("Write every kept frame as an 8-bit grey PNG, with the display's "
          "gain and dynamic range, plus index.csv"));
   connect(exportButton_, &QToolButton::clicked, this, &CineloopPanel::chooseExportFolder);
+  connect(this, &CineloopPanel::exportProgress, exportButton_, [this](int done, int total) {
+    exportButton_->setText(tr("Exporting %1 / %2\u2026").arg(done).arg(total));
+  });
 
   auto* timelineRow = new QHBoxLayout;
   timelineRow->addWidget(timeline_, 1);
@@ -116,14 +115,40 @@ void CineloopPanel::setPlaybackSpeed(double speed) {
   speed_->setCurrentIndex(static_cast<int>(nearest - kSpeeds.begin()));
 }
 
-bool CineloopPanel::exportPng(const QString& folder, double gainDb, double dynamicRangeDb) {
+bool CineloopPanel::startExport(const QString& folder, double gainDb, double dynamicRangeDb) {
+  if (isExporting()) {
+    emit messageReady(tr("A cineloop export is already running"), true);
+    return false;
+  }
   setPlaying(false);
-  QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-  const CineloopExportResult result =
-      exportCineloopPng(engine_.cineloop(), folder, GreyLevels{gainDb, dynamicRangeDb});
-  QGuiApplication::restoreOverrideCursor();
-  emit messageReady(result.message, !result.ok);
-  return result.ok;
+  cancelExport_ = false;
+  exportButton_->setText(tr("Exporting\u2026"));
+  const pipeline::Cineloop& cineloop = engine_.cineloop();
+  const GreyLevels levels{gainDb, dynamicRangeDb};
+  exportThread_ = std::thread([this, &cineloop, folder, levels] {
+    compute::setCurrentThreadName("cf-export");
+    const auto progress = [this](int done, int total) {
+      QMetaObject::invokeMethod(
+          this, [this, done, total] { emit exportProgress(done, total); }, Qt::QueuedConnection);
+    };
+    const CineloopExportResult result =
+        exportCineloopPng(cineloop, folder, levels, progress, &cancelExport_);
+    QMetaObject::invokeMethod(
+        this, [this, ok = result.ok, message = result.message] { finishExport(ok, message); },
+        Qt::QueuedConnection);
+  });
+  updateControls();
+  return true;
+}
+
+void CineloopPanel::finishExport(bool ok, const QString& message) {
+  if (exportThread_.joinable()) {
+    exportThread_.join();
+  }
+  exportButton_->setText(tr("Export PNG\u2026"));
+  updateControls();
+  emit messageReady(message, !ok);
+  emit exportFinished(ok, message);
 }
 
 void CineloopPanel::updateControls() {
@@ -133,7 +158,7 @@ void CineloopPanel::updateControls() {
   stepBackAction_->setEnabled(reviewable && current_ > 0);
   stepForwardAction_->setEnabled(reviewable && current_ + 1 < entryCount());
   speed_->setEnabled(reviewable);
-  exportButton_->setEnabled(reviewable);
+  exportButton_->setEnabled(reviewable && !isExporting());
 }
 
 void CineloopPanel::updatePosition() {
@@ -161,7 +186,7 @@ void CineloopPanel::chooseExportFolder() {
     return;
   }
   lastExportFolder_ = folder;
-  exportPng(folder, gainDb_, dynamicRangeDb_);
+  startExport(folder, gainDb_, dynamicRangeDb_);
 }
 
 }  // namespace cineflow::ui

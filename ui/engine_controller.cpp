@@ -185,30 +185,14 @@ void EngineController::setRunning(bool running) {
 }
 
 bool EngineController::setFrameRate(double hz) {
-  pipeline::EngineConfig config = config_;
-  config.frameRateHz = hz;
   try {
-    config.validate();
+    engine_->setFrameRate(hz);  // live: the acquisition thread takes it at its next frame
   } catch (const std::exception& error) {
     emit errorOccurred(tr("Frame rate refused: %1").arg(QString::fromStdString(error.what())));
     return false;
   }
-  if (config.frameRateHz == config_.frameRateHz) {
-    return true;
-  }
-  const bool wasRunning = isRunning();
-  stop();  // joins the engine's threads; at most the few frames already acquired are finished
-  try {
-    engine_->setConfig(config);
-  } catch (const std::exception& error) {
-    emit errorOccurred(tr("Frame rate refused: %1").arg(QString::fromStdString(error.what())));
-    if (wasRunning) {
-      start();
-    }
-    return false;
-  }
-  config_ = config;
-  return wasRunning ? start() : true;
+  config_.frameRateHz = hz;  // so that a later setConfig keeps it
+  return true;
 }
 
 void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {

@@ -75,9 +75,8 @@ class EngineController : public QObject {
   // Stops acquiring; the last image stays available. Idempotent.
   void stop();
   void setRunning(bool running);
-  // Paces the source at `hz` (0: the source's own rate). The engine takes a new rate only while
-  // stopped, so a running acquisition is stopped, reconfigured and restarted. Returns false (and
-  // emits errorOccurred) when the rate is refused.
+  // Paces the source at `hz` (0: the source's own rate), live: a running acquisition takes it at
+  // its next frame without stopping. Returns false (and emits errorOccurred) when it is refused.
   bool setFrameRate(double hz);
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
-#include <QStyle>
 #include <QToolBar>
 
 #include "acquisition_panel.hpp"
@@ -19,6 +18,7 @@
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
+#include "media_icons.hpp"
 #include "status_indicators.hpp"
 
 namespace cineflow::ui {
@@ -208,7 +208,7 @@ void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
 
 void MainWindow::onRunningChanged(bool running) {
   runAction_->setText(running ? tr("Stop") : tr("Start"));
-  runAction_->setIcon(style()->standardIcon(running ? QStyle::SP_MediaStop : QStyle::SP_MediaPlay));
+  runAction_->setIcon(mediaIcon(running ? MediaIcon::Stop : MediaIcon::Play));
   freezeAction_->setEnabled(running);
   cineloopPanel_->setLive(running);
   if (running) {

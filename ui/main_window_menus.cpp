@@ -5,13 +5,13 @@
 #include <QDockWidget>
 #include <QKeySequence>
 #include <QMenuBar>
-#include <QStyle>
 
 #include "about_dialog.hpp"
 #include "acquisition_panel.hpp"
 #include "cineloop_panel.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
+#include "media_icons.hpp"
 
 namespace cineflow::ui {
 
@@ -33,7 +33,7 @@ void MainWindow::createActions() {
   quitAction_->setMenuRole(QAction::QuitRole);
   connect(quitAction_, &QAction::triggered, this, &QWidget::close);
 
-  runAction_ = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
+  runAction_ = new QAction(mediaIcon(MediaIcon::Play), tr("Start"), this);
   runAction_->setObjectName(QStringLiteral("runAction"));
   runAction_->setShortcut(QKeySequence(Qt::Key_Space));
   runAction_->setToolTip(tr("Start or stop acquisition (Space)"));
@@ -41,7 +41,7 @@ void MainWindow::createActions() {
   connect(runAction_, &QAction::triggered, this,
           [this] { controller_->setRunning(!controller_->isRunning()); });
 
-  freezeAction_ = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("Freeze"), this);
+  freezeAction_ = new QAction(mediaIcon(MediaIcon::Freeze), tr("Freeze"), this);
   freezeAction_->setObjectName(QStringLiteral("freezeAction"));
   freezeAction_->setShortcut(QKeySequence(Qt::Key_F));
   freezeAction_->setToolTip(tr("Stop acquiring and review the cineloop (F)"));

@@ -13,6 +13,7 @@ Engine::Impl::Impl(compute::Backend& backendRef, EngineConfig engineConfig, Cine
       config(engineConfig),
       cineloop(loop),
       overflow(engineConfig.overflow),
+      frameRateHz(engineConfig.frameRateHz),
       frameStats(static_cast<std::size_t>(engineConfig.statsWindow)) {}
 
 Engine::Engine(compute::Backend& backend, EngineConfig config) : backend_(backend) {
@@ -63,6 +64,7 @@ void Engine::setConfig(const EngineConfig& config) {
   impl_->joinThreads();
   impl_->config = config;
   impl_->overflow = config.overflow;
+  impl_->frameRateHz = config.frameRateHz;
 }
 
 void Engine::setImagingParams(const process::ImagingParams& params) {
@@ -80,6 +82,13 @@ void Engine::setImagingParams(const process::ImagingParams& params) {
 
 void Engine::setOverflowPolicy(OverflowPolicy policy) {
   impl_->overflow = policy;
+}
+
+void Engine::setFrameRate(double hz) {
+  EngineConfig checked = impl_->config;
+  checked.frameRateHz = hz;
+  checked.validate();
+  impl_->frameRateHz = hz;
 }
 
 void Engine::start() {

@@ -40,6 +40,9 @@ class Engine {
   // Live: validated now (std::invalid_argument), applied by the engine thread between frames.
   void setImagingParams(const process::ImagingParams& params);
   void setOverflowPolicy(OverflowPolicy policy);
+  // Live: the pacing rate (0: the source's own rate), taken at the next frame; validated now
+  // (std::invalid_argument). Overrides EngineConfig::frameRateHz until the next setConfig().
+  void setFrameRate(double hz);
 
   // Configures the processor and buffers (allocations happen here), then starts both threads.
   // Throws on invalid configuration or allocation failure, leaving the engine stopped.

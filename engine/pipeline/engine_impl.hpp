@@ -60,6 +60,7 @@ struct Engine::Impl {
   bool imagingChosen = false;  // false: defaults for the source at start()
   std::optional<process::ImagingParams> pendingImaging;
   std::atomic<OverflowPolicy> overflow;
+  std::atomic<double> frameRateHz{0.0};  // live pacing override (config.frameRateHz at setConfig)
 
   HostRing ring;
   std::vector<InFlightSlot> inFlight;

@@ -21,17 +21,20 @@ std::int64_t nowNs() {
 
 void Engine::Impl::acquisitionLoop() {
   compute::setCurrentThreadName("cf-acquire");
-  const double rate =
-      !config.pace ? 0.0 : (config.frameRateHz > 0 ? config.frameRateHz : source->frameRateHz());
-  const auto period =
-      rate > 0
-          ? std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate))
-          : Clock::duration::zero();
+  // The pacing period, recomputed each frame: setFrameRate() changes it live.
+  const auto currentPeriod = [this] {
+    const double override = frameRateHz.load();
+    const double rate = !config.pace ? 0.0 : (override > 0 ? override : source->frameRateHz());
+    return rate > 0 ? std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double>(1.0 / rate))
+                    : Clock::duration::zero();
+  };
   const std::uint64_t frameCount = source->frameCount();
   auto nextTick = Clock::now();
   std::uint64_t sequence = 0;
   try {
     while (!stopRequested && (config.maxFrames == 0 || sequence < config.maxFrames)) {
+      const auto period = currentPeriod();
       if (period > Clock::duration::zero()) {
         // Sleep in short steps so that stop() is honoured promptly at low frame rates.
         while (!stopRequested && Clock::now() < nextTick) {

@@ -1,8 +1,9 @@
 // Cineloop review on the simulator with the CPU backend: after a finished 40-frame acquisition
 // with a 16-frame cineloop, the panel selects the newest frame when leaving live mode, steps and
 // scrubs to the expected sequence numbers, hands out pixels identical to the cineloop's, plays in
-// sequence order, exports 16 grey PNG frames with index.csv, and fails cleanly (a message, no
-// files) when the export folder cannot exist.
+// sequence order, exports 16 grey PNG frames with index.csv on a background thread (one export at a
+// time), and fails cleanly (a message, no files) when the export folder cannot exist or the panel
+// is closed during an export.
 
 #include <algorithm>
 #include <memory>
@@ -66,6 +67,7 @@ class CineloopReviewTest : public QObject {
   void liveModeDisablesTheControls();
   void exportsEveryFrameAsGreyPng();
   void exportIntoAnImpossibleFolderFailsCleanly();
+  void closingDuringAnExportLeavesNoFiles();  // last: destroys the panel
 
  private:
   // The frames emitted since init(); each must equal the cineloop's copy bit for bit.
@@ -113,6 +115,7 @@ void CineloopReviewTest::cleanupTestCase() {
 }
 
 void CineloopReviewTest::init() {
+  QVERIFY(panel_);
   panel_->setPlaying(false);
   received_.clear();
   messages_.clear();
@@ -232,8 +235,18 @@ void CineloopReviewTest::exportsEveryFrameAsGreyPng() {
   QElapsedTimer timer;
   timer.start();
   const double gainDb = gainFor(*engine_);
-  QVERIFY2(panel_->exportPng(folder.path(), gainDb, kDynamicRangeDb),
-           qPrintable(messages_.empty() ? QString() : messages_.back()));
+  QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
+  QSignalSpy progress(panel_.get(), &cineflow::ui::CineloopPanel::exportProgress);
+  QVERIFY(panel_->startExport(folder.path(), gainDb, kDynamicRangeDb));
+  QVERIFY(panel_->isExporting());
+  QVERIFY(!panel_->startExport(folder.path(), gainDb, kDynamicRangeDb));  // one at a time
+  QVERIFY(lastMessageWasError_);
+  messages_.clear();
+  QVERIFY(finished.wait(60'000));
+  QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+  QVERIFY(!panel_->isExporting());
+  QCOMPARE(progress.size(), kCineloopFrames);
+  QCOMPARE(progress.back().at(1).toInt(), kCineloopFrames);
   qInfo("exported %d frames of %d x %d in %lld ms", kCineloopFrames, geometry.nx, geometry.nz,
         static_cast<long long>(timer.elapsed()));
   QVERIFY(!lastMessageWasError_);
@@ -293,14 +306,29 @@ void CineloopReviewTest::exportIntoAnImpossibleFolderFailsCleanly() {
   }
   const QString impossible = blocker + QStringLiteral("/export");
 
-  QVERIFY(!panel_->exportPng(impossible, 0.0, kDynamicRangeDb));
+  QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
+  QVERIFY(panel_->startExport(impossible, 0.0, kDynamicRangeDb));
+  QVERIFY(finished.wait(10'000));
+  QVERIFY(!finished.at(0).at(0).toBool());
   QCOMPARE(messages_.size(), std::size_t{1});
   QVERIFY(lastMessageWasError_);
   QVERIFY2(messages_.back().contains(impossible), qPrintable(messages_.back()));
   const QStringList left =
       QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
   QCOMPARE(left, QStringList{QStringLiteral("not-a-folder")});
-  QVERIFY(!panel_->exportPng(QString(), 0.0, kDynamicRangeDb));  // no folder at all
+  QVERIFY(panel_->startExport(QString(), 0.0, kDynamicRangeDb));  // no folder at all
+  QVERIFY(finished.wait(10'000));
+  QVERIFY(!finished.at(1).at(0).toBool());
+}
+
+void CineloopReviewTest::closingDuringAnExportLeavesNoFiles() {
+  QTemporaryDir folder;
+  QVERIFY(folder.isValid());
+  QVERIFY(panel_->startExport(folder.path(), 0.0, kDynamicRangeDb));
+  panel_.reset();  // cancels and joins the export thread; its temporaries are removed
+  const QStringList left =
+      QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+  QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
 }
 
 QTEST_MAIN(CineloopReviewTest)
