@@ -47,6 +47,12 @@ compute::DeviceSpan<float> Cineloop::slotImage(int slot) const {
   return storage_->images.view().subspan(static_cast<std::size_t>(slot) * pixels, pixels);
 }
 
+compute::DeviceSpan<float> Cineloop::slotsImage(int first, int count) const {
+  const std::size_t pixels = storage_->geometry.pixels();
+  return storage_->images.view().subspan(static_cast<std::size_t>(first) * pixels,
+                                         static_cast<std::size_t>(count) * pixels);
+}
+
 // Writer callbacks use storage_ without the storage mutex: only the engine thread replaces it, and
 // only after the compute stream has drained.
 void Cineloop::beginWrite(int slot) noexcept {

@@ -38,6 +38,8 @@ class Cineloop {
   // that writes it; endWrite() runs as a host callback once that work has completed.
   int claimNextSlot();  // engine thread
   compute::DeviceSpan<float> slotImage(int slot) const;
+  // `count` consecutive slots from `first` as one span ([count][nz][nx]): a volume's block.
+  compute::DeviceSpan<float> slotsImage(int first, int count) const;
   void beginWrite(int slot) noexcept;
   void endWrite(int slot, const acquire::FrameHeader& header) noexcept;
 

@@ -1,5 +1,6 @@
 #include "pipeline/engine.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -56,6 +57,20 @@ void Engine::setFrameObserver(FrameObserver observer) {
   requireStopped(state(), "setFrameObserver");
   impl_->joinThreads();
   impl_->observer = std::move(observer);
+}
+
+void Engine::setVolumeCallback(VolumeCallback callback) {
+  requireStopped(state(), "setVolumeCallback");
+  impl_->joinThreads();
+  impl_->volumeCallback = std::move(callback);
+}
+
+VolumeLock Engine::lockLatestVolume() const {
+  return impl_->volumes.lockLatest();
+}
+
+int Engine::framesPerVolume() const {
+  return impl_->framesPerVolume.load();
 }
 
 void Engine::setConfig(const EngineConfig& config) {
@@ -140,6 +155,8 @@ EngineStats Engine::stats() const {
   s.acquired = impl_->acquired;
   s.dropped = impl_->dropped;
   s.processed = impl_->processed;
+  s.volumes = impl_->volumes.completed();
+  s.volumesAbandoned = impl_->volumes.abandoned();
   s.ringSlots = impl_->ring.slotCount();
   s.ringOccupancy = s.ringSlots > 0 ? impl_->ring.occupancy() : 0;
   std::lock_guard lock(impl_->statsMutex);
@@ -218,7 +235,8 @@ void Engine::Impl::configureForStart() {
   }
   processor->configure(backend, acq, source->sampleType(), imaging);
   geometry = processor->geometry();
-  cineloop.configure(backend, config.cineloopFrames, geometry);
+  framesPerVolume = config.framesPerVolume >= 0 ? config.framesPerVolume : acq.framesPerVolume;
+  configureImageStorage();
 
   const std::size_t frameBytes = source->frameBytes();
   ring.configure(backend, config.hostRingSlots, frameBytes);
@@ -226,6 +244,7 @@ void Engine::Impl::configureForStart() {
     upload = backend.createStream("upload");
     compute = backend.createStream("compute");
     notify = backend.createStream("notify");
+    endpoint = backend.createStream("endpoint");
   }
   const auto names = processor->stageNames();
   inFlight.clear();
@@ -255,6 +274,24 @@ void Engine::Impl::configureForStart() {
   acquired = 0;
   dropped = 0;
   processed = 0;
+}
+
+void Engine::Impl::configureImageStorage() {
+  const int k = framesPerVolume.load();
+  int capacity = config.cineloopFrames;
+  if (k > 0) {
+    // Whole sweeps, at least two: one being filled while the previous one is read.
+    capacity = std::max(2 * k, (capacity + k - 1) / k * k);
+  }
+  volumes.configure(backend, k, k > 0 ? capacity / k : 0, geometry);
+  cineloop.configure(backend, capacity, geometry);
+}
+
+int Engine::Impl::sliceOf(const acquire::FrameHeader& header) const {
+  const int k = framesPerVolume.load();
+  return config.framesPerVolume > 0
+             ? static_cast<int>(header.sourceIndex % static_cast<std::uint64_t>(k))
+             : header.slice.sliceIndex;
 }
 
 double Engine::Impl::secondsSinceEpoch() const {

@@ -19,6 +19,7 @@
 #include "compute/backend.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine_types.hpp"
+#include "pipeline/volume.hpp"
 #include "process/frame_processor.hpp"
 
 namespace cineflow::pipeline {
@@ -35,6 +36,8 @@ class Engine {
   void setSource(std::unique_ptr<acquire::FrameSource> source);
   void setProcessor(std::unique_ptr<process::FrameProcessor> processor);  // default: B-mode chain
   void setFrameObserver(FrameObserver observer);
+  // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
+  void setVolumeCallback(VolumeCallback callback);
   void setConfig(const EngineConfig& config);
 
   // Live: validated now (std::invalid_argument), applied by the engine thread between frames.
@@ -60,6 +63,11 @@ class Engine {
   const acquire::AcquisitionParams* acquisitionParams() const;
   process::ImagingParams imagingParams() const;
   const Cineloop& cineloop() const { return cineloop_; }
+  // Any thread: the newest complete volume, locked against reuse (empty while there is none).
+  // Every lock must be released before the engine is destroyed.
+  VolumeLock lockLatestVolume() const;
+  // Frames per volume in effect since the last start() (0: no volumes).
+  int framesPerVolume() const;
 
   // Copies the newest complete image to host memory if its sequence differs from
   // `lastSequence` (pass ~0 for "any"). Returns false when nothing newer exists. Never blocks the

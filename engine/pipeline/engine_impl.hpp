@@ -13,6 +13,7 @@
 
 #include "pipeline/engine.hpp"
 #include "pipeline/host_ring.hpp"
+#include "pipeline/volume_assembler.hpp"
 #include "profile/rolling_stats.hpp"
 
 namespace cineflow::pipeline {
@@ -45,6 +46,10 @@ struct Engine::Impl {
   void drain();
   void throwOnStreamError();
   void onProcessed() noexcept;
+  // Slice index of a frame within its sweep (framesPerVolume > 0).
+  int sliceOf(const acquire::FrameHeader& header) const;
+  // Reconfigures volumes and cineloop for `geometry` (volumes first: they point into the loop).
+  void configureImageStorage();
   double secondsSinceEpoch() const;
 
   compute::Backend& backend;
@@ -53,6 +58,7 @@ struct Engine::Impl {
   std::unique_ptr<acquire::FrameSource> source;
   std::unique_ptr<process::FrameProcessor> processor;
   FrameObserver observer;
+  VolumeCallback volumeCallback;
   process::ImageGeometry geometry;
 
   mutable std::mutex imagingMutex;
@@ -63,6 +69,8 @@ struct Engine::Impl {
   std::atomic<double> frameRateHz{0.0};  // live pacing override (config.frameRateHz at setConfig)
 
   HostRing ring;
+  VolumeAssembler volumes;
+  std::atomic<int> framesPerVolume{0};  // in effect since the last start
   std::vector<InFlightSlot> inFlight;
 
   std::atomic<bool> stopRequested{false};
@@ -82,6 +90,7 @@ struct Engine::Impl {
 
   // Last: destroyed first, after draining, while every buffer above still exists.
   std::unique_ptr<compute::Stream> upload, compute, notify;  // notify: host callbacks only
+  std::unique_ptr<compute::Stream> endpoint;                 // volumes: MIPs and callbacks' work
   std::thread acquisitionThread, engineThread;
 };
 

@@ -93,6 +93,7 @@ void Engine::Impl::engineLoop() {
     } catch (...) {  // already failed: the first error is the one reported
     }
   }
+  volumes.abandonOpenSweep();  // a sweep cut short by stop() is not a volume
   setState(stopRequested ? EngineState::Stopped : EngineState::Finished);
 }
 
@@ -109,7 +110,7 @@ void Engine::Impl::applyPendingImaging() {
   processor->configure(backend, source->params(), source->sampleType(), *next);
   if (processor->geometry() != geometry) {
     geometry = processor->geometry();
-    cineloop.configure(backend, config.cineloopFrames, geometry);
+    configureImageStorage();
     if (observer) {
       for (InFlightSlot& slot : inFlight) {
         slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
@@ -135,7 +136,10 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   notify->enqueueHost([ringPtr = &ring, hostSlot] { ringPtr->release(hostSlot); });
 
   compute->wait(*slot.uploaded);
-  const int loopSlot = cineloop.claimNextSlot();
+  const bool inVolume = framesPerVolume.load() > 0;
+  const int slice = inVolume ? sliceOf(slot.header) : 0;
+  const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, stopRequested)
+                                : cineloop.claimNextSlot();
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.raw.view(), image, slot.marks);
@@ -146,6 +150,9 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     });
   }
   compute->record(*slot.done);
+  if (inVolume) {
+    volumes.frameDispatched(slot.header, slice, *slot.done, cineloop, *endpoint, volumeCallback);
+  }
   notify->wait(*slot.done);
   // The header travels by value: the engine may reuse `slot` before this callback has run.
   notify->enqueueHost([this, loopSlot, header = slot.header] {
@@ -174,6 +181,7 @@ void Engine::Impl::collect(InFlightSlot& slot) {
 void Engine::Impl::drain() {
   upload->synchronize();
   compute->synchronize();
+  endpoint->synchronize();
   notify->synchronize();
   throwOnStreamError();
   for (InFlightSlot& slot : inFlight) {
@@ -184,7 +192,7 @@ void Engine::Impl::drain() {
 }
 
 void Engine::Impl::throwOnStreamError() {
-  for (compute::Stream* stream : {upload.get(), compute.get(), notify.get()}) {
+  for (compute::Stream* stream : {upload.get(), compute.get(), endpoint.get(), notify.get()}) {
     const std::string message = stream->takeError();
     if (!message.empty()) {
       throw std::runtime_error(message);

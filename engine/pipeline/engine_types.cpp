@@ -40,6 +40,8 @@ void EngineConfig::validate() const {
   require(cineloopFrames >= 1 && cineloopFrames <= 100000, "cineloopFrames must be in [1, 100000]");
   require(frameRateHz >= 0 && frameRateHz <= 100000, "frameRateHz must be in [0, 100000]");
   require(statsWindow >= 1 && statsWindow <= 100000, "statsWindow must be in [1, 100000]");
+  require(framesPerVolume >= -1 && framesPerVolume <= 4096,
+          "framesPerVolume must be -1 (the source's), 0 (no volumes) or in [1, 4096]");
 }
 
 }  // namespace cineflow::pipeline

@@ -28,6 +28,10 @@ struct EngineConfig {
   double frameRateHz = 0;       // pacing rate override (0: the source's own frameRateHz())
   std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
   int statsWindow = 120;        // frames over which stage statistics are computed
+  // Frames per elevation sweep, i.e. per volume (pipeline/volume.hpp): -1 takes the source's
+  // (AcquisitionParams::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes
+  // off, K > 0 groups frames by their source index modulo K.
+  int framesPerVolume = -1;
   // Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -46,7 +50,9 @@ struct EngineStats {
   std::uint64_t acquired = 0;   // frames taken from the source (incl. dropped)
   std::uint64_t dropped = 0;    // frames discarded by the Drop policy
   std::uint64_t processed = 0;  // frames whose image is complete
-  double acquisitionFps = 0;    // recent rates
+  std::uint64_t volumes = 0;    // complete volumes dispatched (MIPs enqueued, callback fired)
+  std::uint64_t volumesAbandoned = 0;  // sweeps cut short (a dropped frame, or stop())
+  double acquisitionFps = 0;           // recent rates
   double processingFps = 0;
   int ringOccupancy = 0;  // host slots holding frames not yet uploaded
   int ringSlots = 0;

@@ -14,6 +14,7 @@
 #include "process/envelope.hpp"
 #include "process/log_compress.hpp"
 #include "support/image_analysis.hpp"
+#include "support/mip_reference.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"
@@ -156,6 +157,22 @@ class TestCudaStages : public QObject {
         envelope, g.pixels(), [&](auto& s, compute::Backend& b) { s.configure(b, g); },
         [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
     report("log compression", e, 1e-6);
+  }
+
+  void mipsMatchCpuExactly() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    // Sizes around the kernels' blocks (32-depth chunks, 32-lane warps, 256-thread blocks) and the
+    // simulator's 16-slice volume on the default grid.
+    for (const process::VolumeShape shape :
+         {process::VolumeShape{5, 37, 33}, process::VolumeShape{1, 32, 256},
+          process::VolumeShape{3, 65, 257}, process::VolumeShape{16, 958, 248}}) {
+      const std::vector<float> volume = test::randomVolume(shape, 4242 + shape.nz);
+      const test::Mips gpu = test::runMips(*cuda_, volume, shape);
+      const test::Mips cpu = test::runMips(*cpu_, volume, shape);
+      QVERIFY(test::identical(gpu.alongY, cpu.alongY));
+      QVERIFY(test::identical(gpu.alongZ, cpu.alongZ));
+      QVERIFY(test::identical(gpu.alongX, cpu.alongX));
+    }
   }
 
   void chainMatchesCpuOnTheSimulator() {

@@ -90,6 +90,7 @@ void CineloopReviewTest::initTestCase() {
   config.pace = false;
   config.maxFrames = kFramesAcquired;
   config.cineloopFrames = kCineloopFrames;
+  config.framesPerVolume = 0;  // exactly kCineloopFrames kept (volumes round up to whole sweeps)
   engine_ = std::make_unique<cineflow::pipeline::Engine>(*backend_, config);
   engine_->setSource(cineflow::acquire::openSource("sim"));
   engine_->start();

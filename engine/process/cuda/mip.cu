@@ -1,0 +1,119 @@
+// CUDA twin of process/cpu/mip.cpp: three memory-bound passes over the volume.
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+
+#include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/cuda_stream.hpp"
+#include "process/cuda/stage_kernels.hpp"
+
+namespace cineflow::process::cuda {
+namespace {
+
+constexpr int kZChunk = 32;  // depths per partial maximum along z
+constexpr int kThreads = 256;
+constexpr int kWarp = 32;
+
+// Along y: one thread per (z, x) pixel walks the slices; neighbouring threads read neighbouring
+// pixels, so every load is coalesced.
+__global__ void mipAlongYKernel(const float* __restrict__ volume, int ny, std::size_t slice,
+                                float* __restrict__ out) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < slice;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    float m = volume[i];
+#pragma unroll 4
+    for (int y = 1; y < ny; ++y) {
+      m = fmaxf(m, volume[static_cast<std::size_t>(y) * slice + i]);
+    }
+    out[i] = m;
+  }
+}
+
+// Along z, first pass: thread (x, chunk, y) takes the maximum over kZChunk depths; rows of x are
+// read coalesced. grid = (ceil(nx / kThreads), chunks, ny).
+__global__ void mipAlongZPartialKernel(const float* __restrict__ volume, int ny, int nz, int nx,
+                                       float* __restrict__ partial) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int chunk = blockIdx.y;
+  const int y = blockIdx.z;
+  if (x >= nx) {
+    return;
+  }
+  const int zBegin = chunk * kZChunk;
+  const int zEnd = min(nz, zBegin + kZChunk);
+  const float* plane = volume + static_cast<std::size_t>(y) * nz * nx;
+  float m = plane[static_cast<std::size_t>(zBegin) * nx + x];
+#pragma unroll 8
+  for (int z = zBegin + 1; z < zEnd; ++z) {
+    m = fmaxf(m, plane[static_cast<std::size_t>(z) * nx + x]);
+  }
+  partial[(static_cast<std::size_t>(chunk) * ny + y) * nx + x] = m;
+}
+
+// Along z, second pass: the maximum of the chunks' partial maxima.
+__global__ void mipAlongZReduceKernel(const float* __restrict__ partial, int chunks,
+                                      std::size_t plane, float* __restrict__ out) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < plane;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    float m = partial[i];
+    for (int c = 1; c < chunks; ++c) {
+      m = fmaxf(m, partial[static_cast<std::size_t>(c) * plane + i]);
+    }
+    out[i] = m;
+  }
+}
+
+// Along x: one warp per (y, z) row; lanes stride through the row, then a shuffle reduction.
+__global__ void mipAlongXKernel(const float* __restrict__ volume, std::size_t rows, int nx,
+                                float* __restrict__ out) {
+  const std::size_t warpsPerBlock = blockDim.x / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  for (std::size_t row = blockIdx.x * warpsPerBlock + threadIdx.x / kWarp; row < rows;
+       row += static_cast<std::size_t>(gridDim.x) * warpsPerBlock) {
+    const float* values = volume + row * nx;
+    float m = lane < nx ? values[lane] : values[0];
+    for (int x = lane + kWarp; x < nx; x += kWarp) {
+      m = fmaxf(m, values[x]);
+    }
+#pragma unroll
+    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
+    }
+    if (lane == 0) {
+      out[row] = m;
+    }
+  }
+}
+
+unsigned blocksFor(std::size_t items) {
+  return static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 65535));
+}
+
+}  // namespace
+
+int mipZChunks(int nz) {
+  return (nz + kZChunk - 1) / kZChunk;
+}
+
+void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx, int zChunks,
+                 float* partialZ, float* alongY, float* alongZ, float* alongX) {
+  nvtxRangePushA("mip");
+  const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  const std::size_t slice = static_cast<std::size_t>(nz) * nx;
+  mipAlongYKernel<<<blocksFor(slice), kThreads, 0, s>>>(volume, ny, slice, alongY);
+  compute::cuda::checkLaunch("mipAlongYKernel", s);
+
+  const dim3 partialGrid((nx + kThreads - 1) / kThreads, zChunks, ny);
+  mipAlongZPartialKernel<<<partialGrid, kThreads, 0, s>>>(volume, ny, nz, nx, partialZ);
+  compute::cuda::checkLaunch("mipAlongZPartialKernel", s);
+  const std::size_t plane = static_cast<std::size_t>(ny) * nx;
+  mipAlongZReduceKernel<<<blocksFor(plane), kThreads, 0, s>>>(partialZ, zChunks, plane, alongZ);
+  compute::cuda::checkLaunch("mipAlongZReduceKernel", s);
+
+  const std::size_t rows = static_cast<std::size_t>(ny) * nz;
+  mipAlongXKernel<<<blocksFor(rows * kWarp), kThreads, 0, s>>>(volume, rows, nx, alongX);
+  compute::cuda::checkLaunch("mipAlongXKernel", s);
+  nvtxRangePop();
+}
+
+}  // namespace cineflow::process::cuda

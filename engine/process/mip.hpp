@@ -1,0 +1,53 @@
+#pragma once
+// Maximum-intensity projections of a B-mode volume (DESIGN.md §4).
+//
+// Contract
+//   volume  float32 dB [ny][nz][nx] (y: elevation slice, z: depth, x: lateral), device memory.
+//   alongY  [nz][nx] = max over y  (the projection through the slab; looks like a B-mode image)
+//   alongZ  [ny][nx] = max over z  (en face)
+//   alongX  [ny][nz] = max over x  (side view)
+//   Maxima follow fmax: a NaN is ignored unless every value of the line is NaN. The outputs must
+//   not overlap the volume or each other.
+//   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The CUDA
+//           projector owns a scratch buffer (sized in configure) for the partial maxima along z,
+//           so two enqueues of one projector must not run concurrently on different streams.
+
+#include <cstddef>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+
+namespace cineflow::process {
+
+struct VolumeShape {
+  int ny = 0, nz = 0, nx = 0;
+  std::size_t voxels() const {
+    return static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz) *
+           static_cast<std::size_t>(nx);
+  }
+  std::size_t alongY() const { return static_cast<std::size_t>(nz) * static_cast<std::size_t>(nx); }
+  std::size_t alongZ() const { return static_cast<std::size_t>(ny) * static_cast<std::size_t>(nx); }
+  std::size_t alongX() const { return static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz); }
+  bool operator==(const VolumeShape&) const = default;
+};
+
+class MipProjector {
+ public:
+  // Throws std::invalid_argument for an empty shape, std::logic_error for a backend without this
+  // stage, and the backend's error when the scratch buffer cannot be allocated.
+  void configure(compute::Backend& backend, const VolumeShape& shape);
+  // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
+  void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> volume,
+               compute::DeviceSpan<float> alongY, compute::DeviceSpan<float> alongZ,
+               compute::DeviceSpan<float> alongX) const;
+
+  const VolumeShape& shape() const { return shape_; }
+
+ private:
+  compute::BackendKind kind_ = compute::BackendKind::Cpu;
+  VolumeShape shape_;
+  compute::DeviceBuffer<float> partialZ_;  // CUDA: [zChunks][ny][nx] partial maxima along z
+  int zChunks_ = 0;
+};
+
+}  // namespace cineflow::process

@@ -1,0 +1,31 @@
+#pragma once
+// Maximum-intensity projections for tests: a plain triple loop (the reference) and a runner that
+// puts a volume through MipProjector on any backend.
+
+#include <span>
+#include <vector>
+
+#include "compute/backend.hpp"
+#include "process/mip.hpp"
+
+namespace cineflow::test {
+
+struct Mips {
+  std::vector<float> alongY, alongZ, alongX;  // [nz][nx], [ny][nx], [ny][nz]
+};
+
+// Straight from the definitions in process/mip.hpp (std::fmax, so NaN is ignored).
+Mips referenceMips(std::span<const float> volume, const process::VolumeShape& shape);
+
+// Copies `volume` to `backend`, projects it on a fresh stream, copies the results back. Outputs
+// start as a poison value, so an unwritten element shows.
+Mips runMips(compute::Backend& backend, const std::vector<float>& volume,
+             const process::VolumeShape& shape);
+
+// Equal element for element, NaN matching NaN.
+bool identical(const std::vector<float>& a, const std::vector<float>& b);
+
+// A seeded random volume of dB-like values (-80..0) with a few bright voxels.
+std::vector<float> randomVolume(const process::VolumeShape& shape, std::uint64_t seed);
+
+}  // namespace cineflow::test

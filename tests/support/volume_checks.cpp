@@ -1,0 +1,187 @@
+#include "support/volume_checks.hpp"
+
+#include <QtTest>
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "compute/buffer.hpp"
+#include "pipeline/engine.hpp"
+#include "support/mip_reference.hpp"
+#include "support/pipeline_checks.hpp"
+
+using namespace std::chrono_literals;
+
+namespace cineflow::test {
+namespace {
+
+std::vector<float> toHost(const compute::Backend& backend, compute::DeviceSpan<const float> span) {
+  std::vector<float> host(span.size());
+  backend.copyBlocking(host.data(), span.data(), span.bytes());
+  return host;
+}
+
+struct Seen {
+  std::uint64_t number;
+  std::vector<std::uint64_t> sequence;
+};
+
+}  // namespace
+
+void checkVolumesAssembleSweepsAndChainCopies(compute::Backend& backend) {
+  constexpr int kSlices = 4;
+  constexpr int kVolumes = 5;
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.framesPerVolume = kSlices;
+  config.cineloopFrames = 2 * kSlices;  // two blocks: every block is reused
+  config.maxFrames = kSlices * kVolumes;
+  auto engine = makeTaggedEngine(backend, config, nullptr);
+
+  // The callback chains a copy of each volume and of its projection along y onto the endpoint
+  // stream, into buffers owned here (allocated before start: nothing is allocated in the loop).
+  const process::ImageGeometry slice = smallGrid().geometry();
+  const process::VolumeShape shape{kSlices, slice.nz, slice.nx};
+  std::vector<compute::DeviceBuffer<float>> copies, mipCopies;
+  for (int v = 0; v < kVolumes; ++v) {
+    copies.emplace_back(backend, shape.voxels());
+    mipCopies.emplace_back(backend, shape.alongY());
+  }
+  std::mutex mutex;
+  std::vector<Seen> seen;
+  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& endpoint) {
+    const auto index = static_cast<std::size_t>(endpoint.info.number);
+    if (index < copies.size()) {
+      endpoint.stream.copyAsync(copies[index].data(), endpoint.view.volume.data(),
+                                endpoint.view.volume.bytes());
+      endpoint.stream.copyAsync(mipCopies[index].data(), endpoint.view.alongY.data(),
+                                endpoint.view.alongY.bytes());
+    }
+    std::lock_guard lock(mutex);
+    seen.push_back({endpoint.info.number, endpoint.info.sequence});
+  });
+  QCOMPARE(engine->framesPerVolume(), 0);  // not started yet
+  engine->start();
+  QCOMPARE(engine->framesPerVolume(), kSlices);
+  QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+  engine->stop();
+
+  const auto stats = engine->stats();
+  QCOMPARE(stats.volumes, std::uint64_t{kVolumes});
+  QCOMPARE(stats.volumesAbandoned, std::uint64_t{0});
+  QCOMPARE(seen.size(), std::size_t{kVolumes});
+  for (int v = 0; v < kVolumes; ++v) {
+    QCOMPARE(seen[static_cast<std::size_t>(v)].number, std::uint64_t(v));
+    for (int y = 0; y < kSlices; ++y) {
+      QCOMPARE(seen[static_cast<std::size_t>(v)].sequence[static_cast<std::size_t>(y)],
+               std::uint64_t(v * kSlices + y));
+    }
+  }
+
+  const pipeline::VolumeLock latest = engine->lockLatestVolume();
+  QVERIFY(latest);
+  latest.done().synchronize();
+  QCOMPARE(latest.info().number, std::uint64_t{kVolumes - 1});
+  QCOMPARE(latest.info().shape, shape);
+  const std::vector<float> volume = toHost(backend, latest.view().volume);
+  // Each slice is its frame's image: the tag (the frame's index) in pixels 0 and 1.
+  for (int y = 0; y < kSlices; ++y) {
+    const float* image = volume.data() + static_cast<std::size_t>(y) * shape.alongY();
+    const auto sequence = latest.info().sequence[static_cast<std::size_t>(y)];
+    QCOMPARE(image[0], static_cast<float>(sequence));
+    QCOMPARE(image[1], static_cast<float>(sequence));
+    std::vector<float> pixels;
+    acquire::FrameHeader header;
+    process::ImageGeometry geometry;
+    QVERIFY(engine->cineloop().copyImage(sequence, pixels, header, geometry));
+    QVERIFY(std::equal(pixels.begin(), pixels.end(), image));
+  }
+  const Mips expected = referenceMips(volume, shape);
+  QVERIFY(identical(toHost(backend, latest.view().alongY), expected.alongY));
+  QVERIFY(identical(toHost(backend, latest.view().alongZ), expected.alongZ));
+  QVERIFY(identical(toHost(backend, latest.view().alongX), expected.alongX));
+  // The chained copies of the last volume, bit for bit.
+  const auto last = static_cast<std::size_t>(kVolumes - 1);
+  QVERIFY(identical(toHost(backend, copies[last].view()), volume));
+  QVERIFY(identical(toHost(backend, mipCopies[last].view()), expected.alongY));
+  // And an earlier one, long overwritten in the engine: the copy kept what it was.
+  const std::vector<float> first = toHost(backend, copies[0].view());
+  QCOMPARE(first[0], 0.0f);
+  QCOMPARE(first[3 * shape.alongY()], 3.0f);
+}
+
+void checkDroppedFramesAbandonSweeps(compute::Backend& backend) {
+  // The source runs a little faster than the 1 ms stage: some frames drop, so some sweeps lose a
+  // slice and others come through whole.
+  constexpr int kSlices = 2;
+  pipeline::EngineConfig config;
+  config.pace = true;
+  config.frameRateHz = 1100.0;
+  config.overflow = pipeline::OverflowPolicy::Drop;
+  config.hostRingSlots = 2;
+  config.framesPerVolume = kSlices;
+  config.cineloopFrames = 2 * kSlices;
+  config.maxFrames = 600;
+  auto engine = makeTaggedEngine(backend, config, nullptr, 1000us);
+  std::mutex mutex;
+  std::vector<Seen> seen;
+  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& endpoint) {
+    std::lock_guard lock(mutex);
+    seen.push_back({endpoint.info.number, endpoint.info.sequence});
+  });
+  engine->start();
+  QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+  engine->stop();
+  const auto stats = engine->stats();
+  qInfo("%llu dropped, %llu volumes, %llu sweeps abandoned",
+        static_cast<unsigned long long>(stats.dropped),
+        static_cast<unsigned long long>(stats.volumes),
+        static_cast<unsigned long long>(stats.volumesAbandoned));
+  QVERIFY(stats.dropped > 0);
+  QVERIFY(stats.volumesAbandoned > 0);
+  QVERIFY(stats.volumes > 0);
+  QCOMPARE(seen.size(), static_cast<std::size_t>(stats.volumes));
+  for (std::size_t v = 0; v < seen.size(); ++v) {
+    QCOMPARE(seen[v].number, std::uint64_t(v));
+    for (int y = 0; y < kSlices; ++y) {
+      // One whole sweep: source index (here the sequence) modulo K is the slice, in order.
+      QCOMPARE(seen[v].sequence[static_cast<std::size_t>(y)] % kSlices, std::uint64_t(y));
+      if (y > 0) {
+        QCOMPARE(seen[v].sequence[static_cast<std::size_t>(y)],
+                 seen[v].sequence[static_cast<std::size_t>(y) - 1] + 1);
+      }
+    }
+  }
+}
+
+void checkVolumeLockHoldsTheVolume(compute::Backend& backend) {
+  constexpr int kSlices = 2;
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.framesPerVolume = kSlices;
+  config.cineloopFrames = 2 * kSlices;  // two blocks
+  auto engine = makeTaggedEngine(backend, config, nullptr);
+  engine->start();
+  QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes >= 3, 10'000);
+  pipeline::VolumeLock lock = engine->lockLatestVolume();
+  QVERIFY(lock);
+  lock.done().synchronize();
+  const std::uint64_t number = lock.info().number;
+  const std::vector<float> before = toHost(backend, lock.view().volume);
+  // The engine fills the other block once, then has to wait for this one.
+  std::this_thread::sleep_for(200ms);
+  const std::uint64_t whileLocked = engine->stats().volumes;
+  QVERIFY2(whileLocked <= number + 2,
+           qPrintable(
+               QString("volume %1 locked, yet %2 volumes completed").arg(number).arg(whileLocked)));
+  QCOMPARE(lock.info().number, number);
+  QVERIFY(identical(toHost(backend, lock.view().volume), before));
+  lock = pipeline::VolumeLock();  // release
+  QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes > whileLocked + 2, 10'000);
+  engine->stop();
+  QCOMPARE(engine->stats().state, pipeline::EngineState::Stopped);
+}
+
+}  // namespace cineflow::test

@@ -1,0 +1,21 @@
+#pragma once
+// Volume checks shared by the CPU test (tests/unit/test_volumes.cpp) and the CUDA test
+// (tests/gpu/test_cuda_volumes.cpp): one body, both backends. They use QTest macros: call them
+// from a test slot, then return if QTest::currentTestFailed().
+
+#include "compute/backend.hpp"
+
+namespace cineflow::test {
+
+// Sweeps of tagged frames become volumes: numbered in order, slices in sweep order, each slice
+// bit-identical to its cineloop image, MIPs equal to the plain reference; a copy chained onto the
+// endpoint stream from the callback is bit-exact.
+void checkVolumesAssembleSweepsAndChainCopies(compute::Backend& backend);
+// With Drop and a slow stage, sweeps with a missing slice are abandoned and counted; every
+// published volume still holds one whole sweep in order.
+void checkDroppedFramesAbandonSweeps(compute::Backend& backend);
+// A VolumeLock keeps its volume from being overwritten while acquisition continues; releasing it
+// lets the engine go on.
+void checkVolumeLockHoldsTheVolume(compute::Backend& backend);
+
+}  // namespace cineflow::test
