@@ -1,5 +1,6 @@
 // Volumes on the CUDA backend: the same checks as tests/unit/test_volumes.cpp (assembly, MIPs, a
-// copy chained onto the endpoint stream, abandoned sweeps, the RAII lock).
+// copy chained onto the endpoint stream, abandoned sweeps, the RAII lock, auto-buffering into the
+// VolumeStore).
 #include <QtTest>
 
 #include "cuda_test_support.hpp"
@@ -25,6 +26,10 @@ class TestCudaVolumes : public QObject {
   void lockHoldsTheVolume() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     test::checkVolumeLockHoldsTheVolume(*cuda_);
+  }
+  void storeAutoBuffersUntilFull() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    test::checkStoreAutoBuffersUntilFull(*cuda_);
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
+#include "store/volume_store.hpp"
 #include "support/mip_reference.hpp"
 #include "support/pipeline_checks.hpp"
 
@@ -182,6 +183,54 @@ void checkVolumeLockHoldsTheVolume(compute::Backend& backend) {
   QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes > whileLocked + 2, 10'000);
   engine->stop();
   QCOMPARE(engine->stats().state, pipeline::EngineState::Stopped);
+}
+
+void checkStoreAutoBuffersUntilFull(compute::Backend& backend) {
+  constexpr int kSlices = 4;
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.framesPerVolume = kSlices;
+  config.cineloopFrames = 2 * kSlices;
+  config.maxFrames = kSlices * 6;
+  auto engine = test::makeTaggedEngine(backend, config, nullptr);
+  store::VolumeStore store(backend);
+  const process::ImageGeometry slice = test::smallGrid().geometry();
+  const process::VolumeShape shape{kSlices, slice.nz, slice.nx};
+  const std::size_t bytes =
+      (shape.voxels() + shape.alongY() + shape.alongZ() + shape.alongX()) * sizeof(float);
+  QVERIFY(store.setCapacity(3 * bytes).empty());
+  store.setAutoBuffer(true);
+  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& e) { store.onVolume(e); });
+  engine->start();
+  QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+  engine->stop();
+  QCOMPARE(engine->stats().volumes, std::uint64_t{6});
+  const auto list = store.list();
+  QCOMPARE(list.size(), std::size_t{3});
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    QCOMPARE(list[i].info.number, std::uint64_t(i));
+    QCOMPARE(list[i].info.sequence.front(), std::uint64_t(i * kSlices));
+  }
+  QVERIFY(!store.autoBuffer());
+  const std::string notice = store.takeNotice();
+  QVERIFY2(notice.find("Auto-buffer stopped at volume 3") != std::string::npos, notice.c_str());
+  QVERIFY(store.takeNotice().empty());
+  // A buffered volume's slices are its frames: the tag in pixel 0.
+  const auto access = store.access(list[1].id);
+  access.ready().synchronize();
+  const std::vector<float> voxels = toHost(backend, access.view().volume);
+  for (int y = 0; y < kSlices; ++y) {
+    QCOMPARE(voxels[static_cast<std::size_t>(y) * shape.alongY()], static_cast<float>(kSlices + y));
+  }
+
+  // "Buffer" takes the newest complete volume (number 5) once space is free.
+  std::string why;
+  QVERIFY(!store.bufferLatest(*engine, why));
+  QVERIFY2(why.find("full") != std::string::npos, why.c_str());
+  QVERIFY(store.discard(list[0].id).empty());
+  const auto latest = store.bufferLatest(*engine, why);
+  QVERIFY2(latest, why.c_str());
+  QCOMPARE(store.access(*latest).info().number, std::uint64_t{5});
 }
 
 }  // namespace cineflow::test

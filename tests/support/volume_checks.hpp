@@ -18,4 +18,8 @@ void checkDroppedFramesAbandonSweeps(compute::Backend& backend);
 // lets the engine go on.
 void checkVolumeLockHoldsTheVolume(compute::Backend& backend);
 
+// A VolumeStore fed by the engine's volume callback with auto-buffer on takes every volume until
+// it is full, then stops and says so; "buffer latest" takes the newest volume once space is free.
+void checkStoreAutoBuffersUntilFull(compute::Backend& backend);
+
 }  // namespace cineflow::test

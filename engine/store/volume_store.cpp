@@ -1,0 +1,267 @@
+#include "store/volume_store.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "pipeline/engine.hpp"
+
+namespace cineflow::store {
+
+struct VolumeStore::Pool {
+  compute::DeviceBuffer<float> memory;
+  RangeAllocator ranges;
+};
+
+struct VolumeStore::Access::Entry {
+  std::uint64_t id = 0;
+  pipeline::VolumeInfo info;
+  std::size_t offset = 0;  // floats into the pool
+  std::size_t floats = 0;
+  const float* base = nullptr;  // pool memory + offset; moves only under the exclusive lock
+  std::unique_ptr<compute::Event> ready;
+  mutable std::shared_mutex mutex;
+  bool saved = false;  // these two: under the store's mutex
+  std::string savedPath;
+};
+
+namespace {
+
+std::string megabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+}  // namespace
+
+VolumeStore::Access::Access(std::shared_ptr<const Entry> entry, std::shared_ptr<const void> pool)
+    : pool_(std::move(pool)), entry_(std::move(entry)), lock_(entry_->mutex) {}
+
+const pipeline::VolumeInfo& VolumeStore::Access::info() const {
+  return entry_->info;
+}
+
+std::uint64_t VolumeStore::Access::id() const {
+  return entry_->id;
+}
+
+const compute::Event& VolumeStore::Access::ready() const {
+  return *entry_->ready;
+}
+
+pipeline::VolumeView VolumeStore::Access::view() const {
+  const process::VolumeShape& shape = entry_->info.shape;
+  const float* p = entry_->base;
+  pipeline::VolumeView view;
+  view.volume = {p, shape.voxels()};
+  p += shape.voxels();
+  view.alongY = {p, shape.alongY()};
+  p += shape.alongY();
+  view.alongZ = {p, shape.alongZ()};
+  p += shape.alongZ();
+  view.alongX = {p, shape.alongX()};
+  return view;
+}
+
+VolumeStore::VolumeStore(compute::Backend& backend)
+    : backend_(backend), stream_(backend.createStream("volume-store")) {}
+
+VolumeStore::~VolumeStore() {
+  stream_->synchronize();
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : entries_) {
+    entry->ready->synchronize();  // copies still in flight on an endpoint stream
+  }
+}
+
+std::size_t VolumeStore::suggestedCapacity(const compute::Backend& backend) {
+  const compute::DeviceMemoryInfo memory = backend.memoryInfo();
+  return backend.kind() == compute::BackendKind::Cpu ? memory.freeBytes / 4 : memory.freeBytes / 2;
+}
+
+std::size_t VolumeStore::capacity() const {
+  std::lock_guard lock(mutex_);
+  return pool_ ? pool_->ranges.capacity() * sizeof(float) : 0;
+}
+
+std::size_t VolumeStore::used() const {
+  std::lock_guard lock(mutex_);
+  return pool_ ? pool_->ranges.used() * sizeof(float) : 0;
+}
+
+std::size_t VolumeStore::floatsFor(const pipeline::VolumeInfo& info) const {
+  return info.shape.voxels() + info.shape.alongY() + info.shape.alongZ() + info.shape.alongX();
+}
+
+std::string VolumeStore::setCapacity(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  const std::size_t floats = bytes / sizeof(float);
+  const std::size_t used = pool_ ? pool_->ranges.used() : 0;
+  if (floats < used) {
+    return "the buffered volumes need " + megabytes(used * sizeof(float)) +
+           "; save or discard some first";
+  }
+  std::vector<std::unique_lock<std::shared_mutex>> held;
+  for (const auto& entry : entries_) {
+    held.emplace_back(entry->mutex, std::try_to_lock);
+    if (!held.back()) {
+      return "volume " + std::to_string(entry->id) + " is being read or saved";
+    }
+  }
+  std::shared_ptr<Pool> fresh;
+  if (floats > 0) {
+    fresh = std::make_shared<Pool>();
+    try {
+      fresh->memory = compute::DeviceBuffer<float>(backend_, floats);
+    } catch (const std::exception& error) {
+      return "cannot reserve " + megabytes(bytes) + " for the volume store: " + error.what();
+    }
+    fresh->ranges = RangeAllocator(floats);
+  }
+  for (const auto& entry : entries_) {
+    entry->ready->synchronize();
+    const std::optional<std::size_t> offset = fresh->ranges.allocate(entry->floats);
+    if (!offset) {  // fragmentation cannot happen here: the new pool is empty and large enough
+      return "the buffered volumes do not fit in " + megabytes(bytes);
+    }
+    backend_.copyBlocking(fresh->memory.data() + *offset, entry->base,
+                          entry->floats * sizeof(float));
+    entry->offset = *offset;
+    entry->base = fresh->memory.data() + *offset;
+  }
+  pool_ = std::move(fresh);
+  return {};
+}
+
+std::optional<std::uint64_t> VolumeStore::buffer(const pipeline::VolumeInfo& info,
+                                                 const pipeline::VolumeView& view,
+                                                 const compute::Event& done,
+                                                 compute::Stream& stream, std::string& why) {
+  std::lock_guard lock(mutex_);
+  return bufferLocked(info, view, done, stream, why);
+}
+
+std::optional<std::uint64_t> VolumeStore::bufferLocked(const pipeline::VolumeInfo& info,
+                                                       const pipeline::VolumeView& view,
+                                                       const compute::Event& done,
+                                                       compute::Stream& stream, std::string& why) {
+  const std::size_t floats = floatsFor(info);
+  if (!pool_) {
+    why = "the volume store has no capacity reserved";
+    return std::nullopt;
+  }
+  const std::optional<std::size_t> offset = pool_->ranges.allocate(floats);
+  if (!offset) {
+    why = "the volume store is full (" + megabytes(pool_->ranges.used() * sizeof(float)) + " of " +
+          megabytes(pool_->ranges.capacity() * sizeof(float)) + " used; this volume needs " +
+          megabytes(floats * sizeof(float)) + "): save or discard volumes, or raise the capacity";
+    return std::nullopt;
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->id = nextId_++;
+  entry->info = info;
+  entry->offset = *offset;
+  entry->floats = floats;
+  float* base = pool_->memory.data() + *offset;
+  entry->base = base;
+  entry->ready = backend_.createEvent();
+  stream.wait(done);
+  for (const compute::DeviceSpan<const float>& part :
+       {view.volume, view.alongY, view.alongZ, view.alongX}) {
+    stream.copyAsync(base, part.data(), part.bytes());
+    base += part.size();
+  }
+  stream.record(*entry->ready);
+  entries_.push_back(entry);
+  return entry->id;
+}
+
+std::optional<std::uint64_t> VolumeStore::bufferLatest(const pipeline::Engine& engine,
+                                                       std::string& why) {
+  const pipeline::VolumeLock volume = engine.lockLatestVolume();
+  if (!volume) {
+    why = "no complete volume yet";
+    return std::nullopt;
+  }
+  std::optional<std::uint64_t> id;
+  {
+    std::lock_guard lock(mutex_);
+    id = bufferLocked(volume.info(), volume.view(), volume.done(), *stream_, why);
+  }
+  stream_->synchronize();  // the engine may reuse the volume once the copy is done
+  const std::string error = stream_->takeError();
+  if (!error.empty()) {
+    throw std::runtime_error("buffering volume " + std::to_string(volume.info().number) + ": " +
+                             error);
+  }
+  return id;
+}
+
+void VolumeStore::onVolume(const pipeline::VolumeEndpoint& endpoint) {
+  if (!autoBuffer_) {
+    return;
+  }
+  std::string why;
+  if (!buffer(endpoint.info, endpoint.view, endpoint.done, endpoint.stream, why)) {
+    autoBuffer_ = false;
+    std::lock_guard lock(mutex_);
+    notice_ = "Auto-buffer stopped at volume " + std::to_string(endpoint.info.number) + ": " + why;
+  }
+}
+
+std::string VolumeStore::takeNotice() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(notice_, {});
+}
+
+std::vector<BufferedSummary> VolumeStore::list() const {
+  std::lock_guard lock(mutex_);
+  std::vector<BufferedSummary> result;
+  result.reserve(entries_.size());
+  for (const auto& entry : entries_) {
+    result.push_back(
+        {entry->id, entry->info, entry->floats * sizeof(float), entry->saved, entry->savedPath});
+  }
+  return result;
+}
+
+VolumeStore::Access VolumeStore::access(std::uint64_t id) const {
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : entries_) {
+    if (entry->id == id) {
+      return Access(entry, pool_);
+    }
+  }
+  return {};
+}
+
+std::string VolumeStore::discard(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  const auto it = std::find_if(entries_.begin(), entries_.end(),
+                               [id](const auto& entry) { return entry->id == id; });
+  if (it == entries_.end()) {
+    return "no buffered volume " + std::to_string(id);
+  }
+  std::unique_lock<std::shared_mutex> exclusive((*it)->mutex, std::try_to_lock);
+  if (!exclusive) {
+    return "volume " + std::to_string(id) + " is being read or saved";
+  }
+  (*it)->ready->synchronize();  // its copy may still be in flight
+  pool_->ranges.release((*it)->offset, (*it)->floats);
+  exclusive.unlock();
+  entries_.erase(it);
+  return {};
+}
+
+void VolumeStore::markSaved(std::uint64_t id, const std::string& path) {
+  std::lock_guard lock(mutex_);
+  for (const auto& entry : entries_) {
+    if (entry->id == id) {
+      entry->saved = true;
+      entry->savedPath = path;
+    }
+  }
+}
+
+}  // namespace cineflow::store

@@ -1,0 +1,126 @@
+#pragma once
+// VolumeStore: volumes the operator keeps for review, in device memory (host memory on the CPU
+// backend), until they are saved or discarded (DESIGN.md §3).
+//
+// The store reserves its whole capacity at once (setCapacity) and carves volumes out of that
+// reservation, so buffering never calls the device allocator and never waits for the device:
+// it enqueues device-to-device copies (the volume and its three MIPs) on a stream, after the
+// volume's done event. When a volume does not fit, nothing is evicted: buffering is refused with a
+// message saying how full the store is. A reservation that cannot be made is reported and the
+// previous one, with every volume in it, stays.
+//
+// Thread safety: every method may be called from any thread. Reads of a buffered volume go
+// through Access, an RAII shared lock; discard() and setCapacity() refuse while one is held.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "pipeline/volume.hpp"
+#include "store/range_allocator.hpp"
+
+namespace cineflow::pipeline {
+class Engine;
+}
+
+namespace cineflow::store {
+
+struct BufferedSummary {
+  std::uint64_t id = 0;  // the store's own numbering, from 1
+  pipeline::VolumeInfo info;
+  std::size_t bytes = 0;  // the volume and its MIPs
+  bool saved = false;
+  std::string savedPath;
+};
+
+class VolumeStore {
+ public:
+  explicit VolumeStore(compute::Backend& backend);
+  ~VolumeStore();  // waits for pending copies
+  VolumeStore(const VolumeStore&) = delete;
+  VolumeStore& operator=(const VolumeStore&) = delete;
+
+  // A safe default capacity: half the compute device's free memory (a quarter of free host memory
+  // on the CPU backend).
+  static std::size_t suggestedCapacity(const compute::Backend& backend);
+
+  // Reserves `bytes` and moves the buffered volumes into the new reservation. Returns an empty
+  // string, or why nothing changed (the allocation failed, the volumes held need more, a volume is
+  // being read).
+  std::string setCapacity(std::size_t bytes);
+  std::size_t capacity() const;
+  std::size_t used() const;
+
+  // Enqueues on `stream`, after `done`, the copy of a complete volume into the store. Returns its
+  // id, or nullopt with `why` (the store is full, or has no capacity). Never allocates.
+  std::optional<std::uint64_t> buffer(const pipeline::VolumeInfo& info,
+                                      const pipeline::VolumeView& view, const compute::Event& done,
+                                      compute::Stream& stream, std::string& why);
+  // Buffers the engine's latest complete volume on the store's own stream, holding the engine's
+  // VolumeLock until the copy has completed. Nullopt with `why` when there is none or it does not
+  // fit.
+  std::optional<std::uint64_t> bufferLatest(const pipeline::Engine& engine, std::string& why);
+
+  // Auto-buffer: while on, onVolume() (called from the engine's volume callback) buffers every
+  // volume on the endpoint stream until one does not fit; then auto-buffer turns itself off and
+  // the reason waits in takeNotice().
+  void setAutoBuffer(bool enabled) { autoBuffer_ = enabled; }
+  bool autoBuffer() const { return autoBuffer_.load(); }
+  void onVolume(const pipeline::VolumeEndpoint& endpoint);
+  std::string takeNotice();
+
+  // Buffered volumes, oldest first.
+  std::vector<BufferedSummary> list() const;
+
+  // Shared access to one buffered volume: the view stays valid while the Access lives. The copy
+  // into the store is complete once ready() has (wait on it on your stream, or synchronise it).
+  class Access {
+   public:
+    Access() = default;
+    explicit operator bool() const { return entry_ != nullptr; }
+    const pipeline::VolumeInfo& info() const;
+    pipeline::VolumeView view() const;
+    const compute::Event& ready() const;
+    std::uint64_t id() const;
+
+   private:
+    friend class VolumeStore;
+    struct Entry;
+    Access(std::shared_ptr<const Entry> entry, std::shared_ptr<const void> pool);
+    std::shared_ptr<const void> pool_;  // keeps the memory alive
+    std::shared_ptr<const Entry> entry_;
+    std::shared_lock<std::shared_mutex> lock_;
+  };
+  Access access(std::uint64_t id) const;
+
+  // Frees a volume. Returns an empty string, or why not (no such volume, being read or saved).
+  std::string discard(std::uint64_t id);
+  void markSaved(std::uint64_t id, const std::string& path);
+
+ private:
+  using Entry = Access::Entry;
+  struct Pool;
+  std::size_t floatsFor(const pipeline::VolumeInfo& info) const;
+  std::optional<std::uint64_t> bufferLocked(const pipeline::VolumeInfo& info,
+                                            const pipeline::VolumeView& view,
+                                            const compute::Event& done, compute::Stream& stream,
+                                            std::string& why);
+
+  compute::Backend& backend_;
+  mutable std::mutex mutex_;  // guards everything below
+  std::shared_ptr<Pool> pool_;
+  std::vector<std::shared_ptr<Entry>> entries_;
+  std::uint64_t nextId_ = 1;
+  std::atomic<bool> autoBuffer_{false};
+  std::string notice_;
+  std::unique_ptr<compute::Stream> stream_;  // bufferLatest's copies
+};
+
+}  // namespace cineflow::store
