@@ -1,14 +1,11 @@
 #include "store/bmode_writer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <system_error>
 #include <vector>
 
+#include "store/acquisition_layout.hpp"
 #include "store/hdf5_handle.hpp"
+#include "store/staged_h5_file.hpp"
 
 namespace cineflow::store {
 
@@ -53,77 +50,33 @@ void appendAlongFirst(hid_t dataset, hid_t memType, const void* value, hsize_t f
               what + ": write");
 }
 
-std::vector<double> coordinates(int count, double first, double step) {
-  std::vector<double> values(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) {
-    values[static_cast<std::size_t>(i)] = first + i * step;
-  }
-  return values;
-}
-
 }  // namespace
 
 struct BmodeWriter::Impl {
-  enum class State { Open, Failed, Finished };
+  explicit Impl(const std::filesystem::path& path) : file(path) {}
 
-  std::filesystem::path finalPath;
-  std::filesystem::path temporaryPath;
+  StagedH5File file;
   process::ImageGeometry geometry;
-  H5File file;
   H5Dataset bmode, sequence, timestamp, elevation;
   std::uint64_t frames = 0;
-  State state = State::Open;
 
   [[noreturn]] void fail(const std::string& operation, const std::string& reason) {
-    discard();
-    throw StoreError("cannot save " + finalPath.string() + ": " + operation + ": " + reason);
+    closeDatasets();
+    file.fail(operation, reason);
   }
 
-  // Closes every handle and removes the temporary file; safe to call repeatedly.
-  void discard() noexcept {
-    state = State::Failed;
+  void closeDatasets() noexcept {
     bmode.reset();
     sequence.reset();
     timestamp.reset();
     elevation.reset();
-    file.reset();
-    H5Eclear2(H5E_DEFAULT);
-    std::error_code ignored;
-    // After a failed close HDF5 keeps its descriptor open, which would hold the removed file's
-    // blocks until exit; emptying the file first gives a full disk its space back now.
-    if (std::filesystem::is_regular_file(temporaryPath, ignored)) {
-      std::filesystem::resize_file(temporaryPath, 0, ignored);
-    }
-    std::filesystem::remove(temporaryPath, ignored);
   }
 
   void writeLayout(const acquire::AcquisitionParams& acq, const AttributeMap& attributes) {
     const hid_t root = file.get();
-    writeStringAttribute(root, "schema", "cineflow.bmode/1");
-    writeNumberAttribute(root, "sampling_frequency_hz", acq.samplingFrequencyHz);
-    writeNumberAttribute(root, "center_frequency_hz", acq.centerFrequencyHz);
-    writeNumberAttribute(root, "sound_speed_m_s", acq.soundSpeedMPerS);
-    writeNumberAttribute(root, "t0_s", acq.t0S);
-    writeNumberAttribute(root, "samples", acq.samples);
-    writeNumberAttribute(root, "fractional_bandwidth", acq.fractionalBandwidth);
-    writeNumberAttribute(root, "frames_per_volume", acq.framesPerVolume);
-    for (const auto& [name, value] : attributes) {
-      if (const auto* text = std::get_if<std::string>(&value)) {
-        writeStringAttribute(root, name.c_str(), *text);
-      } else {
-        writeNumberAttribute(root, name.c_str(), std::get<double>(value));
-      }
-    }
-    H5Dataset angles = writeDoubleDataset(root, "angles_rad", acq.anglesRad);
-    writeStringAttribute(angles.get(), "units", "rad");
-    H5Dataset elements = writeDoubleDataset(root, "element_x_m", acq.elementXM);
-    writeStringAttribute(elements.get(), "units", "m");
-    H5Dataset x =
-        writeDoubleDataset(root, "x_m", coordinates(geometry.nx, geometry.x0, geometry.dx));
-    writeStringAttribute(x.get(), "units", "m");
-    H5Dataset z =
-        writeDoubleDataset(root, "z_m", coordinates(geometry.nz, geometry.z0, geometry.dz));
-    writeStringAttribute(z.get(), "units", "m");
+    writeAcquisition(root, "cineflow.bmode/1", acq, attributes);
+    writeMetres(root, "x_m", axis(geometry.nx, geometry.x0, geometry.dx));
+    writeMetres(root, "z_m", axis(geometry.nz, geometry.z0, geometry.dz));
 
     const hsize_t nz = static_cast<hsize_t>(geometry.nz), nx = static_cast<hsize_t>(geometry.nx);
     const hsize_t dims[3] = {0, nz, nx};
@@ -147,69 +100,38 @@ struct BmodeWriter::Impl {
 BmodeWriter::BmodeWriter(const std::filesystem::path& finalPath,
                          const process::ImageGeometry& geometry,
                          const acquire::AcquisitionParams& acquisition,
-                         const AttributeMap& attributes)
-    : impl_(std::make_unique<Impl>()) {
+                         const AttributeMap& attributes) {
   ErrorScope scope;
-  Impl& s = *impl_;
-  s.finalPath = finalPath;
-  s.temporaryPath = finalPath;
-  s.temporaryPath += ".partial-" + std::to_string(::getpid());
-  s.geometry = geometry;
-  if (finalPath.empty() || !finalPath.has_filename()) {
-    s.fail("create", "the path names no file");
-  }
   const bool finite = std::isfinite(geometry.x0) && std::isfinite(geometry.dx) &&
                       std::isfinite(geometry.z0) && std::isfinite(geometry.dz);
   if (geometry.nx < 1 || geometry.nz < 1 || !finite) {
-    s.fail("create", "invalid image geometry " + std::to_string(geometry.nx) + " x " +
-                         std::to_string(geometry.nz) + " pixels");
+    throw StoreError("cannot save " + finalPath.string() + ": create: invalid image geometry " +
+                     std::to_string(geometry.nx) + " x " + std::to_string(geometry.nz) + " pixels");
   }
-  // Clear reasons for the usual mistakes; HDF5's own message for them is long and indirect.
-  const std::filesystem::path directory =
-      finalPath.has_parent_path() ? finalPath.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  if (!std::filesystem::is_directory(directory, ec)) {
-    s.fail("create", std::filesystem::exists(directory, ec)
-                         ? directory.string() + " is not a directory"
-                         : "directory " + directory.string() + " does not exist");
-  }
-  if (::access(directory.c_str(), W_OK) != 0) {
-    s.fail("create",
-           "directory " + directory.string() + " is not writable (" + std::strerror(errno) + ")");
-  }
-  s.file = H5File(H5Fcreate(s.temporaryPath.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-  if (!s.file) {
-    const std::string stack = errorStackText();
-    // Do not remove anything here: the temporary name may belong to something we did not create.
-    s.state = Impl::State::Failed;
-    throw StoreError("cannot save " + finalPath.string() + ": create temporary file " +
-                     s.temporaryPath.string() + " failed (HDF5: " + stack + ")");
-  }
+  impl_ = std::make_unique<Impl>(finalPath);
+  impl_->geometry = geometry;
   try {
-    s.writeLayout(acquisition, attributes);
+    impl_->writeLayout(acquisition, attributes);
   } catch (const Hdf5Error& e) {
-    s.fail("write header", e.what());
+    impl_->fail("write header", e.what());
   }
 }
 
 BmodeWriter::~BmodeWriter() {
-  if (impl_ && impl_->state != Impl::State::Finished) {
+  if (impl_ && !impl_->file.isCommitted()) {
     ErrorScope scope;
-    impl_->discard();
+    impl_->closeDatasets();
+    impl_->file.discard();
   }
 }
 
 void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<const float> image) {
   ErrorScope scope;
   Impl& s = *impl_;
-  if (s.state != Impl::State::Open) {
-    throw StoreError(
-        "cannot save " + s.finalPath.string() + ": append frame: the writer is " +
-        (s.state == Impl::State::Finished ? "finished" : "spoiled by an earlier error"));
-  }
+  s.file.requireOpen("append frame");
   if (image.size() != s.geometry.pixels()) {
     // A caller bug, not a file problem: the file stays usable.
-    throw StoreError("cannot save " + s.finalPath.string() + ": append frame: image of " +
+    throw StoreError("cannot save " + s.file.finalPath().string() + ": append frame: image of " +
                      std::to_string(image.size()) + " pixels, expected " +
                      std::to_string(s.geometry.pixels()));
   }
@@ -232,49 +154,20 @@ void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<cons
 void BmodeWriter::finish() {
   ErrorScope scope;
   Impl& s = *impl_;
-  if (s.state != Impl::State::Open) {
-    throw StoreError(
-        "cannot save " + s.finalPath.string() + ": finish: the writer is " +
-        (s.state == Impl::State::Finished ? "already finished" : "spoiled by an earlier error"));
-  }
-  try {
-    checkStatus(H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL), "flush");
-  } catch (const Hdf5Error& e) {
-    s.fail("finish", e.what());
-  }
-  // Every object must be closed before the file, or H5Fclose defers the real close (and its
-  // errors, such as a full disk) to the last object's close. Each call clears HDF5's error
-  // stack, so the first failure's reason is kept as it happens.
-  std::string reason;
-  auto closeOne = [&reason](auto& handle, const char* name) {
-    if (!handle.close() && reason.empty()) {
-      reason = std::string(name) + ": " + errorStackText();
-    }
-  };
-  closeOne(s.bmode, "bmode_db");
-  closeOne(s.sequence, "sequence");
-  closeOne(s.timestamp, "timestamp_ns");
-  closeOne(s.elevation, "elevation_m");
-  closeOne(s.file, "file");
-  if (!reason.empty()) {
-    s.fail("close", reason);
-  }
-  std::error_code ec;
-  std::filesystem::rename(s.temporaryPath, s.finalPath, ec);
-  if (ec) {
-    s.fail("rename " + s.temporaryPath.string(), ec.message());
-  }
-  s.state = Impl::State::Finished;
+  s.file.commit({{&s.bmode, "bmode_db"},
+                 {&s.sequence, "sequence"},
+                 {&s.timestamp, "timestamp_ns"},
+                 {&s.elevation, "elevation_m"}});
 }
 
 std::uint64_t BmodeWriter::frames() const {
   return impl_->frames;
 }
 const std::filesystem::path& BmodeWriter::finalPath() const {
-  return impl_->finalPath;
+  return impl_->file.finalPath();
 }
 const std::filesystem::path& BmodeWriter::temporaryPath() const {
-  return impl_->temporaryPath;
+  return impl_->file.temporaryPath();
 }
 
 }  // namespace cineflow::store

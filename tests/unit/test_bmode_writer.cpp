@@ -2,11 +2,9 @@
 // would read it, no Cineflow code), appears under its final name only after finish(), and every
 // failure throws StoreError naming the path without leaving a file under the final name.
 #include <hdf5.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <QtTest>
-#include <csignal>
 
 #include <cstring>
 #include <filesystem>
@@ -15,91 +13,21 @@
 #include <vector>
 
 #include "store/bmode_writer.hpp"
+#include "support/plain_hdf5.hpp"
 #include "support/test_random.hpp"
 
 using namespace cineflow;
+using test::anyPartialFile;
+using test::datasetUnits;
+using test::readAll;
+using test::readDouble;
+using test::readString;
+using test::shapeOf;
+using test::someAcquisition;
+using File = test::PlainFile;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Minimal readers on the raw C API: these stand in for an outside tool.
-struct File {
-  hid_t id;
-  explicit File(const std::string& path) : id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)) {}
-  ~File() {
-    if (id >= 0) {
-      H5Fclose(id);
-    }
-  }
-};
-
-std::vector<hsize_t> shapeOf(hid_t file, const char* name) {
-  const hid_t dataset = H5Dopen2(file, name, H5P_DEFAULT);
-  const hid_t space = H5Dget_space(dataset);
-  std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-  H5Sclose(space);
-  H5Dclose(dataset);
-  return dims;
-}
-
-template <class T>
-std::vector<T> readAll(hid_t file, const char* name, hid_t memType) {
-  std::size_t count = 1;
-  for (hsize_t d : shapeOf(file, name)) {
-    count *= static_cast<std::size_t>(d);
-  }
-  std::vector<T> values(count);
-  const hid_t dataset = H5Dopen2(file, name, H5P_DEFAULT);
-  H5Dread(dataset, memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-  H5Dclose(dataset);
-  return values;
-}
-
-double readDouble(hid_t object, const char* name) {
-  double value = -1;
-  const hid_t attribute = H5Aopen(object, name, H5P_DEFAULT);
-  H5Aread(attribute, H5T_NATIVE_DOUBLE, &value);
-  H5Aclose(attribute);
-  return value;
-}
-
-std::string readString(hid_t object, const char* name) {
-  const hid_t attribute = H5Aopen(object, name, H5P_DEFAULT);
-  const hid_t type = H5Aget_type(attribute);
-  const hid_t memType = H5Tcopy(H5T_C_S1);
-  H5Tset_size(memType, H5T_VARIABLE);
-  H5Tset_cset(memType, H5Tget_cset(type));
-  char* text = nullptr;
-  H5Aread(attribute, memType, &text);
-  std::string value = text != nullptr ? text : "";
-  H5free_memory(text);
-  H5Tclose(memType);
-  H5Tclose(type);
-  H5Aclose(attribute);
-  return value;
-}
-
-std::string datasetUnits(hid_t file, const char* name) {
-  const hid_t dataset = H5Dopen2(file, name, H5P_DEFAULT);
-  std::string units = readString(dataset, "units");
-  H5Dclose(dataset);
-  return units;
-}
-
-acquire::AcquisitionParams someAcquisition() {
-  acquire::AcquisitionParams p;
-  p.samplingFrequencyHz = 20e6;
-  p.centerFrequencyHz = 5.2e6;
-  p.soundSpeedMPerS = 1540;
-  p.t0S = -1.25e-6;
-  p.anglesRad = {-0.1, 0.0, 0.1};
-  p.elementXM = {-0.45e-3, -0.15e-3, 0.15e-3, 0.45e-3};
-  p.samples = 512;
-  p.fractionalBandwidth = 0.6;
-  p.framesPerVolume = 4;
-  return p;
-}
 
 process::ImageGeometry someGeometry() {
   process::ImageGeometry g;
@@ -110,15 +38,6 @@ process::ImageGeometry someGeometry() {
   g.z0 = 2e-3;
   g.dz = 0.05e-3;
   return g;
-}
-
-bool anyPartialFile(const fs::path& dir) {
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().filename().string().find(".partial-") != std::string::npos) {
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -297,23 +216,20 @@ class TestBmodeWriter : public QObject {
     geometry.nx = 128;
     geometry.nz = 128;  // 64 KiB per frame
     const auto image = test::randomFloats(geometry.pixels(), 8);
-    std::signal(SIGXFSZ, SIG_IGN);
-    rlimit previous{};
-    getrlimit(RLIMIT_FSIZE, &previous);
-    rlimit limited = previous;
-    limited.rlim_cur = 512 * 1024;
-    QVERIFY(setrlimit(RLIMIT_FSIZE, &limited) == 0);
     std::string message;
-    try {
-      store::BmodeWriter writer(target, geometry, someAcquisition());
-      for (int f = 0; f < 64; ++f) {  // 4 MiB in all
-        writer.appendFrame(acquire::FrameHeader{}, image);
+    {
+      const test::FileSizeLimit limit(512 * 1024);
+      QVERIFY(limit.active());
+      try {
+        store::BmodeWriter writer(target, geometry, someAcquisition());
+        for (int f = 0; f < 64; ++f) {  // 4 MiB in all
+          writer.appendFrame(acquire::FrameHeader{}, image);
+        }
+        writer.finish();
+      } catch (const store::StoreError& e) {
+        message = e.what();
       }
-      writer.finish();
-    } catch (const store::StoreError& e) {
-      message = e.what();
     }
-    setrlimit(RLIMIT_FSIZE, &previous);
     qInfo("%s", message.c_str());
     QVERIFY2(!message.empty(), "no StoreError although the file could not grow past 512 KiB");
     QVERIFY2(message.find(target.string()) != std::string::npos, message.c_str());

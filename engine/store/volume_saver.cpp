@@ -1,0 +1,111 @@
+#include "store/volume_saver.hpp"
+
+#include "compute/thread_name.hpp"
+#include "store/store_error.hpp"
+
+namespace cineflow::store {
+
+VolumeSaver::VolumeSaver(compute::Backend& backend, VolumeStore& store)
+    : backend_(backend),
+      store_(store),
+      stream_(backend.createStream("volume-save")),
+      thread_([this] { run(); }) {}
+
+VolumeSaver::~VolumeSaver() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void VolumeSaver::save(SaveRequest request) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(request));
+  }
+  changed_.notify_all();
+}
+
+std::size_t VolumeSaver::pending() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size() + (busy_ ? 1 : 0);
+}
+
+std::vector<SaveOutcome> VolumeSaver::takeOutcomes() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(outcomes_, {});
+}
+
+void VolumeSaver::waitIdle() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+void VolumeSaver::run() {
+  compute::setCurrentThreadName("cf-save");
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (stopping_) {
+      return;
+    }
+    SaveRequest request = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    SaveOutcome outcome = saveOne(request);
+    lock.lock();
+    outcomes_.push_back(std::move(outcome));
+    busy_ = false;
+    changed_.notify_all();
+  }
+}
+
+SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
+  SaveOutcome outcome{request.id, request.path, false, {}};
+  const std::string what = "volume " + std::to_string(request.id);
+  try {
+    const VolumeStore::Access access = store_.access(request.id);
+    if (!access) {
+      outcome.message = "Cannot save " + what + ": it is no longer buffered";
+      return outcome;
+    }
+    const pipeline::VolumeView view = access.view();
+    const std::size_t floats =
+        view.volume.size() + view.alongY.size() + view.alongZ.size() + view.alongX.size();
+    if (staging_.size() < floats) {
+      staging_ = {};  // the old staging goes first: pinned memory is scarce
+      staging_ = compute::PinnedBuffer<float>(backend_, floats);
+    }
+    stream_->wait(access.ready());
+    float* host = staging_.data();
+    HostVolume data;
+    std::span<const float>* parts[] = {&data.volume, &data.alongY, &data.alongZ, &data.alongX};
+    const compute::DeviceSpan<const float> sources[] = {view.volume, view.alongY, view.alongZ,
+                                                        view.alongX};
+    for (int i = 0; i < 4; ++i) {
+      stream_->copyAsync(host, sources[i].data(), sources[i].bytes());
+      *parts[i] = std::span<const float>(host, sources[i].size());
+      host += sources[i].size();
+    }
+    stream_->synchronize();
+    if (const std::string error = stream_->takeError(); !error.empty()) {
+      outcome.message = "Cannot save " + what + ": copying it from the device failed: " + error;
+      return outcome;
+    }
+    writeVolumeFile(request.path, access.info(), data, request.acquisition, request.attributes,
+                    request.gzipLevel);
+  } catch (const std::exception& error) {  // StoreError names the file and the operation
+    outcome.message = "Cannot save " + what + " (it stays buffered): " + error.what();
+    return outcome;
+  }
+  store_.markSaved(request.id, request.path.string());
+  outcome.ok = true;
+  outcome.message = "Saved " + what + " to " + request.path.string();
+  return outcome;
+}
+
+}  // namespace cineflow::store

@@ -1,0 +1,117 @@
+#include "store/volume_writer.hpp"
+
+#include <string>
+#include <vector>
+
+#include "store/acquisition_layout.hpp"
+#include "store/hdf5_handle.hpp"
+#include "store/staged_h5_file.hpp"
+
+namespace cineflow::store {
+namespace {
+
+// A float32 dataset of `dims` written from `values`, chunked as `chunk` (empty: contiguous), with
+// deflate at `gzipLevel` (0: none).
+H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> values,
+                      std::vector<hsize_t> dims, std::vector<hsize_t> chunk, int gzipLevel) {
+  H5Dataspace space(checkId(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                            std::string(name) + ": dataspace"));
+  H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
+  if (!chunk.empty()) {
+    checkStatus(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()),
+                std::string(name) + ": set chunk");
+    if (gzipLevel > 0) {
+      checkStatus(H5Pset_shuffle(properties.get()), std::string(name) + ": set shuffle");
+      checkStatus(H5Pset_deflate(properties.get(), static_cast<unsigned>(gzipLevel)),
+                  std::string(name) + ": set deflate");
+    }
+  }
+  H5Dataset dataset(checkId(H5Dcreate2(root, name, H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
+                                       properties.get(), H5P_DEFAULT),
+                            std::string(name) + ": create"));
+  checkStatus(
+      H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+      std::string(name) + ": write");
+  writeStringAttribute(dataset.get(), "units", "dB");
+  return dataset;
+}
+
+template <class T>
+H5Dataset writeSeries(hid_t root, const char* name, hid_t fileType, hid_t memType,
+                      const std::vector<T>& values) {
+  const hsize_t dims[1] = {static_cast<hsize_t>(values.size())};
+  H5Dataspace space(checkId(H5Screate_simple(1, dims, nullptr), std::string(name) + ": space"));
+  H5Dataset dataset(
+      checkId(H5Dcreate2(root, name, fileType, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+              std::string(name) + ": create"));
+  checkStatus(H5Dwrite(dataset.get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+              std::string(name) + ": write");
+  return dataset;
+}
+
+}  // namespace
+
+void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
+                     const HostVolume& data, const acquire::AcquisitionParams& acquisition,
+                     const AttributeMap& attributes, int gzipLevel) {
+  ErrorScope scope;
+  const process::VolumeShape& shape = info.shape;
+  const auto ny = static_cast<std::size_t>(shape.ny);
+  std::string problem;
+  if (shape.voxels() == 0) {
+    problem = "the volume is empty";
+  } else if (data.volume.size() != shape.voxels() || data.alongY.size() != shape.alongY() ||
+             data.alongZ.size() != shape.alongZ() || data.alongX.size() != shape.alongX()) {
+    problem = "the data does not match the volume's shape";
+  } else if (info.elevationM.size() != ny || info.sequence.size() != ny ||
+             info.timestampNs.size() != ny) {
+    problem = "the slice metadata does not match the volume's " + std::to_string(ny) + " slices";
+  } else if (gzipLevel < 0 || gzipLevel > 9) {
+    problem = "gzip level " + std::to_string(gzipLevel) + " is outside 0..9";
+  }
+  if (!problem.empty()) {
+    throw StoreError("cannot save " + path.string() + ": " + problem);
+  }
+
+  StagedH5File file(path);
+  std::vector<H5Dataset> datasets;
+  try {
+    const hid_t root = file.get();
+    AttributeMap extra = attributes;
+    extra["volume_number"] = static_cast<double>(info.number);
+    extra["compression"] =
+        gzipLevel > 0 ? "gzip-" + std::to_string(gzipLevel) + "+shuffle" : std::string("none");
+    writeAcquisition(root, "cineflow.volume/1", acquisition, extra);
+    writeMetres(root, "x_m", axis(shape.nx, info.slice.x0, info.slice.dx));
+    writeMetres(root, "z_m", axis(shape.nz, info.slice.z0, info.slice.dz));
+    writeMetres(root, "y_m", info.elevationM);
+    const auto nz = static_cast<hsize_t>(shape.nz), nx = static_cast<hsize_t>(shape.nx);
+    const auto slices = static_cast<hsize_t>(shape.ny);
+    datasets.push_back(
+        writeFloats(root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, gzipLevel));
+    writeStringAttribute(datasets.back().get(), "dimensions", "y, z, x");
+    datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}, {}, 0));
+    writeStringAttribute(datasets.back().get(), "dimensions", "z, x (maximum over y)");
+    datasets.push_back(writeFloats(root, "mip_z", data.alongZ, {slices, nx}, {}, 0));
+    writeStringAttribute(datasets.back().get(), "dimensions", "y, x (maximum over z)");
+    datasets.push_back(writeFloats(root, "mip_x", data.alongX, {slices, nz}, {}, 0));
+    writeStringAttribute(datasets.back().get(), "dimensions", "y, z (maximum over x)");
+    datasets.push_back(
+        writeSeries(root, "sequence", H5T_STD_U64LE, H5T_NATIVE_UINT64, info.sequence));
+    datasets.push_back(
+        writeSeries(root, "timestamp_ns", H5T_STD_I64LE, H5T_NATIVE_INT64, info.timestampNs));
+    writeStringAttribute(datasets.back().get(), "units", "ns");
+    writeStringAttribute(datasets.back().get(), "clock", "steady (monotonic), arbitrary origin");
+  } catch (const Hdf5Error& e) {
+    datasets.clear();
+    file.fail("write", e.what());
+  }
+  file.commit({{&datasets[0], "volume"},
+               {&datasets[1], "mip_y"},
+               {&datasets[2], "mip_z"},
+               {&datasets[3], "mip_x"},
+               {&datasets[4], "sequence"},
+               {&datasets[5], "timestamp_ns"}});
+}
+
+}  // namespace cineflow::store

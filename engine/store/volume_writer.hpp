@@ -1,0 +1,41 @@
+#pragma once
+// Saved volumes, schema "cineflow.volume/1" (DESIGN.md §5): self-describing HDF5 that h5py,
+// HDFView and MATLAB read without Cineflow.
+//
+//   /volume        float32 [y][z][x] dB, chunked one slice per chunk, optionally gzip-compressed;
+//                  attributes units = "dB", dimensions = "y, z, x"
+//   /mip_y         float32 [z][x]  maximum over y (through the slab)
+//   /mip_z         float32 [y][x]  maximum over z (en face)
+//   /mip_x         float32 [y][z]  maximum over x (side view)
+//   /x_m, /z_m     float64 [nx], [nz] pixel coordinates; /y_m float64 [ny] the slices'
+//                  elevations; attribute units = "m"
+//   /sequence      uint64 [ny]  each slice's frame sequence number
+//   /timestamp_ns  int64 [ny]   each slice's acquisition time (steady clock), units = "ns"
+//   /angles_rad, /element_x_m   the acquisition's transmit angles and element positions
+//   root attributes: schema, volume_number, compression, sampling_frequency_hz,
+//     center_frequency_hz, sound_speed_m_s, t0_s, samples, fractional_bandwidth,
+//     frames_per_volume, and the caller's extra attributes.
+//
+// Written under a temporary name and renamed when complete (store/staged_h5_file.hpp): a failure
+// (full disk, read-only folder) throws StoreError and leaves nothing under either name.
+
+#include <filesystem>
+#include <span>
+
+#include "acquire/frame.hpp"
+#include "pipeline/volume.hpp"
+#include "store/bmode_writer.hpp"  // AttributeMap
+
+namespace cineflow::store {
+
+// The volume and its projections in host memory, laid out as pipeline::VolumeView describes.
+struct HostVolume {
+  std::span<const float> volume, alongY, alongZ, alongX;
+};
+
+// gzipLevel 0 stores the volume uncompressed; 1..9 compresses it (deflate).
+void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
+                     const HostVolume& data, const acquire::AcquisitionParams& acquisition,
+                     const AttributeMap& attributes = {}, int gzipLevel = 0);
+
+}  // namespace cineflow::store

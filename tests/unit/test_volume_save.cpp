@@ -1,0 +1,219 @@
+// Saving buffered volumes (VolumeSaver + cineflow.volume/1), read back through the plain HDF5 C
+// API only: every dataset bit-exact, coordinates and units, per-slice metadata, the acquisition
+// attributes; compressed and uncompressed. Failures (a folder that cannot exist, a file-size
+// limit standing in for a full disk) keep the volume buffered and unsaved and leave no file. A
+// save while the engine runs flat out in Block mode loses no frame.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "compute/buffer.hpp"
+#include "pipeline/engine.hpp"
+#include "store/volume_saver.hpp"
+#include "store/volume_store.hpp"
+#include "support/mip_reference.hpp"
+#include "support/pipeline_checks.hpp"
+#include "support/plain_hdf5.hpp"
+
+using namespace cineflow;
+namespace fs = std::filesystem;
+
+using test::anyPartialFile;
+using test::datasetUnits;
+using test::readAll;
+using test::shapeOf;
+using test::someAcquisition;
+
+class TestVolumeSave : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<compute::Backend> cpu_ = compute::createBackend(compute::BackendRequest::Cpu);
+  const process::VolumeShape shape_{5, 60, 40};
+  fs::path folder_;
+  std::vector<float> voxels_;
+  test::Mips mips_;
+  pipeline::VolumeInfo info_;
+  compute::DeviceBuffer<float> volume_, alongY_, alongZ_, alongX_;
+  std::unique_ptr<compute::Event> done_;
+
+  // Buffers the fixture volume into `store`; returns its id.
+  std::uint64_t bufferInto(store::VolumeStore& store) {
+    auto stream = cpu_->createStream("test");
+    stream->record(*done_);
+    std::string why;
+    const auto id = store.buffer(info_,
+                                 {compute::DeviceSpan<const float>(volume_.data(), volume_.size()),
+                                  compute::DeviceSpan<const float>(alongY_.data(), alongY_.size()),
+                                  compute::DeviceSpan<const float>(alongZ_.data(), alongZ_.size()),
+                                  compute::DeviceSpan<const float>(alongX_.data(), alongX_.size())},
+                                 *done_, *stream, why);
+    stream->synchronize();
+    return id.value_or(0);
+  }
+
+  store::SaveOutcome saveAndWait(store::VolumeSaver& saver, std::uint64_t id, const fs::path& path,
+                                 int gzip = 0) {
+    saver.save(
+        {id, path, someAcquisition(), {{"f_number", 1.5}, {"backend", std::string("cpu")}}, gzip});
+    saver.waitIdle();
+    const auto outcomes = saver.takeOutcomes();
+    return outcomes.empty() ? store::SaveOutcome{} : outcomes.back();
+  }
+
+ private slots:
+  void initTestCase() {
+    folder_ = fs::temp_directory_path() / ("cineflow-volume-save-" + std::to_string(::getpid()));
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+    voxels_ = test::randomVolume(shape_, 31);
+    mips_ = test::referenceMips(voxels_, shape_);
+    info_.number = 7;
+    info_.shape = shape_;
+    info_.slice = {shape_.nx, shape_.nz, -2e-3, 1e-4, 5e-3, 5e-5};
+    for (int y = 0; y < shape_.ny; ++y) {
+      info_.elevationM.push_back(-1e-3 + 5e-4 * y);
+      info_.sequence.push_back(1000 + static_cast<std::uint64_t>(y));
+      info_.timestampNs.push_back(5'000'000'000 + 50'000'000LL * y);
+    }
+    volume_ = compute::DeviceBuffer<float>(*cpu_, shape_.voxels());
+    alongY_ = compute::DeviceBuffer<float>(*cpu_, shape_.alongY());
+    alongZ_ = compute::DeviceBuffer<float>(*cpu_, shape_.alongZ());
+    alongX_ = compute::DeviceBuffer<float>(*cpu_, shape_.alongX());
+    cpu_->copyBlocking(volume_.data(), voxels_.data(), volume_.bytes());
+    cpu_->copyBlocking(alongY_.data(), mips_.alongY.data(), alongY_.bytes());
+    cpu_->copyBlocking(alongZ_.data(), mips_.alongZ.data(), alongZ_.bytes());
+    cpu_->copyBlocking(alongX_.data(), mips_.alongX.data(), alongX_.bytes());
+    done_ = cpu_->createEvent();
+  }
+
+  void cleanupTestCase() { fs::remove_all(folder_); }
+
+  void roundTripIsBitExact_data() {
+    QTest::addColumn<int>("gzip");
+    QTest::newRow("uncompressed") << 0;
+    QTest::newRow("gzip 4") << 4;
+  }
+
+  void roundTripIsBitExact() {
+    QFETCH(int, gzip);
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(64 << 20).empty());
+    const std::uint64_t id = bufferInto(store);
+    QVERIFY(id != 0);
+    store::VolumeSaver saver(*cpu_, store);
+    const fs::path path = folder_ / ("volume-" + std::to_string(gzip) + ".h5");
+    const auto outcome = saveAndWait(saver, id, path, gzip);
+    QVERIFY2(outcome.ok, outcome.message.c_str());
+    QVERIFY(store.list().front().saved);
+    QCOMPARE(store.list().front().savedPath, path.string());
+    QVERIFY(!anyPartialFile(folder_));
+
+    const test::PlainFile plain(path.string());
+    const hid_t file = plain.id;
+    QVERIFY(file >= 0);
+    QCOMPARE(test::readString(file, "schema"), std::string("cineflow.volume/1"));
+    QCOMPARE(test::readDouble(file, "volume_number"), 7.0);
+    QCOMPARE(test::readDouble(file, "center_frequency_hz"), someAcquisition().centerFrequencyHz);
+    QCOMPARE(test::readDouble(file, "f_number"), 1.5);
+    QCOMPARE(test::readString(file, "backend"), std::string("cpu"));
+    QCOMPARE(test::readString(file, "compression"),
+             gzip > 0 ? std::string("gzip-4+shuffle") : std::string("none"));
+    QCOMPARE(shapeOf(file, "volume"), (std::vector<hsize_t>{5, 60, 40}));
+    QCOMPARE(readAll<float>(file, "volume", H5T_NATIVE_FLOAT), voxels_);
+    QCOMPARE(readAll<float>(file, "mip_y", H5T_NATIVE_FLOAT), mips_.alongY);
+    QCOMPARE(readAll<float>(file, "mip_z", H5T_NATIVE_FLOAT), mips_.alongZ);
+    QCOMPARE(readAll<float>(file, "mip_x", H5T_NATIVE_FLOAT), mips_.alongX);
+    QCOMPARE(datasetUnits(file, "volume"), std::string("dB"));
+    for (const char* axis : {"x_m", "y_m", "z_m", "element_x_m"}) {
+      QCOMPARE(datasetUnits(file, axis), std::string("m"));
+    }
+    const auto x = readAll<double>(file, "x_m", H5T_NATIVE_DOUBLE);
+    QCOMPARE(x.size(), std::size_t{40});
+    QCOMPARE(x[3], -2e-3 + 3 * 1e-4);
+    const auto z = readAll<double>(file, "z_m", H5T_NATIVE_DOUBLE);
+    QCOMPARE(z.size(), std::size_t{60});
+    QCOMPARE(z[0], 5e-3);
+    QCOMPARE(readAll<double>(file, "y_m", H5T_NATIVE_DOUBLE), info_.elevationM);
+    QCOMPARE(readAll<std::uint64_t>(file, "sequence", H5T_NATIVE_UINT64), info_.sequence);
+    QCOMPARE(readAll<std::int64_t>(file, "timestamp_ns", H5T_NATIVE_INT64), info_.timestampNs);
+    QCOMPARE(readAll<double>(file, "angles_rad", H5T_NATIVE_DOUBLE), someAcquisition().anglesRad);
+  }
+
+  void impossibleFolderKeepsTheVolume() {
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(64 << 20).empty());
+    const std::uint64_t id = bufferInto(store);
+    store::VolumeSaver saver(*cpu_, store);
+    const fs::path blocker = folder_ / "not-a-folder";
+    std::ofstream(blocker) << "a regular file where a folder would have to be\n";
+    const fs::path path = blocker / "volume.h5";
+    const auto outcome = saveAndWait(saver, id, path);
+    QVERIFY(!outcome.ok);
+    QVERIFY2(outcome.message.find(path.string()) != std::string::npos, outcome.message.c_str());
+    QVERIFY2(outcome.message.find("stays buffered") != std::string::npos, outcome.message.c_str());
+    QCOMPARE(store.list().size(), std::size_t{1});
+    QVERIFY(!store.list().front().saved);
+    QVERIFY(!anyPartialFile(folder_));
+  }
+
+  void writeErrorKeepsTheVolumeAndLeavesNoFile() {
+    // A file-size limit makes writes fail with EFBIG, as a full disk fails them with ENOSPC; root
+    // is bound by it too. The volume is 60 KB uncompressed; the limit allows 16 KB.
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(64 << 20).empty());
+    const std::uint64_t id = bufferInto(store);
+    store::VolumeSaver saver(*cpu_, store);
+    const fs::path path = folder_ / "full.h5";
+    store::SaveOutcome outcome;
+    {
+      const test::FileSizeLimit limit(16 * 1024);
+      QVERIFY(limit.active());
+      outcome = saveAndWait(saver, id, path);
+    }
+    qInfo("%s", outcome.message.c_str());
+    QVERIFY(!outcome.ok);
+    QVERIFY2(outcome.message.find(path.string()) != std::string::npos, outcome.message.c_str());
+    QVERIFY(!fs::exists(path));
+    QVERIFY(!anyPartialFile(folder_));
+    QCOMPARE(store.list().size(), std::size_t{1});
+    QVERIFY(!store.list().front().saved);
+    // The same volume saves fine once space is back.
+    const auto retry = saveAndWait(saver, id, path);
+    QVERIFY2(retry.ok, retry.message.c_str());
+  }
+
+  void saveWhileAcquiringFlatOutLosesNothing() {
+    constexpr int kSlices = 4;
+    pipeline::EngineConfig config;
+    config.pace = false;
+    config.framesPerVolume = kSlices;
+    config.cineloopFrames = 2 * kSlices;
+    config.maxFrames = 2000;
+    auto engine = test::makeTaggedEngine(*cpu_, config, nullptr);
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(64 << 20).empty());
+    store::VolumeSaver saver(*cpu_, store);
+    engine->start();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes >= 2, 10'000);
+    std::string why;
+    const auto id = store.bufferLatest(*engine, why);
+    QVERIFY2(id, why.c_str());
+    saver.save({*id, folder_ / "live.h5", someAcquisition(), {}, 4});
+    QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    engine->stop();
+    saver.waitIdle();
+    const auto outcomes = saver.takeOutcomes();
+    QCOMPARE(outcomes.size(), std::size_t{1});
+    QVERIFY2(outcomes.front().ok, outcomes.front().message.c_str());
+    const auto stats = engine->stats();
+    QCOMPARE(stats.dropped, std::uint64_t{0});
+    QCOMPARE(stats.processed, std::uint64_t{2000});
+    QCOMPARE(stats.volumes, std::uint64_t{2000 / kSlices});
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVolumeSave)
+#include "test_volume_save.moc"
