@@ -1,8 +1,8 @@
 #pragma once
 // CUDA twins of the CPU stage kernels (process/cpu/*.hpp), behind the same stage contracts
-// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp, mip.hpp). Kernels live in the .cu
-// files; these host launchers take a stream and device pointers, never synchronise and never
-// allocate after construction. Compiled only when CINEFLOW_HAVE_CUDA.
+// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp, mip.hpp). Kernels live in
+// the .cu files; these host launchers take a stream and device pointers, never synchronise and
+// never allocate after construction. Compiled only when CINEFLOW_HAVE_CUDA.
 
 #include <cstddef>
 #include <memory>
@@ -76,7 +76,7 @@ void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, st
 // MIPs (process/mip.hpp): the projection along z takes partial maxima over chunks of depth into
 // `partialZ` ([mipZChunks(nz)][ny][nx]), then reduces them.
 int mipZChunks(int nz);
-void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx,
-                 int zChunks, float* partialZ, float* alongY, float* alongZ, float* alongX);
+void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx, int zChunks,
+                 float* partialZ, float* alongY, float* alongZ, float* alongX);
 
 }  // namespace cineflow::process::cuda
