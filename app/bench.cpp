@@ -18,6 +18,7 @@
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
+#include "process/mip.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -177,6 +178,50 @@ double measureDeviceToDevice(compute::Backend& backend, std::size_t bytes) {
   return 2.0 * static_cast<double>(bytes) * repeats / seconds / 1e9;
 }
 
+// MIP throughput on volumes of `shape`, rotating through at least 256 MiB of volumes so that the
+// device's caches do not hold them; fills the volume share of `results`. Bytes counted: the least
+// any MIP must move, one read of the volume and the projections written (extra passes or partial
+// results count against the kernel, not for it).
+void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
+                 BenchResults& results) {
+  const std::size_t volumeFloats = shape.voxels();
+  const std::size_t count = std::max<std::size_t>(
+      2, (256 * kMiB + volumeFloats * sizeof(float) - 1) / (volumeFloats * sizeof(float)));
+  compute::DeviceBuffer<float> volumes(backend, count * volumeFloats);
+  compute::DeviceBuffer<float> y(backend, shape.alongY()), z(backend, shape.alongZ()),
+      x(backend, shape.alongX());
+  const auto stream = backend.createStream("bench-mip");
+  {
+    const std::size_t chunk = std::min<std::size_t>(volumes.size(), kMiB);
+    compute::PinnedBuffer<float> pattern(backend, chunk);
+    for (std::size_t i = 0; i < chunk; ++i) {
+      pattern.data()[i] = -60.0f + static_cast<float>((i * 131) % 600) * 0.1f;
+    }
+    for (std::size_t offset = 0; offset < volumes.size(); offset += chunk) {
+      stream->copyAsync(volumes.data() + offset, pattern.data(),
+                        std::min(chunk, volumes.size() - offset) * sizeof(float));
+    }
+    stream->synchronize();
+  }
+  process::MipProjector projector;
+  projector.configure(backend, shape);
+  const int repeats = backend.kind() == compute::BackendKind::Cuda ? 200 : 4;
+  const double seconds =
+      timeOnStream(backend, *stream, static_cast<int>(count), repeats, [&](int i) {
+        const std::size_t which = static_cast<std::size_t>(i) % count;
+        projector.enqueue(
+            *stream,
+            compute::DeviceSpan<const float>(volumes.data() + which * volumeFloats, volumeFloats),
+            y.view(), z.view(), x.view());
+      });
+  results.volumeShape = shape;
+  results.mipSecondsPerVolume = seconds / repeats;
+  const double bytes = (3.0 * static_cast<double>(volumeFloats) +
+                        static_cast<double>(shape.alongY() + shape.alongZ() + shape.alongX())) *
+                       sizeof(float);
+  results.mipGbps = bytes / results.mipSecondsPerVolume / 1e9;
+}
+
 // Runs warmup + frames frames through the engine flat out and fills the engine's share of
 // `results`. The timed interval starts when `warmup` frames are complete (polled every
 // millisecond: an observer would add a device-to-host copy per frame) and ends when the last
@@ -190,6 +235,8 @@ void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::ui
   config.hostRingSlots = kHostRingSlots;
   config.inFlightSlots = kInFlightSlots;
   config.cineloopFrames = 16;
+  // Volumes as the GUI assembles them: the source's sweeps, MIPs on the endpoint stream.
+  config.framesPerVolume = workload.acq.framesPerVolume;
   // The stage statistics cover the timed frames (up to the engine's largest window).
   config.statsWindow = static_cast<int>(std::min<std::uint64_t>(frames, 100000));
 
@@ -222,6 +269,7 @@ void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::ui
   results.framesTimed = stats.processed - processedAtStart;
   results.seconds = std::chrono::duration<double>(end - begin).count();
   results.stages = stats.stages;
+  results.volumesTimed = stats.volumes;
   results.frameMedianMs = stats.frameMedianMs;
 }
 
@@ -276,6 +324,8 @@ int runBench(int argc, char** argv) {
     results.h2dGbps = measureHostToDevice(*backend, results.frameBytes);
     results.d2dBufferBytes = (cuda ? 256 : 64) * kMiB;
     results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
+    const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
+    measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
     runEngine(*backend, workload, frames, warmup, results);
 
     printBenchTable(results, stdout);

@@ -113,6 +113,15 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
                r.d2dGbps, static_cast<double>(r.d2dBufferBytes) / (1024.0 * 1024.0));
   std::fprintf(out, "%-18s %12.4g points/s (pixels x elements x transmits / beamform median)\n",
                "beamformer", r.beamformPointsPerSecond());
+  std::fprintf(out,
+               "%-18s %12.2f GB/s   = %.1f %% of device-to-device; %.3f ms per %d x %d x %d "
+               "volume\n",
+               "MIPs", r.mipGbps, 100.0 * r.mipFractionOfD2d(), r.mipSecondsPerVolume * 1e3,
+               r.volumeShape.ny, r.volumeShape.nz, r.volumeShape.nx);
+  if (r.volumesTimed > 0) {
+    std::fprintf(out, "%-18s %12llu in the run (MIPs on the endpoint stream)\n", "volumes",
+                 static_cast<unsigned long long>(r.volumesTimed));
+  }
 }
 
 std::string benchJson(const BenchResults& r) {
@@ -139,6 +148,11 @@ std::string benchJson(const BenchResults& r) {
   field("h2d_gbps", jsonNumber(r.h2dGbps));
   field("d2d_gbps", jsonNumber(r.d2dGbps));
   field("d2d_buffer_bytes", jsonNumber(static_cast<std::uint64_t>(r.d2dBufferBytes)));
+  field("mip_gbps", jsonNumber(r.mipGbps));
+  field("mip_fraction_of_d2d", jsonNumber(r.mipFractionOfD2d()));
+  field("mip_ms_per_volume", jsonNumber(r.mipSecondsPerVolume * 1e3));
+  field("volume_slices", jsonNumber(static_cast<std::uint64_t>(r.volumeShape.ny)));
+  field("volumes", jsonNumber(r.volumesTimed));
   field("frames_per_s", jsonNumber(r.framesPerSecond()));
   field("h2d_bound_frames_per_s", jsonNumber(r.h2dBoundFramesPerSecond()));
   field("fraction_of_h2d_bound", jsonNumber(r.fractionOfH2dBound()));

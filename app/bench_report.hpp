@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pipeline/engine_types.hpp"
+#include "process/mip.hpp"
 
 namespace cineflow::app {
 
@@ -32,10 +33,17 @@ struct BenchResults {
   double d2dGbps = 0;  // device -> device, read + write bytes
   std::size_t d2dBufferBytes = 0;
 
+  // Maximum-intensity projections, on their own (MipProjector, volumes rotating through 256 MiB).
+  process::VolumeShape volumeShape;
+  double mipSecondsPerVolume = 0;
+  double mipGbps = 0;  // one read of the volume plus the projections written, per second
+  double mipFractionOfD2d() const { return d2dGbps > 0 ? mipGbps / d2dGbps : 0; }
+
   // The engine.
   double seconds = 0;                        // timed interval
   std::vector<pipeline::StageStats> stages;  // upload, then the processor's stages
   double frameMedianMs = 0;                  // upload start to image complete
+  std::uint64_t volumesTimed = 0;            // volumes completed in the run (0: no sweeps)
   double framesPerSecond() const;
   double h2dBoundFramesPerSecond() const;  // h2dGbps * 1e9 / frameBytes
   double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
@@ -46,8 +54,9 @@ struct BenchResults {
 // The readable report on `out`.
 void printBenchTable(const BenchResults& results, std::FILE* out);
 // The JSON rendering (keys: device, backend, preset, frames, frame_bytes, nx, nz, elements,
-// transmits, h2d_gbps, d2d_gbps, frames_per_s, h2d_bound_frames_per_s, fraction_of_h2d_bound,
-// beamform_points_per_s, stages [{name, median_ms, p99_ms}], and a few descriptive extras).
+// transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
+// h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
+// p99_ms}], and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
 // Writes benchJson() to `path` through a temporary file and a rename, so a failed write never
 // leaves a partial file under that name. Throws std::runtime_error naming the path.

@@ -28,7 +28,7 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
       break;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
-      zChunks_ = cuda::mipZChunks(shape.nz);
+      zChunks_ = cuda::mipZChunks(shape.nz, shape.nx);
       partialZ_ = compute::DeviceBuffer<float>(backend,
                                                static_cast<std::size_t>(zChunks_) * shape.alongZ());
       break;

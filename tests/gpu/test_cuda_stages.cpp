@@ -161,8 +161,9 @@ class TestCudaStages : public QObject {
 
   void mipsMatchCpuExactly() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    // Sizes around the kernels' blocks (32-depth chunks, 32-lane warps, 256-thread blocks) and the
-    // simulator's 16-slice volume on the default grid.
+    // Sizes around the kernels' blocks (8-row blocks, 32-lane warps, 32-depth chunks), rows wider
+    // than the one-pass kernel takes (the three-pass fallback), and the simulator's 16-slice
+    // volume on the default grid.
     for (const process::VolumeShape shape :
          {process::VolumeShape{5, 37, 33}, process::VolumeShape{1, 32, 256},
           process::VolumeShape{3, 65, 257}, process::VolumeShape{16, 958, 248}}) {

@@ -74,8 +74,8 @@ void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, st
                         float floor);
 
 // MIPs (process/mip.hpp): the projection along z takes partial maxima over chunks of depth into
-// `partialZ` ([mipZChunks(nz)][ny][nx]), then reduces them.
-int mipZChunks(int nz);
+// `partialZ` ([mipZChunks(nz, nx)][ny][nx]), then reduces them.
+int mipZChunks(int nz, int nx);
 void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx, int zChunks,
                  float* partialZ, float* alongY, float* alongZ, float* alongX);
 
