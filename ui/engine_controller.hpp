@@ -49,6 +49,13 @@ class EngineController : public QObject {
   // simulator's phantom). Null while none is open.
   const acquire::FrameSource* source() const { return source_; }
   const pipeline::Engine& engine() const { return *engine_; }
+  // The compute backend (for the GUI's own device buffers, e.g. the volume store).
+  compute::Backend& backend() { return *backend_; }
+  // The engine's volume callback (pipeline/volume.hpp); only while stopped (the engine refuses
+  // otherwise). Set once, before the first start, by whoever consumes volumes.
+  void setVolumeCallback(pipeline::VolumeCallback callback) {
+    engine_->setVolumeCallback(std::move(callback));
+  }
   // Whether frameReady() hands out frames whose pixels stay in the cineloop (pixelsInCineloop)
   // instead of host copies: for a view that uploads them device-to-texture. Off by default.
   void setPixelsInCineloop(bool enabled) { pixelsInCineloop_ = enabled; }

@@ -20,6 +20,7 @@
 #include "engine_controller.hpp"
 #include "media_icons.hpp"
 #include "status_indicators.hpp"
+#include "volume_controller.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -45,6 +46,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createActions();
   createToolBar();
   createDocks();
+  createVolumeDocks();
   createMenus();
   createStatusBar();
   connectController();
@@ -66,7 +68,10 @@ MainWindow::~MainWindow() {
   delete cineloopDock_;
   cineloopDock_ = nullptr;
   cineloopPanel_ = nullptr;
-  view_->setLiveSource(nullptr);  // the view holds CUDA resources of the controller's device
+  view_->setLiveSource(nullptr);    // the view holds CUDA resources of the controller's device
+  controller_->blockSignals(true);  // half the widgets its signals reach are gone
+  controller_->stop();
+  volumes_.reset();  // waits for a save in progress; its buffers live on the controller's device
   controller_.reset();
 }
 
@@ -80,13 +85,17 @@ void MainWindow::createToolBar() {
   toolBar->addSeparator();
   toolBar->addWidget(displayControls_);
 
-  connect(displayControls_, &DisplayControls::gainChanged, view_, &BmodeView::setGainDb);
-  connect(displayControls_, &DisplayControls::dynamicRangeChanged, view_,
+  followDisplayControls(*view_);
+}
+
+void MainWindow::followDisplayControls(BmodeView& view) {
+  connect(displayControls_, &DisplayControls::gainChanged, &view, &BmodeView::setGainDb);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, &view,
           &BmodeView::setDynamicRangeDb);
-  connect(displayControls_, &DisplayControls::colourMapChanged, view_, &BmodeView::setColourMap);
-  view_->setGainDb(displayControls_->gainDb());
-  view_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
-  view_->setColourMap(displayControls_->colourMap());
+  connect(displayControls_, &DisplayControls::colourMapChanged, &view, &BmodeView::setColourMap);
+  view.setGainDb(displayControls_->gainDb());
+  view.setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  view.setColourMap(displayControls_->colourMap());
 }
 
 void MainWindow::createDocks() {
@@ -172,6 +181,10 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmUnsavedVolumes()) {
+    event->ignore();
+    return;
+  }
   saveSettings();
   QMainWindow::closeEvent(event);
 }

@@ -28,6 +28,8 @@ class CineloopPanel;
 class DisplayControls;
 class EngineController;
 class StatusIndicators;
+class VolumeController;
+class VolumeReviewPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -52,6 +54,10 @@ class MainWindow : public QMainWindow {
   CineloopPanel& cineloopPanel() { return *cineloopPanel_; }
   QDockWidget& cineloopDock() { return *cineloopDock_; }
   StatusIndicators& statusIndicators() { return *statusIndicators_; }
+  VolumeController& volumes() { return *volumes_; }
+  VolumeReviewPanel& volumeReviewPanel() { return *volumePanel_; }
+  QDockWidget& volumeDock() { return *volumeDock_; }
+  BmodeView& liveMipView() { return *liveMipView_; }
 
   // Writes the geometry, dock layout and choices to the settings store now.
   void saveSettings() const;
@@ -72,10 +78,17 @@ class MainWindow : public QMainWindow {
   void createMenus();
   // main_window.cpp
   void createToolBar();
+  // Gain, dynamic range and colour map of `view` follow the toolbar's display controls.
+  void followDisplayControls(BmodeView& view);
   void createDocks();
   void createStatusBar();
   void connectController();
   void restoreSettings();
+  // main_window_volumes.cpp
+  void createVolumeDocks();
+  void refreshLiveMip();
+  // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
+  bool confirmUnsavedVolumes();
   void onFrameReady(const std::shared_ptr<const Frame>& frame);
   void onRunningChanged(bool running);
   void onOpenProgress(double fraction, const QString& what);
@@ -83,6 +96,7 @@ class MainWindow : public QMainWindow {
   void showMessage(const QString& text, bool isError);
 
   std::unique_ptr<EngineController> controller_;
+  std::unique_ptr<VolumeController> volumes_;  // after controller_: destroyed before it
   BmodeView* view_ = nullptr;
   DisplayControls* displayControls_ = nullptr;
   AcquisitionPanel* acquisitionPanel_ = nullptr;
@@ -90,6 +104,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* acquisitionDock_ = nullptr;
   QDockWidget* cineloopDock_ = nullptr;
   StatusIndicators* statusIndicators_ = nullptr;
+  VolumeReviewPanel* volumePanel_ = nullptr;
+  QDockWidget* volumeDock_ = nullptr;
+  BmodeView* liveMipView_ = nullptr;
+  QDockWidget* liveMipDock_ = nullptr;
   QLabel* messageLabel_ = nullptr;
 
   QAction* openFileAction_ = nullptr;

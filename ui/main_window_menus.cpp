@@ -89,6 +89,8 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(acquisitionDock_->toggleViewAction());
   view->addAction(cineloopDock_->toggleViewAction());
+  view->addAction(volumeDock_->toggleViewAction());
+  view->addAction(liveMipDock_->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(aboutAction_);

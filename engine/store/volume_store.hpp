@@ -47,8 +47,8 @@ class VolumeStore {
   VolumeStore(const VolumeStore&) = delete;
   VolumeStore& operator=(const VolumeStore&) = delete;
 
-  // A safe default capacity: half the compute device's free memory (a quarter of free host memory
-  // on the CPU backend).
+  // A safe default capacity: half the compute device's free memory (on the CPU backend a quarter
+  // of free host memory, at most 4 GiB).
   static std::size_t suggestedCapacity(const compute::Backend& backend);
 
   // Reserves `bytes` and moves the buffered volumes into the new reservation. Returns an empty

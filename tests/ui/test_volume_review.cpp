@@ -1,0 +1,150 @@
+// Volumes in the main window on the simulator (CPU backend, under Xvfb): the live MIP shows the
+// newest volume; Buffer keeps it (the list and the capacity bar say so); the review view shows its
+// slices (the slider picks the slice, by sequence number) and its three MIPs with their shapes;
+// Save writes a cineflow.volume/1 file that reads back through the plain HDF5 C API and marks the
+// volume saved; Auto-buffer keeps every volume; Discard and Discard all free them.
+#include <QCheckBox>
+#include <QFile>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app_settings.hpp"
+#include "bmode_view.hpp"
+#include "engine_controller.hpp"
+#include "gl_format.hpp"
+#include "main_window.hpp"
+#include "support/plain_hdf5.hpp"
+#include "support/test_paths.hpp"
+#include "volume_controller.hpp"
+#include "volume_review_panel.hpp"
+
+using cineflow::ui::MainWindow;
+using cineflow::ui::VolumeReviewPanel;
+
+namespace {
+constexpr int kTimeoutMs = 120'000;
+}
+
+class TestVolumeReview : public QObject {
+  Q_OBJECT
+
+ public:
+  static void initMain() {
+    cineflow::ui::setDefaultSurfaceFormat();
+    const QString settings =
+        QString::fromStdString(cineflow::test::artefactPath("test_volume_review.ini"));
+    QFile::remove(settings);
+    qputenv(cineflow::ui::kSettingsPathVariable, settings.toLocal8Bit());
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY2(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR"),
+             "CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs");
+    window_ = std::make_unique<MainWindow>(cineflow::compute::BackendRequest::Cpu);
+    window_->setInteractiveErrors(false);
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    window_->openSource(QStringLiteral("sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window_->controller().engine().stats().volumes >= 1 || !window_->lastError().isEmpty(),
+        kTimeoutMs);
+    QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+    QCOMPARE(window_->controller().engine().framesPerVolume(), 16);
+  }
+
+  void liveMipShowsTheNewestVolume() {
+    QTRY_VERIFY_WITH_TIMEOUT(window_->liveMipView().framesDisplayed() > 0, 10'000);
+    const auto& frame = window_->liveMipView().displayedFrame();
+    QCOMPARE(frame->geometry, window_->controller().engine().cineloop().geometry());
+  }
+
+  void bufferKeepsTheNewestVolume() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    QCOMPARE(panel.list().count(), 0);
+    auto* buffer = panel.findChild<QPushButton*>(QStringLiteral("bufferButton"));
+    QVERIFY(buffer);
+    QTest::mouseClick(buffer, Qt::LeftButton);
+    QCOMPARE(panel.list().count(), 1);
+    QVERIFY2(panel.capacityText().contains(QStringLiteral("1 volume")),
+             qPrintable(panel.capacityText()));
+    QVERIFY(panel.list().item(0)->text().contains(QStringLiteral("unsaved")));
+    QCOMPARE(window_->volumes().unsavedCount(), 1);
+  }
+
+  void reviewShowsSlicesAndProjections() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    QVERIFY(panel.selectedId().has_value());
+    const auto volumes = window_->volumes().volumes();
+    const auto& info = volumes.front().info;
+    panel.setShow(VolumeReviewPanel::Show::Slices);
+    for (const int y : {0, 7, 15}) {
+      panel.setSlice(y);
+      QTRY_VERIFY_WITH_TIMEOUT(
+          panel.view().displayedFrame() && panel.view().displayedFrame()->header.sequence ==
+                                               info.sequence[static_cast<std::size_t>(y)],
+          5000);
+    }
+    panel.setShow(VolumeReviewPanel::Show::AlongZ);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry.nz == 16, 5000);
+    QCOMPARE(panel.view().displayedFrame()->geometry.nx, info.shape.nx);
+    panel.setShow(VolumeReviewPanel::Show::AlongX);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry.nx == info.shape.nz, 5000);
+    panel.setShow(VolumeReviewPanel::Show::AlongY);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry ==
+                                 window_->controller().engine().cineloop().geometry(),
+                             5000);
+    const QImage shot = window_->grab().toImage();
+    const QString artefact =
+        QString::fromStdString(cineflow::test::artefactPath("test_volume_review.png"));
+    QVERIFY2(shot.save(artefact), qPrintable(artefact));
+  }
+
+  void saveWritesAFileAndMarksTheVolume() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    QVERIFY(folder_.isValid());
+    const QString path = folder_.filePath(QStringLiteral("reviewed.h5"));
+    panel.saveSelected(path);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->volumes().unsavedCount() == 0, 30'000);
+    QVERIFY(QFile::exists(path));
+    QVERIFY(panel.list().item(0)->text().contains(QStringLiteral("saved")));
+    const cineflow::test::PlainFile file(path.toStdString());
+    QVERIFY(file.id >= 0);
+    QCOMPARE(cineflow::test::readString(file.id, "schema"), std::string("cineflow.volume/1"));
+    const auto shape = cineflow::test::shapeOf(file.id, "volume");
+    QCOMPARE(shape.size(), std::size_t{3});
+    QCOMPARE(shape[0], hsize_t{16});
+  }
+
+  void autoBufferKeepsEveryVolume() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    auto* autoBuffer = panel.findChild<QCheckBox*>(QStringLiteral("autoBufferBox"));
+    QVERIFY(autoBuffer);
+    autoBuffer->setChecked(true);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.list().count() >= 3, kTimeoutMs);
+    autoBuffer->setChecked(false);
+    QVERIFY(window_->volumes().unsavedCount() >= 2);
+  }
+
+  void discardFreesVolumes() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    const int before = panel.list().count();
+    panel.discardSelected();
+    QCOMPARE(panel.list().count(), before - 1);
+    window_->volumes().discardAll();
+    QCOMPARE(panel.list().count(), 0);
+    QCOMPARE(window_->volumes().store().used(), std::size_t{0});
+  }
+
+  void cleanupTestCase() { window_.reset(); }
+
+ private:
+  std::unique_ptr<MainWindow> window_;
+  QTemporaryDir folder_;
+};
+
+QTEST_MAIN(TestVolumeReview)
+#include "test_volume_review.moc"

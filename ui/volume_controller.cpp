@@ -1,0 +1,209 @@
+#include "volume_controller.hpp"
+
+#include <QDir>
+
+namespace cineflow::ui {
+namespace {
+
+constexpr int kPollMs = 200;
+constexpr int kSaveGzipLevel = 4;
+
+std::shared_ptr<const Frame> frameFrom(const compute::Backend& backend,
+                                       compute::DeviceSpan<const float> pixels,
+                                       const process::ImageGeometry& geometry,
+                                       const acquire::FrameHeader& header) {
+  auto frame = std::make_shared<Frame>();
+  frame->header = header;
+  frame->geometry = geometry;
+  frame->pixels.resize(pixels.size());
+  backend.copyBlocking(frame->pixels.data(), pixels.data(), pixels.bytes());
+  return frame;
+}
+
+// Host copies of a volume's slices and projections, with geometries naming their own axes.
+VolumeImages imagesFrom(const compute::Backend& backend, const pipeline::VolumeInfo& info,
+                        const pipeline::VolumeView& view, bool withSlices) {
+  VolumeImages images;
+  images.info = info;
+  const process::ImageGeometry& slice = info.slice;
+  const int ny = info.shape.ny;
+  const double y0 = info.elevationM.empty() ? 0.0 : info.elevationM.front();
+  double dy = ny > 1 ? (info.elevationM.back() - y0) / (ny - 1) : 0.0;
+  if (!(dy > 0)) {
+    dy = slice.dx;  // no elevation spacing known: square pixels
+  }
+  acquire::FrameHeader header;
+  for (int y = 0; y < (withSlices ? ny : 0); ++y) {
+    const auto index = static_cast<std::size_t>(y);
+    header.sequence = info.sequence[index];
+    header.timestampNs = info.timestampNs[index];
+    header.slice = {y, info.elevationM[index]};
+    images.slices.push_back(frameFrom(
+        backend, view.volume.subspan(index * slice.pixels(), slice.pixels()), slice, header));
+  }
+  header = {};
+  header.sequence = info.sequence.empty() ? 0 : info.sequence.back();
+  images.alongY = frameFrom(backend, view.alongY, slice, header);
+  const process::ImageGeometry enFace{slice.nx, ny, slice.x0, slice.dx, y0, dy};
+  images.alongZ = frameFrom(backend, view.alongZ, enFace, header);
+  const process::ImageGeometry side{slice.nz, ny, slice.z0, slice.dz, y0, dy};
+  images.alongX = frameFrom(backend, view.alongX, side, header);
+  return images;
+}
+
+}  // namespace
+
+VolumeController::VolumeController(EngineController& engine, QObject* parent)
+    : QObject(parent), engine_(engine) {
+  compute::Backend& backend = engine_.backend();
+  store_ = std::make_unique<store::VolumeStore>(backend);
+  const QString refused = setCapacity(store::VolumeStore::suggestedCapacity(backend));
+  if (!refused.isEmpty()) {
+    emit messageReady(refused, true);
+  }
+  saver_ = std::make_unique<store::VolumeSaver>(backend, *store_);
+  engine_.setVolumeCallback([store = store_.get()](const pipeline::VolumeEndpoint& endpoint) {
+    store->onVolume(endpoint);
+  });
+  pollTimer_.setInterval(kPollMs);
+  connect(&pollTimer_, &QTimer::timeout, this, &VolumeController::poll);
+  pollTimer_.start();
+}
+
+VolumeController::~VolumeController() {
+  pollTimer_.stop();
+  saver_.reset();  // finishes the save in progress
+  try {
+    engine_.setVolumeCallback({});   // the store goes next; the engine is stopped by now
+  } catch (const std::exception&) {  // still running: the engine's owner stops it first
+  }
+}
+
+int VolumeController::unsavedCount() const {
+  int unsaved = 0;
+  for (const auto& volume : store_->list()) {
+    unsaved += volume.saved ? 0 : 1;
+  }
+  return unsaved;
+}
+
+VolumeImages VolumeController::buffered(std::uint64_t id) const {
+  const store::VolumeStore::Access access = store_->access(id);
+  if (!access) {
+    return {};
+  }
+  access.ready().synchronize();
+  return imagesFrom(engine_.engine().backend(), access.info(), access.view(), true);
+}
+
+VolumeImages VolumeController::latest(bool withSlices) const {
+  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  if (!volume) {
+    return {};
+  }
+  volume.done().synchronize();
+  return imagesFrom(engine_.engine().backend(), volume.info(), volume.view(), withSlices);
+}
+
+bool VolumeController::bufferLatest() {
+  std::string why;
+  try {
+    const auto id = store_->bufferLatest(engine_.engine(), why);
+    if (!id) {
+      emit messageReady(tr("Cannot buffer: %1").arg(QString::fromStdString(why)), true);
+      return false;
+    }
+    emit messageReady(tr("Buffered volume %1").arg(store_->access(*id).info().number), false);
+  } catch (const std::exception& error) {
+    emit messageReady(tr("Cannot buffer: %1").arg(QString::fromStdString(error.what())), true);
+    return false;
+  }
+  emit volumesChanged();
+  return true;
+}
+
+void VolumeController::setAutoBuffer(bool enabled) {
+  if (enabled != store_->autoBuffer()) {
+    store_->setAutoBuffer(enabled);
+    autoBufferShown_ = enabled;
+    emit autoBufferChanged(enabled);
+  }
+}
+
+QString VolumeController::setCapacity(std::size_t bytes) {
+  const std::string refused = store_->setCapacity(bytes);
+  if (refused.empty()) {
+    emit volumesChanged();
+  }
+  return QString::fromStdString(refused);
+}
+
+void VolumeController::save(std::uint64_t id, const QString& path) {
+  const acquire::AcquisitionParams* acquisition = engine_.engine().acquisitionParams();
+  store::SaveRequest request;
+  request.id = id;
+  request.path = path.toStdString();
+  request.acquisition = acquisition != nullptr ? *acquisition : acquire::AcquisitionParams{};
+  request.attributes = {{"backend", engine_.backendDescription().toStdString()},
+                        {"source", engine_.sourceDescription().toStdString()},
+                        {"f_number", engine_.imagingParams().fNumber}};
+  request.gzipLevel = kSaveGzipLevel;
+  saver_->save(std::move(request));
+  emit messageReady(tr("Saving volume to %1…").arg(path), false);
+}
+
+void VolumeController::saveAll(const QString& folder) {
+  for (const auto& volume : store_->list()) {
+    if (!volume.saved) {
+      save(volume.id,
+           QDir(folder).filePath(
+               QStringLiteral("volume_%1.h5").arg(volume.info.number, 6, 10, QLatin1Char('0'))));
+    }
+  }
+}
+
+bool VolumeController::discard(std::uint64_t id) {
+  const std::string refused = store_->discard(id);
+  if (!refused.empty()) {
+    emit messageReady(tr("Cannot discard: %1").arg(QString::fromStdString(refused)), true);
+    return false;
+  }
+  emit volumesChanged();
+  return true;
+}
+
+void VolumeController::discardAll() {
+  for (const auto& volume : store_->list()) {
+    discard(volume.id);
+  }
+}
+
+void VolumeController::poll() {
+  if (const std::string notice = store_->takeNotice(); !notice.empty()) {
+    emit messageReady(QString::fromStdString(notice), true);
+  }
+  if (autoBufferShown_ != store_->autoBuffer()) {
+    autoBufferShown_ = store_->autoBuffer();
+    emit autoBufferChanged(autoBufferShown_);
+  }
+  bool changed = false;
+  for (const store::SaveOutcome& outcome : saver_->takeOutcomes()) {
+    emit messageReady(QString::fromStdString(outcome.message), !outcome.ok);
+    changed = true;
+  }
+  const std::uint64_t count = store_->list().size();
+  if (count != lastVolumeCount_) {
+    lastVolumeCount_ = count;
+    changed = true;
+  }
+  if (changed) {
+    emit volumesChanged();
+  }
+  const std::uint64_t volumes = engine_.engine().stats().volumes;
+  if (volumes > 0 && volumes - 1 != latestNumber_) {
+    latestNumber_ = volumes - 1;
+    emit latestVolumeChanged(latestNumber_);
+  }
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,88 @@
+#pragma once
+// VolumeController: the GUI's side of volumes (issue: buffer, review, save or discard). It owns
+// the VolumeStore (buffered volumes on the compute device) and the VolumeSaver (its I/O thread),
+// feeds the store from the engine's volume callback when auto-buffer is on, and turns what
+// happens into signals on the GUI thread: a timer polls the store's notices, the saver's
+// outcomes and the engine's newest volume.
+//
+// Every method must be called on the GUI thread. Destroy it before the EngineController it was
+// given (its destructor waits for the saver and releases the engine's volume callback).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include "engine_controller.hpp"
+#include "frame.hpp"
+#include "store/volume_saver.hpp"
+#include "store/volume_store.hpp"
+
+namespace cineflow::ui {
+
+// A volume copied to host memory for display: the slices and the three projections, each as a
+// Frame the views can show (the projections' geometry names their own axes).
+struct VolumeImages {
+  pipeline::VolumeInfo info;
+  std::vector<std::shared_ptr<const Frame>> slices;  // [ny], each [z][x]
+  std::shared_ptr<const Frame> alongY;               // [z][x]: through the slab
+  std::shared_ptr<const Frame> alongZ;               // [y][x]: en face (rows: elevation)
+  std::shared_ptr<const Frame> alongX;               // [y][z]: side view (columns: depth)
+};
+
+class VolumeController : public QObject {
+  Q_OBJECT
+
+ public:
+  // Reserves the default capacity (VolumeStore::suggestedCapacity) and installs the volume
+  // callback on the (stopped) engine.
+  explicit VolumeController(EngineController& engine, QObject* parent = nullptr);
+  ~VolumeController() override;
+
+  store::VolumeStore& store() { return *store_; }
+  const store::VolumeStore& store() const { return *store_; }
+  std::vector<store::BufferedSummary> volumes() const { return store_->list(); }
+  int unsavedCount() const;
+  bool isSaving() const { return saver_->pending() > 0; }
+  std::uint64_t latestVolumeNumber() const { return latestNumber_; }
+
+  // Host copies for display; empty (info.shape.ny == 0) when the volume is gone.
+  VolumeImages buffered(std::uint64_t id) const;
+  // The engine's newest complete volume; the projections only unless `withSlices`.
+  VolumeImages latest(bool withSlices = false) const;
+
+ public slots:
+  // Buffers the engine's newest complete volume; false (and a message) when it cannot.
+  bool bufferLatest();
+  void setAutoBuffer(bool enabled);
+  // Returns an empty string, or why the capacity was refused (the previous one stays).
+  QString setCapacity(std::size_t bytes);
+  // Queues a save (gzip level 4); the outcome arrives through messageReady() and volumesChanged().
+  void save(std::uint64_t id, const QString& path);
+  // Saves every unsaved volume into `folder` as volume_<number>.h5.
+  void saveAll(const QString& folder);
+  bool discard(std::uint64_t id);
+  void discardAll();
+
+ signals:
+  void volumesChanged();  // buffered, saved, discarded
+  void latestVolumeChanged(quint64 number);
+  void autoBufferChanged(bool enabled);
+  void messageReady(const QString& message, bool isError);
+
+ private:
+  void poll();
+
+  EngineController& engine_;
+  std::unique_ptr<store::VolumeStore> store_;
+  std::unique_ptr<store::VolumeSaver> saver_;
+  QTimer pollTimer_;
+  std::uint64_t latestNumber_ = ~std::uint64_t{0};
+  bool autoBufferShown_ = false;
+  std::uint64_t lastVolumeCount_ = 0;
+};
+
+}  // namespace cineflow::ui

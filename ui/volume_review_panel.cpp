@@ -1,0 +1,302 @@
+#include "volume_review_panel.hpp"
+
+#include <algorithm>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "bmode_view.hpp"
+#include "cineloop_export.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+constexpr int kThumbnailPx = 56;
+constexpr int kIdRole = Qt::UserRole + 1;
+
+QString megabytes(std::size_t bytes) {
+  const double value = static_cast<double>(bytes);
+  return value >= 1e9 ? QStringLiteral("%1 GB").arg(value / 1e9, 0, 'f', 1)
+                      : QStringLiteral("%1 MB").arg(value / 1e6, 0, 'f', 1);
+}
+
+QIcon thumbnail(const Frame& frame, double gainDb, double dynamicRangeDb) {
+  QImage image;
+  renderGrey(frame, GreyLevels{gainDb, dynamicRangeDb}, image);
+  return QIcon(QPixmap::fromImage(
+      image.scaled(kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+}
+
+}  // namespace
+
+VolumeReviewPanel::VolumeReviewPanel(VolumeController& volumes, QWidget* parent)
+    : QWidget(parent), volumes_(volumes) {
+  setObjectName(QStringLiteral("volumeReviewPanel"));
+  buildLayout();
+  connect(&volumes_, &VolumeController::volumesChanged, this, &VolumeReviewPanel::refresh);
+  connect(&volumes_, &VolumeController::autoBufferChanged, autoBuffer_, &QCheckBox::setChecked);
+  refresh();
+}
+
+void VolumeReviewPanel::buildLayout() {
+  auto* layout = new QVBoxLayout(this);
+  auto* top = new QHBoxLayout;
+  bufferButton_ = new QPushButton(tr("Buffer"), this);
+  bufferButton_->setObjectName(QStringLiteral("bufferButton"));
+  bufferButton_->setToolTip(tr("Keep the newest complete volume on the device (B)"));
+  bufferButton_->setShortcut(QKeySequence(Qt::Key_B));
+  connect(bufferButton_, &QPushButton::clicked, &volumes_, &VolumeController::bufferLatest);
+  autoBuffer_ = new QCheckBox(tr("Auto-buffer"), this);
+  autoBuffer_->setObjectName(QStringLiteral("autoBufferBox"));
+  autoBuffer_->setToolTip(tr("Keep every volume until the store is full"));
+  connect(autoBuffer_, &QCheckBox::toggled, &volumes_, &VolumeController::setAutoBuffer);
+  capacity_ = new QProgressBar(this);
+  capacity_->setObjectName(QStringLiteral("capacityBar"));
+  capacity_->setTextVisible(true);
+  top->addWidget(bufferButton_);
+  top->addWidget(autoBuffer_);
+  top->addWidget(capacity_, 1);
+  layout->addLayout(top);
+
+  list_ = new QListWidget(this);
+  list_->setObjectName(QStringLiteral("volumeList"));
+  list_->setIconSize(QSize(kThumbnailPx, kThumbnailPx));
+  list_->setSelectionMode(QAbstractItemView::SingleSelection);
+  list_->setMinimumHeight(60);
+  connect(list_, &QListWidget::currentRowChanged, this, [this] { showSelection(); });
+  layout->addWidget(list_, 1);
+
+  auto* actions = new QHBoxLayout;
+  saveButton_ = new QPushButton(tr("Save…"), this);
+  saveAllButton_ = new QPushButton(tr("Save all…"), this);
+  discardButton_ = new QPushButton(tr("Discard"), this);
+  discardAllButton_ = new QPushButton(tr("Discard all"), this);
+  for (QPushButton* button : {saveButton_, saveAllButton_, discardButton_, discardAllButton_}) {
+    actions->addWidget(button);
+  }
+  connect(saveButton_, &QPushButton::clicked, this, [this] {
+    const auto id = selectedId();
+    if (!id) {
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save volume"),
+        QStringLiteral("volume_%1.h5").arg(shown_.info.number, 6, 10, QLatin1Char('0')),
+        tr("HDF5 volume (*.h5)"));
+    if (!path.isEmpty()) {
+      saveSelected(path);
+    }
+  });
+  connect(saveAllButton_, &QPushButton::clicked, this, [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Save every volume into"));
+    if (!folder.isEmpty()) {
+      saveAll(folder);
+    }
+  });
+  connect(discardButton_, &QPushButton::clicked, this, &VolumeReviewPanel::discardSelected);
+  connect(discardAllButton_, &QPushButton::clicked, &volumes_, &VolumeController::discardAll);
+  layout->addLayout(actions);
+
+  auto* viewControls = new QHBoxLayout;
+  showBox_ = new QComboBox(this);
+  showBox_->setObjectName(QStringLiteral("showBox"));
+  showBox_->addItem(tr("Slices"));
+  showBox_->addItem(tr("MIP through the slab (y)"));
+  showBox_->addItem(tr("MIP en face (z)"));
+  showBox_->addItem(tr("MIP side view (x)"));
+  connect(showBox_, &QComboBox::currentIndexChanged, this, [this] { showSelection(); });
+  slice_ = new QSlider(Qt::Horizontal, this);
+  slice_->setObjectName(QStringLiteral("sliceSlider"));
+  connect(slice_, &QSlider::valueChanged, this, [this] { showSelection(); });
+  sliceLabel_ = new QLabel(this);
+  viewControls->addWidget(showBox_);
+  viewControls->addWidget(slice_, 1);
+  viewControls->addWidget(sliceLabel_);
+  layout->addLayout(viewControls);
+
+  view_ = new BmodeView(this);
+  view_->setObjectName(QStringLiteral("volumeView"));
+  view_->setMinimumSize(160, 120);  // the docks share the window with the live view
+  layout->addWidget(view_, 3);
+}
+
+std::optional<std::uint64_t> VolumeReviewPanel::selectedId() const {
+  const QListWidgetItem* item = list_->currentItem();
+  if (item == nullptr) {
+    return std::nullopt;
+  }
+  return item->data(kIdRole).toULongLong();
+}
+
+bool VolumeReviewPanel::select(std::uint64_t id) {
+  for (int row = 0; row < list_->count(); ++row) {
+    if (list_->item(row)->data(kIdRole).toULongLong() == id) {
+      list_->setCurrentRow(row);
+      return true;
+    }
+  }
+  return false;
+}
+
+void VolumeReviewPanel::setShow(Show show) {
+  showBox_->setCurrentIndex(static_cast<int>(show));
+}
+
+void VolumeReviewPanel::setSlice(int slice) {
+  slice_->setValue(slice);
+}
+
+QString VolumeReviewPanel::capacityText() const {
+  return capacity_->text();
+}
+
+void VolumeReviewPanel::saveSelected(const QString& path) {
+  if (const auto id = selectedId()) {
+    volumes_.save(*id, path);
+  }
+}
+
+void VolumeReviewPanel::saveAll(const QString& folder) {
+  volumes_.saveAll(folder);
+}
+
+void VolumeReviewPanel::discardSelected() {
+  if (const auto id = selectedId()) {
+    volumes_.discard(*id);
+  }
+}
+
+void VolumeReviewPanel::setGainDb(double gainDb) {
+  view_->setGainDb(gainDb);
+}
+
+void VolumeReviewPanel::setDynamicRangeDb(double dynamicRangeDb) {
+  view_->setDynamicRangeDb(dynamicRangeDb);
+}
+
+void VolumeReviewPanel::setColourMap(ColourMap map) {
+  view_->setColourMap(map);
+}
+
+void VolumeReviewPanel::refresh() {
+  const std::optional<std::uint64_t> previous = selectedId();
+  const auto volumes = volumes_.volumes();
+  const QSignalBlocker blocker(list_);
+  // Rebuild only what changed: thumbnails cost a host copy each.
+  std::vector<std::uint64_t> listed;
+  for (int row = 0; row < list_->count(); ++row) {
+    listed.push_back(list_->item(row)->data(kIdRole).toULongLong());
+  }
+  for (int row = list_->count() - 1; row >= 0; --row) {
+    const std::uint64_t id = listed[static_cast<std::size_t>(row)];
+    if (std::none_of(volumes.begin(), volumes.end(), [id](const auto& v) { return v.id == id; })) {
+      delete list_->takeItem(row);
+    }
+  }
+  for (const store::BufferedSummary& volume : volumes) {
+    QListWidgetItem* item = nullptr;
+    for (int row = 0; row < list_->count(); ++row) {
+      if (list_->item(row)->data(kIdRole).toULongLong() == volume.id) {
+        item = list_->item(row);
+      }
+    }
+    if (item == nullptr) {
+      item = new QListWidgetItem(list_);
+      item->setData(kIdRole, QVariant::fromValue<qulonglong>(volume.id));
+      const VolumeImages images = volumes_.buffered(volume.id);
+      if (images.alongY) {
+        item->setIcon(thumbnail(*images.alongY, view_->gainDb(), view_->dynamicRangeDb()));
+      }
+    }
+    const auto& info = volume.info;
+    // The timestamps come from a steady clock with an arbitrary origin: show the sweep's duration.
+    const double seconds =
+        info.timestampNs.empty()
+            ? 0.0
+            : static_cast<double>(info.timestampNs.back() - info.timestampNs.front()) * 1e-9;
+    item->setText(tr("Volume %1 · seq %2–%3 · sweep %4 s · %5 · %6")
+                      .arg(info.number)
+                      .arg(info.sequence.empty() ? 0 : info.sequence.front())
+                      .arg(info.sequence.empty() ? 0 : info.sequence.back())
+                      .arg(seconds, 0, 'f', 2)
+                      .arg(megabytes(volume.bytes))
+                      .arg(volume.saved ? tr("saved") : tr("unsaved")));
+    item->setToolTip(volume.saved ? QString::fromStdString(volume.savedPath) : tr("Not saved yet"));
+  }
+  const std::size_t capacity = volumes_.store().capacity();
+  const std::size_t used = volumes_.store().used();
+  capacity_->setRange(0, 1000);
+  capacity_->setValue(capacity > 0 ? static_cast<int>(1000.0 * used / capacity) : 0);
+  capacity_->setFormat(tr("%1 of %2 used · %n volume(s)", nullptr, static_cast<int>(volumes.size()))
+                           .arg(megabytes(used), megabytes(capacity)));
+  if (previous && !select(*previous)) {
+    list_->setCurrentRow(list_->count() - 1);
+  } else if (!previous && list_->count() > 0) {
+    list_->setCurrentRow(list_->count() - 1);
+  }
+  updateButtons();
+  showSelection();
+}
+
+void VolumeReviewPanel::showSelection() {
+  const std::optional<std::uint64_t> id = selectedId();
+  if (!id) {
+    shown_ = {};
+    shownId_.reset();
+    sliceLabel_->clear();
+    updateButtons();
+    return;
+  }
+  if (shownId_ != id) {
+    shown_ = volumes_.buffered(*id);
+    shownId_ = id;
+  }
+  if (shown_.slices.empty()) {
+    return;
+  }
+  const auto show = static_cast<Show>(showBox_->currentIndex());
+  slice_->setEnabled(show == Show::Slices);
+  slice_->setRange(0, static_cast<int>(shown_.slices.size()) - 1);
+  const int y = std::clamp(slice_->value(), 0, static_cast<int>(shown_.slices.size()) - 1);
+  switch (show) {
+    case Show::Slices:
+      view_->setFrame(shown_.slices[static_cast<std::size_t>(y)]);
+      sliceLabel_->setText(
+          tr("slice %1 / %2 · y %3 mm")
+              .arg(y + 1)
+              .arg(shown_.slices.size())
+              .arg(shown_.info.elevationM[static_cast<std::size_t>(y)] * 1e3, 0, 'f', 2));
+      break;
+    case Show::AlongY:
+      view_->setFrame(shown_.alongY);
+      sliceLabel_->setText(tr("x–z, maximum over y"));
+      break;
+    case Show::AlongZ:
+      view_->setFrame(shown_.alongZ);
+      sliceLabel_->setText(tr("x–y, maximum over depth"));
+      break;
+    case Show::AlongX:
+      view_->setFrame(shown_.alongX);
+      sliceLabel_->setText(tr("depth–y, maximum over x"));
+      break;
+  }
+  updateButtons();
+}
+
+void VolumeReviewPanel::updateButtons() {
+  const bool selected = selectedId().has_value();
+  saveButton_->setEnabled(selected);
+  discardButton_->setEnabled(selected);
+  saveAllButton_->setEnabled(volumes_.unsavedCount() > 0);
+  discardAllButton_->setEnabled(list_->count() > 0);
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,80 @@
+#pragma once
+// VolumeReviewPanel: the operator's buffered volumes (VolumeController). A capacity bar, Buffer
+// (the newest complete volume) and Auto-buffer (every volume until the store is full); the list
+// of volumes with a thumbnail of the projection through the slab, the volume's number, sequence
+// range, acquisition time, size and whether it is saved; Save, Save all, Discard, Discard all;
+// and a view of the selected volume: its slices (a slider steps through y) or any of its three
+// MIPs, with the live view's zoom, pan, readout, gain and dynamic range.
+
+#include <cstdint>
+#include <optional>
+
+#include <QString>
+#include <QWidget>
+
+#include "colour_maps.hpp"
+#include "volume_controller.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+
+namespace cineflow::ui {
+
+class BmodeView;
+
+class VolumeReviewPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Show { Slices = 0, AlongY = 1, AlongZ = 2, AlongX = 3 };
+
+  explicit VolumeReviewPanel(VolumeController& volumes, QWidget* parent = nullptr);
+
+  // For the owner and tests.
+  BmodeView& view() { return *view_; }
+  QListWidget& list() { return *list_; }
+  std::optional<std::uint64_t> selectedId() const;
+  // Selects the volume with store id `id` (false when it is not listed).
+  bool select(std::uint64_t id);
+  void setShow(Show show);
+  void setSlice(int slice);
+  QString capacityText() const;
+  // Non-interactive save and save all (the buttons ask for a path first).
+  void saveSelected(const QString& path);
+  void saveAll(const QString& folder);
+  void discardSelected();
+
+ public slots:
+  void setGainDb(double gainDb);
+  void setDynamicRangeDb(double dynamicRangeDb);
+  void setColourMap(cineflow::ui::ColourMap map);
+  void refresh();  // rebuilds the list (keeps the selection when it still exists)
+
+ private:
+  void buildLayout();
+  void showSelection();
+  void updateButtons();
+
+  VolumeController& volumes_;
+  VolumeImages shown_;  // host copy of the selected volume
+  std::optional<std::uint64_t> shownId_;
+  QPushButton* bufferButton_ = nullptr;
+  QCheckBox* autoBuffer_ = nullptr;
+  QProgressBar* capacity_ = nullptr;
+  QListWidget* list_ = nullptr;
+  QPushButton* saveButton_ = nullptr;
+  QPushButton* saveAllButton_ = nullptr;
+  QPushButton* discardButton_ = nullptr;
+  QPushButton* discardAllButton_ = nullptr;
+  QComboBox* showBox_ = nullptr;
+  QSlider* slice_ = nullptr;
+  QLabel* sliceLabel_ = nullptr;
+  BmodeView* view_ = nullptr;
+};
+
+}  // namespace cineflow::ui
