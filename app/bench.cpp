@@ -216,7 +216,7 @@ void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
       });
   results.volumeShape = shape;
   results.mipSecondsPerVolume = seconds / repeats;
-  const double bytes = (3.0 * static_cast<double>(volumeFloats) +
+  const double bytes = (static_cast<double>(volumeFloats) +
                         static_cast<double>(shape.alongY() + shape.alongZ() + shape.alongX())) *
                        sizeof(float);
   results.mipGbps = bytes / results.mipSecondsPerVolume / 1e9;

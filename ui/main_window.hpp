@@ -111,6 +111,7 @@ class MainWindow : public QMainWindow {
   QLabel* messageLabel_ = nullptr;
 
   QAction* openFileAction_ = nullptr;
+  QAction* openVolumeAction_ = nullptr;
   QAction* simulatorAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* runAction_ = nullptr;

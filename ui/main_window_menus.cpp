@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QKeySequence>
 #include <QMenuBar>
 
@@ -12,6 +13,7 @@
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "media_icons.hpp"
+#include "volume_controller.hpp"
 
 namespace cineflow::ui {
 
@@ -21,6 +23,18 @@ void MainWindow::createActions() {
   openFileAction_->setShortcut(QKeySequence::Open);
   connect(openFileAction_, &QAction::triggered, this,
           [this] { acquisitionPanel_->chooseRecording(); });
+
+  openVolumeAction_ = new QAction(tr("Open saved &volume…"), this);
+  openVolumeAction_->setObjectName(QStringLiteral("openVolumeAction"));
+  openVolumeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  connect(openVolumeAction_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a saved volume"), QString(),
+                                                      tr("HDF5 volume (*.h5 *.hdf5)"));
+    if (!path.isEmpty() && volumes_->openFile(path) != 0) {
+      volumeDock_->show();
+      volumeDock_->raise();
+    }
+  });
 
   simulatorAction_ = new QAction(tr("&Simulator"), this);
   simulatorAction_->setObjectName(QStringLiteral("simulatorAction"));
@@ -64,6 +78,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openFileAction_);
+  file->addAction(openVolumeAction_);
   file->addAction(simulatorAction_);
   file->addSeparator();
   file->addAction(quitAction_);

@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include "store/volume_reader.hpp"
+
 namespace cineflow::ui {
 namespace {
 
@@ -150,6 +152,8 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
   request.gzipLevel = kSaveGzipLevel;
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);
+  pendingShown_ = saver_->pending();
+  emit savingChanged(static_cast<int>(pendingShown_));
 }
 
 void VolumeController::saveAll(const QString& folder) {
@@ -159,6 +163,25 @@ void VolumeController::saveAll(const QString& folder) {
            QDir(folder).filePath(
                QStringLiteral("volume_%1.h5").arg(volume.info.number, 6, 10, QLatin1Char('0'))));
     }
+  }
+}
+
+std::uint64_t VolumeController::openFile(const QString& path) {
+  try {
+    const store::LoadedVolume loaded = store::readVolumeFile(path.toStdString());
+    std::string why;
+    const auto id = store_->adopt(loaded.info, loaded.volume, loaded.alongY, loaded.alongZ,
+                                  loaded.alongX, path.toStdString(), why);
+    if (!id) {
+      emit messageReady(tr("Cannot review %1: %2").arg(path, QString::fromStdString(why)), true);
+      return 0;
+    }
+    emit messageReady(tr("Opened volume %1 from %2").arg(loaded.info.number).arg(path), false);
+    emit volumesChanged();
+    return *id;
+  } catch (const std::exception& error) {
+    emit messageReady(QString::fromStdString(error.what()), true);
+    return 0;
   }
 }
 
@@ -190,6 +213,10 @@ void VolumeController::poll() {
   for (const store::SaveOutcome& outcome : saver_->takeOutcomes()) {
     emit messageReady(QString::fromStdString(outcome.message), !outcome.ok);
     changed = true;
+  }
+  if (const std::size_t pending = saver_->pending(); pending != pendingShown_) {
+    pendingShown_ = pending;
+    emit savingChanged(static_cast<int>(pending));
   }
   const std::uint64_t count = store_->list().size();
   if (count != lastVolumeCount_) {

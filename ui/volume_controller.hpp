@@ -65,12 +65,17 @@ class VolumeController : public QObject {
   // Saves every unsaved volume into `folder` as volume_<number>.h5.
   void saveAll(const QString& folder);
   bool discard(std::uint64_t id);
+  // Reads a saved volume (cineflow.volume/1) into the store for review, listed as saved. Returns
+  // its id, or 0 with a message saying what is wrong with the file or why it does not fit.
+  std::uint64_t openFile(const QString& path);
   void discardAll();
 
  signals:
   void volumesChanged();  // buffered, saved, discarded
   void latestVolumeChanged(quint64 number);
   void autoBufferChanged(bool enabled);
+  // Saves queued or running (0 when idle).
+  void savingChanged(int pending);
   void messageReady(const QString& message, bool isError);
 
  private:
@@ -83,6 +88,7 @@ class VolumeController : public QObject {
   std::uint64_t latestNumber_ = ~std::uint64_t{0};
   bool autoBufferShown_ = false;
   std::uint64_t lastVolumeCount_ = 0;
+  std::size_t pendingShown_ = 0;
 };
 
 }  // namespace cineflow::ui

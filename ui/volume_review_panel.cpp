@@ -104,6 +104,15 @@ void VolumeReviewPanel::buildLayout() {
   connect(discardButton_, &QPushButton::clicked, this, &VolumeReviewPanel::discardSelected);
   connect(discardAllButton_, &QPushButton::clicked, &volumes_, &VolumeController::discardAll);
   layout->addLayout(actions);
+  saving_ = new QProgressBar(this);
+  saving_->setObjectName(QStringLiteral("savingBar"));
+  saving_->setRange(0, 0);  // busy: a save's progress is its I/O thread's, not ours to estimate
+  saving_->hide();
+  layout->addWidget(saving_);
+  connect(&volumes_, &VolumeController::savingChanged, this, [this](int pending) {
+    saving_->setVisible(pending > 0);
+    saving_->setFormat(tr("Saving %n volume(s)…", nullptr, pending));
+  });
 
   auto* viewControls = new QHBoxLayout;
   showBox_ = new QComboBox(this);

@@ -66,6 +66,7 @@ class VolumeReviewPanel : public QWidget {
   QPushButton* bufferButton_ = nullptr;
   QCheckBox* autoBuffer_ = nullptr;
   QProgressBar* capacity_ = nullptr;
+  QProgressBar* saving_ = nullptr;  // busy while saves are queued or running
   QListWidget* list_ = nullptr;
   QPushButton* saveButton_ = nullptr;
   QPushButton* saveAllButton_ = nullptr;

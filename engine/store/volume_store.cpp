@@ -177,6 +177,41 @@ std::optional<std::uint64_t> VolumeStore::bufferLocked(const pipeline::VolumeInf
   return entry->id;
 }
 
+std::optional<std::uint64_t> VolumeStore::adopt(const pipeline::VolumeInfo& info,
+                                                std::span<const float> volume,
+                                                std::span<const float> alongY,
+                                                std::span<const float> alongZ,
+                                                std::span<const float> alongX,
+                                                const std::string& savedPath, std::string& why) {
+  const process::VolumeShape& shape = info.shape;
+  if (volume.size() != shape.voxels() || alongY.size() != shape.alongY() ||
+      alongZ.size() != shape.alongZ() || alongX.size() != shape.alongX()) {
+    why = "the data does not match the volume's shape";
+    return std::nullopt;
+  }
+  // The host data goes through the store's stream like any other source, as a ready volume.
+  const auto done = backend_.createEvent();
+  stream_->record(*done);
+  const pipeline::VolumeView view{compute::DeviceSpan<const float>(volume.data(), volume.size()),
+                                  compute::DeviceSpan<const float>(alongY.data(), alongY.size()),
+                                  compute::DeviceSpan<const float>(alongZ.data(), alongZ.size()),
+                                  compute::DeviceSpan<const float>(alongX.data(), alongX.size())};
+  std::optional<std::uint64_t> id;
+  {
+    std::lock_guard lock(mutex_);
+    id = bufferLocked(info, view, *done, *stream_, why);
+    if (id) {
+      entries_.back()->saved = true;
+      entries_.back()->savedPath = savedPath;
+    }
+  }
+  stream_->synchronize();  // the host data must outlive the copy
+  if (const std::string error = stream_->takeError(); !error.empty()) {
+    throw std::runtime_error("adopting a volume: " + error);
+  }
+  return id;
+}
+
 std::optional<std::uint64_t> VolumeStore::bufferLatest(const pipeline::Engine& engine,
                                                        std::string& why) {
   const pipeline::VolumeLock volume = engine.lockLatestVolume();

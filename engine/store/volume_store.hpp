@@ -18,6 +18,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,12 @@ class VolumeStore {
   std::optional<std::uint64_t> buffer(const pipeline::VolumeInfo& info,
                                       const pipeline::VolumeView& view, const compute::Event& done,
                                       compute::Stream& stream, std::string& why);
+  // Copies a volume held in host memory (a saved file opened for review) into the store, marked
+  // saved under `savedPath`. Nullopt with `why` when it does not fit. Blocking (a host copy).
+  std::optional<std::uint64_t> adopt(const pipeline::VolumeInfo& info,
+                                     std::span<const float> volume, std::span<const float> alongY,
+                                     std::span<const float> alongZ, std::span<const float> alongX,
+                                     const std::string& savedPath, std::string& why);
   // Buffers the engine's latest complete volume on the store's own stream, holding the engine's
   // VolumeLock until the copy has completed. Nullopt with `why` when there is none or it does not
   // fit.

@@ -5,6 +5,7 @@
 // save while the engine runs flat out in Block mode loses no frame.
 #include <QtTest>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
+#include "store/volume_reader.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"
 #include "support/mip_reference.hpp"
@@ -140,6 +142,75 @@ class TestVolumeSave : public QObject {
     QCOMPARE(readAll<std::uint64_t>(file, "sequence", H5T_NATIVE_UINT64), info_.sequence);
     QCOMPARE(readAll<std::int64_t>(file, "timestamp_ns", H5T_NATIVE_INT64), info_.timestampNs);
     QCOMPARE(readAll<double>(file, "angles_rad", H5T_NATIVE_DOUBLE), someAcquisition().anglesRad);
+
+    // Cineflow's own reader (File > Open volume) gets the same back, and the store adopts it.
+    const store::LoadedVolume loaded = store::readVolumeFile(path);
+    QCOMPARE(loaded.volume, voxels_);
+    QCOMPARE(loaded.alongZ, mips_.alongZ);
+    QCOMPARE(loaded.info.number, std::uint64_t{7});
+    QCOMPARE(loaded.info.shape, shape_);
+    QCOMPARE(loaded.info.slice.nx, 40);
+    QVERIFY(std::abs(loaded.info.slice.dx - 1e-4) < 1e-12);
+    QCOMPARE(loaded.info.elevationM, info_.elevationM);
+    QCOMPARE(loaded.info.sequence, info_.sequence);
+    std::string why;
+    const auto adopted = store.adopt(loaded.info, loaded.volume, loaded.alongY, loaded.alongZ,
+                                     loaded.alongX, path.string(), why);
+    QVERIFY2(adopted, why.c_str());
+    QVERIFY(store.list().back().saved);
+    const auto access = store.access(*adopted);
+    std::vector<float> back(shape_.voxels());
+    cpu_->copyBlocking(back.data(), access.view().volume.data(), access.view().volume.bytes());
+    QCOMPARE(back, voxels_);
+  }
+
+  void damagedFilesAreRefusedWithReasons() {
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(64 << 20).empty());
+    const std::uint64_t id = bufferInto(store);
+    store::VolumeSaver saver(*cpu_, store);
+    const fs::path good = folder_ / "good.h5";
+    QVERIFY(saveAndWait(saver, id, good).ok);
+    const auto refusal = [](const fs::path& path) {
+      try {
+        store::readVolumeFile(path);
+      } catch (const store::StoreError& error) {
+        return std::string(error.what());
+      }
+      return std::string();
+    };
+    // Truncated to half its size.
+    const fs::path truncated = folder_ / "truncated.h5";
+    fs::copy_file(good, truncated, fs::copy_options::overwrite_existing);
+    fs::resize_file(truncated, fs::file_size(good) / 2);
+    std::string message = refusal(truncated);
+    QVERIFY2(message.find(truncated.string()) != std::string::npos, message.c_str());
+    // Not HDF5 at all.
+    const fs::path text = folder_ / "text.h5";
+    std::ofstream(text) << "not a volume\n";
+    message = refusal(text);
+    QVERIFY2(message.find("not an HDF5 file") != std::string::npos, message.c_str());
+    // A projection missing.
+    const fs::path missing = folder_ / "missing.h5";
+    fs::copy_file(good, missing, fs::copy_options::overwrite_existing);
+    {
+      const hid_t file = H5Fopen(missing.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      QVERIFY(file >= 0);
+      QVERIFY(H5Ldelete(file, "mip_z", H5P_DEFAULT) >= 0);
+      H5Fclose(file);
+    }
+    message = refusal(missing);
+    QVERIFY2(message.find("/mip_z: missing") != std::string::npos, message.c_str());
+    // Another schema.
+    const fs::path other = folder_ / "other.h5";
+    fs::copy_file(good, other, fs::copy_options::overwrite_existing);
+    {
+      const hid_t file = H5Fopen(other.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      QVERIFY(H5Adelete(file, "schema") >= 0);
+      H5Fclose(file);
+    }
+    message = refusal(other);
+    QVERIFY2(message.find("schema") != std::string::npos, message.c_str());
   }
 
   void impossibleFolderKeepsTheVolume() {

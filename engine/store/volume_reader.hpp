@@ -1,0 +1,22 @@
+#pragma once
+// Reads a saved volume (cineflow.volume/1, store/volume_writer.hpp) back for review. Everything is
+// validated before anything is returned: a missing or wrong schema, a missing dataset, a shape that
+// does not agree with the axes, a truncated or corrupt file each throw StoreError naming the file
+// and the object ("cannot read <path>: /mip_z: shape [16][200], expected [16][248]").
+
+#include <filesystem>
+#include <vector>
+
+#include "pipeline/volume.hpp"
+#include "store/store_error.hpp"
+
+namespace cineflow::store {
+
+struct LoadedVolume {
+  pipeline::VolumeInfo info;  // number, shape, slice axes, elevations, sequence, timestamps
+  std::vector<float> volume, alongY, alongZ, alongX;
+};
+
+LoadedVolume readVolumeFile(const std::filesystem::path& path);
+
+}  // namespace cineflow::store
