@@ -61,7 +61,7 @@ class VolumeLock {
  public:
   VolumeLock() = default;
   // `storage` keeps the memory behind the view alive; `lock` is held on its block.
-  VolumeLock(std::shared_ptr<const void> storage, std::shared_lock<std::shared_timed_mutex> lock,
+  VolumeLock(std::shared_ptr<const void> storage, std::shared_lock<std::shared_mutex> lock,
              const VolumeInfo* info, VolumeView view, const compute::Event* done)
       : storage_(std::move(storage)),
         lock_(std::move(lock)),
@@ -76,7 +76,7 @@ class VolumeLock {
 
  private:
   std::shared_ptr<const void> storage_;  // before lock_: the mutex lives in it
-  std::shared_lock<std::shared_timed_mutex> lock_;
+  std::shared_lock<std::shared_mutex> lock_;
   const VolumeInfo* info_ = nullptr;
   VolumeView view_;
   const compute::Event* done_ = nullptr;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace cineflow::pipeline {
 
@@ -76,11 +77,12 @@ int VolumeAssembler::slotFor(const acquire::FrameHeader& header, int slice,
     }
     // Waits for VolumeLock holders; they hold the lock only while enqueuing work.
     openLock_ = std::unique_lock(block.mutex, std::defer_lock);
-    while (!openLock_.try_lock_for(std::chrono::milliseconds(50))) {
+    while (!openLock_.try_lock()) {
       if (stop.load()) {
         throw std::runtime_error("stopped while a VolumeLock still held volume " +
                                  std::to_string(block.info.number));
       }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     if (block.everReleased) {
       compute.wait(*block.released);  // the endpoint work reading this block comes first

@@ -56,7 +56,7 @@ class VolumeAssembler {
 
  private:
   struct Block {
-    mutable std::shared_timed_mutex mutex;  // readers share it; the engine owns it while refilling
+    mutable std::shared_mutex mutex;  // readers share it; the engine owns it while refilling
     VolumeInfo info;
     VolumeView view;
     std::vector<bool> present;  // per slice, in the sweep being filled
@@ -81,8 +81,8 @@ class VolumeAssembler {
   int lastSlice_ = -1;           // slice index of the previous frame
   std::uint64_t openSweep_ = 0;  // sequence - slice of the open sweep's frames
   int nextBlock_ = 0;
-  std::unique_lock<std::shared_timed_mutex> openLock_;  // on the open block
-  std::uint64_t number_ = 0;                            // the next complete volume's number
+  std::unique_lock<std::shared_mutex> openLock_;  // on the open block
+  std::uint64_t number_ = 0;                      // the next complete volume's number
   std::atomic<std::uint64_t> completed_{0}, abandoned_{0};
 };
 

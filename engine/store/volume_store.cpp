@@ -35,8 +35,16 @@ std::string megabytes(std::size_t bytes) {
 
 }  // namespace
 
+// try_to_lock cannot fail here: an entry is held exclusively only by discard() and setCapacity(),
+// under the store's mutex, which access() holds while it takes this lock (and a blocking lock here
+// would order the two mutexes both ways).
 VolumeStore::Access::Access(std::shared_ptr<const Entry> entry, std::shared_ptr<const void> pool)
-    : pool_(std::move(pool)), entry_(std::move(entry)), lock_(entry_->mutex) {}
+    : pool_(std::move(pool)), entry_(std::move(entry)), lock_(entry_->mutex, std::try_to_lock) {
+  if (!lock_) {
+    entry_.reset();
+    pool_.reset();
+  }
+}
 
 const pipeline::VolumeInfo& VolumeStore::Access::info() const {
   return entry_->info;

@@ -26,8 +26,13 @@ H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> value
                   std::string(name) + ": set deflate");
     }
   }
+  // No chunk cache: each chunk goes to the file during H5Dwrite, so a full disk shows there, and
+  // no dirty chunk is left for a close to flush (a close that fails keeps its buffers for good).
+  H5PropertyList access(checkId(H5Pcreate(H5P_DATASET_ACCESS), "access property list"));
+  checkStatus(H5Pset_chunk_cache(access.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT),
+              std::string(name) + ": set chunk cache");
   H5Dataset dataset(checkId(H5Dcreate2(root, name, H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
-                                       properties.get(), H5P_DEFAULT),
+                                       properties.get(), access.get()),
                             std::string(name) + ": create"));
   checkStatus(
       H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
@@ -106,12 +111,19 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     datasets.clear();
     file.fail("write", e.what());
   }
-  file.commit({{&datasets[0], "volume"},
-               {&datasets[1], "mip_y"},
-               {&datasets[2], "mip_z"},
-               {&datasets[3], "mip_x"},
-               {&datasets[4], "sequence"},
-               {&datasets[5], "timestamp_ns"}});
+  // Close every dataset first (each may still write): a file closed while objects are open stays
+  // open inside HDF5 until they close, and a failure then leaves it there.
+  const char* names[] = {"volume", "mip_y", "mip_z", "mip_x", "sequence", "timestamp_ns"};
+  std::string reason;
+  for (std::size_t i = 0; i < datasets.size(); ++i) {
+    if (!datasets[i].close() && reason.empty()) {
+      reason = std::string(names[i]) + ": " + errorStackText();
+    }
+  }
+  if (!reason.empty()) {
+    file.fail("close", reason);
+  }
+  file.commit({});
 }
 
 }  // namespace cineflow::store
