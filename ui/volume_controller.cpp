@@ -91,19 +91,19 @@ int VolumeController::unsavedCount() const {
 
 VolumeImages VolumeController::buffered(std::uint64_t id) const {
   const store::VolumeStore::Access access = store_->access(id);
-  if (!access) {
-    return {};
+  if (!access || !access.ready().query()) {
+    return {};  // gone, or its copy into the store is still running: ask again later
   }
-  access.ready().synchronize();
   return imagesFrom(engine_.engine().backend(), access.info(), access.view(), true);
 }
 
 VolumeImages VolumeController::latest(bool withSlices) const {
   const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
-  if (!volume) {
+  // Never wait for the engine's endpoint work on the GUI thread: a volume whose MIPs are still
+  // running is shown at a later poll.
+  if (!volume || !volume.done().query()) {
     return {};
   }
-  volume.done().synchronize();
   return imagesFrom(engine_.engine().backend(), volume.info(), volume.view(), withSlices);
 }
 
@@ -218,17 +218,24 @@ void VolumeController::poll() {
     pendingShown_ = pending;
     emit savingChanged(static_cast<int>(pending));
   }
-  const std::uint64_t count = store_->list().size();
-  if (count != lastVolumeCount_) {
-    lastVolumeCount_ = count;
+  const auto volumes = store_->list();
+  std::size_t copying = 0;  // buffered volumes whose copy into the store is still running
+  for (const auto& volume : volumes) {
+    const store::VolumeStore::Access access = store_->access(volume.id);
+    copying += access && !access.ready().query() ? 1 : 0;
+  }
+  if (volumes.size() != lastVolumeCount_ || copying != copyingShown_) {
+    lastVolumeCount_ = volumes.size();
+    copyingShown_ = copying;
     changed = true;
   }
   if (changed) {
     emit volumesChanged();
   }
-  const std::uint64_t volumes = engine_.engine().stats().volumes;
-  if (volumes > 0 && volumes - 1 != latestNumber_) {
-    latestNumber_ = volumes - 1;
+  // A new volume is announced once its MIPs have completed (checked, never waited for).
+  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  if (volume && volume.info().number != latestNumber_ && volume.done().query()) {
+    latestNumber_ = volume.info().number;
     emit latestVolumeChanged(latestNumber_);
   }
 }

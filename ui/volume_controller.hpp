@@ -49,7 +49,8 @@ class VolumeController : public QObject {
   bool isSaving() const { return saver_->pending() > 0; }
   std::uint64_t latestVolumeNumber() const { return latestNumber_; }
 
-  // Host copies for display; empty (info.shape.ny == 0) when the volume is gone.
+  // Host copies for display; empty (info.shape.ny == 0) when the volume is gone or its copy is
+  // still running (never waited for: volumesChanged() follows when it completes).
   VolumeImages buffered(std::uint64_t id) const;
   // The engine's newest complete volume; the projections only unless `withSlices`.
   VolumeImages latest(bool withSlices = false) const;
@@ -89,6 +90,7 @@ class VolumeController : public QObject {
   bool autoBufferShown_ = false;
   std::uint64_t lastVolumeCount_ = 0;
   std::size_t pendingShown_ = 0;
+  std::size_t copyingShown_ = 0;
 };
 
 }  // namespace cineflow::ui

@@ -220,6 +220,8 @@ void VolumeReviewPanel::refresh() {
     if (item == nullptr) {
       item = new QListWidgetItem(list_);
       item->setData(kIdRole, QVariant::fromValue<qulonglong>(volume.id));
+    }
+    if (item->icon().isNull()) {  // made once the volume's copy into the store has completed
       const VolumeImages images = volumes_.buffered(volume.id);
       if (images.alongY) {
         item->setIcon(thumbnail(*images.alongY, view_->gainDb(), view_->dynamicRangeDb()));
@@ -264,7 +266,7 @@ void VolumeReviewPanel::showSelection() {
     updateButtons();
     return;
   }
-  if (shownId_ != id) {
+  if (shownId_ != id || shown_.slices.empty()) {
     shown_ = volumes_.buffered(*id);
     shownId_ = id;
   }
