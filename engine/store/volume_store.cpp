@@ -85,7 +85,12 @@ VolumeStore::~VolumeStore() {
 
 std::size_t VolumeStore::suggestedCapacity(const compute::Backend& backend) {
   const compute::DeviceMemoryInfo memory = backend.memoryInfo();
-  return backend.kind() == compute::BackendKind::Cpu ? memory.freeBytes / 4 : memory.freeBytes / 2;
+  if (backend.kind() == compute::BackendKind::Cpu) {
+    // Host memory is shared with everything else on the machine: a quarter of what is free, and
+    // no more than 4 GiB.
+    return std::min<std::size_t>(memory.freeBytes / 4, std::size_t{4} << 30);
+  }
+  return memory.freeBytes / 2;
 }
 
 std::size_t VolumeStore::capacity() const {
