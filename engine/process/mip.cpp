@@ -23,14 +23,14 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
   kind_ = backend.kind();
   switch (kind_) {
     case compute::BackendKind::Cpu:
-      partialZ_ = {};
-      zChunks_ = 0;
+      scratch_ = {};
       break;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
-      zChunks_ = cuda::mipZChunks(shape.nz, shape.nx);
-      partialZ_ = compute::DeviceBuffer<float>(backend,
-                                               static_cast<std::size_t>(zChunks_) * shape.alongZ());
+      plan_ = cuda::planMips(shape.ny, shape.nz, shape.nx);
+      scratch_ = compute::DeviceBuffer<float>(backend, plan_.scratchFloats);
+      cuda::prepareMipScratch(plan_, scratch_.data());
+      launches_ = 0;
       break;
 #else
       detail::throwNoCudaTwin(kStage);
@@ -61,8 +61,9 @@ void MipProjector::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
       return;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
-      cuda::enqueueMips(stream, volume.data(), shape_.ny, shape_.nz, shape_.nx, zChunks_,
-                        partialZ_.data(), alongY.data(), alongZ.data(), alongX.data());
+      launches_ = launches_ == ~0u ? 1u : launches_ + 1u;  // never 0, which the scratch starts as
+      cuda::enqueueMips(stream, plan_, launches_, volume.data(), shape_.ny, shape_.nz, shape_.nx,
+                        scratch_.data(), alongY.data(), alongZ.data(), alongX.data());
       return;
 #else
       detail::throwNoCudaTwin(kStage);

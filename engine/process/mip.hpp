@@ -9,13 +9,15 @@
 //   Maxima follow fmax: a NaN is ignored unless every value of the line is NaN. The outputs must
 //   not overlap the volume or each other.
 //   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The CUDA
-//           projector owns a scratch buffer (sized in configure) for the partial maxima along z,
-//           so two enqueues of one projector must not run concurrently on different streams.
+//           projector owns a scratch buffer (sized and readied in configure) where the maxima
+//           along z meet, so two enqueues of one projector must not run concurrently on different
+//           streams.
 
 #include <cstddef>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "process/cuda/mip_plan.hpp"
 
 namespace cineflow::process {
 
@@ -46,8 +48,9 @@ class MipProjector {
  private:
   compute::BackendKind kind_ = compute::BackendKind::Cpu;
   VolumeShape shape_;
-  compute::DeviceBuffer<float> partialZ_;  // CUDA: [zChunks][ny][nx] partial maxima along z
-  int zChunks_ = 0;
+  cuda::MipPlan plan_;                    // CUDA only
+  compute::DeviceBuffer<float> scratch_;  // CUDA: launch marks, partial maxima along z
+  mutable unsigned launches_ = 0;         // CUDA: numbers enqueues for the one-pass kernel
 };
 
 }  // namespace cineflow::process

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 #include "acquire/simulator.hpp"
 #include "acquire/source_factory.hpp"
@@ -72,6 +73,30 @@ class TestCudaStages : public QObject {
         return INFINITY;  // unwritten or NaN fails
     }
     return test::relativeL2(results[1], results[0]);
+  }
+
+  // Projects on both backends; every projection must agree exactly (NaN matching NaN), and the
+  // CPU with the plain reference.
+  void expectMipsMatch(const process::VolumeShape& shape, const std::vector<float>& volume,
+                       test::Mips* gpuOut = nullptr) {
+    const test::Mips gpu = test::runMips(*cuda_, volume, shape);
+    const test::Mips cpu = test::runMips(*cpu_, volume, shape);
+    const test::Mips reference = test::referenceMips(volume, shape);
+    const auto where = [&](const char* axis) {
+      return QString("%1, shape %2 x %3 x %4")
+          .arg(axis)
+          .arg(shape.ny)
+          .arg(shape.nz)
+          .arg(shape.nx)
+          .toUtf8();
+    };
+    QVERIFY2(test::identical(cpu.alongY, reference.alongY), where("CPU along y").constData());
+    QVERIFY2(test::identical(gpu.alongY, cpu.alongY), where("along y").constData());
+    QVERIFY2(test::identical(gpu.alongZ, cpu.alongZ), where("along z").constData());
+    QVERIFY2(test::identical(gpu.alongX, cpu.alongX), where("along x").constData());
+    if (gpuOut != nullptr) {
+      *gpuOut = gpu;
+    }
   }
 
  private slots:
@@ -161,19 +186,51 @@ class TestCudaStages : public QObject {
 
   void mipsMatchCpuExactly() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    // Sizes around the kernels' blocks (8-row blocks, 32-lane warps, 32-depth chunks), rows wider
-    // than the one-pass kernel takes (the three-pass fallback), and the simulator's 16-slice
-    // volume on the default grid.
+    // Sizes around the kernels' tiles (64 float4 lanes by up to 8 rows, 16 slices at once, one
+    // block per multiprocessor), rows the one-pass kernel does not take (not a multiple of 4, or
+    // wider than 256: the three-pass fallback), and the simulator's 16-slice volume.
     for (const process::VolumeShape shape :
          {process::VolumeShape{5, 37, 33}, process::VolumeShape{1, 32, 256},
-          process::VolumeShape{3, 65, 257}, process::VolumeShape{16, 958, 248}}) {
-      const std::vector<float> volume = test::randomVolume(shape, 4242 + shape.nz);
-      const test::Mips gpu = test::runMips(*cuda_, volume, shape);
-      const test::Mips cpu = test::runMips(*cpu_, volume, shape);
-      QVERIFY(test::identical(gpu.alongY, cpu.alongY));
-      QVERIFY(test::identical(gpu.alongZ, cpu.alongZ));
-      QVERIFY(test::identical(gpu.alongX, cpu.alongX));
+          process::VolumeShape{3, 65, 257}, process::VolumeShape{17, 3, 4},
+          process::VolumeShape{40, 70, 64}, process::VolumeShape{2, 1000, 252},
+          process::VolumeShape{16, 958, 248}}) {
+      expectMipsMatch(shape, test::randomVolume(shape, 4242 + shape.nz));
+      if (QTest::currentTestFailed()) {
+        return;
+      }
     }
+  }
+
+  void mipsIgnoreNanAndKeepSignsOfZero() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    const process::VolumeShape shape{20, 50, 128};
+    std::vector<float> volume = test::randomVolume(shape, 977);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const auto at = [&](int y, int z, int x) -> float& {
+      return volume[(static_cast<std::size_t>(y) * shape.nz + z) * shape.nx + x];
+    };
+    for (std::size_t i = 0; i < volume.size(); i += 97) {
+      volume[i] = nan;
+    }
+    for (int y = 0; y < shape.ny; ++y) {
+      at(y, 7, 9) = nan;  // an all-NaN line along y
+    }
+    for (int z = 0; z < shape.nz; ++z) {
+      at(3, z, 5) = nan;  // along z
+      at(4, z, 6) = -0.0f;
+      at(5, z, 6) = z == 17 ? 0.0f : -1.0f - static_cast<float>(z);
+    }
+    for (int x = 0; x < shape.nx; ++x) {
+      at(2, 11, x) = nan;  // along x
+    }
+    test::Mips gpu;
+    expectMipsMatch(shape, volume, &gpu);
+    if (QTest::currentTestFailed()) {
+      return;
+    }
+    QVERIFY(std::isnan(gpu.alongZ[3 * shape.nx + 5]));
+    QCOMPARE(gpu.alongZ[4 * shape.nx + 6], 0.0f);
+    QCOMPARE(gpu.alongZ[5 * shape.nx + 6], 0.0f);
   }
 
   void chainMatchesCpuOnTheSimulator() {

@@ -18,7 +18,8 @@ struct Mips {
 Mips referenceMips(std::span<const float> volume, const process::VolumeShape& shape);
 
 // Copies `volume` to `backend`, projects it on a fresh stream, copies the results back. Outputs
-// start as a poison value, so an unwritten element shows.
+// start as a poison value, so an unwritten element shows; the projector first projects a brighter
+// copy of the volume, so state left between enqueues shows too.
 Mips runMips(compute::Backend& backend, const std::vector<float>& volume,
              const process::VolumeShape& shape);
 

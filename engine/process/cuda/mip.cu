@@ -1,112 +1,20 @@
-// CUDA twin of process/cpu/mip.cpp: one memory-bound pass over the volume for rows up to 256
-// pixels wide (three passes beyond).
+// CUDA twin of process/cpu/mip.cpp: the launchers, and the three-pass fallback for rows that the
+// one-pass kernel (mip_tile.cu) does not take.
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
-#include "process/cuda/stage_kernels.hpp"
+#include "process/cuda/mip_kernels.hpp"
 
 namespace cineflow::process::cuda {
 namespace {
 
-constexpr int kZChunk = 32;  // depths per partial maximum along z (three-pass fallback)
+constexpr int kZChunk = 32;  // depths per partial maximum along z
 constexpr int kThreads = 256;
 constexpr int kWarp = 32;
-// The one-pass kernel: one warp per depth row, kRowsPerBlock rows per block; each lane keeps the
-// maxima along y of up to kMaxXPerLane pixels of its row in registers, and loads kSlicesAhead
-// slices before using any, so that enough reads are in flight to keep the memory busy.
-constexpr int kRowsPerBlock = 8;
-constexpr int kMaxXPerLane = 8;  // rows up to 256 pixels wide; wider ones take three passes
-constexpr int kSlicesAhead = 4;
-
-__device__ __forceinline__ float nanValue() {
-  return __int_as_float(0x7fc00000);
-}
-
-// One pass over the volume for all three projections. Block b owns depth rows
-// [b * kRowsPerBlock, ...) of every slice: its warps read their rows (coalesced, lanes across x),
-// fold them into the running maxima along y (registers), reduce each row to its maximum along x
-// (shuffles), and the block writes the maximum over its rows for each (y, x), a partial maximum
-// along z that mipAlongZReduceKernel finishes. Maxima start from NaN, which fmaxf ignores, so the
-// result is the fmax of the line's values, as on the CPU.
-__global__ void __launch_bounds__(kRowsPerBlock* kWarp)
-    mipOnePassKernel(const float* __restrict__ volume, int ny, int nz, int nx,
-                     float* __restrict__ alongY, float* __restrict__ alongX,
-                     float* __restrict__ partialZ) {
-  // The block's rows of kSlicesAhead slices: 32 KiB.
-  __shared__ float rows[kSlicesAhead][kRowsPerBlock][kMaxXPerLane * kWarp];
-  const int lane = threadIdx.x;
-  const int warp = threadIdx.y;
-  const int firstRow = blockIdx.x * kRowsPerBlock;
-  const int rowsHere = min(kRowsPerBlock, nz - firstRow);
-  const int z = firstRow + warp;
-  const bool active = warp < rowsHere;
-  const int thread = warp * kWarp + lane;
-  float yMax[kMaxXPerLane];
-#pragma unroll
-  for (int k = 0; k < kMaxXPerLane; ++k) {
-    yMax[k] = nanValue();
-  }
-  for (int y0 = 0; y0 < ny; y0 += kSlicesAhead) {
-    const int slices = min(kSlicesAhead, ny - y0);
-    float values[kSlicesAhead][kMaxXPerLane];
-    if (active) {
-#pragma unroll
-      for (int j = 0; j < kSlicesAhead; ++j) {
-        const float* row = volume + (static_cast<std::size_t>(y0 + j) * nz + z) * nx;
-#pragma unroll
-        for (int k = 0; k < kMaxXPerLane; ++k) {
-          const int x = lane + k * kWarp;
-          values[j][k] = (j < slices && x < nx) ? row[x] : nanValue();
-        }
-      }
-    }
-    // All loads are in flight; now fold the slices in.
-    if (active) {
-#pragma unroll
-      for (int j = 0; j < kSlicesAhead; ++j) {
-        float rowMax = nanValue();
-#pragma unroll
-        for (int k = 0; k < kMaxXPerLane; ++k) {
-          yMax[k] = fmaxf(yMax[k], values[j][k]);
-          rowMax = fmaxf(rowMax, values[j][k]);
-          rows[j][warp][lane + k * kWarp] = values[j][k];
-        }
-#pragma unroll
-        for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-          rowMax = fmaxf(rowMax, __shfl_xor_sync(0xffffffffu, rowMax, offset));
-        }
-        if (lane == 0 && j < slices) {
-          alongX[static_cast<std::size_t>(y0 + j) * nz + z] = rowMax;
-        }
-      }
-    }
-    __syncthreads();
-    for (int j = 0; j < slices; ++j) {
-      for (int x = thread; x < nx; x += kRowsPerBlock * kWarp) {
-        float m = rows[j][0][x];
-        for (int r = 1; r < rowsHere; ++r) {
-          m = fmaxf(m, rows[j][r][x]);
-        }
-        partialZ[(static_cast<std::size_t>(blockIdx.x) * ny + y0 + j) * nx + x] = m;
-      }
-    }
-    __syncthreads();  // the rows are rewritten for the next slices
-  }
-  if (active) {
-#pragma unroll
-    for (int k = 0; k < kMaxXPerLane; ++k) {
-      const int x = lane + k * kWarp;
-      if (x < nx) {
-        alongY[static_cast<std::size_t>(z) * nx + x] = yMax[k];
-      }
-    }
-  }
-}
-
-// The three-pass fallback for wider rows.
 
 // Along y: one thread per (z, x) pixel walks the slices; neighbouring threads read neighbouring
 // pixels, so every load is coalesced.
@@ -183,30 +91,48 @@ unsigned blocksFor(std::size_t items) {
   return static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 65535));
 }
 
+// Scratch layout: the one-pass kernel's two launch marks, padded to 16 bytes, then the three-pass
+// partial maxima along z ([zChunks][ny][nx]).
+constexpr std::size_t kTileSyncFloats = 4;
+
+bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
 }  // namespace
 
-bool mipOnePass(int nx) {
-  return nx <= kMaxXPerLane * kWarp;
+MipPlan planMips(int ny, int nz, int nx) {
+  MipPlan plan;
+  plan.onePass = mipTileFits(nx);
+  if (plan.onePass) {
+    plan.tile = planMipTile(nz);
+  }
+  plan.zChunks = (nz + kZChunk - 1) / kZChunk;
+  plan.scratchFloats =
+      (plan.onePass ? kTileSyncFloats : 0) + static_cast<std::size_t>(plan.zChunks) * ny * nx;
+  return plan;
 }
 
-int mipZChunks(int nz, int nx) {
-  return mipOnePass(nx) ? (nz + kRowsPerBlock - 1) / kRowsPerBlock : (nz + kZChunk - 1) / kZChunk;
+void prepareMipScratch(const MipPlan& plan, float* scratch) {
+  if (plan.onePass) {
+    prepareMipTileSync(reinterpret_cast<unsigned*>(scratch));
+  }
 }
 
-void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx, int zChunks,
-                 float* partialZ, float* alongY, float* alongZ, float* alongX) {
+void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, const float* volume,
+                 int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
+                 float* alongX) {
   nvtxRangePushA("mip");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const std::size_t plane = static_cast<std::size_t>(ny) * nx;
-  if (mipOnePass(nx)) {
-    const dim3 block(kWarp, kRowsPerBlock);
-    mipOnePassKernel<<<zChunks, block, 0, s>>>(volume, ny, nz, nx, alongY, alongX, partialZ);
-    compute::cuda::checkLaunch("mipOnePassKernel", s);
-    mipAlongZReduceKernel<<<blocksFor(plane), kThreads, 0, s>>>(partialZ, zChunks, plane, alongZ);
-    compute::cuda::checkLaunch("mipAlongZReduceKernel", s);
+  if (plan.onePass && aligned16(volume) && aligned16(alongY)) {
+    enqueueMipTile(s, plan.tile, volume, ny, nz, nx, reinterpret_cast<unsigned*>(scratch), launch,
+                   alongY, alongZ, alongX);
     nvtxRangePop();
     return;
   }
+  float* partialZ = scratch + (plan.onePass ? kTileSyncFloats : 0);
+  const int zChunks = plan.zChunks;
   const std::size_t slice = static_cast<std::size_t>(nz) * nx;
   mipAlongYKernel<<<blocksFor(slice), kThreads, 0, s>>>(volume, ny, slice, alongY);
   compute::cuda::checkLaunch("mipAlongYKernel", s);

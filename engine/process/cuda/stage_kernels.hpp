@@ -11,6 +11,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "process/cuda/mip_plan.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::process::cuda {
@@ -73,10 +74,15 @@ class EnvelopeKernel {
 void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,
                         float floor);
 
-// MIPs (process/mip.hpp): the projection along z takes partial maxima over chunks of depth into
-// `partialZ` ([mipZChunks(nz, nx)][ny][nx]), then reduces them.
-int mipZChunks(int nz, int nx);
-void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx, int zChunks,
-                 float* partialZ, float* alongY, float* alongZ, float* alongX);
+// MIPs (process/mip.hpp). planMips queries the current device. The projector owns `scratch`
+// (plan.scratchFloats floats, 16-byte aligned), which prepareMipScratch readies once,
+// synchronously, and numbers its launches: `launch` differs from the previous enqueue's and is
+// never 0. Rows that the one-pass kernel does not take (or misaligned spans) go through three
+// passes with partial maxima along z in the scratch.
+MipPlan planMips(int ny, int nz, int nx);
+void prepareMipScratch(const MipPlan& plan, float* scratch);
+void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, const float* volume,
+                 int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
+                 float* alongX);
 
 }  // namespace cineflow::process::cuda
