@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "bench_report.hpp"
+#include "bench_saving.hpp"
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -30,7 +31,7 @@ constexpr int kInFlightSlots = 3;
 
 const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
-                      [--json FILE]
+                      [--save-volumes DIR] [--json FILE]
 
 Measures the processing engine flat out on frames that a simulated scanner deposits straight
 into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
@@ -44,6 +45,11 @@ Options:
                             samples (fs 100 MHz, f0 5 MHz, pitch 0.298 mm, 12.6 MB/frame),
                             grid 128 x 128 over x -15..15 mm, z 20..50 mm
   --frames N       frames to time after a warm-up (default 200 on CUDA, 30 on the CPU)
+  --save-volumes DIR
+                   then run the engine again while volume after volume is buffered and saved
+                   (cineflow.volume/1, uncompressed) into DIR, each file deleted once written,
+                   and report the frame rate with saving against the rate without (default
+                   preset only; use --frames 20000 or more so that many saves overlap the run)
   --json FILE      also write the results as JSON
   --help           print this help and exit
 
@@ -57,6 +63,7 @@ struct BenchOptions {
   std::string preset = "default";
   std::uint64_t frames = 0;  // 0: the backend's default
   std::string jsonPath;
+  std::string saveFolder;  // empty: no saving run
 };
 
 // Calls `parse`, prefixing an std::invalid_argument's message with "bench: <option>: ".
@@ -97,10 +104,16 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       }
     } else if (arg == "--json") {
       options.jsonPath = value();
+    } else if (arg == "--save-volumes") {
+      options.saveFolder = value();
     } else {
       throw std::invalid_argument("bench: unknown option '" + std::string(arg) +
                                   "' (see cineflow bench --help)");
     }
+  }
+  if (!options.saveFolder.empty() && benchWorkload(options.preset).acq.framesPerVolume <= 0) {
+    throw std::invalid_argument("bench: --save-volumes: the '" + options.preset +
+                                "' preset has no volumes (use --preset default)");
   }
   return options;
 }
@@ -222,19 +235,30 @@ void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
   results.mipGbps = bytes / results.mipSecondsPerVolume / 1e9;
 }
 
-// Runs warmup + frames frames through the engine flat out and fills the engine's share of
-// `results`. The timed interval starts when `warmup` frames are complete (polled every
-// millisecond: an observer would add a device-to-host copy per frame) and ends when the last
-// frame is; the frames counted are those completed inside it.
-void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
-               std::uint64_t warmup, BenchResults& results) {
+// What one engine run measured.
+struct EngineRun {
+  std::uint64_t framesTimed = 0;
+  double seconds = 0;
+  pipeline::EngineStats stats;
+  SavingTotals saving;
+};
+
+// Runs warmup + frames frames through the engine flat out. The timed interval starts when
+// `warmup` frames are complete (polled every millisecond: an observer would add a device-to-host
+// copy per frame) and ends when the last frame is; the frames counted are those completed inside
+// it. With a `saveFolder`, a ContinuousSaver keeps saving volumes meanwhile (polled every
+// millisecond on this thread).
+EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
+                    std::uint64_t warmup, const std::string& saveFolder) {
   pipeline::EngineConfig config;
   config.pace = false;
   config.overflow = pipeline::OverflowPolicy::Block;
   config.maxFrames = warmup + frames;
   config.hostRingSlots = kHostRingSlots;
   config.inFlightSlots = kInFlightSlots;
-  config.cineloopFrames = 16;
+  // The GUI's cineloop (16 volumes of 16 slices), so that a volume being buffered is not the
+  // block the engine writes next.
+  config.cineloopFrames = pipeline::EngineConfig{}.cineloopFrames;
   // Volumes as the GUI assembles them: the source's sweeps, MIPs on the endpoint stream.
   config.framesPerVolume = workload.acq.framesPerVolume;
   // The stage statistics cover the timed frames (up to the engine's largest window).
@@ -243,7 +267,21 @@ void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::ui
   pipeline::Engine engine(backend, config);
   engine.setSource(std::make_unique<BenchSource>(workload.acq, workload.sampleType));
   engine.setImagingParams(workload.imaging);
+  std::unique_ptr<ContinuousSaver> saver;
+  if (!saveFolder.empty()) {
+    saver = std::make_unique<ContinuousSaver>(backend, engine, saveFolder, workload.acq);
+  }
   engine.start();
+  const auto pollSaver = [&] {
+    if (saver) {
+      try {
+        saver->poll();
+      } catch (...) {
+        engine.stop();
+        throw;
+      }
+    }
+  };
 
   using Clock = std::chrono::steady_clock;
   std::uint64_t processedAtStart = 0;
@@ -254,11 +292,21 @@ void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::ui
     if (processedAtStart >= warmup || engine.state() != pipeline::EngineState::Running) {
       break;
     }
+    pollSaver();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  while (saver && engine.state() == pipeline::EngineState::Running) {
+    pollSaver();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   const pipeline::EngineState state = engine.waitUntilFinished();
   const Clock::time_point end = Clock::now();
   engine.stop();
+  EngineRun run;
+  if (saver) {
+    saver->finish();
+    run.saving = saver->totals();
+  }
   const pipeline::EngineStats stats = engine.stats();
   if (state == pipeline::EngineState::Failed) {
     throw std::runtime_error(stats.error);
@@ -266,11 +314,10 @@ void runEngine(compute::Backend& backend, const BenchWorkload& workload, std::ui
   if (stats.processed <= processedAtStart) {
     throw std::runtime_error("the run finished before it could be timed; raise --frames");
   }
-  results.framesTimed = stats.processed - processedAtStart;
-  results.seconds = std::chrono::duration<double>(end - begin).count();
-  results.stages = stats.stages;
-  results.volumesTimed = stats.volumes;
-  results.frameMedianMs = stats.frameMedianMs;
+  run.framesTimed = stats.processed - processedAtStart;
+  run.seconds = std::chrono::duration<double>(end - begin).count();
+  run.stats = stats;
+  return run;
 }
 
 }  // namespace
@@ -326,7 +373,21 @@ int runBench(int argc, char** argv) {
     results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
     const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
     measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
-    runEngine(*backend, workload, frames, warmup, results);
+    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {});
+    results.framesTimed = plain.framesTimed;
+    results.seconds = plain.seconds;
+    results.stages = plain.stats.stages;
+    results.volumesTimed = plain.stats.volumes;
+    results.frameMedianMs = plain.stats.frameMedianMs;
+    if (!options.saveFolder.empty()) {
+      const EngineRun saving = runEngine(*backend, workload, frames, warmup, options.saveFolder);
+      results.savingRun = true;
+      results.savingFramesTimed = saving.framesTimed;
+      results.savingSeconds = saving.seconds;
+      results.savingDropped = saving.stats.dropped;
+      results.volumesSaved = saving.saving.volumesSaved;
+      results.bytesSaved = saving.saving.bytesSaved;
+    }
 
     printBenchTable(results, stdout);
     std::fflush(stdout);

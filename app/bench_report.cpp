@@ -85,6 +85,19 @@ double BenchResults::beamformPointsPerSecond() const {
   return ratio(points, beamformMedianMs() * 1e-3);
 }
 
+double BenchResults::savingFramesPerSecond() const {
+  return ratio(static_cast<double>(savingFramesTimed), savingSeconds);
+}
+
+double BenchResults::saveCostFraction() const {
+  return savingRun && framesPerSecond() > 0 ? 1.0 - savingFramesPerSecond() / framesPerSecond()
+                                            : 0.0;
+}
+
+double BenchResults::saveMBps() const {
+  return ratio(static_cast<double>(bytesSaved) / 1e6, savingSeconds);
+}
+
 void printBenchTable(const BenchResults& r, std::FILE* out) {
   std::fprintf(out, "cineflow bench: %s (%s backend)\n", r.device.c_str(), r.backend.c_str());
   std::fprintf(out, "preset:   %s: %s\n", r.preset.c_str(), r.workloadDescription.c_str());
@@ -122,6 +135,14 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
     std::fprintf(out, "%-18s %12llu in the run (MIPs on the endpoint stream)\n", "volumes",
                  static_cast<unsigned long long>(r.volumesTimed));
   }
+  if (r.savingRun) {
+    std::fprintf(out,
+                 "%-18s %12.1f frames/s = %.1f %% slower; %llu volumes saved (%.0f MB/s), "
+                 "%llu frames dropped\n",
+                 "while saving", r.savingFramesPerSecond(), 100.0 * r.saveCostFraction(),
+                 static_cast<unsigned long long>(r.volumesSaved), r.saveMBps(),
+                 static_cast<unsigned long long>(r.savingDropped));
+  }
 }
 
 std::string benchJson(const BenchResults& r) {
@@ -153,6 +174,13 @@ std::string benchJson(const BenchResults& r) {
   field("mip_ms_per_volume", jsonNumber(r.mipSecondsPerVolume * 1e3));
   field("volume_slices", jsonNumber(static_cast<std::uint64_t>(r.volumeShape.ny)));
   field("volumes", jsonNumber(r.volumesTimed));
+  if (r.savingRun) {
+    field("saving_frames_per_s", jsonNumber(r.savingFramesPerSecond()));
+    field("save_cost_fraction", jsonNumber(r.saveCostFraction()));
+    field("volumes_saved", jsonNumber(r.volumesSaved));
+    field("save_mb_per_s", jsonNumber(r.saveMBps()));
+    field("saving_dropped", jsonNumber(r.savingDropped));
+  }
   field("frames_per_s", jsonNumber(r.framesPerSecond()));
   field("h2d_bound_frames_per_s", jsonNumber(r.h2dBoundFramesPerSecond()));
   field("fraction_of_h2d_bound", jsonNumber(r.fractionOfH2dBound()));

@@ -49,6 +49,17 @@ struct BenchResults {
   double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
   double beamformMedianMs() const;         // 0 when there is no "beamform" stage
   double beamformPointsPerSecond() const;  // nx * nz * elements * transmits / median
+
+  // The engine again while volumes are saved one after another (--save-volumes).
+  bool savingRun = false;
+  std::uint64_t savingFramesTimed = 0;
+  double savingSeconds = 0;
+  std::uint64_t savingDropped = 0;  // Block mode: must stay 0
+  std::uint64_t volumesSaved = 0;
+  std::uint64_t bytesSaved = 0;
+  double savingFramesPerSecond() const;
+  double saveCostFraction() const;  // 1 - savingFramesPerSecond / framesPerSecond
+  double saveMBps() const;          // file bytes written per second of the saving run
 };
 
 // The readable report on `out`.
@@ -56,7 +67,8 @@ void printBenchTable(const BenchResults& results, std::FILE* out);
 // The JSON rendering (keys: device, backend, preset, frames, frame_bytes, nx, nz, elements,
 // transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
 // h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
-// p99_ms}], and a few descriptive extras).
+// p99_ms}], with --save-volumes also saving_frames_per_s, save_cost_fraction, volumes_saved,
+// save_mb_per_s, saving_dropped, and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
 // Writes benchJson() to `path` through a temporary file and a rename, so a failed write never
 // leaves a partial file under that name. Throws std::runtime_error naming the path.

@@ -159,16 +159,25 @@ EngineStats Engine::stats() const {
   s.volumesAbandoned = impl_->volumes.abandoned();
   s.ringSlots = impl_->ring.slotCount();
   s.ringOccupancy = s.ringSlots > 0 ? impl_->ring.occupancy() : 0;
-  std::lock_guard lock(impl_->statsMutex);
-  const double now = impl_->secondsSinceEpoch();
-  s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
-  s.processingFps = impl_->processingRate.ratePerSecond(now);
-  for (std::size_t i = 0; i < impl_->stageNames.size(); ++i) {
-    const profile::Summary summary = impl_->stageStats[i].summary();
-    s.stages.push_back(
-        {impl_->stageNames[i], summary.last, summary.median, summary.p99, summary.max});
+  // The engine thread records every frame under statsMutex: copy the samples under it and sort
+  // them outside, so that a poll never stalls the frame loop for the order statistics.
+  std::vector<std::string> names;
+  std::vector<profile::RollingStats> stages;
+  profile::RollingStats frames;
+  {
+    std::lock_guard lock(impl_->statsMutex);
+    const double now = impl_->secondsSinceEpoch();
+    s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
+    s.processingFps = impl_->processingRate.ratePerSecond(now);
+    names = impl_->stageNames;
+    stages = impl_->stageStats;
+    frames = impl_->frameStats;
   }
-  s.frameMedianMs = impl_->frameStats.summary().median;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const profile::Summary summary = stages[i].summary();
+    s.stages.push_back({names[i], summary.last, summary.median, summary.p99, summary.max});
+  }
+  s.frameMedianMs = frames.summary().median;
   return s;
 }
 

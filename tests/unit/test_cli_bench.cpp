@@ -1,4 +1,5 @@
 // `cineflow bench`, run as a user runs it: the table, the JSON file and the command-line errors.
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,15 +42,21 @@ class TestCliBench : public QObject {
   void helpDocumentsEveryOption() {
     const Run run = runApp({"bench", "--help"});
     QCOMPARE(run.exitCode, 0);
-    for (const char* option : {"--backend", "--preset", "--frames", "--json", "course"}) {
+    for (const char* option :
+         {"--backend", "--preset", "--frames", "--save-volumes", "--json", "course"}) {
       QVERIFY2(run.out.contains(option), option);
     }
   }
 
   void badCommandLinesExitWithTwo() {
-    const QList<QStringList> cases = {
-        {"bench", "--preset", "nosuch"},   {"bench", "--frames", "0"}, {"bench", "--frames", "ten"},
-        {"bench", "--backend", "quantum"}, {"bench", "--json"},        {"bench", "--frobnicate"}};
+    const QList<QStringList> cases = {{"bench", "--preset", "nosuch"},
+                                      {"bench", "--frames", "0"},
+                                      {"bench", "--frames", "ten"},
+                                      {"bench", "--backend", "quantum"},
+                                      {"bench", "--json"},
+                                      {"bench", "--frobnicate"},
+                                      {"bench", "--save-volumes"},
+                                      {"bench", "--preset", "course", "--save-volumes", "d"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
       QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
@@ -103,6 +110,29 @@ class TestCliBench : public QObject {
       QVERIFY2(stage.value("p99_ms").toDouble() >= stage.value("median_ms").toDouble(), kStages[i]);
     }
     QVERIFY(!QFile::exists(jsonPath + ".tmp"));
+  }
+
+  void savingRunReportsItsCostAndLeavesNoFiles() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("saves");
+    const QString jsonPath = dir.filePath("b.json");
+    // 40 timed frames after the warm-up: at least two 16-slice volumes complete in each run.
+    const Run run = runApp({"bench", "--backend", "cpu", "--frames", "40", "--save-volumes", folder,
+                            "--json", jsonPath});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("while saving"), qPrintable(run.out));
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    QVERIFY2(json.value("volumes_saved").toDouble() >= 1, "no volume was saved");
+    QVERIFY(json.value("saving_frames_per_s").toDouble() > 0);
+    QVERIFY(json.value("save_mb_per_s").toDouble() > 0);
+    QVERIFY(json.value("save_cost_fraction").isDouble());
+    QCOMPARE(json.value("saving_dropped").toDouble(), 0.0);  // Block mode loses nothing
+    // Every saved file was deleted once written; no temporary file was left either.
+    QVERIFY(QDir(folder).exists());
+    QVERIFY2(QDir(folder).entryList(QDir::Files).isEmpty(),
+             qPrintable(QDir(folder).entryList(QDir::Files).join(", ")));
   }
 };
 
