@@ -70,7 +70,7 @@ void ContinuousSaver::poll() {
   lastNumber_ = number;
   ++started_;
   saver_->save(
-      {*id, folder_ / ("bench-volume-" + std::to_string(started_) + ".h5"), acquisition_, {}, 0});
+      {*id, folder_ / ("bench-volume-" + std::to_string(started_) + ".h5"), acquisition_, {}, {}});
 }
 
 void ContinuousSaver::finish() {

@@ -8,7 +8,6 @@ namespace cineflow::ui {
 namespace {
 
 constexpr int kPollMs = 200;
-constexpr int kSaveGzipLevel = 4;
 
 std::shared_ptr<const Frame> frameFrom(const compute::Backend& backend,
                                        compute::DeviceSpan<const float> pixels,
@@ -149,7 +148,7 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
   request.attributes = {{"backend", engine_.backendDescription().toStdString()},
                         {"source", engine_.sourceDescription().toStdString()},
                         {"f_number", engine_.imagingParams().fNumber}};
-  request.gzipLevel = kSaveGzipLevel;
+  request.compression = compression_;
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);
   pendingShown_ = saver_->pending();

@@ -61,7 +61,11 @@ class VolumeController : public QObject {
   void setAutoBuffer(bool enabled);
   // Returns an empty string, or why the capacity was refused (the previous one stays).
   QString setCapacity(std::size_t bytes);
-  // Queues a save (gzip level 4); the outcome arrives through messageReady() and volumesChanged().
+  // How saves compress the volume (default gzip level 4); the caller checks availability
+  // (store::codecAvailable) before choosing a plugin codec.
+  void setCompression(const store::Compression& compression) { compression_ = compression; }
+  const store::Compression& compression() const { return compression_; }
+  // Queues a save; the outcome arrives through messageReady() and volumesChanged().
   void save(std::uint64_t id, const QString& path);
   // Saves every unsaved volume into `folder` as volume_<number>.h5.
   void saveAll(const QString& folder);
@@ -85,6 +89,7 @@ class VolumeController : public QObject {
   EngineController& engine_;
   std::unique_ptr<store::VolumeStore> store_;
   std::unique_ptr<store::VolumeSaver> saver_;
+  store::Compression compression_{store::Codec::Gzip, 4};
   QTimer pollTimer_;
   std::uint64_t latestNumber_ = ~std::uint64_t{0};
   bool autoBufferShown_ = false;

@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "bmode_view.hpp"
@@ -82,6 +83,7 @@ void VolumeReviewPanel::buildLayout() {
   for (QPushButton* button : {saveButton_, saveAllButton_, discardButton_, discardAllButton_}) {
     actions->addWidget(button);
   }
+  actions->addWidget(buildCompressionBox());
   connect(saveButton_, &QPushButton::clicked, this, [this] {
     const auto id = selectedId();
     if (!id) {
@@ -135,6 +137,33 @@ void VolumeReviewPanel::buildLayout() {
   view_->setObjectName(QStringLiteral("volumeView"));
   view_->setMinimumSize(160, 120);  // the docks share the window with the live view
   layout->addWidget(view_, 3);
+}
+
+// Every codec; those whose HDF5 plugin is missing are listed but disabled, with the package to
+// install as their tooltip.
+QComboBox* VolumeReviewPanel::buildCompressionBox() {
+  auto* box = new QComboBox(this);
+  box->setObjectName(QStringLiteral("compressionBox"));
+  box->setToolTip(tr("How saved volumes are compressed"));
+  auto* model = qobject_cast<QStandardItemModel*>(box->model());
+  for (const store::Codec codec : store::allCodecs()) {
+    const store::Compression compression{codec, 4};
+    box->addItem(QString::fromStdString(store::describe(compression)),
+                 QString::fromLatin1(store::codecName(codec)));
+    std::string why;
+    if (!store::codecAvailable(codec, &why) && model != nullptr) {
+      QStandardItem* item = model->item(box->count() - 1);
+      item->setEnabled(false);
+      item->setToolTip(QString::fromStdString(why));
+    }
+    if (compression.codec == volumes_.compression().codec) {
+      box->setCurrentIndex(box->count() - 1);
+    }
+  }
+  connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+    volumes_.setCompression(store::parseCompression(box->currentData().toString().toStdString()));
+  });
+  return box;
 }
 
 std::optional<std::uint64_t> VolumeReviewPanel::selectedId() const {

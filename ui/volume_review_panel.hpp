@@ -56,6 +56,7 @@ class VolumeReviewPanel : public QWidget {
   void refresh();  // rebuilds the list (keeps the selection when it still exists)
 
  private:
+  QComboBox* buildCompressionBox();
   void buildLayout();
   void showSelection();
   void updateButtons();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "store/compression_filters.hpp"
 #include "store/hdf5_handle.hpp"
 
 namespace cineflow::store {
@@ -34,6 +35,10 @@ std::vector<float> readFloats(const std::filesystem::path& path, hid_t root, con
   std::size_t count = 1;
   for (const hsize_t d : shape) {
     count *= static_cast<std::size_t>(d);
+  }
+  const std::string filters = unreadableFilters(dataset.get());
+  if (!filters.empty()) {
+    fail(path, std::string("/") + name + ": " + filters);
   }
   std::vector<float> values(count);
   if (H5Dread(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {

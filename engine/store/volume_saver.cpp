@@ -97,7 +97,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       return outcome;
     }
     writeVolumeFile(request.path, access.info(), data, request.acquisition, request.attributes,
-                    request.gzipLevel);
+                    request.compression);
   } catch (const std::exception& error) {  // StoreError names the file and the operation
     outcome.message = "Cannot save " + what + " (it stays buffered): " + error.what();
     return outcome;

@@ -32,7 +32,7 @@ struct SaveRequest {
   std::filesystem::path path;
   acquire::AcquisitionParams acquisition;
   AttributeMap attributes;
-  int gzipLevel = 0;
+  Compression compression;
 };
 
 struct SaveOutcome {

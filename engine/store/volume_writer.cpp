@@ -4,27 +4,25 @@
 #include <vector>
 
 #include "store/acquisition_layout.hpp"
+#include "store/compression_filters.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/staged_h5_file.hpp"
 
 namespace cineflow::store {
 namespace {
 
-// A float32 dataset of `dims` written from `values`, chunked as `chunk` (empty: contiguous), with
-// deflate at `gzipLevel` (0: none).
+// A float32 dataset of `dims` written from `values`, chunked as `chunk` (empty: contiguous and
+// uncompressed) and compressed with `compression`.
 H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> values,
-                      std::vector<hsize_t> dims, std::vector<hsize_t> chunk, int gzipLevel) {
+                      std::vector<hsize_t> dims, std::vector<hsize_t> chunk,
+                      const Compression& compression) {
   H5Dataspace space(checkId(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                             std::string(name) + ": dataspace"));
   H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
   if (!chunk.empty()) {
     checkStatus(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()),
                 std::string(name) + ": set chunk");
-    if (gzipLevel > 0) {
-      checkStatus(H5Pset_shuffle(properties.get()), std::string(name) + ": set shuffle");
-      checkStatus(H5Pset_deflate(properties.get(), static_cast<unsigned>(gzipLevel)),
-                  std::string(name) + ": set deflate");
-    }
+    applyCompression(properties.get(), compression, name);
   }
   // No chunk cache: each chunk goes to the file during H5Dwrite, so a full disk shows there, and
   // no dirty chunk is left for a close to flush (a close that fails keeps its buffers for good).
@@ -58,7 +56,7 @@ H5Dataset writeSeries(hid_t root, const char* name, hid_t fileType, hid_t memTyp
 
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
                      const HostVolume& data, const acquire::AcquisitionParams& acquisition,
-                     const AttributeMap& attributes, int gzipLevel) {
+                     const AttributeMap& attributes, const Compression& compression) {
   ErrorScope scope;
   const process::VolumeShape& shape = info.shape;
   const auto ny = static_cast<std::size_t>(shape.ny);
@@ -71,8 +69,8 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
   } else if (info.elevationM.size() != ny || info.sequence.size() != ny ||
              info.timestampNs.size() != ny) {
     problem = "the slice metadata does not match the volume's " + std::to_string(ny) + " slices";
-  } else if (gzipLevel < 0 || gzipLevel > 9) {
-    problem = "gzip level " + std::to_string(gzipLevel) + " is outside 0..9";
+  } else {
+    problem = compressionProblem(compression);
   }
   if (!problem.empty()) {
     throw StoreError("cannot save " + path.string() + ": " + problem);
@@ -84,8 +82,7 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     const hid_t root = file.get();
     AttributeMap extra = attributes;
     extra["volume_number"] = static_cast<double>(info.number);
-    extra["compression"] =
-        gzipLevel > 0 ? "gzip-" + std::to_string(gzipLevel) + "+shuffle" : std::string("none");
+    extra["compression"] = attributeText(compression);
     writeAcquisition(root, "cineflow.volume/1", acquisition, extra);
     writeMetres(root, "x_m", axis(shape.nx, info.slice.x0, info.slice.dx));
     writeMetres(root, "z_m", axis(shape.nz, info.slice.z0, info.slice.dz));
@@ -93,13 +90,13 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     const auto nz = static_cast<hsize_t>(shape.nz), nx = static_cast<hsize_t>(shape.nx);
     const auto slices = static_cast<hsize_t>(shape.ny);
     datasets.push_back(
-        writeFloats(root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, gzipLevel));
+        writeFloats(root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, compression));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, z, x");
-    datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}, {}, 0));
+    datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}, {}, {}));
     writeStringAttribute(datasets.back().get(), "dimensions", "z, x (maximum over y)");
-    datasets.push_back(writeFloats(root, "mip_z", data.alongZ, {slices, nx}, {}, 0));
+    datasets.push_back(writeFloats(root, "mip_z", data.alongZ, {slices, nx}, {}, {}));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, x (maximum over z)");
-    datasets.push_back(writeFloats(root, "mip_x", data.alongX, {slices, nz}, {}, 0));
+    datasets.push_back(writeFloats(root, "mip_x", data.alongX, {slices, nz}, {}, {}));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, z (maximum over x)");
     datasets.push_back(
         writeSeries(root, "sequence", H5T_STD_U64LE, H5T_NATIVE_UINT64, info.sequence));

@@ -2,7 +2,8 @@
 // Saved volumes, schema "cineflow.volume/1" (DESIGN.md §5): self-describing HDF5 that h5py,
 // HDFView and MATLAB read without Cineflow.
 //
-//   /volume        float32 [y][z][x] dB, chunked one slice per chunk, optionally gzip-compressed;
+//   /volume        float32 [y][z][x] dB, chunked one slice per chunk, optionally compressed
+//                  (store/compression.hpp: gzip, or LZ4 / bitshuffle + LZ4 through plugins);
 //                  attributes units = "dB", dimensions = "y, z, x"
 //   /mip_y         float32 [z][x]  maximum over y (through the slab)
 //   /mip_z         float32 [y][x]  maximum over z (en face)
@@ -25,6 +26,7 @@
 #include "acquire/frame.hpp"
 #include "pipeline/volume.hpp"
 #include "store/bmode_writer.hpp"  // AttributeMap
+#include "store/compression.hpp"
 
 namespace cineflow::store {
 
@@ -33,9 +35,10 @@ struct HostVolume {
   std::span<const float> volume, alongY, alongZ, alongX;
 };
 
-// gzipLevel 0 stores the volume uncompressed; 1..9 compresses it (deflate).
+// Throws StoreError, before anything is written, for inconsistent data or a compression that
+// cannot be written here (compressionProblem()).
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
                      const HostVolume& data, const acquire::AcquisitionParams& acquisition,
-                     const AttributeMap& attributes = {}, int gzipLevel = 0);
+                     const AttributeMap& attributes = {}, const Compression& compression = {});
 
 }  // namespace cineflow::store

@@ -16,6 +16,23 @@ std::vector<hsize_t> shapeOf(hid_t file, const char* name) {
   return dims;
 }
 
+int lastFilterOf(hid_t file, const char* name) {
+  const hid_t dataset = H5Dopen2(file, name, H5P_DEFAULT);
+  const hid_t creation = H5Dget_create_plist(dataset);
+  const int count = H5Pget_nfilters(creation);
+  int filter = -1;
+  if (count > 0) {
+    unsigned flags = 0;
+    std::size_t values = 0;
+    unsigned config = 0;
+    filter = static_cast<int>(H5Pget_filter2(creation, static_cast<unsigned>(count - 1), &flags,
+                                             &values, nullptr, 0, nullptr, &config));
+  }
+  H5Pclose(creation);
+  H5Dclose(dataset);
+  return filter;
+}
+
 double readDouble(hid_t object, const char* name) {
   double value = -1;
   const hid_t attribute = H5Aopen(object, name, H5P_DEFAULT);

@@ -27,6 +27,8 @@ struct PlainFile {
 };
 
 std::vector<hsize_t> shapeOf(hid_t file, const char* name);
+// The id of the last filter in dataset `name`'s pipeline (the compressor), -1 when it has none.
+int lastFilterOf(hid_t file, const char* name);
 
 template <class T>
 std::vector<T> readAll(hid_t file, const char* name, hid_t memType) {

@@ -13,6 +13,7 @@
 
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
+#include "store/compression.hpp"
 #include "store/volume_reader.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"
@@ -25,6 +26,7 @@ namespace fs = std::filesystem;
 
 using test::anyPartialFile;
 using test::datasetUnits;
+using test::lastFilterOf;
 using test::readAll;
 using test::shapeOf;
 using test::someAcquisition;
@@ -57,9 +59,12 @@ class TestVolumeSave : public QObject {
   }
 
   store::SaveOutcome saveAndWait(store::VolumeSaver& saver, std::uint64_t id, const fs::path& path,
-                                 int gzip = 0) {
-    saver.save(
-        {id, path, someAcquisition(), {{"f_number", 1.5}, {"backend", std::string("cpu")}}, gzip});
+                                 const store::Compression& compression = {}) {
+    saver.save({id,
+                path,
+                someAcquisition(),
+                {{"f_number", 1.5}, {"backend", std::string("cpu")}},
+                compression});
     saver.waitIdle();
     const auto outcomes = saver.takeOutcomes();
     return outcomes.empty() ? store::SaveOutcome{} : outcomes.back();
@@ -94,20 +99,36 @@ class TestVolumeSave : public QObject {
   void cleanupTestCase() { fs::remove_all(folder_); }
 
   void roundTripIsBitExact_data() {
-    QTest::addColumn<int>("gzip");
-    QTest::newRow("uncompressed") << 0;
-    QTest::newRow("gzip 4") << 4;
+    QTest::addColumn<QString>("codec");
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<int>("filter");  // the HDF5 filter on /volume (-1: none)
+    QTest::newRow("uncompressed") << "none"
+                                  << "none" << -1;
+    QTest::newRow("gzip 4") << "gzip-4"
+                            << "gzip-4+shuffle" << int{H5Z_FILTER_DEFLATE};
+    QTest::newRow("lz4 plugin") << "lz4"
+                                << "lz4 (hdf5 filter 32004)" << 32004;
+    QTest::newRow("bitshuffle-lz4 plugin")
+        << "bitshuffle-lz4-5"
+        << "bitshuffle-lz4 (hdf5 filter 32001, blosc level 5)" << 32001;
   }
 
   void roundTripIsBitExact() {
-    QFETCH(int, gzip);
+    QFETCH(QString, codec);
+    QFETCH(QString, attribute);
+    QFETCH(int, filter);
+    const store::Compression compression = store::parseCompression(codec.toStdString());
+    std::string unavailable;
+    if (!store::codecAvailable(compression.codec, &unavailable)) {
+      QSKIP(qPrintable(codec + ": " + QString::fromStdString(unavailable)));
+    }
     store::VolumeStore store(*cpu_);
     QVERIFY(store.setCapacity(64 << 20).empty());
     const std::uint64_t id = bufferInto(store);
     QVERIFY(id != 0);
     store::VolumeSaver saver(*cpu_, store);
-    const fs::path path = folder_ / ("volume-" + std::to_string(gzip) + ".h5");
-    const auto outcome = saveAndWait(saver, id, path, gzip);
+    const fs::path path = folder_ / ("volume-" + codec.toStdString() + ".h5");
+    const auto outcome = saveAndWait(saver, id, path, compression);
     QVERIFY2(outcome.ok, outcome.message.c_str());
     QVERIFY(store.list().front().saved);
     QCOMPARE(store.list().front().savedPath, path.string());
@@ -121,8 +142,8 @@ class TestVolumeSave : public QObject {
     QCOMPARE(test::readDouble(file, "center_frequency_hz"), someAcquisition().centerFrequencyHz);
     QCOMPARE(test::readDouble(file, "f_number"), 1.5);
     QCOMPARE(test::readString(file, "backend"), std::string("cpu"));
-    QCOMPARE(test::readString(file, "compression"),
-             gzip > 0 ? std::string("gzip-4+shuffle") : std::string("none"));
+    QCOMPARE(test::readString(file, "compression"), attribute.toStdString());
+    QCOMPARE(lastFilterOf(file, "volume"), filter);
     QCOMPARE(shapeOf(file, "volume"), (std::vector<hsize_t>{5, 60, 40}));
     QCOMPARE(readAll<float>(file, "volume", H5T_NATIVE_FLOAT), voxels_);
     QCOMPARE(readAll<float>(file, "mip_y", H5T_NATIVE_FLOAT), mips_.alongY);
@@ -277,7 +298,7 @@ class TestVolumeSave : public QObject {
     std::string why;
     const auto id = store.bufferLatest(*engine, why);
     QVERIFY2(id, why.c_str());
-    saver.save({*id, folder_ / "live.h5", someAcquisition(), {}, 4});
+    saver.save({*id, folder_ / "live.h5", someAcquisition(), {}, {store::Codec::Gzip, 4}});
     QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
     engine->stop();
     saver.waitIdle();
@@ -288,6 +309,20 @@ class TestVolumeSave : public QObject {
     QCOMPARE(stats.dropped, std::uint64_t{0});
     QCOMPARE(stats.processed, std::uint64_t{2000});
     QCOMPARE(stats.volumes, std::uint64_t{2000 / kSlices});
+  }
+
+  void compressionNamesParseAndBadOnesAreRefused() {
+    QCOMPARE(store::parseCompression("none"), (store::Compression{store::Codec::None, 4}));
+    QCOMPARE(store::parseCompression("gzip"), (store::Compression{store::Codec::Gzip, 4}));
+    QCOMPARE(store::parseCompression("gzip-9"), (store::Compression{store::Codec::Gzip, 9}));
+    QCOMPARE(store::parseCompression("bitshuffle-lz4-2"),
+             (store::Compression{store::Codec::BitshuffleLz4, 2}));
+    for (const char* bad : {"", "gzip-0", "gzip-10", "lz4-3", "zstd", "GZIP"}) {
+      QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store::parseCompression(bad));
+    }
+    const std::string problem = store::compressionProblem({store::Codec::Gzip, 12});
+    QVERIFY2(problem.find("outside 1..9") != std::string::npos, problem.c_str());
+    QVERIFY(store::compressionProblem({store::Codec::None, 0}).empty());
   }
 };
 
