@@ -27,6 +27,7 @@ class BmodeView;
 class CineloopPanel;
 class DisplayControls;
 class EngineController;
+class MipTriptych;
 class StatusIndicators;
 class VolumeController;
 class VolumeReviewPanel;
@@ -57,7 +58,7 @@ class MainWindow : public QMainWindow {
   VolumeController& volumes() { return *volumes_; }
   VolumeReviewPanel& volumeReviewPanel() { return *volumePanel_; }
   QDockWidget& volumeDock() { return *volumeDock_; }
-  BmodeView& liveMipView() { return *liveMipView_; }
+  MipTriptych& liveMips() { return *liveMips_; }
 
   // Writes the geometry, dock layout and choices to the settings store now.
   void saveSettings() const;
@@ -106,7 +107,7 @@ class MainWindow : public QMainWindow {
   StatusIndicators* statusIndicators_ = nullptr;
   VolumeReviewPanel* volumePanel_ = nullptr;
   QDockWidget* volumeDock_ = nullptr;
-  BmodeView* liveMipView_ = nullptr;
+  MipTriptych* liveMips_ = nullptr;
   QDockWidget* liveMipDock_ = nullptr;
   QLabel* messageLabel_ = nullptr;
 

@@ -30,7 +30,8 @@ void MainWindow::createActions() {
   connect(openVolumeAction_, &QAction::triggered, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a saved volume"), QString(),
                                                       tr("HDF5 volume (*.h5 *.hdf5)"));
-    if (!path.isEmpty() && volumes_->openFile(path) != 0) {
+    if (!path.isEmpty()) {
+      volumes_->openFile(path);  // read on the I/O thread; the panel selects it when it is in
       volumeDock_->show();
       volumeDock_->raise();
     }

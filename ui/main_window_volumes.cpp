@@ -1,5 +1,5 @@
-// MainWindow's volume docks: the review panel (buffer, review, save, discard) and the live MIP of
-// the newest volume beside the live B-mode; and the question asked before quitting with unsaved
+// MainWindow's volume docks: the review panel (buffer, review, save, discard) and the live MIPs
+// of the newest volume beside the live B-mode; and the question asked before quitting with unsaved
 // volumes.
 
 #include <QDockWidget>
@@ -8,6 +8,7 @@
 #include "bmode_view.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
+#include "mip_triptych.hpp"
 #include "volume_controller.hpp"
 #include "volume_review_panel.hpp"
 
@@ -23,18 +24,19 @@ void MainWindow::createVolumeDocks() {
   volumeDock_->setWidget(volumePanel_);
   addDockWidget(Qt::RightDockWidgetArea, volumeDock_);
 
-  liveMipView_ = new BmodeView(this);
-  liveMipView_->setObjectName(QStringLiteral("liveMipView"));
-  liveMipView_->setMinimumSize(160, 120);
-  liveMipDock_ = new QDockWidget(tr("Live MIP (through the slab)"), this);
+  liveMips_ = new MipTriptych(QStringLiteral("liveMip"), this);
+  liveMipDock_ = new QDockWidget(tr("Live MIPs"), this);
   liveMipDock_->setObjectName(QStringLiteral("liveMipDock"));
-  liveMipDock_->setWidget(liveMipView_);
+  liveMipDock_->setWidget(liveMips_);
   addDockWidget(Qt::RightDockWidgetArea, liveMipDock_);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshLiveMip);
 
   // The volume views look like the live one.
-  followDisplayControls(*liveMipView_);
+  for (const auto axis : {MipTriptych::Axis::Y, MipTriptych::Axis::Z, MipTriptych::Axis::X}) {
+    followDisplayControls(liveMips_->view(axis));
+    followDisplayControls(volumePanel_->mips().view(axis));
+  }
   followDisplayControls(volumePanel_->view());
 }
 
@@ -42,10 +44,7 @@ void MainWindow::refreshLiveMip() {
   if (!liveMipDock_->isVisible()) {
     return;  // no copy for a hidden view
   }
-  const VolumeImages latest = volumes_->latest();
-  if (latest.alongY) {
-    liveMipView_->setFrame(latest.alongY);
-  }
+  liveMips_->setImages(volumes_->latest());
 }
 
 bool MainWindow::confirmUnsavedVolumes() {

@@ -2,8 +2,6 @@
 
 #include <QDir>
 
-#include "store/volume_reader.hpp"
-
 namespace cineflow::ui {
 namespace {
 
@@ -165,23 +163,11 @@ void VolumeController::saveAll(const QString& folder) {
   }
 }
 
-std::uint64_t VolumeController::openFile(const QString& path) {
-  try {
-    const store::LoadedVolume loaded = store::readVolumeFile(path.toStdString());
-    std::string why;
-    const auto id = store_->adopt(loaded.info, loaded.volume, loaded.alongY, loaded.alongZ,
-                                  loaded.alongX, path.toStdString(), why);
-    if (!id) {
-      emit messageReady(tr("Cannot review %1: %2").arg(path, QString::fromStdString(why)), true);
-      return 0;
-    }
-    emit messageReady(tr("Opened volume %1 from %2").arg(loaded.info.number).arg(path), false);
-    emit volumesChanged();
-    return *id;
-  } catch (const std::exception& error) {
-    emit messageReady(QString::fromStdString(error.what()), true);
-    return 0;
-  }
+void VolumeController::openFile(const QString& path) {
+  saver_->open(path.toStdString());
+  emit messageReady(tr("Opening %1…").arg(path), false);
+  pendingShown_ = saver_->pending();
+  emit savingChanged(static_cast<int>(pendingShown_));
 }
 
 bool VolumeController::discard(std::uint64_t id) {
@@ -209,13 +195,25 @@ void VolumeController::poll() {
     emit autoBufferChanged(autoBufferShown_);
   }
   bool changed = false;
+  std::vector<std::uint64_t> opened;
   for (const store::SaveOutcome& outcome : saver_->takeOutcomes()) {
     emit messageReady(QString::fromStdString(outcome.message), !outcome.ok);
+    if (outcome.opened && outcome.ok) {
+      opened.push_back(outcome.id);
+    }
     changed = true;
   }
   if (const std::size_t pending = saver_->pending(); pending != pendingShown_) {
     pendingShown_ = pending;
     emit savingChanged(static_cast<int>(pending));
+  }
+  const store::SaveProgress progress = saver_->progress();
+  const int percent = progress.active ? static_cast<int>(100.0 * progress.fraction) : -1;
+  if (percent != percentShown_) {
+    percentShown_ = percent;
+    if (progress.active) {
+      emit saveProgress(percent, progress.id);
+    }
   }
   const auto volumes = store_->list();
   std::size_t copying = 0;  // buffered volumes whose copy into the store is still running
@@ -230,6 +228,9 @@ void VolumeController::poll() {
   }
   if (changed) {
     emit volumesChanged();
+  }
+  for (const std::uint64_t id : opened) {
+    emit volumeOpened(id);
   }
   // A new volume is announced once its MIPs have completed (checked, never waited for).
   const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();

@@ -70,17 +70,20 @@ class VolumeController : public QObject {
   // Saves every unsaved volume into `folder` as volume_<number>.h5.
   void saveAll(const QString& folder);
   bool discard(std::uint64_t id);
-  // Reads a saved volume (cineflow.volume/1) into the store for review, listed as saved. Returns
-  // its id, or 0 with a message saying what is wrong with the file or why it does not fit.
-  std::uint64_t openFile(const QString& path);
+  // Queues the reading of a saved volume (cineflow.volume/1) on the saver's I/O thread; it joins
+  // the store for review, listed as saved, and volumeOpened() follows; or a message says what is
+  // wrong with the file or why it does not fit.
+  void openFile(const QString& path);
   void discardAll();
 
  signals:
   void volumesChanged();  // buffered, saved, discarded
   void latestVolumeChanged(quint64 number);
   void autoBufferChanged(bool enabled);
-  // Saves queued or running (0 when idle).
+  // I/O jobs (saves, opens) queued or running (0 when idle), and how far the running one is.
   void savingChanged(int pending);
+  void saveProgress(int percent, quint64 volumeId);  // volumeId 0: opening a file
+  void volumeOpened(quint64 id);
   void messageReady(const QString& message, bool isError);
 
  private:
@@ -95,6 +98,7 @@ class VolumeController : public QObject {
   bool autoBufferShown_ = false;
   std::uint64_t lastVolumeCount_ = 0;
   std::size_t pendingShown_ = 0;
+  int percentShown_ = -1;
   std::size_t copyingShown_ = 0;
 };
 

@@ -16,6 +16,7 @@
 
 #include "bmode_view.hpp"
 #include "cineloop_export.hpp"
+#include "mip_triptych.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -108,35 +109,46 @@ void VolumeReviewPanel::buildLayout() {
   layout->addLayout(actions);
   saving_ = new QProgressBar(this);
   saving_->setObjectName(QStringLiteral("savingBar"));
-  saving_->setRange(0, 0);  // busy: a save's progress is its I/O thread's, not ours to estimate
+  saving_->setRange(0, 100);
   saving_->hide();
   layout->addWidget(saving_);
   connect(&volumes_, &VolumeController::savingChanged, this, [this](int pending) {
     saving_->setVisible(pending > 0);
-    saving_->setFormat(tr("Saving %n volume(s)…", nullptr, pending));
+    if (pending == 0) {
+      saving_->setValue(0);
+    }
+    pendingJobs_ = pending;
+  });
+  connect(&volumes_, &VolumeController::saveProgress, this, [this](int percent, quint64 volumeId) {
+    const QString job =
+        volumeId != 0 ? tr("Saving volume %1").arg(volumeId) : tr("Opening a saved volume");
+    const QString queued =
+        pendingJobs_ > 1 ? tr(" · %n more queued", nullptr, pendingJobs_ - 1) : QString();
+    saving_->setValue(percent);
+    saving_->setFormat(job + QStringLiteral(" · %p%") + queued);
+  });
+  connect(&volumes_, &VolumeController::volumeOpened, this, [this](quint64 id) {
+    refresh();
+    select(id);
   });
 
   auto* viewControls = new QHBoxLayout;
-  showBox_ = new QComboBox(this);
-  showBox_->setObjectName(QStringLiteral("showBox"));
-  showBox_->addItem(tr("Slices"));
-  showBox_->addItem(tr("MIP through the slab (y)"));
-  showBox_->addItem(tr("MIP en face (z)"));
-  showBox_->addItem(tr("MIP side view (x)"));
-  connect(showBox_, &QComboBox::currentIndexChanged, this, [this] { showSelection(); });
   slice_ = new QSlider(Qt::Horizontal, this);
   slice_->setObjectName(QStringLiteral("sliceSlider"));
+  slice_->setToolTip(tr("Slice through the slab (elevation)"));
   connect(slice_, &QSlider::valueChanged, this, [this] { showSelection(); });
   sliceLabel_ = new QLabel(this);
-  viewControls->addWidget(showBox_);
+  viewControls->addWidget(new QLabel(tr("Slice"), this));
   viewControls->addWidget(slice_, 1);
   viewControls->addWidget(sliceLabel_);
   layout->addLayout(viewControls);
 
+  // The slice view shares a 2 x 2 grid with the projections.
   view_ = new BmodeView(this);
   view_->setObjectName(QStringLiteral("volumeView"));
-  view_->setMinimumSize(160, 120);  // the docks share the window with the live view
-  layout->addWidget(view_, 3);
+  view_->setMinimumSize(120, 80);  // the docks share the window with the live view
+  mips_ = new MipTriptych(QStringLiteral("volumeMip"), this, view_);
+  layout->addWidget(mips_, 4);
 }
 
 // Every codec; those whose HDF5 plugin is missing are listed but disabled, with the package to
@@ -182,10 +194,6 @@ bool VolumeReviewPanel::select(std::uint64_t id) {
     }
   }
   return false;
-}
-
-void VolumeReviewPanel::setShow(Show show) {
-  showBox_->setCurrentIndex(static_cast<int>(show));
 }
 
 void VolumeReviewPanel::setSlice(int slice) {
@@ -302,31 +310,17 @@ void VolumeReviewPanel::showSelection() {
   if (shown_.slices.empty()) {
     return;
   }
-  const auto show = static_cast<Show>(showBox_->currentIndex());
-  slice_->setEnabled(show == Show::Slices);
   slice_->setRange(0, static_cast<int>(shown_.slices.size()) - 1);
   const int y = std::clamp(slice_->value(), 0, static_cast<int>(shown_.slices.size()) - 1);
-  switch (show) {
-    case Show::Slices:
-      view_->setFrame(shown_.slices[static_cast<std::size_t>(y)]);
-      sliceLabel_->setText(
-          tr("slice %1 / %2 · y %3 mm")
-              .arg(y + 1)
-              .arg(shown_.slices.size())
-              .arg(shown_.info.elevationM[static_cast<std::size_t>(y)] * 1e3, 0, 'f', 2));
-      break;
-    case Show::AlongY:
-      view_->setFrame(shown_.alongY);
-      sliceLabel_->setText(tr("x–z, maximum over y"));
-      break;
-    case Show::AlongZ:
-      view_->setFrame(shown_.alongZ);
-      sliceLabel_->setText(tr("x–y, maximum over depth"));
-      break;
-    case Show::AlongX:
-      view_->setFrame(shown_.alongX);
-      sliceLabel_->setText(tr("depth–y, maximum over x"));
-      break;
+  view_->setFrame(shown_.slices[static_cast<std::size_t>(y)]);
+  sliceLabel_->setText(
+      tr("%1 / %2 · y %3 mm")
+          .arg(y + 1)
+          .arg(shown_.slices.size())
+          .arg(shown_.info.elevationM[static_cast<std::size_t>(y)] * 1e3, 0, 'f', 2));
+  if (mipsShownId_ != shownId_) {
+    mips_->setImages(shown_);
+    mipsShownId_ = shownId_;
   }
   updateButtons();
 }

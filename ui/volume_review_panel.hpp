@@ -2,9 +2,10 @@
 // VolumeReviewPanel: the operator's buffered volumes (VolumeController). A capacity bar, Buffer
 // (the newest complete volume) and Auto-buffer (every volume until the store is full); the list
 // of volumes with a thumbnail of the projection through the slab, the volume's number, sequence
-// range, acquisition time, size and whether it is saved; Save, Save all, Discard, Discard all;
-// and a view of the selected volume: its slices (a slider steps through y) or any of its three
-// MIPs, with the live view's zoom, pan, readout, gain and dynamic range.
+// range, acquisition time, size and whether it is saved; Save, Save all, Discard, Discard all, the
+// compression of saved files, and a progress bar for the running save or open; and the selected
+// volume: its slices (a slider steps through y) above its three MIPs, all with the live view's
+// zoom, pan, readout, gain, dynamic range and colour map.
 
 #include <cstdint>
 #include <optional>
@@ -26,22 +27,21 @@ class QSlider;
 namespace cineflow::ui {
 
 class BmodeView;
+class MipTriptych;
 
 class VolumeReviewPanel : public QWidget {
   Q_OBJECT
 
  public:
-  enum class Show { Slices = 0, AlongY = 1, AlongZ = 2, AlongX = 3 };
-
   explicit VolumeReviewPanel(VolumeController& volumes, QWidget* parent = nullptr);
 
   // For the owner and tests.
-  BmodeView& view() { return *view_; }
+  BmodeView& view() { return *view_; }    // the selected volume's slices
+  MipTriptych& mips() { return *mips_; }  // and its projections
   QListWidget& list() { return *list_; }
   std::optional<std::uint64_t> selectedId() const;
   // Selects the volume with store id `id` (false when it is not listed).
   bool select(std::uint64_t id);
-  void setShow(Show show);
   void setSlice(int slice);
   QString capacityText() const;
   // Non-interactive save and save all (the buttons ask for a path first).
@@ -67,16 +67,18 @@ class VolumeReviewPanel : public QWidget {
   QPushButton* bufferButton_ = nullptr;
   QCheckBox* autoBuffer_ = nullptr;
   QProgressBar* capacity_ = nullptr;
-  QProgressBar* saving_ = nullptr;  // busy while saves are queued or running
+  QProgressBar* saving_ = nullptr;  // the running save (or open), while any is queued or running
+  int pendingJobs_ = 0;
   QListWidget* list_ = nullptr;
   QPushButton* saveButton_ = nullptr;
   QPushButton* saveAllButton_ = nullptr;
   QPushButton* discardButton_ = nullptr;
   QPushButton* discardAllButton_ = nullptr;
-  QComboBox* showBox_ = nullptr;
   QSlider* slice_ = nullptr;
   QLabel* sliceLabel_ = nullptr;
   BmodeView* view_ = nullptr;
+  MipTriptych* mips_ = nullptr;
+  std::optional<std::uint64_t> mipsShownId_;
 };
 
 }  // namespace cineflow::ui

@@ -2,8 +2,12 @@
 
 #include "compute/thread_name.hpp"
 #include "store/store_error.hpp"
+#include "store/volume_reader.hpp"
 
 namespace cineflow::store {
+namespace {
+constexpr double kCopyShare = 0.1;  // of a save's progress bar: the device-to-host copy
+}
 
 VolumeSaver::VolumeSaver(compute::Backend& backend, VolumeStore& store)
     : backend_(backend),
@@ -24,9 +28,27 @@ VolumeSaver::~VolumeSaver() {
 void VolumeSaver::save(SaveRequest request) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(request));
+    queue_.push_back({std::move(request), {}});
   }
   changed_.notify_all();
+}
+
+void VolumeSaver::open(std::filesystem::path path) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({{}, std::move(path)});
+  }
+  changed_.notify_all();
+}
+
+SaveProgress VolumeSaver::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+void VolumeSaver::setProgress(double fraction) {
+  std::lock_guard lock(mutex_);
+  progress_.fraction = fraction;
 }
 
 std::size_t VolumeSaver::pending() const {
@@ -52,14 +74,16 @@ void VolumeSaver::run() {
     if (stopping_) {
       return;
     }
-    SaveRequest request = std::move(queue_.front());
+    Job job = std::move(queue_.front());
     queue_.pop_front();
     busy_ = true;
+    progress_ = {true, job.open.empty() ? job.save.id : 0, 0.0};
     lock.unlock();
-    SaveOutcome outcome = saveOne(request);
+    SaveOutcome outcome = job.open.empty() ? saveOne(job.save) : openOne(job.open);
     lock.lock();
     outcomes_.push_back(std::move(outcome));
     busy_ = false;
+    progress_ = {};
     changed_.notify_all();
   }
 }
@@ -96,8 +120,11 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       outcome.message = "Cannot save " + what + ": copying it from the device failed: " + error;
       return outcome;
     }
+    setProgress(kCopyShare);
     writeVolumeFile(request.path, access.info(), data, request.acquisition, request.attributes,
-                    request.compression);
+                    request.compression, [this](double written) {
+                      setProgress(kCopyShare + (1.0 - kCopyShare) * written);
+                    });
   } catch (const std::exception& error) {  // StoreError names the file and the operation
     outcome.message = "Cannot save " + what + " (it stays buffered): " + error.what();
     return outcome;
@@ -105,6 +132,28 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
   store_.markSaved(request.id, request.path.string());
   outcome.ok = true;
   outcome.message = "Saved " + what + " to " + request.path.string();
+  return outcome;
+}
+
+SaveOutcome VolumeSaver::openOne(const std::filesystem::path& path) {
+  SaveOutcome outcome{0, path, false, {}, true};
+  try {
+    const LoadedVolume loaded = readVolumeFile(path);
+    setProgress(0.5);
+    std::string why;
+    const auto id = store_.adopt(loaded.info, loaded.volume, loaded.alongY, loaded.alongZ,
+                                 loaded.alongX, path.string(), why);
+    if (!id) {
+      outcome.message = "Cannot review " + path.string() + ": " + why;
+      return outcome;
+    }
+    outcome.id = *id;
+    outcome.ok = true;
+    outcome.message =
+        "Opened volume " + std::to_string(loaded.info.number) + " from " + path.string();
+  } catch (const std::exception& error) {  // StoreError names the file and the object
+    outcome.message = error.what();
+  }
   return outcome;
 }
 

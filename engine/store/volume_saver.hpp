@@ -1,12 +1,15 @@
 #pragma once
-// VolumeSaver: saves buffered volumes on its own I/O thread, so that neither acquisition nor the
-// GUI waits for a disk (DESIGN.md §3: VolumeStore -> D2H (pinned) -> HDF5 file).
+// VolumeSaver: saves buffered volumes, and opens saved ones for review, on its own I/O thread, so
+// that neither acquisition nor the GUI waits for a disk (DESIGN.md §3: VolumeStore -> D2H
+// (pinned) -> HDF5 file, and back).
 //
 // Each job holds the volume's VolumeStore::Access (so it cannot be discarded meanwhile), copies
 // the volume and its MIPs device-to-host into pinned staging on the saver's own stream, then
 // writes cineflow.volume/1 (store/volume_writer.hpp) under a temporary name and renames it. On
 // success the store marks the volume saved; on failure (full disk, read-only folder, ...) the
-// volume stays buffered and unsaved, no file is left behind, and the outcome says why.
+// volume stays buffered and unsaved, no file is left behind, and the outcome says why. An open job
+// reads a cineflow.volume/1 file (store/volume_reader.hpp) and adopts it into the store, marked
+// saved; a file that cannot be read, or does not fit, leaves the store as it was.
 //
 // Thread safety: every method may be called from any thread. The store must outlive the saver.
 
@@ -36,10 +39,18 @@ struct SaveRequest {
 };
 
 struct SaveOutcome {
-  std::uint64_t id = 0;
+  std::uint64_t id = 0;  // the volume saved; for an open job, the volume adopted (0 on failure)
   std::filesystem::path path;
   bool ok = false;
-  std::string message;  // "Saved volume 3 to ..." or why not
+  std::string message;  // "Saved volume 3 to ...", "Opened volume 7 from ...", or why not
+  bool opened = false;  // an open job's outcome
+};
+
+// The job in progress: which, and how far (0..1: the device copy, then the slices written).
+struct SaveProgress {
+  bool active = false;
+  std::uint64_t id = 0;  // the volume being saved (0 while opening a file)
+  double fraction = 0;
 };
 
 class VolumeSaver {
@@ -48,16 +59,25 @@ class VolumeSaver {
   ~VolumeSaver();  // finishes the job in progress, drops the queued ones, joins the thread
 
   void save(SaveRequest request);
+  // Reads `path` and adopts it into the store (an outcome with opened = true).
+  void open(std::filesystem::path path);
   // Queued and running jobs.
   std::size_t pending() const;
   // Outcomes since the last call, oldest first.
   std::vector<SaveOutcome> takeOutcomes();
+  SaveProgress progress() const;
   // Blocks until nothing is pending (tests, shutdown).
   void waitIdle();
 
  private:
+  struct Job {
+    SaveRequest save;
+    std::filesystem::path open;  // non-empty: an open job
+  };
   void run();
   SaveOutcome saveOne(const SaveRequest& request);
+  SaveOutcome openOne(const std::filesystem::path& path);
+  void setProgress(double fraction);
 
   compute::Backend& backend_;
   VolumeStore& store_;
@@ -66,8 +86,9 @@ class VolumeSaver {
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<SaveRequest> queue_;
+  std::deque<Job> queue_;
   bool busy_ = false;
+  SaveProgress progress_;
   bool stopping_ = false;
   std::vector<SaveOutcome> outcomes_;
   std::thread thread_;  // last: starts after everything above exists

@@ -12,10 +12,12 @@ namespace cineflow::store {
 namespace {
 
 // A float32 dataset of `dims` written from `values`, chunked as `chunk` (empty: contiguous and
-// uncompressed) and compressed with `compression`.
+// uncompressed) and compressed with `compression`. With `progress`, written one index of the first
+// dimension at a time (one chunk when chunk[0] is 1), reporting the fraction done after each.
 H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> values,
                       std::vector<hsize_t> dims, std::vector<hsize_t> chunk,
-                      const Compression& compression) {
+                      const Compression& compression,
+                      const std::function<void(double)>& progress = {}) {
   H5Dataspace space(checkId(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                             std::string(name) + ": dataspace"));
   H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
@@ -32,9 +34,32 @@ H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> value
   H5Dataset dataset(checkId(H5Dcreate2(root, name, H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
                                        properties.get(), access.get()),
                             std::string(name) + ": create"));
-  checkStatus(
-      H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-      std::string(name) + ": write");
+  if (!progress) {
+    checkStatus(
+        H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        std::string(name) + ": write");
+  } else {
+    std::vector<hsize_t> count = dims;
+    count[0] = 1;
+    std::size_t perIndex = 1;
+    for (std::size_t d = 1; d < dims.size(); ++d) {
+      perIndex *= static_cast<std::size_t>(dims[d]);
+    }
+    H5Dataspace memory(
+        checkId(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                std::string(name) + ": memory space"));
+    for (hsize_t i = 0; i < dims[0]; ++i) {
+      std::vector<hsize_t> start(dims.size(), 0);
+      start[0] = i;
+      checkStatus(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                      count.data(), nullptr),
+                  std::string(name) + ": select");
+      checkStatus(H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, memory.get(), space.get(), H5P_DEFAULT,
+                           values.data() + static_cast<std::size_t>(i) * perIndex),
+                  std::string(name) + ": write");
+      progress(static_cast<double>(i + 1) / static_cast<double>(dims[0]));
+    }
+  }
   writeStringAttribute(dataset.get(), "units", "dB");
   return dataset;
 }
@@ -56,7 +81,8 @@ H5Dataset writeSeries(hid_t root, const char* name, hid_t fileType, hid_t memTyp
 
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
                      const HostVolume& data, const acquire::AcquisitionParams& acquisition,
-                     const AttributeMap& attributes, const Compression& compression) {
+                     const AttributeMap& attributes, const Compression& compression,
+                     const std::function<void(double)>& progress) {
   ErrorScope scope;
   const process::VolumeShape& shape = info.shape;
   const auto ny = static_cast<std::size_t>(shape.ny);
@@ -89,8 +115,9 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     writeMetres(root, "y_m", info.elevationM);
     const auto nz = static_cast<hsize_t>(shape.nz), nx = static_cast<hsize_t>(shape.nx);
     const auto slices = static_cast<hsize_t>(shape.ny);
-    datasets.push_back(
-        writeFloats(root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, compression));
+    datasets.push_back(writeFloats(
+        root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, compression,
+        progress ? progress : [](double) {}));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, z, x");
     datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}, {}, {}));
     writeStringAttribute(datasets.back().get(), "dimensions", "z, x (maximum over y)");

@@ -21,6 +21,7 @@
 // (full disk, read-only folder) throws StoreError and leaves nothing under either name.
 
 #include <filesystem>
+#include <functional>
 #include <span>
 
 #include "acquire/frame.hpp"
@@ -36,9 +37,11 @@ struct HostVolume {
 };
 
 // Throws StoreError, before anything is written, for inconsistent data or a compression that
-// cannot be written here (compressionProblem()).
+// cannot be written here (compressionProblem()). The volume is written one slice (one chunk) at a
+// time; `progress`, when given, is called after each with the fraction written so far.
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
                      const HostVolume& data, const acquire::AcquisitionParams& acquisition,
-                     const AttributeMap& attributes = {}, const Compression& compression = {});
+                     const AttributeMap& attributes = {}, const Compression& compression = {},
+                     const std::function<void(double)>& progress = {});
 
 }  // namespace cineflow::store

@@ -1,9 +1,10 @@
-// Volumes in the main window on the simulator (CPU backend, under Xvfb): the live MIP shows the
-// newest volume; Buffer keeps it (the list and the capacity bar say so); the review view shows its
-// slices (the slider picks the slice, by sequence number) and its three MIPs with their shapes;
-// Save writes a cineflow.volume/1 file that reads back through the plain HDF5 C API and marks the
-// volume saved; File > Open volume lists a saved file again (and refuses one that is not a
-// volume); Auto-buffer keeps every volume; Discard and Discard all free them.
+// Volumes in the main window on the simulator (CPU backend, under Xvfb): the live MIP dock shows
+// the newest volume's three projections; Buffer keeps it (the list and the capacity bar say so);
+// the review shows its slices (the slider picks the slice, by sequence number) and its three MIPs
+// with their shapes; Save writes a cineflow.volume/1 file (progress bar up to 100 %) that reads
+// back through the plain HDF5 C API and marks the volume saved; File > Open volume lists a saved
+// file again, read on the I/O thread (and refuses one that is not a volume); Auto-buffer keeps
+// every volume; Discard and Discard all free them.
 #include <QCheckBox>
 #include <QFile>
 #include <QListWidget>
@@ -17,6 +18,7 @@
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "mip_triptych.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 #include "volume_controller.hpp"
@@ -58,10 +60,18 @@ class TestVolumeReview : public QObject {
     QCOMPARE(window_->controller().engine().framesPerVolume(), 16);
   }
 
-  void liveMipShowsTheNewestVolume() {
-    QTRY_VERIFY_WITH_TIMEOUT(window_->liveMipView().framesDisplayed() > 0, 10'000);
-    const auto& frame = window_->liveMipView().displayedFrame();
-    QCOMPARE(frame->geometry, window_->controller().engine().cineloop().geometry());
+  void liveMipsShowTheNewestVolume() {
+    using Axis = cineflow::ui::MipTriptych::Axis;
+    cineflow::ui::MipTriptych& mips = window_->liveMips();
+    for (const Axis axis : {Axis::Y, Axis::Z, Axis::X}) {
+      QTRY_VERIFY_WITH_TIMEOUT(mips.view(axis).framesDisplayed() > 0, 10'000);
+    }
+    const auto geometry = window_->controller().engine().cineloop().geometry();
+    QCOMPARE(mips.view(Axis::Y).displayedFrame()->geometry, geometry);
+    // En face: rows are the 16 slices, columns x; side view: columns are the depths.
+    QCOMPARE(mips.view(Axis::Z).displayedFrame()->geometry.nz, 16);
+    QCOMPARE(mips.view(Axis::Z).displayedFrame()->geometry.nx, geometry.nx);
+    QCOMPARE(mips.view(Axis::X).displayedFrame()->geometry.nx, geometry.nz);
   }
 
   void bufferKeepsTheNewestVolume() {
@@ -82,7 +92,6 @@ class TestVolumeReview : public QObject {
     QVERIFY(panel.selectedId().has_value());
     const auto volumes = window_->volumes().volumes();
     const auto& info = volumes.front().info;
-    panel.setShow(VolumeReviewPanel::Show::Slices);
     for (const int y : {0, 7, 15}) {
       panel.setSlice(y);
       QTRY_VERIFY_WITH_TIMEOUT(
@@ -90,14 +99,18 @@ class TestVolumeReview : public QObject {
                                                info.sequence[static_cast<std::size_t>(y)],
           5000);
     }
-    panel.setShow(VolumeReviewPanel::Show::AlongZ);
-    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry.nz == 16, 5000);
-    QCOMPARE(panel.view().displayedFrame()->geometry.nx, info.shape.nx);
-    panel.setShow(VolumeReviewPanel::Show::AlongX);
-    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry.nx == info.shape.nz, 5000);
-    panel.setShow(VolumeReviewPanel::Show::AlongY);
-    QTRY_VERIFY_WITH_TIMEOUT(panel.view().displayedFrame()->geometry ==
-                                 window_->controller().engine().cineloop().geometry(),
+    using Axis = cineflow::ui::MipTriptych::Axis;
+    cineflow::ui::MipTriptych& mips = panel.mips();
+    QTRY_VERIFY_WITH_TIMEOUT(mips.view(Axis::Z).displayedFrame() &&
+                                 mips.view(Axis::Z).displayedFrame()->geometry.nz == 16,
+                             5000);
+    QCOMPARE(mips.view(Axis::Z).displayedFrame()->geometry.nx, info.shape.nx);
+    QTRY_VERIFY_WITH_TIMEOUT(mips.view(Axis::X).displayedFrame() &&
+                                 mips.view(Axis::X).displayedFrame()->geometry.nx == info.shape.nz,
+                             5000);
+    QTRY_VERIFY_WITH_TIMEOUT(mips.view(Axis::Y).displayedFrame() &&
+                                 mips.view(Axis::Y).displayedFrame()->geometry ==
+                                     window_->controller().engine().cineloop().geometry(),
                              5000);
     const QImage shot = window_->grab().toImage();
     const QString artefact =
@@ -112,9 +125,14 @@ class TestVolumeReview : public QObject {
     auto* saving = panel.findChild<QProgressBar*>(QStringLiteral("savingBar"));
     QVERIFY(saving);
     QVERIFY(!saving->isVisible());
+    int lastPercent = -1;
+    connect(&window_->volumes(), &cineflow::ui::VolumeController::saveProgress, this,
+            [&lastPercent](int percent) { lastPercent = percent; });
     panel.saveSelected(path);
     QVERIFY(saving->isVisible());  // at once: the save is queued
     QTRY_VERIFY_WITH_TIMEOUT(window_->volumes().unsavedCount() == 0, 30'000);
+    // The bar followed the save (polled: the last value seen may be short of 100 %).
+    QVERIFY2(lastPercent >= 0 && lastPercent <= 100, qPrintable(QString::number(lastPercent)));
     QTRY_VERIFY_WITH_TIMEOUT(!saving->isVisible(), 5000);
     QVERIFY(QFile::exists(path));
     QVERIFY(panel.list().item(0)->text().contains(QStringLiteral("saved")));
@@ -125,12 +143,17 @@ class TestVolumeReview : public QObject {
     QCOMPARE(shape.size(), std::size_t{3});
     QCOMPARE(shape[0], hsize_t{16});
 
-    // File > Open volume puts the saved file back in the list, as saved, and shows it.
+    // File > Open volume puts the saved file back in the list, as saved, and selects it; the file
+    // is read on the I/O thread.
     const int listed = panel.list().count();
-    const std::uint64_t opened = window_->volumes().openFile(path);
+    quint64 opened = 0;
+    connect(&window_->volumes(), &cineflow::ui::VolumeController::volumeOpened, this,
+            [&opened](quint64 id) { opened = id; });
+    window_->volumes().openFile(path);
+    QTRY_VERIFY_WITH_TIMEOUT(opened != 0 || !window_->lastError().isEmpty(), 30'000);
     QVERIFY2(opened != 0, qPrintable(window_->lastError()));
     QCOMPARE(panel.list().count(), listed + 1);
-    QVERIFY(panel.select(opened));
+    QCOMPARE(panel.selectedId(), std::optional<std::uint64_t>(opened));
     QCOMPARE(window_->volumes().unsavedCount(), 0);
     // A file that is not a volume is refused with a message naming it.
     const QString bogus = folder_.filePath(QStringLiteral("bogus.h5"));
@@ -138,7 +161,15 @@ class TestVolumeReview : public QObject {
     QVERIFY(text.open(QIODevice::WriteOnly));
     text.write("not a volume\n");
     text.close();
-    QCOMPARE(window_->volumes().openFile(bogus), std::uint64_t{0});
+    QString refusal;
+    connect(&window_->volumes(), &cineflow::ui::VolumeController::messageReady, this,
+            [&refusal](const QString& message, bool isError) {
+              if (isError) {
+                refusal = message;
+              }
+            });
+    window_->volumes().openFile(bogus);
+    QTRY_VERIFY_WITH_TIMEOUT(refusal.contains(QStringLiteral("bogus.h5")), 30'000);
     QCOMPARE(panel.list().count(), listed + 1);
   }
 
