@@ -132,6 +132,7 @@ void VolumeController::setAutoBuffer(bool enabled) {
 QString VolumeController::setCapacity(std::size_t bytes) {
   const std::string refused = store_->setCapacity(bytes);
   if (refused.empty()) {
+    preparedShape_ = {};  // the next volume readies spares for the new capacity
     emit volumesChanged();
   }
   return QString::fromStdString(refused);
@@ -236,6 +237,12 @@ void VolumeController::poll() {
   const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
   if (volume && volume.info().number != latestNumber_ && volume.done().query()) {
     latestNumber_ = volume.info().number;
+    if (volume.info().shape != preparedShape_) {
+      // Spare entries here, on the GUI thread, so that auto-buffer allocates nothing on the
+      // engine thread.
+      store_->prepareFor(volume.info().shape);
+      preparedShape_ = volume.info().shape;
+    }
     emit latestVolumeChanged(latestNumber_);
   }
 }

@@ -99,6 +99,7 @@ class VolumeController : public QObject {
   std::uint64_t lastVolumeCount_ = 0;
   std::size_t pendingShown_ = 0;
   int percentShown_ = -1;
+  process::VolumeShape preparedShape_;  // of the store's spare entries
   std::size_t copyingShown_ = 0;
 };
 

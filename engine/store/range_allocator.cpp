@@ -20,9 +20,12 @@ std::optional<std::size_t> RangeAllocator::allocate(std::size_t size) {
     if (it->second >= size) {
       const std::size_t offset = it->first;
       const std::size_t rest = it->second - size;
-      free_.erase(it);
+      // The remainder reuses the range's map node: allocate() never calls the heap.
+      auto node = free_.extract(it);
       if (rest > 0) {
-        free_.emplace(offset + size, rest);
+        node.key() = offset + size;
+        node.mapped() = rest;
+        free_.insert(std::move(node));
       }
       used_ += size;
       return offset;

@@ -13,6 +13,7 @@ class RangeAllocator {
   explicit RangeAllocator(std::size_t capacity = 0);
 
   // The offset of a free range of `size` units, or nullopt when no free range is that large.
+  // Never allocates host memory (release() may).
   std::optional<std::size_t> allocate(std::size_t size);
   // Returns a range obtained from allocate() (merging it with free neighbours).
   void release(std::size_t offset, std::size_t size);

@@ -107,6 +107,43 @@ std::size_t VolumeStore::floatsFor(const pipeline::VolumeInfo& info) const {
   return info.shape.voxels() + info.shape.alongY() + info.shape.alongZ() + info.shape.alongX();
 }
 
+std::shared_ptr<VolumeStore::Entry> VolumeStore::takeEntryLocked() {
+  if (!spare_.empty()) {
+    std::shared_ptr<Entry> entry = std::move(spare_.back());
+    spare_.pop_back();
+    return entry;
+  }
+  auto entry = std::make_shared<Entry>();  // none prepared: allocates
+  entry->ready = backend_.createEvent();
+  return entry;
+}
+
+void VolumeStore::prepareFor(const process::VolumeShape& shape) {
+  std::lock_guard lock(mutex_);
+  pipeline::VolumeInfo sized;
+  sized.shape = shape;
+  const std::size_t floats = floatsFor(sized);
+  if (!pool_ || floats == 0) {
+    return;
+  }
+  const std::size_t fit = std::min(kMaxSpares, pool_->ranges.capacity() / floats);
+  const auto slices = static_cast<std::size_t>(shape.ny);
+  entries_.reserve(fit);
+  while (entries_.size() + spare_.size() < fit) {
+    auto entry = std::make_shared<Entry>();
+    entry->ready = backend_.createEvent();
+    entry->info.elevationM.reserve(slices);
+    entry->info.sequence.reserve(slices);
+    entry->info.timestampNs.reserve(slices);
+    spare_.push_back(std::move(entry));
+  }
+}
+
+std::size_t VolumeStore::spareCount() const {
+  std::lock_guard lock(mutex_);
+  return spare_.size();
+}
+
 std::string VolumeStore::setCapacity(std::size_t bytes) {
   std::lock_guard lock(mutex_);
   const std::size_t floats = bytes / sizeof(float);
@@ -171,14 +208,13 @@ std::optional<std::uint64_t> VolumeStore::bufferLocked(const pipeline::VolumeInf
           megabytes(floats * sizeof(float)) + "): save or discard volumes, or raise the capacity";
     return std::nullopt;
   }
-  auto entry = std::make_shared<Entry>();
+  std::shared_ptr<Entry> entry = takeEntryLocked();
   entry->id = nextId_++;
-  entry->info = info;
+  entry->info = info;  // into reserved storage when the entry is a spare
   entry->offset = *offset;
   entry->floats = floats;
   float* base = pool_->memory.data() + *offset;
   entry->base = base;
-  entry->ready = backend_.createEvent();
   stream.wait(done);
   for (const compute::DeviceSpan<const float>& part :
        {view.volume, view.alongY, view.alongZ, view.alongX}) {
@@ -298,7 +334,15 @@ std::string VolumeStore::discard(std::uint64_t id) {
   (*it)->ready->synchronize();  // its copy may still be in flight
   pool_->ranges.release((*it)->offset, (*it)->floats);
   exclusive.unlock();
+  std::shared_ptr<Entry> entry = std::move(*it);
   entries_.erase(it);
+  if (entry.use_count() == 1) {  // no Access holds it: reuse its event and storage
+    entry->id = 0;
+    entry->saved = false;
+    entry->savedPath.clear();
+    entry->base = nullptr;
+    spare_.push_back(std::move(entry));
+  }
   return {};
 }
 

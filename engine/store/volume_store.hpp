@@ -107,6 +107,14 @@ class VolumeStore {
   };
   Access access(std::uint64_t id) const;
 
+  // Readies spare entries (their completion events and metadata storage) for as many volumes of
+  // `shape` as the capacity holds (at most kMaxSpares), so that buffering, the engine thread's
+  // auto-buffer included, allocates nothing host-side until they are used up. Call it off the frame
+  // loop (the GUI does when a volume of a new shape appears); discarded entries become spares.
+  static constexpr std::size_t kMaxSpares = 1024;
+  void prepareFor(const process::VolumeShape& shape);
+  std::size_t spareCount() const;
+
   // Frees a volume. Returns an empty string, or why not (no such volume, being read or saved).
   std::string discard(std::uint64_t id);
   void markSaved(std::uint64_t id, const std::string& path);
@@ -115,6 +123,7 @@ class VolumeStore {
   using Entry = Access::Entry;
   struct Pool;
   std::size_t floatsFor(const pipeline::VolumeInfo& info) const;
+  std::shared_ptr<Entry> takeEntryLocked();
   std::optional<std::uint64_t> bufferLocked(const pipeline::VolumeInfo& info,
                                             const pipeline::VolumeView& view,
                                             const compute::Event& done, compute::Stream& stream,
@@ -124,6 +133,7 @@ class VolumeStore {
   mutable std::mutex mutex_;  // guards everything below
   std::shared_ptr<Pool> pool_;
   std::vector<std::shared_ptr<Entry>> entries_;
+  std::vector<std::shared_ptr<Entry>> spare_;  // ready for reuse: event made, storage reserved
   std::uint64_t nextId_ = 1;
   std::atomic<bool> autoBuffer_{false};
   std::string notice_;

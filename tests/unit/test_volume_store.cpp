@@ -136,6 +136,38 @@ class TestVolumeStore : public QObject {
     QVERIFY(store.list().front().saved);
   }
 
+  void spareEntriesAreUsedAndReturned() {
+    store::VolumeStore store(*cpu_);
+    QVERIFY(store.setCapacity(3 * volumeBytes_).empty());
+    store.prepareFor(shape_);
+    QCOMPARE(store.spareCount(), std::size_t{3});  // as many as the capacity holds
+    std::string why;
+    auto stream = cpu_->createStream("test");
+    TestVolume v0(*cpu_, shape_, 0), v1(*cpu_, shape_, 1);
+    const auto id0 = bufferOn(store, v0, *stream, why);
+    const auto id1 = bufferOn(store, v1, *stream, why);
+    QVERIFY(id0 && id1);
+    QCOMPARE(store.spareCount(), std::size_t{1});
+    store.prepareFor(shape_);  // nothing more to ready: buffered and spare cover the capacity
+    QCOMPARE(store.spareCount(), std::size_t{1});
+    stream->synchronize();
+    verifyHolds(store, *id1, v1);
+    QVERIFY(store.discard(*id0).empty());
+    QCOMPARE(store.spareCount(), std::size_t{2});
+    // A reused entry carries nothing over: new id, new metadata, not saved.
+    store.markSaved(*id1, "/tmp/v1.h5");
+    QVERIFY(store.discard(*id1).empty());
+    TestVolume v2(*cpu_, shape_, 2);
+    const auto id2 = bufferOn(store, v2, *stream, why);
+    QVERIFY2(id2, why.c_str());
+    stream->synchronize();
+    QVERIFY(*id2 != *id0 && *id2 != *id1);
+    verifyHolds(store, *id2, v2);
+    QCOMPARE(store.list().size(), std::size_t{1});
+    QVERIFY(!store.list().front().saved);
+    QVERIFY(store.list().front().savedPath.empty());
+  }
+
   void failedReservationChangesNothing() {
     test::FailingBackend failing(*cpu_, 3 * volumeBytes_);
     store::VolumeStore store(failing);
