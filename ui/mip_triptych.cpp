@@ -22,7 +22,7 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
     title->setStyleSheet(QStringLiteral("font-size: small"));
     views_[i] = new BmodeView(this);
     views_[i]->setObjectName(name + QLatin1String(suffixes[i]));
-    views_[i]->setMinimumSize(120, 80);  // the docks share the window with the live view
+    views_[i]->setMinimumSize(80, 48);  // the docks share the window with the live view
     cell->addWidget(title);
     cell->addWidget(views_[i], 1);
     if (companion != nullptr) {

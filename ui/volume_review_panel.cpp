@@ -84,7 +84,6 @@ void VolumeReviewPanel::buildLayout() {
   for (QPushButton* button : {saveButton_, saveAllButton_, discardButton_, discardAllButton_}) {
     actions->addWidget(button);
   }
-  actions->addWidget(buildCompressionBox());
   connect(saveButton_, &QPushButton::clicked, this, [this] {
     const auto id = selectedId();
     if (!id) {
@@ -111,7 +110,13 @@ void VolumeReviewPanel::buildLayout() {
   saving_->setObjectName(QStringLiteral("savingBar"));
   saving_->setRange(0, 100);
   saving_->hide();
-  layout->addWidget(saving_);
+  // Saving: the compression of saved files, and the running save's progress beside it.
+  auto* savingRow = new QHBoxLayout;
+  savingRow->addWidget(new QLabel(tr("Save as"), this));
+  savingRow->addWidget(buildCompressionBox());
+  savingRow->addWidget(saving_, 1);
+  savingRow->addStretch();
+  layout->addLayout(savingRow);
   connect(&volumes_, &VolumeController::savingChanged, this, [this](int pending) {
     saving_->setVisible(pending > 0);
     if (pending == 0) {
@@ -146,7 +151,7 @@ void VolumeReviewPanel::buildLayout() {
   // The slice view shares a 2 x 2 grid with the projections.
   view_ = new BmodeView(this);
   view_->setObjectName(QStringLiteral("volumeView"));
-  view_->setMinimumSize(120, 80);  // the docks share the window with the live view
+  view_->setMinimumSize(80, 48);  // the docks share the window with the live view
   mips_ = new MipTriptych(QStringLiteral("volumeMip"), this, view_);
   layout->addWidget(mips_, 4);
 }
