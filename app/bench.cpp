@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "atomic_file.hpp"
 #include "bench_report.hpp"
 #include "bench_saving.hpp"
 #include "bench_source.hpp"
@@ -31,7 +32,7 @@ constexpr int kInFlightSlots = 3;
 
 const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
-                      [--save-volumes DIR] [--json FILE]
+                      [--save-volumes DIR] [--trace FILE] [--json FILE]
 
 Measures the processing engine flat out on frames that a simulated scanner deposits straight
 into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
@@ -50,6 +51,8 @@ Options:
                    (cineflow.volume/1, uncompressed) into DIR, each file deleted once written,
                    and report the frame rate with saving against the rate without (default
                    preset only; use --frames 20000 or more so that many saves overlap the run)
+  --trace FILE     also record the timed engine run as Chrome trace JSON (open it in
+                   ui.perfetto.dev): the source's reads, uploads and stages of every frame
   --json FILE      also write the results as JSON
   --help           print this help and exit
 
@@ -64,6 +67,7 @@ struct BenchOptions {
   std::uint64_t frames = 0;  // 0: the backend's default
   std::string jsonPath;
   std::string saveFolder;  // empty: no saving run
+  std::string tracePath;   // empty: no trace
 };
 
 // Calls `parse`, prefixing an std::invalid_argument's message with "bench: <option>: ".
@@ -106,6 +110,8 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       options.jsonPath = value();
     } else if (arg == "--save-volumes") {
       options.saveFolder = value();
+    } else if (arg == "--trace") {
+      options.tracePath = value();
     } else {
       throw std::invalid_argument("bench: unknown option '" + std::string(arg) +
                                   "' (see cineflow bench --help)");
@@ -249,7 +255,8 @@ struct EngineRun {
 // it. With a `saveFolder`, a ContinuousSaver keeps saving volumes meanwhile (polled every
 // millisecond on this thread).
 EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
-                    std::uint64_t warmup, const std::string& saveFolder) {
+                    std::uint64_t warmup, const std::string& saveFolder,
+                    profile::TraceRecorder* trace = nullptr) {
   pipeline::EngineConfig config;
   config.pace = false;
   config.overflow = pipeline::OverflowPolicy::Block;
@@ -265,6 +272,7 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
   config.statsWindow = static_cast<int>(std::min<std::uint64_t>(frames, 100000));
 
   pipeline::Engine engine(backend, config);
+  engine.setTraceRecorder(trace);
   engine.setSource(std::make_unique<BenchSource>(workload.acq, workload.sampleType));
   engine.setImagingParams(workload.imaging);
   std::unique_ptr<ContinuousSaver> saver;
@@ -373,7 +381,15 @@ int runBench(int argc, char** argv) {
     results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
     const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
     measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
-    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {});
+    std::unique_ptr<profile::TraceRecorder> trace;
+    if (!options.tracePath.empty()) {
+      trace = std::make_unique<profile::TraceRecorder>();
+    }
+    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, trace.get());
+    if (trace) {
+      writeFileAtomically(options.tracePath, trace->chromeJson());
+      std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
+    }
     results.framesTimed = plain.framesTimed;
     results.seconds = plain.seconds;
     results.stages = plain.stats.stages;

@@ -1,12 +1,8 @@
 #include "bench_report.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-#include <system_error>
+
+#include "atomic_file.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -199,26 +195,7 @@ std::string benchJson(const BenchResults& r) {
 }
 
 void writeBenchJson(const BenchResults& results, const std::string& path) {
-  const std::string temporary = path + ".tmp";
-  const std::string json = benchJson(results);
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    file.write(json.data(), static_cast<std::streamsize>(json.size()));
-    file.close();
-    if (!file) {
-      const std::string reason = std::strerror(errno);
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw std::runtime_error("cannot write " + path + ": " + reason);
-    }
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot write " + path + ": " + error.message());
-  }
+  writeFileAtomically(path, benchJson(results));
 }
 
 }  // namespace cineflow::app

@@ -38,12 +38,15 @@ Options:
   --frames N             frames to process (default: every frame of the file once, or one
                          elevation sweep of the simulator)
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
+  --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
+                         ui.perfetto.dev): the source's reads, uploads and stages per frame
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
 
 Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
-                          [--json FILE]   (cineflow bench --help for details)
+                          [--save-volumes DIR] [--trace FILE] [--json FILE]
+                          (cineflow bench --help for details)
   --help                 print this help and exit
 
 Environment:
@@ -88,6 +91,8 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.frames = parseNumber<std::uint64_t>(arg, value());
     } else if (arg == "--policy") {
       options.policy = value();
+    } else if (arg == "--trace") {
+      options.tracePath = value();
     } else if (arg == "--screenshot") {
       options.screenshotPath = value();
     } else if (arg == "--after-frames") {
@@ -102,10 +107,10 @@ CliOptions parseCommandLine(int argc, char** argv) {
   if (!options.headless) {
     // The window has its own controls for these; silently ignoring them would mislead.
     if (!options.output.empty() || options.grid || options.fNumber || options.frames > 0 ||
-        options.policy != "block") {
+        options.policy != "block" || !options.tracePath.empty()) {
       throw std::invalid_argument(
-          "--output, --grid, --fnumber, --frames and --policy are used with --headless only (in "
-          "the window, use the acquisition panel)");
+          "--output, --grid, --fnumber, --frames, --policy and --trace are used with --headless "
+          "only (in the window, use the acquisition panel)");
     }
   }
   if (options.afterFrames < 1) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "acquire/source_factory.hpp"
+#include "atomic_file.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "store/bmode_recorder.hpp"
@@ -40,6 +41,8 @@ void printReport(const pipeline::EngineStats& stats, double seconds, const std::
                 stage.maxMs);
   }
   std::printf("%-10s %10.3f\n", "frame", stats.frameMedianMs);
+  std::printf("%-10s %10.3f %10.3f %10.3f   (source timestamp to displayable)\n", "latency",
+              stats.latency.medianMs, stats.latency.p99Ms, stats.latency.maxMs);
 }
 
 }  // namespace
@@ -79,6 +82,11 @@ int runHeadless(const CliOptions& options) {
     store::BmodeRecorder recorder(std::move(writer), geometry.pixels());
 
     pipeline::Engine engine(*backend, config);
+    std::unique_ptr<profile::TraceRecorder> trace;
+    if (!options.tracePath.empty()) {
+      trace = std::make_unique<profile::TraceRecorder>();
+      engine.setTraceRecorder(trace.get());
+    }
     engine.setSource(std::move(source));
     engine.setImagingParams(imaging);
     engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
@@ -97,6 +105,10 @@ int runHeadless(const CliOptions& options) {
     }
     recorder.finish();
     printReport(stats, seconds, backend->deviceName());
+    if (trace) {
+      writeFileAtomically(options.tracePath, trace->chromeJson());
+      std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
+    }
     std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
                 static_cast<unsigned long long>(recorder.framesWritten()), geometry.nx, geometry.nz,
                 options.output.c_str());

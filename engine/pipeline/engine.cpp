@@ -14,8 +14,7 @@ Engine::Impl::Impl(compute::Backend& backendRef, EngineConfig engineConfig, Cine
       config(engineConfig),
       cineloop(loop),
       overflow(engineConfig.overflow),
-      frameRateHz(engineConfig.frameRateHz),
-      frameStats(static_cast<std::size_t>(engineConfig.statsWindow)) {}
+      frameRateHz(engineConfig.frameRateHz) {}
 
 Engine::Engine(compute::Backend& backend, EngineConfig config) : backend_(backend) {
   config.validate();
@@ -63,6 +62,12 @@ void Engine::setVolumeCallback(VolumeCallback callback) {
   requireStopped(state(), "setVolumeCallback");
   impl_->joinThreads();
   impl_->volumeCallback = std::move(callback);
+}
+
+void Engine::setTraceRecorder(profile::TraceRecorder* recorder) {
+  requireStopped(state(), "setTraceRecorder");
+  impl_->joinThreads();
+  impl_->trace = recorder;
 }
 
 VolumeLock Engine::lockLatestVolume() const {
@@ -164,6 +169,7 @@ EngineStats Engine::stats() const {
   std::vector<std::string> names;
   std::vector<profile::RollingStats> stages;
   profile::RollingStats frames;
+  profile::RollingStats latency;
   {
     std::lock_guard lock(impl_->statsMutex);
     const double now = impl_->secondsSinceEpoch();
@@ -172,13 +178,22 @@ EngineStats Engine::stats() const {
     names = impl_->stageNames;
     stages = impl_->stageStats;
     frames = impl_->frameStats;
+    latency = impl_->latencyStats;
   }
+  const auto named = [](const std::string& name, const profile::Summary& m) {
+    return StageStats{name, m.count, m.last, m.min, m.median, m.p99, m.max, m.mean, m.stddev};
+  };
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const profile::Summary summary = stages[i].summary();
-    s.stages.push_back({names[i], summary.last, summary.median, summary.p99, summary.max});
+    s.stages.push_back(named(names[i], stages[i].summary()));
   }
   s.frameMedianMs = frames.summary().median;
+  s.latency = named("latency", latency.summary());
   return s;
+}
+
+void Engine::copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const {
+  std::lock_guard lock(impl_->statsMutex);
+  impl_->timeline.copyLast(frames, out);
 }
 
 bool Engine::copyLatest(std::uint64_t lastSequence, std::vector<float>& pixels,
@@ -271,12 +286,26 @@ void Engine::Impl::configureForStart() {
     }
   }
 
+  if (trace != nullptr) {
+    traceTracks = {trace->track("cf-acquire"), trace->track("upload stream"),
+                   trace->track("compute stream")};
+    // Device times reach the host clock through one event completed at a known host time.
+    if (!traceAnchor) {
+      traceAnchor = backend.createEvent();
+    }
+    compute->record(*traceAnchor);
+    traceAnchor->synchronize();
+    traceAnchorNs = nowNs();
+  }
+
   std::lock_guard lock(statsMutex);
   stageNames.assign({"upload"});
   stageNames.insert(stageNames.end(), names.begin(), names.end());
-  stageStats.assign(stageNames.size(),
-                    profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
-  frameStats.clear();
+  const auto window = static_cast<std::size_t>(config.statsWindow);
+  stageStats.assign(stageNames.size(), profile::RollingStats(window));
+  frameStats = profile::RollingStats(window);
+  latencyStats = profile::RollingStats(window);
+  timeline.clear();
   acquisitionRate = profile::RateMeter();
   processingRate = profile::RateMeter();
   stopRequested = false;

@@ -21,6 +21,8 @@
 #include "pipeline/engine_types.hpp"
 #include "pipeline/volume.hpp"
 #include "process/frame_processor.hpp"
+#include "profile/frame_timeline.hpp"
+#include "profile/trace_recorder.hpp"
 
 namespace cineflow::pipeline {
 
@@ -38,6 +40,10 @@ class Engine {
   void setFrameObserver(FrameObserver observer);
   // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
   void setVolumeCallback(VolumeCallback callback);
+  // Records the run into `recorder` (profile/trace_recorder.hpp) when not null: the source's
+  // reads on "cf-acquire", each frame's upload on "upload stream", each stage on "compute stream",
+  // all keyed by sequence number. The recorder must outlive the run. Stopped engines only.
+  void setTraceRecorder(profile::TraceRecorder* recorder);
   void setConfig(const EngineConfig& config);
 
   // Live: validated now (std::invalid_argument), applied by the engine thread between frames.
@@ -66,6 +72,9 @@ class Engine {
   // Any thread: the newest complete volume, locked against reuse (empty while there is none).
   // Every lock must be released before the engine is destroyed.
   VolumeLock lockLatestVolume() const;
+  // The newest min(frames, 256) frames' stage times, oldest first (the profiler overlay's
+  // timeline). Copies under the statistics lock; `out` keeps its capacity between calls.
+  void copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const;
   // Frames per volume in effect since the last start() (0: no volumes).
   int framesPerVolume() const;
 

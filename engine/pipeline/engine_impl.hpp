@@ -1,6 +1,7 @@
 #pragma once
 // Engine internals shared by engine.cpp (control) and engine_loops.cpp (the two threads).
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -14,9 +15,13 @@
 #include "pipeline/engine.hpp"
 #include "pipeline/host_ring.hpp"
 #include "pipeline/volume_assembler.hpp"
+#include "profile/frame_timeline.hpp"
 #include "profile/rolling_stats.hpp"
 
 namespace cineflow::pipeline {
+
+// Host steady clock in nanoseconds: FrameHeader::timestampNs, latency and trace times.
+std::int64_t nowNs();
 
 // One device slot in flight: it owns the raw frame it uploads and the events of its frame.
 struct InFlightSlot {
@@ -45,7 +50,7 @@ struct Engine::Impl {
   void collect(InFlightSlot& slot);
   void drain();
   void throwOnStreamError();
-  void onProcessed() noexcept;
+  void onProcessed(const acquire::FrameHeader& header) noexcept;
   // Slice index of a frame within its sweep (framesPerVolume > 0).
   int sliceOf(const acquire::FrameHeader& header) const;
   // Reconfigures volumes and cineloop for `geometry` (volumes first: they point into the loop).
@@ -85,8 +90,18 @@ struct Engine::Impl {
   std::vector<std::string> stageNames;  // "upload", then the processor's stages
   std::vector<profile::RollingStats> stageStats;
   profile::RollingStats frameStats;
+  profile::RollingStats latencyStats;  // source timestamp to displayable
+  profile::FrameTimeline timeline;     // per-frame stage times for the profiler overlay
   profile::RateMeter acquisitionRate, processingRate;
   std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
+
+  // Tracing (setTraceRecorder): tracks acquire, upload, compute; device events are placed on the
+  // host clock as traceAnchorNs + their time since traceAnchor.
+  profile::TraceRecorder* trace = nullptr;
+  std::array<int, 3> traceTracks{};
+  std::unique_ptr<compute::Event> traceAnchor;
+  std::int64_t traceAnchorNs = 0;
+  std::int64_t traceNs(const compute::Event& event) const;
 
   // Last: destroyed first, after draining, while every buffer above still exists.
   std::unique_ptr<compute::Stream> upload, compute, notify;  // notify: host callbacks only

@@ -9,15 +9,17 @@
 
 namespace cineflow::pipeline {
 namespace {
-
 using Clock = std::chrono::steady_clock;
+}  // namespace
 
 std::int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
       .count();
 }
 
-}  // namespace
+std::int64_t Engine::Impl::traceNs(const compute::Event& event) const {
+  return traceAnchorNs + static_cast<std::int64_t>(event.elapsedMsSince(*traceAnchor) * 1e6);
+}
 
 void Engine::Impl::acquisitionLoop() {
   compute::setCurrentThreadName("cf-acquire");
@@ -57,6 +59,10 @@ void Engine::Impl::acquisitionLoop() {
         header.timestampNs = nowNs();
         header.sourceIndex = index;
         source->readFrame(index, ring.data(slot), header.slice);
+        if (trace != nullptr) {
+          trace->add(traceTracks[0], "acquire", header.timestampNs, nowNs(),
+                     static_cast<std::int64_t>(sequence));
+        }
         ring.publish(slot);
       }
       ++acquired;
@@ -157,25 +163,48 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   // The header travels by value: the engine may reuse `slot` before this callback has run.
   notify->enqueueHost([this, loopSlot, header = slot.header] {
     cineloop.endWrite(loopSlot, header);
-    onProcessed();
+    onProcessed(header);
   });
   slot.used = true;
 }
 
-void Engine::Impl::onProcessed() noexcept {
+void Engine::Impl::onProcessed(const acquire::FrameHeader& header) noexcept {
   ++processed;
+  const double latencyMs = static_cast<double>(nowNs() - header.timestampNs) * 1e-6;
   std::lock_guard lock(statsMutex);
   processingRate.tick(secondsSinceEpoch());
+  latencyStats.add(latencyMs);
 }
 
 void Engine::Impl::collect(InFlightSlot& slot) {
   slot.used = false;
   std::lock_guard lock(statsMutex);
-  stageStats[0].add(slot.uploaded->elapsedMsSince(*slot.uploadStart));
+  profile::FrameTiming timing;
+  timing.sequence = slot.header.sequence;
+  const auto record = [&](std::size_t stage, double ms) {
+    stageStats[stage].add(ms);
+    if (stage < timing.stageMs.size()) {
+      timing.stageMs[stage] = static_cast<float>(ms);
+      timing.stages = static_cast<int>(stage) + 1;
+    }
+  };
+  record(0, slot.uploaded->elapsedMsSince(*slot.uploadStart));
   for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageStats.size(); ++i) {
-    stageStats[i + 1].add(slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
+    record(i + 1, slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
   }
-  frameStats.add(slot.done->elapsedMsSince(*slot.uploadStart));
+  if (trace != nullptr) {
+    const auto frame = static_cast<std::int64_t>(slot.header.sequence);
+    trace->add(traceTracks[1], "upload", traceNs(*slot.uploadStart), traceNs(*slot.uploaded),
+               frame);
+    for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageNames.size(); ++i) {
+      trace->add(traceTracks[2], stageNames[i + 1], traceNs(*slot.marks[i]),
+                 traceNs(*slot.marks[i + 1]), frame);
+    }
+  }
+  const double frameMs = slot.done->elapsedMsSince(*slot.uploadStart);
+  frameStats.add(frameMs);
+  timing.frameMs = static_cast<float>(frameMs);
+  timeline.add(timing);
 }
 
 void Engine::Impl::drain() {

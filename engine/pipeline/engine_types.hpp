@@ -1,6 +1,7 @@
 #pragma once
 // Values the engine hands to its users: configuration, statistics, completed frames.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -39,9 +40,11 @@ struct EngineConfig {
 enum class EngineState { Stopped, Running, Finished, Failed };
 const char* toString(EngineState state) noexcept;
 
+// Rolling statistics of one timed quantity over the engine's statistics window (profile/).
 struct StageStats {
   std::string name;
-  double lastMs = 0, medianMs = 0, p99Ms = 0, maxMs = 0;
+  std::size_t count = 0;  // samples in the window
+  double lastMs = 0, minMs = 0, medianMs = 0, p99Ms = 0, maxMs = 0, meanMs = 0, stdMs = 0;
 };
 
 struct EngineStats {
@@ -58,6 +61,9 @@ struct EngineStats {
   int ringSlots = 0;
   std::vector<StageStats> stages;  // upload first, then the processor's stages
   double frameMedianMs = 0;        // upload start to image complete, median over the window
+  // End to end: from the source's timestamp (the frame's acquisition) to the image being
+  // displayable (complete in the cineloop), host clock.
+  StageStats latency;
 };
 
 // A completed image, handed to the frame observer on a host callback. `image` is host memory

@@ -41,6 +41,11 @@ Summary RollingStats::summary() const {
       count_ % 2 == 1 ? sorted[count_ / 2] : 0.5 * (sorted[count_ / 2 - 1] + sorted[count_ / 2]);
   s.p99 = quantile(0.99);
   s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(count_);
+  double squares = 0;
+  for (const double v : sorted) {
+    squares += (v - s.mean) * (v - s.mean);
+  }
+  s.stddev = std::sqrt(squares / static_cast<double>(count_));
   return s;
 }
 

@@ -8,8 +8,9 @@
 namespace cineflow::profile {
 
 struct Summary {
-  std::size_t count = 0;
+  std::size_t count = 0;  // samples in the window
   double last = 0, min = 0, median = 0, p99 = 0, max = 0, mean = 0;
+  double stddev = 0;  // population standard deviation over the window
 };
 
 class RollingStats {
@@ -17,7 +18,9 @@ class RollingStats {
   explicit RollingStats(std::size_t window = 120);
   void add(double value);
   void clear();
-  // Allocates a sorted copy: call it off the frame loop (statistics polling).
+  // Allocates a sorted copy: call it off the frame loop (statistics polling). The median of an
+  // even count is the mean of the middle two; p99 is the smallest sample with at least 99 % of
+  // the window at or below it.
   Summary summary() const;
 
  private:

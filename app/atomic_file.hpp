@@ -1,0 +1,12 @@
+#pragma once
+// Files the command line writes whole (bench JSON, traces): through a temporary name and a rename,
+// so that a failed write never leaves a partial file under the final name.
+
+#include <string>
+
+namespace cineflow::app {
+
+// Throws std::runtime_error("cannot write <path>: <reason>") and removes the temporary file.
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace cineflow::app
