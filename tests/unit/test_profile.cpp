@@ -59,6 +59,25 @@ profile::Summary direct(std::vector<double> v) {
 class TestProfile : public QObject {
   Q_OBJECT
 
+  std::unique_ptr<compute::Backend> backend_ = compute::createBackend(compute::BackendRequest::Cpu);
+
+  // Runs `frames` tagged frames flat out with `work` per frame (recorded into `trace` when
+  // given); null unless the run finished.
+  std::unique_ptr<pipeline::Engine> runTagged(std::uint64_t frames, int window,
+                                              std::chrono::microseconds work,
+                                              profile::TraceRecorder* trace = nullptr) {
+    pipeline::EngineConfig config;
+    config.pace = false;
+    config.maxFrames = frames;
+    config.statsWindow = window;
+    auto engine = test::makeTaggedEngine(*backend_, config, nullptr, work);
+    engine->setTraceRecorder(trace);
+    engine->start();
+    const pipeline::EngineState state = engine->waitUntilFinished();
+    engine->stop();
+    return state == pipeline::EngineState::Finished ? std::move(engine) : nullptr;
+  }
+
  private slots:
   void rollingStatsMatchTheDefinitions_data() {
     QTest::addColumn<int>("window");
@@ -133,16 +152,9 @@ class TestProfile : public QObject {
   }
 
   void engineTimesEveryStageAndTheLatency() {
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    pipeline::EngineConfig config;
-    config.pace = false;
-    config.maxFrames = 300;
-    config.statsWindow = 100;
     // The tagged processor spends 200 us per frame in its one stage.
-    auto engine = test::makeTaggedEngine(*backend, config, nullptr, std::chrono::microseconds(200));
-    engine->start();
-    QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
-    engine->stop();
+    const auto engine = runTagged(300, 100, std::chrono::microseconds(200));
+    QVERIFY(engine);
     const pipeline::EngineStats stats = engine->stats();
     QVERIFY(stats.stages.size() >= 2);
     for (const pipeline::StageStats& stage : stats.stages) {
@@ -174,17 +186,9 @@ class TestProfile : public QObject {
   }
 
   void traceParsesWithTracksFlowsAndTheStatisticsDurations() {
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    pipeline::EngineConfig config;
-    config.pace = false;
-    config.maxFrames = 60;
-    config.statsWindow = 60;
-    auto engine = test::makeTaggedEngine(*backend, config, nullptr, std::chrono::microseconds(300));
     profile::TraceRecorder trace;
-    engine->setTraceRecorder(&trace);
-    engine->start();
-    QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
-    engine->stop();
+    const auto engine = runTagged(60, 60, std::chrono::microseconds(300), &trace);
+    QVERIFY(engine);
     const pipeline::EngineStats stats = engine->stats();
 
     QJsonParseError error;
