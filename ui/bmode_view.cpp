@@ -5,16 +5,20 @@
 #include <cmath>
 #include <exception>
 
+#include <QElapsedTimer>
+#include <QImage>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLPaintDevice>
 #include <QPainter>
 #include <QWheelEvent>
+#include <QtMath>
 
 #include "bmode_renderer.hpp"
 #include "device_image_upload.hpp"
 #include "pipeline/engine.hpp"
+#include "profiler_overlay.hpp"
 #include "view_overlay.hpp"
 
 namespace cineflow::ui {
@@ -303,6 +307,39 @@ void BmodeView::setColourMap(ColourMap map) {
   }
 }
 
+void BmodeView::setProfiler(std::shared_ptr<const ProfilerSnapshot> snapshot) {
+  profiler_ = std::move(snapshot);
+  profilerImage_ = {};  // drawn again at the next paint, once per snapshot
+  if (!profiler_) {
+    profilerRect_ = {};
+  }
+  update();
+}
+
+void BmodeView::renderProfiler() {
+  // The panel is drawn once per snapshot (a few times a second) into an image that every frame's
+  // paint only composites: painting text on the GL device each frame would cost far more.
+  QElapsedTimer clock;
+  clock.start();
+  const qreal ratio = devicePixelRatioF();
+  QImage image(QSize(qRound(width() * ratio), qRound(height() * ratio)),
+               QImage::Format_ARGB32_Premultiplied);
+  image.setDevicePixelRatio(ratio);
+  image.fill(Qt::transparent);
+  QPainter painter(&image);
+  painter.setFont(font());
+  painter.setRenderHint(QPainter::TextAntialiasing);
+  profilerRect_ = paintProfiler(painter, QRectF(rect()), *profiler_);
+  painter.end();
+  const QRect pixels(qFloor(profilerRect_.left() * ratio), qFloor(profilerRect_.top() * ratio),
+                     qCeil(profilerRect_.width() * ratio) + 1,
+                     qCeil(profilerRect_.height() * ratio) + 1);
+  profilerImage_ = image.copy(pixels.intersected(image.rect()));
+  profilerImage_.setDevicePixelRatio(ratio);
+  profilerImageSize_ = size();
+  profilerRenderMs_ = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
+}
+
 void BmodeView::setOverlayVisible(bool visible) {
   if (visible != overlayVisible_) {
     overlayVisible_ = visible;
@@ -395,7 +432,7 @@ void BmodeView::paintGL() {
   const int framebufferHeight = qRound(height() * devicePixelRatioF());
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
                     static_cast<float>(dynamicRangeDb_), window_);
-  if (overlayVisible_ && displayed_ && overlayDevice_) {
+  if ((overlayVisible_ || profiler_) && displayed_ && overlayDevice_) {
     drawOverlay();
   }
   if (newFrame) {
@@ -414,8 +451,21 @@ void BmodeView::drawOverlay() {
   // After the GL draw; BmodeRenderer::render() resets the GL state the painter changes.
   QPainter painter(overlayDevice_.get());
   painter.setFont(font());
-  paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
-               readoutText());
+  if (overlayVisible_) {
+    paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
+                 readoutText());
+  }
+  if (profiler_) {
+    if (profilerImage_.isNull() || profilerImageSize_ != size()) {
+      renderProfiler();
+    }
+    QElapsedTimer clock;
+    clock.start();
+    painter.drawImage(QPointF(qFloor(profilerRect_.left() * ratio) / ratio,
+                              qFloor(profilerRect_.top() * ratio) / ratio),
+                      profilerImage_);
+    profilerPaintMs_ = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
+  }
 }
 
 }  // namespace cineflow::ui

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include <QImage>
 #include <QOpenGLWidget>
 #include <QPointF>
 #include <QRect>
@@ -39,6 +40,7 @@ namespace cineflow::ui {
 
 class BmodeRenderer;
 class DeviceImageUpload;
+struct ProfilerSnapshot;
 
 // What the cursor points at: the physical position and the frame's value at the nearest pixel.
 struct CursorReadout {
@@ -61,6 +63,11 @@ class BmodeView : public QOpenGLWidget {
   double dynamicRangeDb() const { return dynamicRangeDb_; }
   ColourMap colourMap() const { return colourMap_; }
   bool overlayVisible() const { return overlayVisible_; }
+  // The profiler overlay's panel (widget pixels; empty when it is off), what compositing it onto
+  // the last frame took, and what drawing it for the last snapshot took (ms).
+  QRectF profilerRect() const { return profilerRect_; }
+  double profilerPaintMs() const { return profilerPaintMs_; }
+  double profilerRenderMs() const { return profilerRenderMs_; }
   // Frames painted so far (each new frame counts once, however often it is repainted).
   std::uint64_t framesDisplayed() const { return framesDisplayed_; }
   // The frame currently on screen (null before the first paint of a frame).
@@ -119,6 +126,8 @@ class BmodeView : public QOpenGLWidget {
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
   void setColourMap(cineflow::ui::ColourMap map);
   void setOverlayVisible(bool visible);
+  // Shows the profiler overlay (profiler_overlay.hpp) from `snapshot`; null hides it.
+  void setProfiler(std::shared_ptr<const cineflow::ui::ProfilerSnapshot> snapshot);
 
  signals:
   void frameDisplayed(quint64 sequence);
@@ -142,6 +151,7 @@ class BmodeView : public QOpenGLWidget {
   // The image rectangle in widget (logical) coordinates.
   QRectF imageRectInWidget() const;
   void drawOverlay();
+  void renderProfiler();
   // Picks the interop upload when the live source's backend and the context allow it.
   void chooseDisplayPath();
   void setDisplayPath(bool deviceUpload, const QString& description);
@@ -164,6 +174,12 @@ class BmodeView : public QOpenGLWidget {
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
   ColourMap colourMap_ = ColourMap::Grey;
   bool overlayVisible_ = true;
+  std::shared_ptr<const ProfilerSnapshot> profiler_;
+  QImage profilerImage_;  // the panel drawn for profiler_ at profilerImageSize_
+  QSize profilerImageSize_;
+  QRectF profilerRect_;
+  double profilerPaintMs_ = 0;
+  double profilerRenderMs_ = 0;
   ViewWindow window_;
   std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
   std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans

@@ -19,6 +19,7 @@
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
 #include "media_icons.hpp"
+#include "profiler_feed.hpp"
 #include "status_indicators.hpp"
 #include "volume_controller.hpp"
 
@@ -82,6 +83,7 @@ void MainWindow::createToolBar() {
   toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   toolBar->addAction(runAction_);
   toolBar->addAction(freezeAction_);
+  toolBar->addAction(profilerAction_);
   toolBar->addSeparator();
   toolBar->addWidget(displayControls_);
 
@@ -130,6 +132,8 @@ void MainWindow::createStatusBar() {
   messageLabel_->setObjectName(QStringLiteral("messageLabel"));
   statusBar()->addWidget(messageLabel_, 1);
   statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
+  profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_, this);
+  connect(profilerAction_, &QAction::toggled, profilerFeed_, &ProfilerFeed::setEnabled);
 }
 
 void MainWindow::connectController() {

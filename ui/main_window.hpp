@@ -28,6 +28,7 @@ class CineloopPanel;
 class DisplayControls;
 class EngineController;
 class MipTriptych;
+class ProfilerFeed;
 class StatusIndicators;
 class VolumeController;
 class VolumeReviewPanel;
@@ -105,6 +106,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* acquisitionDock_ = nullptr;
   QDockWidget* cineloopDock_ = nullptr;
   StatusIndicators* statusIndicators_ = nullptr;
+  ProfilerFeed* profilerFeed_ = nullptr;
+  QAction* profilerAction_ = nullptr;
   VolumeReviewPanel* volumePanel_ = nullptr;
   QDockWidget* volumeDock_ = nullptr;
   MipTriptych* liveMips_ = nullptr;

@@ -63,6 +63,12 @@ void MainWindow::createActions() {
   freezeAction_->setEnabled(false);  // while acquiring only
   connect(freezeAction_, &QAction::triggered, this, &MainWindow::freeze);
 
+  profilerAction_ = new QAction(tr("&Profiler"), this);
+  profilerAction_->setObjectName(QStringLiteral("profilerAction"));
+  profilerAction_->setShortcut(QKeySequence(Qt::Key_F2));
+  profilerAction_->setCheckable(true);
+  profilerAction_->setToolTip(tr("Show where every millisecond goes, over the live image (F2)"));
+
   fullScreenAction_ = new QAction(tr("&Full screen"), this);
   fullScreenAction_->setObjectName(QStringLiteral("fullScreenAction"));
   fullScreenAction_->setShortcut(QKeySequence(Qt::Key_F11));
@@ -102,6 +108,7 @@ void MainWindow::createMenus() {
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(fullScreenAction_);
+  view->addAction(profilerAction_);
   view->addSeparator();
   view->addAction(acquisitionDock_->toggleViewAction());
   view->addAction(cineloopDock_->toggleViewAction());

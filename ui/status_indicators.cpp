@@ -95,11 +95,14 @@ void StatusIndicators::refreshMemory() {
   const compute::DeviceMemoryInfo memory = controller_.memoryInfo();
   if (memory.totalBytes == 0) {
     memoryLabel_->setText(tr("memory n/a"));
+    memoryUsedGiB_ = memoryTotalGiB_ = 0.0;
     return;
   }
   const std::size_t usedBytes = memory.totalBytes - std::min(memory.freeBytes, memory.totalBytes);
   const double used = static_cast<double>(usedBytes) / kBytesPerGiB;
   const double total = static_cast<double>(memory.totalBytes) / kBytesPerGiB;
+  memoryUsedGiB_ = used;
+  memoryTotalGiB_ = total;
   memoryLabel_->setText(tr("memory %1 / %2 GiB").arg(used, 0, 'f', 2).arg(total, 0, 'f', 1));
 }
 

@@ -30,6 +30,10 @@ class StatusIndicators : public QObject {
   QString ratesText() const;
   QString droppedText() const;
   QString memoryText() const;
+  // The numbers behind the texts (the profiler overlay shows them too).
+  double displayFps() const { return displayFps_; }
+  double memoryUsedGiB() const { return memoryUsedGiB_; }
+  double memoryTotalGiB() const { return memoryTotalGiB_; }  // 0: not known
 
  private:
   void onStatsUpdated(const pipeline::EngineStats& stats);
@@ -47,6 +51,8 @@ class StatusIndicators : public QObject {
   QElapsedTimer displayClock_;
   std::uint64_t displayedAtClockStart_ = 0;
   double displayFps_ = 0.0;
+  double memoryUsedGiB_ = 0.0;
+  double memoryTotalGiB_ = 0.0;
 };
 
 }  // namespace cineflow::ui

@@ -1,0 +1,49 @@
+#include "profiler_feed.hpp"
+
+#include <memory>
+
+#include "bmode_view.hpp"
+#include "engine_controller.hpp"
+#include "profiler_overlay.hpp"
+#include "status_indicators.hpp"
+
+namespace cineflow::ui {
+
+ProfilerFeed::ProfilerFeed(EngineController& controller, const StatusIndicators& indicators,
+                           BmodeView& view, QObject* parent)
+    : QObject(parent), controller_(controller), indicators_(indicators), view_(view) {
+  connect(&controller_, &EngineController::statsUpdated, this, &ProfilerFeed::onStats);
+}
+
+void ProfilerFeed::setEnabled(bool enabled) {
+  enabled_ = enabled;
+  if (!enabled_) {
+    view_.setProfiler(nullptr);
+    return;
+  }
+  onStats(controller_.engine().stats());  // at once, not at the next update
+}
+
+void ProfilerFeed::onStats(const pipeline::EngineStats& stats) {
+  if (!enabled_) {
+    return;
+  }
+  auto snapshot = std::make_shared<ProfilerSnapshot>();
+  snapshot->stages = stats.stages;
+  snapshot->latency = stats.latency;
+  snapshot->acquisitionFps = stats.acquisitionFps;
+  snapshot->processingFps = stats.processingFps;
+  snapshot->displayFps = indicators_.displayFps();
+  snapshot->ringOccupancy = stats.ringOccupancy;
+  snapshot->ringSlots = stats.ringSlots;
+  snapshot->dropped = stats.dropped;
+  snapshot->memoryUsedGiB = indicators_.memoryUsedGiB();
+  snapshot->memoryTotalGiB = indicators_.memoryTotalGiB();
+  controller_.engine().copyTimeline(kTimelineFrames, timeline_);
+  snapshot->timeline = timeline_;
+  snapshot->overlayMs = view_.profilerPaintMs();
+  snapshot->overlayRenderMs = view_.profilerRenderMs();
+  view_.setProfiler(std::move(snapshot));
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,44 @@
+#pragma once
+// ProfilerFeed: while the profiler overlay is on (View > Profiler, F2), turns each statistics
+// update of the engine (EngineController::statsUpdated, a few times a second) into a
+// ProfilerSnapshot for the live view: the stage statistics and latency, the last kTimelineFrames
+// frames' stage times, the rates, ring, drops and memory of the status bar, and the overlay's own
+// last paint time. Off, it does nothing and the view draws no panel.
+
+#include <QObject>
+#include <vector>
+
+#include "pipeline/engine_types.hpp"
+#include "profile/frame_timeline.hpp"
+
+namespace cineflow::ui {
+
+class BmodeView;
+class EngineController;
+class StatusIndicators;
+
+class ProfilerFeed : public QObject {
+  Q_OBJECT
+
+ public:
+  static constexpr std::size_t kTimelineFrames = 120;
+
+  // Everything passed in must outlive the feed.
+  ProfilerFeed(EngineController& controller, const StatusIndicators& indicators, BmodeView& view,
+               QObject* parent = nullptr);
+  bool enabled() const { return enabled_; }
+
+ public slots:
+  void setEnabled(bool enabled);
+
+ private:
+  void onStats(const pipeline::EngineStats& stats);
+
+  EngineController& controller_;
+  const StatusIndicators& indicators_;
+  BmodeView& view_;
+  bool enabled_ = false;
+  std::vector<profile::FrameTiming> timeline_;  // reused between updates
+};
+
+}  // namespace cineflow::ui
