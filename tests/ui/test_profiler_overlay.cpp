@@ -14,6 +14,7 @@
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "sim_window.hpp"
 #include "support/test_paths.hpp"
 
 using cineflow::ui::MainWindow;
@@ -47,24 +48,12 @@ class TestProfilerOverlay : public QObject {
   Q_OBJECT
 
  public:
-  static void initMain() {
-    cineflow::ui::setDefaultSurfaceFormat();
-    const QString settings =
-        QString::fromStdString(cineflow::test::artefactPath("test_profiler_overlay.ini"));
-    QFile::remove(settings);
-    qputenv(cineflow::ui::kSettingsPathVariable, settings.toLocal8Bit());
-  }
+  static void initMain() { cineflow::test::useFreshSettings("test_profiler_overlay"); }
 
  private slots:
   void initTestCase() {
-    QVERIFY2(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR"),
-             "CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs");
-    window_ = std::make_unique<MainWindow>(cineflow::compute::BackendRequest::Cpu);
-    window_->setInteractiveErrors(false);
-    window_->resize(1400, 900);
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-    window_->openSource(QStringLiteral("sim"));
+    window_ = cineflow::test::openSimulatorWindow();
+    QVERIFY(window_);
     QTRY_VERIFY_WITH_TIMEOUT(
         window_->view().framesDisplayed() >= 8 || !window_->lastError().isEmpty(),
         kFirstFramesTimeoutMs);

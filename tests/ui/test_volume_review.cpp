@@ -19,6 +19,7 @@
 #include "gl_format.hpp"
 #include "main_window.hpp"
 #include "mip_triptych.hpp"
+#include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 #include "volume_controller.hpp"
@@ -35,24 +36,12 @@ class TestVolumeReview : public QObject {
   Q_OBJECT
 
  public:
-  static void initMain() {
-    cineflow::ui::setDefaultSurfaceFormat();
-    const QString settings =
-        QString::fromStdString(cineflow::test::artefactPath("test_volume_review.ini"));
-    QFile::remove(settings);
-    qputenv(cineflow::ui::kSettingsPathVariable, settings.toLocal8Bit());
-  }
+  static void initMain() { cineflow::test::useFreshSettings("test_volume_review"); }
 
  private slots:
   void initTestCase() {
-    QVERIFY2(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR"),
-             "CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs");
-    window_ = std::make_unique<MainWindow>(cineflow::compute::BackendRequest::Cpu);
-    window_->setInteractiveErrors(false);
-    window_->resize(1400, 900);
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-    window_->openSource(QStringLiteral("sim"));
+    window_ = cineflow::test::openSimulatorWindow();
+    QVERIFY(window_);
     QTRY_VERIFY_WITH_TIMEOUT(
         window_->controller().engine().stats().volumes >= 1 || !window_->lastError().isEmpty(),
         kTimeoutMs);

@@ -1,0 +1,46 @@
+#pragma once
+// What the GUI tests on the simulator share: a settings file of their own (so a developer's
+// settings never leak in, and each run starts fresh) and a main window opened on the simulator
+// with the CPU backend. Header-only: the test support library does not link the UI.
+
+#include <QFile>
+#include <QString>
+#include <QtTest>
+#include <memory>
+
+#include "app_settings.hpp"
+#include "gl_format.hpp"
+#include "main_window.hpp"
+#include "support/test_paths.hpp"
+
+namespace cineflow::test {
+
+// For initMain(): the default surface format, and settings in <artefacts>/<name>.ini, removed.
+inline void useFreshSettings(const char* name) {
+  ui::setDefaultSurfaceFormat();
+  const QString settings = QString::fromStdString(artefactPath(std::string(name) + ".ini"));
+  QFile::remove(settings);
+  qputenv(ui::kSettingsPathVariable, settings.toLocal8Bit());
+}
+
+// A shown 1400 x 900 main window (CPU backend, errors not modal) acquiring from the simulator;
+// null, with a failed check, when it cannot be shown or the simulator cannot be opened.
+inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
+  if (!qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR")) {
+    QTest::qFail("CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs",
+                 __FILE__, __LINE__);
+    return nullptr;
+  }
+  auto window = std::make_unique<ui::MainWindow>(compute::BackendRequest::Cpu);
+  window->setInteractiveErrors(false);
+  window->resize(1400, 900);
+  window->show();
+  if (!QTest::qWaitForWindowExposed(window.get())) {
+    QTest::qFail("the main window was not exposed", __FILE__, __LINE__);
+    return nullptr;
+  }
+  window->openSource(QStringLiteral("sim"));
+  return window;
+}
+
+}  // namespace cineflow::test
