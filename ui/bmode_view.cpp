@@ -356,7 +356,12 @@ void BmodeView::wheelEvent(QWheelEvent* event) {
 }
 
 void BmodeView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
+  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+    if (const auto at = widgetToPhysical(event->position())) {
+      drawingLine_ = true;
+      setProfileLine(*at, *at);
+    }
+  } else if (event->button() == Qt::LeftButton) {
     dragFrom_ = event->position();
   }
   QOpenGLWidget::mousePressEvent(event);
@@ -364,7 +369,16 @@ void BmodeView::mousePressEvent(QMouseEvent* event) {
 
 void BmodeView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (dragFrom_ && (event->buttons() & Qt::LeftButton)) {
+  if (drawingLine_ && profileLine_) {
+    if (const auto at = widgetToPhysical(event->position())) {
+      setProfileLine(profileLine_->first, *at);
+    }
+  } else if (axialProfile_ && displayed_) {
+    if (const auto at = widgetToPhysical(event->position())) {
+      const auto& g = displayed_->geometry;
+      setProfileLine({at->xM, g.z0}, {at->xM, g.z0 + (g.nz - 1) * g.dz});
+    }
+  } else if (dragFrom_ && (event->buttons() & Qt::LeftButton)) {
     const QPointF delta = (event->position() - *dragFrom_) * devicePixelRatioF();
     window_ = pannedBy(window_, imageRectInFramebuffer(), delta);
     dragFrom_ = event->position();
@@ -375,12 +389,15 @@ void BmodeView::mouseMoveEvent(QMouseEvent* event) {
 void BmodeView::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
     dragFrom_.reset();
+    drawingLine_ = false;
   }
   QOpenGLWidget::mouseReleaseEvent(event);
 }
 
 void BmodeView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
+  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+    clearProfileLine();
+  } else if (event->button() == Qt::LeftButton) {
     resetView();
   }
 }
@@ -432,7 +449,10 @@ void BmodeView::paintGL() {
   const int framebufferHeight = qRound(height() * devicePixelRatioF());
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
                     static_cast<float>(dynamicRangeDb_), window_);
-  if ((overlayVisible_ || profiler_) && displayed_ && overlayDevice_) {
+  if (newFrame && profileLine_) {
+    updateLineProfile();
+  }
+  if ((overlayVisible_ || profiler_ || profileLine_) && displayed_ && overlayDevice_) {
     drawOverlay();
   }
   if (newFrame) {
@@ -454,6 +474,9 @@ void BmodeView::drawOverlay() {
   if (overlayVisible_) {
     paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
                  readoutText());
+  }
+  if (profileLine_) {
+    paintProfileLine(painter);
   }
   if (profiler_) {
     if (profilerImage_.isNull() || profilerImageSize_ != size()) {

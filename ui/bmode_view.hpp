@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <QImage>
@@ -29,8 +30,10 @@
 #include "colour_maps.hpp"
 #include "display_geometry.hpp"
 #include "frame.hpp"
+#include "line_profile.hpp"
 
 class QOpenGLPaintDevice;
+class QPainter;
 
 namespace cineflow::pipeline {
 class Engine;
@@ -68,6 +71,10 @@ class BmodeView : public QOpenGLWidget {
   QRectF profilerRect() const { return profilerRect_; }
   double profilerPaintMs() const { return profilerPaintMs_; }
   double profilerRenderMs() const { return profilerRenderMs_; }
+  // The line profile (line_profile.hpp) of the displayed image, recomputed for every new frame;
+  // empty without a line.
+  const LineProfile& lineProfile() const { return profile_; }
+  bool hasProfileLine() const { return profileLine_.has_value(); }
   // Frames painted so far (each new frame counts once, however often it is repainted).
   std::uint64_t framesDisplayed() const { return framesDisplayed_; }
   // The frame currently on screen (null before the first paint of a frame).
@@ -126,6 +133,12 @@ class BmodeView : public QOpenGLWidget {
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
   void setColourMap(cineflow::ui::ColourMap map);
   void setOverlayVisible(bool visible);
+  // The line profile: Shift + drag draws a segment across the image (plain drag still pans),
+  // Shift + double-click removes it. With the axial profile on, the segment follows the cursor
+  // down the whole depth instead.
+  void setProfileLine(cineflow::ui::PhysicalPoint from, cineflow::ui::PhysicalPoint to);
+  void clearProfileLine();
+  void setAxialProfile(bool enabled);
   // Shows the profiler overlay (profiler_overlay.hpp) from `snapshot`; null hides it.
   void setProfiler(std::shared_ptr<const cineflow::ui::ProfilerSnapshot> snapshot);
 
@@ -152,6 +165,8 @@ class BmodeView : public QOpenGLWidget {
   QRectF imageRectInWidget() const;
   void drawOverlay();
   void renderProfiler();
+  void updateLineProfile();  // samples the displayed frame along profileLine_
+  void paintProfileLine(QPainter& painter);
   // Picks the interop upload when the live source's backend and the context allow it.
   void chooseDisplayPath();
   void setDisplayPath(bool deviceUpload, const QString& description);
@@ -180,6 +195,11 @@ class BmodeView : public QOpenGLWidget {
   QRectF profilerRect_;
   double profilerPaintMs_ = 0;
   double profilerRenderMs_ = 0;
+  std::optional<std::pair<PhysicalPoint, PhysicalPoint>> profileLine_;  // from, to
+  bool axialProfile_ = false;
+  bool drawingLine_ = false;  // Shift + left button down
+  LineProfile profile_;
+  std::vector<float> profilePixels_;  // host copy when the pixels stayed on the device
   ViewWindow window_;
   std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
   std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans

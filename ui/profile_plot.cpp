@@ -1,0 +1,78 @@
+#include "profile_plot.hpp"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace cineflow::ui {
+namespace {
+const QColor kLine(250, 210, 60);
+const QColor kPanel(12, 14, 18, 200);
+const QColor kText(225, 228, 235);
+const QColor kLevel(208, 135, 112);
+constexpr qreal kPadding = 6;
+}  // namespace
+
+QString describeProfile(const LineProfile& p) {
+  const QString width = p.widthM ? QStringLiteral("%1 mm").arg(*p.widthM * 1e3, 0, 'f', 2)
+                                 : QCoreApplication::translate("LineProfile", "n/a");
+  return QCoreApplication::translate("LineProfile", "peak %1 dB at %2 mm · -6 dB width %3")
+      .arg(p.peakDb, 0, 'f', 1)
+      .arg(p.peakDistanceM * 1e3, 0, 'f', 2)
+      .arg(width);
+}
+
+QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QPointF to,
+                        const LineProfile& profile) {
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(QPen(kLine, 1.5));
+  painter.drawLine(from, to);
+  const QPointF along = to - from;
+  const qreal length = std::hypot(along.x(), along.y());
+  if (length > 0) {
+    const QPointF normal(-along.y() / length * 5, along.x() / length * 5);
+    painter.drawLine(from - normal, from + normal);
+    painter.drawLine(to - normal, to + normal);
+  }
+  QRectF plot;
+  if (!profile.empty()) {
+    const QFontMetricsF metrics(painter.font());
+    const qreal width = std::min<qreal>(image.width() * 0.6, 360);
+    const qreal height = std::min<qreal>(image.height() * 0.3, 120);
+    plot = QRectF(image.left() + kPadding, image.bottom() - height - kPadding, width, height);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(kPanel);
+    painter.drawRoundedRect(plot, 4, 4);
+    const QRectF area = plot.adjusted(kPadding, kPadding + metrics.height(), -kPadding, -kPadding);
+    const double top = profile.peakDb;
+    const double bottom = top - 40.0;  // 40 dB under the peak fills the plot
+    const double span = profile.distanceM.back() > 0 ? profile.distanceM.back() : 1.0;
+    const auto point = [&](double distance, double db) {
+      const double clamped = std::clamp(db, bottom, top);
+      return QPointF(area.left() + area.width() * distance / span,
+                     area.top() + area.height() * (top - clamped) / (top - bottom));
+    };
+    QPainterPath curve;
+    curve.moveTo(point(profile.distanceM.front(), profile.db.front()));
+    for (std::size_t i = 1; i < profile.db.size(); ++i) {
+      curve.lineTo(point(profile.distanceM[i], profile.db[i]));
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(kLevel, 1, Qt::DashLine));
+    const qreal level = point(0, top - 6.0).y();
+    painter.drawLine(QPointF(area.left(), level), QPointF(area.right(), level));
+    painter.setPen(QPen(kLine, 1.5));
+    painter.drawPath(curve);
+    painter.setPen(kText);
+    painter.drawText(plot.adjusted(kPadding, kPadding / 2, -kPadding, 0),
+                     Qt::AlignTop | Qt::AlignLeft, describeProfile(profile));
+  }
+  painter.restore();
+  return plot;
+}
+
+}  // namespace cineflow::ui
