@@ -108,6 +108,8 @@ class MainWindow : public QMainWindow {
   StatusIndicators* statusIndicators_ = nullptr;
   ProfilerFeed* profilerFeed_ = nullptr;
   QAction* profilerAction_ = nullptr;
+  QAction* axialProfileAction_ = nullptr;
+  QAction* clearProfileAction_ = nullptr;
   VolumeReviewPanel* volumePanel_ = nullptr;
   QDockWidget* volumeDock_ = nullptr;
   MipTriptych* liveMips_ = nullptr;

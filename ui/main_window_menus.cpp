@@ -9,6 +9,7 @@
 
 #include "about_dialog.hpp"
 #include "acquisition_panel.hpp"
+#include "bmode_view.hpp"
 #include "cineloop_panel.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
@@ -69,6 +70,19 @@ void MainWindow::createActions() {
   profilerAction_->setCheckable(true);
   profilerAction_->setToolTip(tr("Show where every millisecond goes, over the live image (F2)"));
 
+  axialProfileAction_ = new QAction(tr("&Axial profile under the cursor"), this);
+  axialProfileAction_->setObjectName(QStringLiteral("axialProfileAction"));
+  axialProfileAction_->setCheckable(true);
+  axialProfileAction_->setToolTip(
+      tr("Plot dB down the depth under the cursor (Shift + drag draws a line profile instead)"));
+  connect(axialProfileAction_, &QAction::toggled, view_, &BmodeView::setAxialProfile);
+  clearProfileAction_ = new QAction(tr("C&lear line profile"), this);
+  clearProfileAction_->setObjectName(QStringLiteral("clearProfileAction"));
+  connect(clearProfileAction_, &QAction::triggered, this, [this] {
+    axialProfileAction_->setChecked(false);
+    view_->clearProfileLine();
+  });
+
   fullScreenAction_ = new QAction(tr("&Full screen"), this);
   fullScreenAction_->setObjectName(QStringLiteral("fullScreenAction"));
   fullScreenAction_->setShortcut(QKeySequence(Qt::Key_F11));
@@ -109,6 +123,8 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(fullScreenAction_);
   view->addAction(profilerAction_);
+  view->addAction(axialProfileAction_);
+  view->addAction(clearProfileAction_);
   view->addSeparator();
   view->addAction(acquisitionDock_->toggleViewAction());
   view->addAction(cineloopDock_->toggleViewAction());
