@@ -42,12 +42,13 @@ QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QP
   if (!profile.empty()) {
     const QFontMetricsF metrics(painter.font());
     const qreal width = std::min<qreal>(image.width() * 0.6, 360);
-    const qreal height = std::min<qreal>(image.height() * 0.3, 120);
+    const qreal height = std::min<qreal>(image.height() * 0.35, 140);
     plot = QRectF(image.left() + kPadding, image.bottom() - height - kPadding, width, height);
     painter.setPen(Qt::NoPen);
     painter.setBrush(kPanel);
     painter.drawRoundedRect(plot, 4, 4);
-    const QRectF area = plot.adjusted(kPadding, kPadding + metrics.height(), -kPadding, -kPadding);
+    const QRectF area =
+        plot.adjusted(kPadding, kPadding + 2 * metrics.height(), -kPadding, -kPadding);
     const double top = profile.peakDb;
     const double bottom = top - 40.0;  // 40 dB under the peak fills the plot
     const double span = profile.distanceM.back() > 0 ? profile.distanceM.back() : 1.0;
@@ -68,8 +69,10 @@ QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QP
     painter.setPen(QPen(kLine, 1.5));
     painter.drawPath(curve);
     painter.setPen(kText);
+    // Two lines (peak; width) so that a narrow plot does not cut the width off.
     painter.drawText(plot.adjusted(kPadding, kPadding / 2, -kPadding, 0),
-                     Qt::AlignTop | Qt::AlignLeft, describeProfile(profile));
+                     Qt::AlignTop | Qt::AlignLeft,
+                     describeProfile(profile).replace(QStringLiteral(" · "), QStringLiteral("\n")));
   }
   painter.restore();
   return plot;

@@ -135,6 +135,14 @@ class TestProfilerOverlay : public QObject {
         view.profilerPaintMs(), view.profilerRenderMs(), pollMs, stats.stages.size(),
         timeline.size());
 
+    // Both overlays at once, for the README: a line profile across the middle of the image.
+    view.setProfileLine({-6e-3, 19.5e-3}, {6e-3, 19.5e-3});
+    QVERIFY(!view.lineProfile().empty());
+    QTest::qWait(200);
+    QVERIFY(window_->grab().save(
+        QString::fromStdString(cineflow::test::artefactPath("test_profiler_overlay_window.png"))));
+    view.clearProfileLine();
+
     profiler->trigger();
     QVERIFY(!profiler->isChecked());
     QTRY_VERIFY_WITH_TIMEOUT(view.profilerRect().isEmpty(), 5000);
