@@ -13,7 +13,6 @@
 #include <string_view>
 #include <thread>
 
-#include "atomic_file.hpp"
 #include "bench_report.hpp"
 #include "bench_saving.hpp"
 #include "bench_source.hpp"
@@ -21,6 +20,7 @@
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
+#include "store/text_file.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -256,7 +256,7 @@ struct EngineRun {
 // millisecond on this thread).
 EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
                     std::uint64_t warmup, const std::string& saveFolder,
-                    profile::TraceRecorder* trace = nullptr) {
+                    std::shared_ptr<profile::TraceRecorder> trace = nullptr) {
   pipeline::EngineConfig config;
   config.pace = false;
   config.overflow = pipeline::OverflowPolicy::Block;
@@ -381,13 +381,13 @@ int runBench(int argc, char** argv) {
     results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
     const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
     measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
-    std::unique_ptr<profile::TraceRecorder> trace;
+    std::shared_ptr<profile::TraceRecorder> trace;
     if (!options.tracePath.empty()) {
-      trace = std::make_unique<profile::TraceRecorder>();
+      trace = std::make_shared<profile::TraceRecorder>();
     }
-    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, trace.get());
+    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, trace);
     if (trace) {
-      writeFileAtomically(options.tracePath, trace->chromeJson());
+      store::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
     }
     results.framesTimed = plain.framesTimed;

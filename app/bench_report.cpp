@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "atomic_file.hpp"
+#include "store/text_file.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -195,7 +195,7 @@ std::string benchJson(const BenchResults& r) {
 }
 
 void writeBenchJson(const BenchResults& results, const std::string& path) {
-  writeFileAtomically(path, benchJson(results));
+  store::writeFileAtomically(path, benchJson(results));
 }
 
 }  // namespace cineflow::app

@@ -7,11 +7,11 @@
 #include <memory>
 
 #include "acquire/source_factory.hpp"
-#include "atomic_file.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
+#include "store/text_file.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -82,10 +82,10 @@ int runHeadless(const CliOptions& options) {
     store::BmodeRecorder recorder(std::move(writer), geometry.pixels());
 
     pipeline::Engine engine(*backend, config);
-    std::unique_ptr<profile::TraceRecorder> trace;
+    std::shared_ptr<profile::TraceRecorder> trace;
     if (!options.tracePath.empty()) {
-      trace = std::make_unique<profile::TraceRecorder>();
-      engine.setTraceRecorder(trace.get());
+      trace = std::make_shared<profile::TraceRecorder>();
+      engine.setTraceRecorder(trace);
     }
     engine.setSource(std::move(source));
     engine.setImagingParams(imaging);
@@ -106,7 +106,7 @@ int runHeadless(const CliOptions& options) {
     recorder.finish();
     printReport(stats, seconds, backend->deviceName());
     if (trace) {
-      writeFileAtomically(options.tracePath, trace->chromeJson());
+      store::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
     }
     std::printf("wrote %llu frames (%d x %d pixels) to %s\n",

@@ -49,6 +49,11 @@ class EngineController : public QObject {
   // simulator's phantom). Null while none is open.
   const acquire::FrameSource* source() const { return source_; }
   const pipeline::Engine& engine() const { return *engine_; }
+  // Records the engine into `recorder` from its next frame on; null stops (Engine::
+  // setTraceRecorder).
+  void setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder) {
+    engine_->setTraceRecorder(std::move(recorder));
+  }
   // The compute backend (for the GUI's own device buffers, e.g. the volume store).
   compute::Backend& backend() { return *backend_; }
   // The engine's volume callback (pipeline/volume.hpp); only while stopped (the engine refuses

@@ -21,6 +21,7 @@
 #include "media_icons.hpp"
 #include "profiler_feed.hpp"
 #include "status_indicators.hpp"
+#include "trace_capture.hpp"
 #include "volume_controller.hpp"
 
 namespace cineflow::ui {
@@ -64,6 +65,8 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  delete traceCapture_;  // detaches its recorder from the engine, waits for a write
+  traceCapture_ = nullptr;
   // The cineloop panel reads the engine: it goes first. Then the engine stops (and joins its
   // threads) while every widget its signals reach still exists.
   delete cineloopDock_;
@@ -133,6 +136,10 @@ void MainWindow::createStatusBar() {
   statusBar()->addWidget(messageLabel_, 1);
   statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
   profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_, this);
+  traceCapture_ = new TraceCapture(*controller_, this);
+  connect(traceCapture_, &TraceCapture::messageReady, this, &MainWindow::showMessage);
+  connect(traceCapture_, &TraceCapture::finished, this,
+          [this] { recordTraceAction_->setEnabled(true); });
   connect(profilerAction_, &QAction::toggled, profilerFeed_, &ProfilerFeed::setEnabled);
 }
 

@@ -30,6 +30,7 @@ class EngineController;
 class MipTriptych;
 class ProfilerFeed;
 class StatusIndicators;
+class TraceCapture;
 class VolumeController;
 class VolumeReviewPanel;
 
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   CineloopPanel& cineloopPanel() { return *cineloopPanel_; }
   QDockWidget& cineloopDock() { return *cineloopDock_; }
   StatusIndicators& statusIndicators() { return *statusIndicators_; }
+  TraceCapture& traceCapture() { return *traceCapture_; }
   VolumeController& volumes() { return *volumes_; }
   VolumeReviewPanel& volumeReviewPanel() { return *volumePanel_; }
   QDockWidget& volumeDock() { return *volumeDock_; }
@@ -107,6 +109,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* cineloopDock_ = nullptr;
   StatusIndicators* statusIndicators_ = nullptr;
   ProfilerFeed* profilerFeed_ = nullptr;
+  TraceCapture* traceCapture_ = nullptr;
+  QAction* recordTraceAction_ = nullptr;
   QAction* profilerAction_ = nullptr;
   QAction* axialProfileAction_ = nullptr;
   QAction* clearProfileAction_ = nullptr;

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QMenuBar>
 
@@ -14,6 +15,7 @@
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "media_icons.hpp"
+#include "trace_capture.hpp"
 #include "volume_controller.hpp"
 
 namespace cineflow::ui {
@@ -70,6 +72,25 @@ void MainWindow::createActions() {
   profilerAction_->setCheckable(true);
   profilerAction_->setToolTip(tr("Show where every millisecond goes, over the live image (F2)"));
 
+  recordTraceAction_ = new QAction(tr("Record &trace…"), this);
+  recordTraceAction_->setObjectName(QStringLiteral("recordTraceAction"));
+  recordTraceAction_->setToolTip(
+      tr("Record where the time goes for a few seconds, as a trace for Perfetto"));
+  connect(recordTraceAction_, &QAction::triggered, this, [this] {
+    bool ok = false;
+    const int seconds =
+        QInputDialog::getInt(this, tr("Record trace"), tr("Seconds to record:"), 5, 1, 600, 1, &ok);
+    if (!ok) {
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the trace as"),
+                                                      QStringLiteral("cineflow-trace.json"),
+                                                      tr("Chrome trace JSON (*.json)"));
+    if (!path.isEmpty() && traceCapture_->start(seconds, path)) {
+      recordTraceAction_->setEnabled(false);
+    }
+  });
+
   axialProfileAction_ = new QAction(tr("&Axial profile under the cursor"), this);
   axialProfileAction_->setObjectName(QStringLiteral("axialProfileAction"));
   axialProfileAction_->setCheckable(true);
@@ -123,6 +144,7 @@ void MainWindow::createMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(fullScreenAction_);
   view->addAction(profilerAction_);
+  view->addAction(recordTraceAction_);
   view->addAction(axialProfileAction_);
   view->addAction(clearProfileAction_);
   view->addSeparator();

@@ -64,10 +64,12 @@ void Engine::setVolumeCallback(VolumeCallback callback) {
   impl_->volumeCallback = std::move(callback);
 }
 
-void Engine::setTraceRecorder(profile::TraceRecorder* recorder) {
-  requireStopped(state(), "setTraceRecorder");
-  impl_->joinThreads();
-  impl_->trace = recorder;
+void Engine::setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder) {
+  {
+    std::lock_guard lock(impl_->traceMutex);
+    impl_->requestedTrace = std::move(recorder);
+  }
+  impl_->traceRequestPending = true;
 }
 
 VolumeLock Engine::lockLatestVolume() const {
@@ -286,17 +288,17 @@ void Engine::Impl::configureForStart() {
     }
   }
 
-  if (trace != nullptr) {
-    traceTracks = {trace->track("cf-acquire"), trace->track("upload stream"),
-                   trace->track("compute stream")};
-    // Device times reach the host clock through one event completed at a known host time.
-    if (!traceAnchor) {
-      traceAnchor = backend.createEvent();
-    }
-    compute->record(*traceAnchor);
-    traceAnchor->synchronize();
-    traceAnchorNs = nowNs();
+  // A recorder requested before start sees the first frame: take it up here, before the threads.
+  if (!traceAnchor) {
+    traceAnchor = backend.createEvent();
   }
+  trace.reset();
+  {
+    std::lock_guard lock(traceMutex);
+    acquireTrace.reset();
+  }
+  traceRequestPending = true;
+  adoptTraceRequest();
 
   std::lock_guard lock(statsMutex);
   stageNames.assign({"upload"});

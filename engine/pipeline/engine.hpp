@@ -40,10 +40,13 @@ class Engine {
   void setFrameObserver(FrameObserver observer);
   // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
   void setVolumeCallback(VolumeCallback callback);
-  // Records the run into `recorder` (profile/trace_recorder.hpp) when not null: the source's
-  // reads on "cf-acquire", each frame's upload on "upload stream", each stage on "compute stream",
-  // all keyed by sequence number. The recorder must outlive the run. Stopped engines only.
-  void setTraceRecorder(profile::TraceRecorder* recorder);
+  // Records into `recorder` (profile/trace_recorder.hpp), or stops recording when null: the
+  // source's reads on "cf-acquire", each frame's upload on "upload stream", each stage on
+  // "compute stream", all keyed by sequence number. Any thread, any time, running or not: the
+  // engine thread takes it up before its next frame (placing device times on the host clock
+  // costs it one wait for the compute stream), so spans of the frames in flight at a change may
+  // still arrive. The engine keeps a reference while it records.
+  void setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder);
   void setConfig(const EngineConfig& config);
 
   // Live: validated now (std::invalid_argument), applied by the engine thread between frames.

@@ -95,12 +95,20 @@ struct Engine::Impl {
   profile::RateMeter acquisitionRate, processingRate;
   std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
-  // Tracing (setTraceRecorder): tracks acquire, upload, compute; device events are placed on the
-  // host clock as traceAnchorNs + their time since traceAnchor.
-  profile::TraceRecorder* trace = nullptr;
+  // Tracing (setTraceRecorder), changeable while running. The request waits under traceMutex;
+  // the engine thread takes it up between frames (adoptTraceRequest): tracks acquire, upload,
+  // compute, and an anchor that places device events on the host clock (traceAnchorNs + their
+  // time since traceAnchor); then it hands the recorder to the acquisition thread.
+  std::mutex traceMutex;
+  std::shared_ptr<profile::TraceRecorder> requestedTrace;  // traceMutex
+  std::shared_ptr<profile::TraceRecorder> acquireTrace;    // traceMutex: the acquisition thread's
+  int acquireTrack = 0;                                    // traceMutex
+  std::atomic<bool> traceRequestPending{false};
+  std::shared_ptr<profile::TraceRecorder> trace;  // the engine thread's
   std::array<int, 3> traceTracks{};
   std::unique_ptr<compute::Event> traceAnchor;
   std::int64_t traceAnchorNs = 0;
+  void adoptTraceRequest();
   std::int64_t traceNs(const compute::Event& event) const;
 
   // Last: destroyed first, after draining, while every buffer above still exists.

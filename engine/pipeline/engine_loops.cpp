@@ -17,6 +17,29 @@ std::int64_t nowNs() {
       .count();
 }
 
+void Engine::Impl::adoptTraceRequest() {
+  if (!traceRequestPending.exchange(false)) {
+    return;
+  }
+  std::shared_ptr<profile::TraceRecorder> next;
+  {
+    std::lock_guard lock(traceMutex);
+    next = requestedTrace;
+  }
+  if (next) {
+    traceTracks = {next->track("cf-acquire"), next->track("upload stream"),
+                   next->track("compute stream")};
+    // Device times reach the host clock through one event completed at a known host time.
+    compute->record(*traceAnchor);
+    traceAnchor->synchronize();
+    traceAnchorNs = nowNs();
+  }
+  trace = next;
+  std::lock_guard lock(traceMutex);
+  acquireTrace = std::move(next);
+  acquireTrack = traceTracks[0];
+}
+
 std::int64_t Engine::Impl::traceNs(const compute::Event& event) const {
   return traceAnchorNs + static_cast<std::int64_t>(event.elapsedMsSince(*traceAnchor) * 1e6);
 }
@@ -59,9 +82,16 @@ void Engine::Impl::acquisitionLoop() {
         header.timestampNs = nowNs();
         header.sourceIndex = index;
         source->readFrame(index, ring.data(slot), header.slice);
-        if (trace != nullptr) {
-          trace->add(traceTracks[0], "acquire", header.timestampNs, nowNs(),
-                     static_cast<std::int64_t>(sequence));
+        std::shared_ptr<profile::TraceRecorder> recorder;
+        int track = 0;
+        {
+          std::lock_guard lock(traceMutex);
+          recorder = acquireTrace;
+          track = acquireTrack;
+        }
+        if (recorder) {
+          recorder->add(track, "acquire", header.timestampNs, nowNs(),
+                        static_cast<std::int64_t>(sequence));
         }
         ring.publish(slot);
       }
@@ -82,6 +112,7 @@ void Engine::Impl::engineLoop() {
   try {
     for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
       applyPendingImaging();
+      adoptTraceRequest();
       InFlightSlot& slot = inFlight[next];
       next = (next + 1) % inFlight.size();
       if (slot.used) {
@@ -192,7 +223,7 @@ void Engine::Impl::collect(InFlightSlot& slot) {
   for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageStats.size(); ++i) {
     record(i + 1, slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
   }
-  if (trace != nullptr) {
+  if (trace) {
     const auto frame = static_cast<std::int64_t>(slot.header.sequence);
     trace->add(traceTracks[1], "upload", traceNs(*slot.uploadStart), traceNs(*slot.uploaded),
                frame);

@@ -7,6 +7,10 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include "app_settings.hpp"
@@ -16,6 +20,7 @@
 #include "main_window.hpp"
 #include "sim_window.hpp"
 #include "support/test_paths.hpp"
+#include "trace_capture.hpp"
 
 using cineflow::ui::MainWindow;
 
@@ -58,6 +63,37 @@ class TestProfilerOverlay : public QObject {
         window_->view().framesDisplayed() >= 8 || !window_->lastError().isEmpty(),
         kFirstFramesTimeoutMs);
     QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+  }
+
+  void recordTraceWritesAPerfettoFile() {
+    cineflow::ui::TraceCapture& capture = window_->traceCapture();
+    QSignalSpy finished(&capture, &cineflow::ui::TraceCapture::finished);
+    const QString path = QString::fromStdString(cineflow::test::artefactPath("gui-trace.json"));
+    QFile::remove(path);
+    QVERIFY(!capture.start(0, path));  // a bad duration is refused
+    QVERIFY(capture.start(1, path));
+    QVERIFY(capture.busy());
+    QVERIFY(!capture.start(1, path));  // one at a time
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20'000);
+    QVERIFY(finished.front().at(1).toBool());
+    QVERIFY(!capture.busy());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll());
+    const QJsonArray events = document.object().value("traceEvents").toArray();
+    int beamform = 0;
+    QStringList tracks;
+    for (const QJsonValue& value : events) {
+      const QJsonObject event = value.toObject();
+      beamform += event.value("name").toString() == "beamform" ? 1 : 0;
+      if (event.value("name").toString() == "thread_name") {
+        tracks << event.value("args").toObject().value("name").toString();
+      }
+    }
+    // About a second of the simulator's 20 frames/s.
+    QVERIFY2(beamform >= 5 && beamform <= 60, qPrintable(QString::number(beamform)));
+    QVERIFY2(tracks.contains("compute stream") && tracks.contains("cf-acquire"),
+             qPrintable(tracks.join(", ")));
   }
 
   void overlayIsDrawnWhenOnAndGoneWhenOff() {

@@ -65,7 +65,7 @@ class TestProfile : public QObject {
   // given); null unless the run finished.
   std::unique_ptr<pipeline::Engine> runTagged(std::uint64_t frames, int window,
                                               std::chrono::microseconds work,
-                                              profile::TraceRecorder* trace = nullptr) {
+                                              std::shared_ptr<profile::TraceRecorder> trace = {}) {
     pipeline::EngineConfig config;
     config.pace = false;
     config.maxFrames = frames;
@@ -186,8 +186,9 @@ class TestProfile : public QObject {
   }
 
   void traceParsesWithTracksFlowsAndTheStatisticsDurations() {
-    profile::TraceRecorder trace;
-    const auto engine = runTagged(60, 60, std::chrono::microseconds(300), &trace);
+    const auto recorder = std::make_shared<profile::TraceRecorder>();
+    profile::TraceRecorder& trace = *recorder;
+    const auto engine = runTagged(60, 60, std::chrono::microseconds(300), recorder);
     QVERIFY(engine);
     const pipeline::EngineStats stats = engine->stats();
 
@@ -231,6 +232,46 @@ class TestProfile : public QObject {
     QVERIFY2(std::abs(medianMs - stats.stages[1].medianMs) <= 0.002,
              qPrintable(QString("%1 vs %2").arg(medianMs).arg(stats.stages[1].medianMs)));
     QVERIFY(medianMs >= 0.29);  // 300 us of work, less 10 us of rounding
+  }
+
+  void traceAttachesAndDetachesWhileRunning() {
+    pipeline::EngineConfig config;
+    config.pace = false;
+    config.maxFrames = 3000;
+    auto engine =
+        test::makeTaggedEngine(*backend_, config, nullptr, std::chrono::microseconds(200));
+    const auto recorder = std::make_shared<profile::TraceRecorder>();
+    engine->start();
+    QTRY_VERIFY_WITH_TIMEOUT(engine->stats().processed >= 300, 10'000);
+    engine->setTraceRecorder(recorder);
+    QTRY_VERIFY_WITH_TIMEOUT(recorder->size() >= 600, 10'000);
+    engine->setTraceRecorder(nullptr);
+    const std::uint64_t detachedAt = engine->stats().acquired;
+    QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    engine->stop();
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromStdString(recorder->chromeJson()));
+    std::int64_t first = -1, last = -1;
+    int stages = 0;
+    for (const QJsonValue& value : document.object().value("traceEvents").toArray()) {
+      const QJsonObject event = value.toObject();
+      if (event.value("ph").toString() != "X") {
+        continue;
+      }
+      const auto frame =
+          static_cast<std::int64_t>(event.value("args").toObject().value("frame").toDouble());
+      first = first < 0 ? frame : std::min(first, frame);
+      last = std::max(last, frame);
+      stages += event.value("name").toString() == "tag" ? 1 : 0;
+    }
+    qInfo("recorded frames %lld..%lld (%d stage spans); detached when %llu were acquired",
+          static_cast<long long>(first), static_cast<long long>(last), stages,
+          static_cast<unsigned long long>(detachedAt));
+    QVERIFY(stages >= 100);
+    QVERIFY(first >= 250);  // nothing from before the recorder was attached (a few in flight)
+    // Nothing long after it was detached: at most the frames then in the ring and in flight.
+    QVERIFY(last <= static_cast<std::int64_t>(detachedAt) + 16);
+    QVERIFY(last < 2900);
   }
 
   void fullRecorderDropsAndSaysSo() {

@@ -1,4 +1,4 @@
-#include "atomic_file.hpp"
+#include "store/text_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace cineflow::app {
+namespace cineflow::store {
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";
@@ -31,4 +31,4 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace cineflow::app
+}  // namespace cineflow::store

@@ -1,0 +1,48 @@
+#pragma once
+// TraceCapture: View > Record trace… records the running engine for N seconds
+// (profile/trace_recorder.hpp) and writes the Chrome trace JSON (Perfetto) on a worker thread, so
+// that the GUI never waits for the file; the outcome arrives as a message and finished().
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "profile/trace_recorder.hpp"
+
+namespace cineflow::ui {
+
+class EngineController;
+
+class TraceCapture : public QObject {
+  Q_OBJECT
+
+ public:
+  // The controller must outlive the capture.
+  explicit TraceCapture(EngineController& controller, QObject* parent = nullptr);
+  ~TraceCapture() override;  // stops recording; waits for a write in progress
+
+  // Recording or writing.
+  bool busy() const { return recorder_ != nullptr || writing_.load(); }
+  // Starts recording for `seconds` (1..600), then writes `path`. False, with a message, while
+  // busy or for a bad duration.
+  bool start(int seconds, const QString& path);
+
+ signals:
+  void messageReady(const QString& message, bool isError);
+  void finished(const QString& path, bool ok);
+
+ private:
+  void stopAndWrite();
+
+  EngineController& controller_;
+  std::shared_ptr<profile::TraceRecorder> recorder_;  // while recording
+  QTimer timer_;
+  QString path_;
+  std::atomic<bool> writing_{false};
+  std::thread writer_;  // last: joined first
+};
+
+}  // namespace cineflow::ui
