@@ -4,6 +4,7 @@
 #include <exception>
 #include <thread>
 
+#include "compute/annotate.hpp"
 #include "compute/thread_name.hpp"
 #include "pipeline/engine_impl.hpp"
 
@@ -81,7 +82,10 @@ void Engine::Impl::acquisitionLoop() {
         header.sequence = sequence;
         header.timestampNs = nowNs();
         header.sourceIndex = index;
-        source->readFrame(index, ring.data(slot), header.slice);
+        {
+          const compute::ScopedRange range("acquire");
+          source->readFrame(index, ring.data(slot), header.slice);
+        }
         std::shared_ptr<profile::TraceRecorder> recorder;
         int track = 0;
         {
@@ -166,9 +170,12 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   slot.header = ring.header(hostSlot);
   const std::span<std::byte> hostFrame = ring.data(hostSlot);
 
-  upload->record(*slot.uploadStart);
-  upload->copyAsync(slot.raw.data(), hostFrame.data(), hostFrame.size());
-  upload->record(*slot.uploaded);
+  {
+    const compute::ScopedRange range("upload");
+    upload->record(*slot.uploadStart);
+    upload->copyAsync(slot.raw.data(), hostFrame.data(), hostFrame.size());
+    upload->record(*slot.uploaded);
+  }
   notify->wait(*slot.uploaded);
   notify->enqueueHost([ringPtr = &ring, hostSlot] { ringPtr->release(hostSlot); });
 
