@@ -2,16 +2,20 @@
 // width matches the analytic 2 sigma sqrt(0.6 ln 10) within 2 %, along x, z and a diagonal; a flat
 // profile has no width and a segment off the image has no samples. In a BmodeView, Shift + drag
 // draws the segment, the plot appears over the image, the profile follows the next frame (a spot
-// twice as wide), and Shift + double-click removes it.
+// twice as wide), and Shift + double-click removes it. On the simulator, the central point target
+// is the peak of its lateral and axial profiles, with widths of a fraction of a millimetre.
 #include <QImage>
 #include <QtTest>
 #include <cmath>
 #include <memory>
 
+#include "acquire/simulator.hpp"
 #include "bmode_view.hpp"
+#include "compute/backend.hpp"
 #include "gl_format.hpp"
 #include "line_profile.hpp"
 #include "profile_plot.hpp"
+#include "support/image_analysis.hpp"
 
 using cineflow::ui::BmodeView;
 using cineflow::ui::Frame;
@@ -96,6 +100,36 @@ class TestLineProfile : public QObject {
         cineflow::ui::sampleLine(frame->pixels, frame->geometry, {20e-3, 5e-3}, {30e-3, 5e-3});
     QVERIFY(missed.empty());
     QVERIFY(cineflow::ui::sampleLine({}, frame->geometry, {-1e-3, 5e-3}, {1e-3, 5e-3}).empty());
+  }
+
+  void simulatorPointTargetHasAPlausibleWidth() {
+    // The simulator's slice nearest the point targets' plane (y = 0), through the CPU chain.
+    const cineflow::acquire::SimulatorConfig config;
+    cineflow::acquire::Simulator simulator(config);
+    const auto imaging = cineflow::process::ImagingParams::defaultsFor(simulator.params());
+    const auto geometry = imaging.geometry();
+    const int slice = config.slicesPerVolume / 2 - 1;  // y = -0.27 mm of the 16 slices over +-4 mm
+    auto cpu = cineflow::compute::createBackend(cineflow::compute::BackendRequest::Cpu);
+    const std::vector<float> image =
+        cineflow::test::bmodeOfFrame(*cpu, simulator, static_cast<std::uint64_t>(slice), imaging);
+    const double x = config.phantom.pointTargetXM[1];  // the central target at 18 mm
+    const double z = config.phantom.pointTargetZM[1];
+    const LineProfile lateral =
+        cineflow::ui::sampleLine(image, geometry, {x - 3e-3, z}, {x + 3e-3, z});
+    const LineProfile axial =
+        cineflow::ui::sampleLine(image, geometry, {x, z - 2e-3}, {x, z + 2e-3});
+    for (const LineProfile* p : {&lateral, &axial}) {
+      QVERIFY(p->widthM.has_value());
+      qInfo("point target at (%.1f, %.1f) mm: %s", x * 1e3, z * 1e3,
+            qPrintable(cineflow::ui::describeProfile(*p)));
+    }
+    // The target is the peak, where the phantom puts it (within a pixel or two).
+    QVERIFY(std::abs(lateral.peakDistanceM - 3e-3) <= 0.3e-3);
+    QVERIFY(std::abs(axial.peakDistanceM - 2e-3) <= 0.3e-3);
+    // Lateral resolution about wavelength x f-number, axial about the pulse: both under a
+    // millimetre here and well over a pixel.
+    QVERIFY(*lateral.widthM > 0.1e-3 && *lateral.widthM < 2e-3);
+    QVERIFY(*axial.widthM > 0.05e-3 && *axial.widthM < 2e-3);
   }
 
   void shiftDragDrawsAProfileThatFollowsFrames() {
