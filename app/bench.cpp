@@ -173,23 +173,30 @@ double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes) {
   return static_cast<double>(frameBytes) * repeats / seconds / 1e9;
 }
 
+// Fills `count` elements of device memory with pattern(i % chunk), through a pinned buffer of
+// `chunk` elements, and waits for the copies.
+template <class T, class Pattern>
+void fillWithPattern(compute::Backend& backend, compute::Stream& stream, T* device,
+                     std::size_t count, std::size_t chunk, Pattern pattern) {
+  chunk = std::min(count, chunk);
+  compute::PinnedBuffer<T> host(backend, chunk);
+  for (std::size_t i = 0; i < chunk; ++i) {
+    host.data()[i] = pattern(i);
+  }
+  for (std::size_t offset = 0; offset < count; offset += chunk) {
+    stream.copyAsync(device + offset, host.data(), std::min(chunk, count - offset) * sizeof(T));
+  }
+  stream.synchronize();
+}
+
 // Device -> device copy bandwidth of a large buffer, counting the bytes read and written.
 double measureDeviceToDevice(compute::Backend& backend, std::size_t bytes) {
   compute::DeviceBuffer<std::byte> source(backend, bytes);
   compute::DeviceBuffer<std::byte> destination(backend, bytes);
   const auto stream = backend.createStream("bench-d2d");
-  {
-    // Gives the source real contents (a CPU backend would otherwise read the zero page).
-    const std::size_t chunk = std::min<std::size_t>(bytes, 4 * kMiB);
-    compute::PinnedBuffer<std::byte> pattern(backend, chunk);
-    for (std::size_t i = 0; i < chunk; ++i) {
-      pattern.data()[i] = static_cast<std::byte>((i * 131) >> 3);
-    }
-    for (std::size_t offset = 0; offset < bytes; offset += chunk) {
-      stream->copyAsync(source.data() + offset, pattern.data(), std::min(chunk, bytes - offset));
-    }
-    stream->synchronize();
-  }
+  // Real contents (a CPU backend would otherwise read the zero page).
+  fillWithPattern(backend, *stream, source.data(), bytes, 4 * kMiB,
+                  [](std::size_t i) { return static_cast<std::byte>((i * 131) >> 3); });
   const int repeats = backend.kind() == compute::BackendKind::Cuda ? 50 : 10;
   const double seconds = timeOnStream(backend, *stream, 2, repeats, [&](int) {
     stream->copyAsync(destination.data(), source.data(), bytes);
@@ -210,18 +217,9 @@ void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
   compute::DeviceBuffer<float> y(backend, shape.alongY()), z(backend, shape.alongZ()),
       x(backend, shape.alongX());
   const auto stream = backend.createStream("bench-mip");
-  {
-    const std::size_t chunk = std::min<std::size_t>(volumes.size(), kMiB);
-    compute::PinnedBuffer<float> pattern(backend, chunk);
-    for (std::size_t i = 0; i < chunk; ++i) {
-      pattern.data()[i] = -60.0f + static_cast<float>((i * 131) % 600) * 0.1f;
-    }
-    for (std::size_t offset = 0; offset < volumes.size(); offset += chunk) {
-      stream->copyAsync(volumes.data() + offset, pattern.data(),
-                        std::min(chunk, volumes.size() - offset) * sizeof(float));
-    }
-    stream->synchronize();
-  }
+  fillWithPattern(backend, *stream, volumes.data(), volumes.size(), kMiB, [](std::size_t i) {
+    return -60.0f + static_cast<float>((i * 131) % 600) * 0.1f;
+  });
   process::MipProjector projector;
   projector.configure(backend, shape);
   const int repeats = backend.kind() == compute::BackendKind::Cuda ? 200 : 4;

@@ -11,35 +11,6 @@ double ratio(double numerator, double denominator) {
   return denominator > 0 ? numerator / denominator : 0.0;
 }
 
-std::string jsonString(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string jsonNumber(double value) {
   if (!std::isfinite(value)) {
     return "null";  // JSON has no inf or nan
@@ -148,14 +119,14 @@ std::string benchJson(const BenchResults& r) {
     json += key;
     json += "\": " + value + ",\n";
   };
-  field("device", jsonString(r.device));
-  field("backend", jsonString(r.backend));
-  field("preset", jsonString(r.preset));
+  field("device", store::jsonString(r.device));
+  field("backend", store::jsonString(r.backend));
+  field("preset", store::jsonString(r.preset));
   field("frames", jsonNumber(r.framesRequested));
   field("frames_timed", jsonNumber(r.framesTimed));
   field("warmup_frames", jsonNumber(r.warmupFrames));
   field("seconds", jsonNumber(r.seconds));
-  field("sample_type", jsonString(r.sampleType));
+  field("sample_type", store::jsonString(r.sampleType));
   field("frame_bytes", jsonNumber(static_cast<std::uint64_t>(r.frameBytes)));
   field("nx", jsonNumber(static_cast<std::uint64_t>(r.nx)));
   field("nz", jsonNumber(static_cast<std::uint64_t>(r.nz)));
@@ -186,7 +157,7 @@ std::string benchJson(const BenchResults& r) {
   for (std::size_t i = 0; i < r.stages.size(); ++i) {
     const pipeline::StageStats& stage = r.stages[i];
     json += i == 0 ? "\n" : ",\n";
-    json += "    {\"name\": " + jsonString(stage.name) +
+    json += "    {\"name\": " + store::jsonString(stage.name) +
             ", \"median_ms\": " + jsonNumber(stage.medianMs) +
             ", \"p99_ms\": " + jsonNumber(stage.p99Ms) + "}";
   }

@@ -39,8 +39,7 @@ void ProfilerFeed::onStats(const pipeline::EngineStats& stats) {
   snapshot->dropped = stats.dropped;
   snapshot->memoryUsedGiB = indicators_.memoryUsedGiB();
   snapshot->memoryTotalGiB = indicators_.memoryTotalGiB();
-  controller_.engine().copyTimeline(kTimelineFrames, timeline_);
-  snapshot->timeline = timeline_;
+  controller_.engine().copyTimeline(kTimelineFrames, snapshot->timeline);
   snapshot->overlayMs = view_.profilerPaintMs();
   snapshot->overlayRenderMs = view_.profilerRenderMs();
   view_.setProfiler(std::move(snapshot));

@@ -6,10 +6,8 @@
 // last paint time. Off, it does nothing and the view draws no panel.
 
 #include <QObject>
-#include <vector>
 
 #include "pipeline/engine_types.hpp"
-#include "profile/frame_timeline.hpp"
 
 namespace cineflow::ui {
 
@@ -38,7 +36,6 @@ class ProfilerFeed : public QObject {
   const StatusIndicators& indicators_;
   BmodeView& view_;
   bool enabled_ = false;
-  std::vector<profile::FrameTiming> timeline_;  // reused between updates
 };
 
 }  // namespace cineflow::ui

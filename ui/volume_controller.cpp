@@ -94,14 +94,14 @@ VolumeImages VolumeController::buffered(std::uint64_t id) const {
   return imagesFrom(engine_.engine().backend(), access.info(), access.view(), true);
 }
 
-VolumeImages VolumeController::latest(bool withSlices) const {
+VolumeImages VolumeController::latest() const {
   const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
   // Never wait for the engine's endpoint work on the GUI thread: a volume whose MIPs are still
   // running is shown at a later poll.
   if (!volume || !volume.done().query()) {
     return {};
   }
-  return imagesFrom(engine_.engine().backend(), volume.info(), volume.view(), withSlices);
+  return imagesFrom(engine_.engine().backend(), volume.info(), volume.view(), false);
 }
 
 bool VolumeController::bufferLatest() {
@@ -150,6 +150,10 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
   request.compression = compression_;
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);
+  announcePending();
+}
+
+void VolumeController::announcePending() {
   pendingShown_ = saver_->pending();
   emit savingChanged(static_cast<int>(pendingShown_));
 }
@@ -167,8 +171,7 @@ void VolumeController::saveAll(const QString& folder) {
 void VolumeController::openFile(const QString& path) {
   saver_->open(path.toStdString());
   emit messageReady(tr("Opening %1…").arg(path), false);
-  pendingShown_ = saver_->pending();
-  emit savingChanged(static_cast<int>(pendingShown_));
+  announcePending();
 }
 
 bool VolumeController::discard(std::uint64_t id) {
@@ -204,9 +207,8 @@ void VolumeController::poll() {
     }
     changed = true;
   }
-  if (const std::size_t pending = saver_->pending(); pending != pendingShown_) {
-    pendingShown_ = pending;
-    emit savingChanged(static_cast<int>(pending));
+  if (saver_->pending() != pendingShown_) {
+    announcePending();
   }
   const store::SaveProgress progress = saver_->progress();
   const int percent = progress.active ? static_cast<int>(100.0 * progress.fraction) : -1;

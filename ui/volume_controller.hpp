@@ -52,8 +52,8 @@ class VolumeController : public QObject {
   // Host copies for display; empty (info.shape.ny == 0) when the volume is gone or its copy is
   // still running (never waited for: volumesChanged() follows when it completes).
   VolumeImages buffered(std::uint64_t id) const;
-  // The engine's newest complete volume; the projections only unless `withSlices`.
-  VolumeImages latest(bool withSlices = false) const;
+  // The engine's newest complete volume's projections (no slices).
+  VolumeImages latest() const;
 
  public slots:
   // Buffers the engine's newest complete volume; false (and a message) when it cannot.
@@ -88,6 +88,7 @@ class VolumeController : public QObject {
 
  private:
   void poll();
+  void announcePending();  // savingChanged() with the saver's jobs now
 
   EngineController& engine_;
   std::unique_ptr<store::VolumeStore> store_;

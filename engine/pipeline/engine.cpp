@@ -292,12 +292,7 @@ void Engine::Impl::configureForStart() {
   if (!traceAnchor) {
     traceAnchor = backend.createEvent();
   }
-  trace.reset();
-  {
-    std::lock_guard lock(traceMutex);
-    acquireTrace.reset();
-  }
-  traceRequestPending = true;
+  traceRequestPending = true;  // sets both threads' recorders, null included
   adoptTraceRequest();
 
   std::lock_guard lock(statsMutex);

@@ -5,26 +5,10 @@
 #include <cstring>
 #include <map>
 
+#include "store/text_file.hpp"
+
 namespace cineflow::profile {
 namespace {
-
-// JSON string contents: track and span names are ours, but quote what JSON requires anyway.
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
-      out += code;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string micros(std::int64_t ns) {
   char text[32];
@@ -104,14 +88,14 @@ std::string TraceRecorder::chromeJson() const {
   for (std::size_t t = 0; t < tracks.size(); ++t) {
     const std::string tid = std::to_string(t + 1);
     json += ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": " + tid +
-            ", \"args\": {\"name\": \"" + escaped(tracks[t]) + "\"}}";
+            ", \"args\": {\"name\": " + store::jsonString(tracks[t]) + "}}";
     json += ",\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": " + tid +
             ", \"args\": {\"sort_index\": " + tid + "}}";
   }
   std::map<std::int64_t, std::vector<const Span*>> frames;
   for (const Span& span : spans) {
-    json += ",\n{\"ph\": \"X\", \"name\": \"" + escaped(span.name) +
-            "\", \"cat\": \"cineflow\", \"pid\": 1, \"tid\": " + std::to_string(span.track + 1) +
+    json += ",\n{\"ph\": \"X\", \"name\": " + store::jsonString(span.name) +
+            ", \"cat\": \"cineflow\", \"pid\": 1, \"tid\": " + std::to_string(span.track + 1) +
             ", \"ts\": " + micros(span.startNs - origin) +
             ", \"dur\": " + micros(span.endNs - span.startNs);
     if (span.frame >= 0) {

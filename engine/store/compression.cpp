@@ -17,6 +17,20 @@ bool hasLevel(Codec codec) {
   return codec == Codec::Gzip || codec == Codec::BitshuffleLz4;
 }
 
+// What to install for a plugin filter HDF5 does not have.
+std::string pluginHint(H5Z_filter_t filter) {
+  switch (filter) {
+    case kLz4Filter:
+      return "the HDF5 LZ4 filter plugin is not installed (Debian/Ubuntu package "
+             "hdf5-filter-plugin; or set HDF5_PLUGIN_PATH)";
+    case kBloscFilter:
+      return "the HDF5 Blosc filter plugin is not installed (Debian/Ubuntu package "
+             "hdf5-filter-plugin-blosc-serial; or set HDF5_PLUGIN_PATH)";
+    default:
+      return "its plugin is not installed (install it, or point HDF5_PLUGIN_PATH at it)";
+  }
+}
+
 // HDF5 loads a plugin filter on the first question about it; a failed load only means "absent".
 bool filterAvailable(H5Z_filter_t filter) {
   ErrorScope quiet;
@@ -91,7 +105,7 @@ Compression parseCompression(const std::string& text) {
 }
 
 bool codecAvailable(Codec codec, std::string* why) {
-  const auto absent = [why](const char* text) {
+  const auto absent = [why](const std::string& text) {
     if (why != nullptr) {
       *why = text;
     }
@@ -105,17 +119,9 @@ bool codecAvailable(Codec codec, std::string* why) {
                  ? true
                  : absent("this HDF5 library was built without deflate (gzip)");
     case Codec::Lz4:
-      return filterAvailable(kLz4Filter)
-                 ? true
-                 : absent(
-                       "the HDF5 LZ4 filter plugin is not installed (Debian/Ubuntu package "
-                       "hdf5-filter-plugin; or set HDF5_PLUGIN_PATH)");
+      return filterAvailable(kLz4Filter) ? true : absent(pluginHint(kLz4Filter));
     case Codec::BitshuffleLz4:
-      return filterAvailable(kBloscFilter)
-                 ? true
-                 : absent(
-                       "the HDF5 Blosc filter plugin is not installed (Debian/Ubuntu package "
-                       "hdf5-filter-plugin-blosc-serial; or set HDF5_PLUGIN_PATH)");
+      return filterAvailable(kBloscFilter) ? true : absent(pluginHint(kBloscFilter));
   }
   return absent("unknown codec");
 }
@@ -141,15 +147,7 @@ std::string unreadableFilters(hid_t dataset) {
     if (name[0] != '\0') {
       why += std::string(" (") + name + ")";
     }
-    why += ", which is not available here";
-    if (id == kLz4Filter) {
-      why += ": install the LZ4 filter plugin (Debian/Ubuntu package hdf5-filter-plugin)";
-    } else if (id == kBloscFilter) {
-      why += ": install the Blosc filter plugin (hdf5-filter-plugin-blosc-serial)";
-    } else {
-      why += ": install its plugin, or point HDF5_PLUGIN_PATH at it";
-    }
-    return why;
+    return why + ", which is not available here: " + pluginHint(id);
   }
   return {};
 }

@@ -11,13 +11,10 @@
 namespace cineflow::store {
 namespace {
 
-// A float32 dataset of `dims` written from `values`, chunked as `chunk` (empty: contiguous and
-// uncompressed) and compressed with `compression`. With `progress`, written one index of the first
-// dimension at a time (one chunk when chunk[0] is 1), reporting the fraction done after each.
-H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> values,
-                      std::vector<hsize_t> dims, std::vector<hsize_t> chunk,
-                      const Compression& compression,
-                      const std::function<void(double)>& progress = {}) {
+// An empty float32 dataset of `dims`, chunked as `chunk` (empty: contiguous and uncompressed) and
+// compressed with `compression`, with units = "dB".
+H5Dataset createFloats(hid_t root, const char* name, const std::vector<hsize_t>& dims,
+                       const std::vector<hsize_t>& chunk, const Compression& compression) {
   H5Dataspace space(checkId(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                             std::string(name) + ": dataspace"));
   H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
@@ -34,33 +31,41 @@ H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> value
   H5Dataset dataset(checkId(H5Dcreate2(root, name, H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
                                        properties.get(), access.get()),
                             std::string(name) + ": create"));
-  if (!progress) {
-    checkStatus(
-        H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
-        std::string(name) + ": write");
-  } else {
-    std::vector<hsize_t> count = dims;
-    count[0] = 1;
-    std::size_t perIndex = 1;
-    for (std::size_t d = 1; d < dims.size(); ++d) {
-      perIndex *= static_cast<std::size_t>(dims[d]);
-    }
-    H5Dataspace memory(
-        checkId(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-                std::string(name) + ": memory space"));
-    for (hsize_t i = 0; i < dims[0]; ++i) {
-      std::vector<hsize_t> start(dims.size(), 0);
-      start[0] = i;
-      checkStatus(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                      count.data(), nullptr),
-                  std::string(name) + ": select");
-      checkStatus(H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, memory.get(), space.get(), H5P_DEFAULT,
-                           values.data() + static_cast<std::size_t>(i) * perIndex),
-                  std::string(name) + ": write");
-      progress(static_cast<double>(i + 1) / static_cast<double>(dims[0]));
+  writeStringAttribute(dataset.get(), "units", "dB");
+  return dataset;
+}
+
+// A whole (small, contiguous) float32 dataset.
+H5Dataset writeFloats(hid_t root, const char* name, std::span<const float> values,
+                      const std::vector<hsize_t>& dims) {
+  H5Dataset dataset = createFloats(root, name, dims, {}, {});
+  checkStatus(
+      H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+      std::string(name) + ": write");
+  return dataset;
+}
+
+// The volume [ny][nz][nx], one slice (one chunk) per write, calling `progress` (if set) with the
+// fraction written after each.
+H5Dataset writeSlices(hid_t root, const char* name, std::span<const float> values, hsize_t ny,
+                      hsize_t nz, hsize_t nx, const Compression& compression,
+                      const std::function<void(double)>& progress) {
+  H5Dataset dataset = createFloats(root, name, {ny, nz, nx}, {1, nz, nx}, compression);
+  H5Dataspace file(checkId(H5Dget_space(dataset.get()), std::string(name) + ": file space"));
+  const hsize_t count[3] = {1, nz, nx};
+  H5Dataspace memory(checkId(H5Screate_simple(3, count, nullptr), std::string(name) + ": slice"));
+  const std::size_t perSlice = static_cast<std::size_t>(nz * nx);
+  for (hsize_t y = 0; y < ny; ++y) {
+    const hsize_t start[3] = {y, 0, 0};
+    checkStatus(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+                std::string(name) + ": select");
+    checkStatus(H5Dwrite(dataset.get(), H5T_NATIVE_FLOAT, memory.get(), file.get(), H5P_DEFAULT,
+                         values.data() + static_cast<std::size_t>(y) * perSlice),
+                std::string(name) + ": write");
+    if (progress) {
+      progress(static_cast<double>(y + 1) / static_cast<double>(ny));
     }
   }
-  writeStringAttribute(dataset.get(), "units", "dB");
   return dataset;
 }
 
@@ -115,15 +120,14 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     writeMetres(root, "y_m", info.elevationM);
     const auto nz = static_cast<hsize_t>(shape.nz), nx = static_cast<hsize_t>(shape.nx);
     const auto slices = static_cast<hsize_t>(shape.ny);
-    datasets.push_back(writeFloats(
-        root, "volume", data.volume, {slices, nz, nx}, {1, nz, nx}, compression,
-        progress ? progress : [](double) {}));
+    datasets.push_back(
+        writeSlices(root, "volume", data.volume, slices, nz, nx, compression, progress));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, z, x");
-    datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}, {}, {}));
+    datasets.push_back(writeFloats(root, "mip_y", data.alongY, {nz, nx}));
     writeStringAttribute(datasets.back().get(), "dimensions", "z, x (maximum over y)");
-    datasets.push_back(writeFloats(root, "mip_z", data.alongZ, {slices, nx}, {}, {}));
+    datasets.push_back(writeFloats(root, "mip_z", data.alongZ, {slices, nx}));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, x (maximum over z)");
-    datasets.push_back(writeFloats(root, "mip_x", data.alongX, {slices, nz}, {}, {}));
+    datasets.push_back(writeFloats(root, "mip_x", data.alongX, {slices, nz}));
     writeStringAttribute(datasets.back().get(), "dimensions", "y, z (maximum over x)");
     datasets.push_back(
         writeSeries(root, "sequence", H5T_STD_U64LE, H5T_NATIVE_UINT64, info.sequence));

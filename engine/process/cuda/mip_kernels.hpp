@@ -11,9 +11,8 @@ namespace cineflow::process::cuda {
 
 // Rows of nx pixels that the one-pass kernel takes (a multiple of 4, at most 256).
 bool mipTileFits(int nx);
-// Launch shape for the current device with `rows` depth rows per tile (0: the default); allows
-// the kernel its shared memory.
-MipTilePlan planMipTile(int nz, int rows = 0);
+// Launch shape for the current device; allows the kernel its shared memory.
+MipTilePlan planMipTile(int nz);
 // Synchronous: clears the kernel's two launch marks (`sync`, device memory).
 void prepareMipTileSync(unsigned* sync);
 // volume and alongY 16-byte aligned; `launch` differs from the previous launch's on this `sync`

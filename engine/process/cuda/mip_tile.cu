@@ -14,10 +14,9 @@ namespace {
 namespace cg = cooperative_groups;
 
 constexpr int kWarp = 32;
-constexpr int kLanesX = 64;      // float4 lanes per row: rows up to 256 pixels
-constexpr int kYChunk = 16;      // slices loaded at once; the row-maximum fold below needs 16
-constexpr int kMaxRows = 8;      // depth rows per tile (threadIdx.y)
-constexpr int kDefaultRows = 8;  // measured best on the H100 (README, MIP kernel)
+constexpr int kLanesX = 64;  // float4 lanes per row: rows up to 256 pixels
+constexpr int kYChunk = 16;  // slices loaded at once; the row-maximum fold below needs 16
+constexpr int kMaxRows = 8;  // depth rows per tile (threadIdx.y); on the H100 8 beat 4 and 2
 constexpr unsigned kEmpty = 0xffffffffu;  // a NaN, which every value beats in atomicFmax
 constexpr std::size_t kTileBytesPerRow = sizeof(float4) * kYChunk * kLanesX;
 constexpr int kClusterBlocks = 8;  // blocks whose maxima along z meet in shared memory (sm_90)
@@ -237,7 +236,7 @@ bool mipTileFits(int nx) {
   return nx > 0 && nx % 4 == 0 && nx / 4 <= kLanesX;
 }
 
-MipTilePlan planMipTile(int nz, int rows) {
+MipTilePlan planMipTile(int nz) {
   int device = 0;
   compute::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
   int sharedOptIn = 0;
@@ -251,7 +250,7 @@ MipTilePlan planMipTile(int nz, int rows) {
   // blockZ takes one row's share; static shared memory (rowHalves) stays under another.
   const int rowsThatFit =
       static_cast<int>(static_cast<std::size_t>(sharedOptIn) / kTileBytesPerRow) - 2;
-  plan.rows = std::clamp(std::min(rows > 0 ? rows : kDefaultRows, rowsThatFit), 1, kMaxRows);
+  plan.rows = std::clamp(rowsThatFit, 1, kMaxRows);
   plan.sharedBytes = static_cast<std::size_t>(plan.rows + 1) * kTileBytesPerRow;
   plan.cluster = major >= 9 ? kClusterBlocks : 1;
   compute::cuda::check(
