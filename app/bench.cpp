@@ -393,6 +393,7 @@ int runBench(int argc, char** argv) {
     results.stages = plain.stats.stages;
     results.volumesTimed = plain.stats.volumes;
     results.frameMedianMs = plain.stats.frameMedianMs;
+    results.engineMip = plain.stats.mip;
     if (!options.saveFolder.empty()) {
       const EngineRun saving = runEngine(*backend, workload, frames, warmup, options.saveFolder);
       results.savingRun = true;
@@ -401,6 +402,7 @@ int runBench(int argc, char** argv) {
       results.savingDropped = saving.stats.dropped;
       results.volumesSaved = saving.saving.volumesSaved;
       results.bytesSaved = saving.saving.bytesSaved;
+      results.save = pipeline::toStageStats("save", saving.saving.save);
     }
 
     printBenchTable(results, stdout);

@@ -44,6 +44,7 @@ struct BenchResults {
   std::vector<pipeline::StageStats> stages;  // upload, then the processor's stages
   double frameMedianMs = 0;                  // upload start to image complete
   std::uint64_t volumesTimed = 0;            // volumes completed in the run (0: no sweeps)
+  pipeline::StageStats engineMip;            // the engine's MIPs per volume, beside the frames
   double framesPerSecond() const;
   double h2dBoundFramesPerSecond() const;  // h2dGbps * 1e9 / frameBytes
   double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
@@ -57,6 +58,7 @@ struct BenchResults {
   std::uint64_t savingDropped = 0;  // Block mode: must stay 0
   std::uint64_t volumesSaved = 0;
   std::uint64_t bytesSaved = 0;
+  pipeline::StageStats save;  // per volume: device-to-host copy and file, VolumeSaver::probe()
   double savingFramesPerSecond() const;
   double saveCostFraction() const;  // 1 - savingFramesPerSecond / framesPerSecond
   double saveMBps() const;          // file bytes written per second of the saving run
@@ -67,8 +69,9 @@ void printBenchTable(const BenchResults& results, std::FILE* out);
 // The JSON rendering (keys: device, backend, preset, frames, frame_bytes, nx, nz, elements,
 // transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
 // h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
-// p99_ms}], with --save-volumes also saving_frames_per_s, save_cost_fraction, volumes_saved,
-// save_mb_per_s, saving_dropped, and a few descriptive extras).
+// p99_ms}], engine_mip_median_ms, engine_mip_p99_ms with volumes, with --save-volumes also
+// saving_frames_per_s, save_cost_fraction, volumes_saved, save_mb_per_s, save_median_ms,
+// save_p99_ms, saving_dropped, and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
 // Writes benchJson() to `path` through a temporary file and a rename, so a failed write never
 // leaves a partial file under that name. Throws std::runtime_error naming the path.

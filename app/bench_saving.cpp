@@ -76,6 +76,7 @@ void ContinuousSaver::poll() {
 void ContinuousSaver::finish() {
   saver_->waitIdle();
   collect();
+  totals_.save = saver_->probe().summary();
 }
 
 }  // namespace cineflow::app

@@ -20,6 +20,7 @@ namespace cineflow::app {
 struct SavingTotals {
   std::uint64_t volumesSaved = 0;
   std::uint64_t bytesSaved = 0;  // file sizes
+  profile::Summary save;         // per save, milliseconds (VolumeSaver::probe())
 };
 
 // Thread safety: one thread (the one that waits for the engine) calls poll() and finish(). The

@@ -43,6 +43,11 @@ void printReport(const pipeline::EngineStats& stats, double seconds, const std::
   std::printf("%-10s %10.3f\n", "frame", stats.frameMedianMs);
   std::printf("%-10s %10.3f %10.3f %10.3f   (source timestamp to displayable)\n", "latency",
               stats.latency.medianMs, stats.latency.p99Ms, stats.latency.maxMs);
+  if (stats.mip.count > 0) {
+    std::printf("%-10s %10.3f %10.3f %10.3f   (per volume, %llu volumes)\n", "mip",
+                stats.mip.medianMs, stats.mip.p99Ms, stats.mip.maxMs,
+                static_cast<unsigned long long>(stats.volumes));
+  }
 }
 
 }  // namespace

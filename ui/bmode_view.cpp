@@ -1,7 +1,6 @@
 #include "bmode_view.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <exception>
 
@@ -98,11 +97,13 @@ std::vector<float> BmodeView::textureContents() {
 }
 
 void BmodeView::uploadDisplayed() {
-  const auto start = std::chrono::steady_clock::now();
+  const std::int64_t start = profile::steadyNowNs();
   uploadDisplayedFrame();
-  uploadMsTotal_ +=
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const std::int64_t end = profile::steadyNowNs();
+  uploadMsTotal_ += static_cast<double>(end - start) * 1e-6;
   ++uploads_;
+  displayProbe_.record(start, end,
+                       displayed_ ? static_cast<std::int64_t>(displayed_->header.sequence) : -1);
 }
 
 void BmodeView::uploadDisplayedFrame() {
@@ -322,19 +323,30 @@ void BmodeView::renderProfiler() {
   QElapsedTimer clock;
   clock.start();
   const qreal ratio = devicePixelRatioF();
-  QImage image(QSize(qRound(width() * ratio), qRound(height() * ratio)),
-               QImage::Format_ARGB32_Premultiplied);
-  image.setDevicePixelRatio(ratio);
-  image.fill(Qt::transparent);
+  // A view-sized scratch image, kept between snapshots: only the last panel's pixels need
+  // clearing, not the whole view's.
+  const QSize pixelSize(qRound(width() * ratio), qRound(height() * ratio));
+  QImage& image = profilerScratch_;
+  if (image.size() != pixelSize || image.devicePixelRatio() != ratio) {
+    image = QImage(pixelSize, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(ratio);
+    image.fill(Qt::transparent);
+  } else {
+    for (int y = profilerPixels_.top(); y <= profilerPixels_.bottom(); ++y) {
+      auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+      std::fill(line + profilerPixels_.left(), line + profilerPixels_.right() + 1, QRgb{0});
+    }
+  }
   QPainter painter(&image);
   painter.setFont(font());
   painter.setRenderHint(QPainter::TextAntialiasing);
   profilerRect_ = paintProfiler(painter, QRectF(rect()), *profiler_);
   painter.end();
-  const QRect pixels(qFloor(profilerRect_.left() * ratio), qFloor(profilerRect_.top() * ratio),
-                     qCeil(profilerRect_.width() * ratio) + 1,
-                     qCeil(profilerRect_.height() * ratio) + 1);
-  profilerImage_ = image.copy(pixels.intersected(image.rect()));
+  profilerPixels_ =
+      QRect(qFloor(profilerRect_.left() * ratio), qFloor(profilerRect_.top() * ratio),
+            qCeil(profilerRect_.width() * ratio) + 1, qCeil(profilerRect_.height() * ratio) + 1)
+          .intersected(image.rect());
+  profilerImage_ = image.copy(profilerPixels_);
   profilerImage_.setDevicePixelRatio(ratio);
   profilerImageSize_ = size();
   profilerRenderMs_ = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
@@ -427,6 +439,13 @@ void BmodeView::initializeGL() {
 }
 
 void BmodeView::paintGL() {
+  const std::int64_t start = profile::steadyNowNs();
+  paintFrame();
+  paintMsTotal_ += static_cast<double>(profile::steadyNowNs() - start) * 1e-6;
+  ++paints_;
+}
+
+void BmodeView::paintFrame() {
   if (!renderer_) {
     // OpenGL could not be set up (renderingError() says why): show the background only.
     QOpenGLFunctions* gl = context()->functions();

@@ -31,6 +31,7 @@
 #include "display_geometry.hpp"
 #include "frame.hpp"
 #include "line_profile.hpp"
+#include "profile/stage_probe.hpp"
 
 class QOpenGLPaintDevice;
 class QPainter;
@@ -71,6 +72,8 @@ class BmodeView : public QOpenGLWidget {
   QRectF profilerRect() const { return profilerRect_; }
   double profilerPaintMs() const { return profilerPaintMs_; }
   double profilerRenderMs() const { return profilerRenderMs_; }
+  // The snapshot the panel shows (null when it is off).
+  const std::shared_ptr<const ProfilerSnapshot>& profilerSnapshot() const { return profiler_; }
   // The line profile (line_profile.hpp) of the displayed image, recomputed for every new frame;
   // empty without a line.
   const LineProfile& lineProfile() const { return profile_; }
@@ -94,6 +97,13 @@ class BmodeView : public QOpenGLWidget {
   // over every frame so far: for the profiler and the display-path benchmark.
   double uploadMsTotal() const { return uploadMsTotal_; }
   std::uint64_t uploads() const { return uploads_; }
+  // Host time spent in paintGL (upload, draw, overlays; not the GPU's share, nor the buffer swap),
+  // summed over every paint so far: the profiler overlay's cost is the difference it makes.
+  double paintMsTotal() const { return paintMsTotal_; }
+  std::uint64_t paints() const { return paints_; }
+  // The display copy per frame ("display" on trace track "gui", keyed by the frame's sequence
+  // number): the profiler overlay's display row, and traces.
+  profile::StageProbe& displayProbe() { return displayProbe_; }
   // The image texture as the GPU holds it, [z][x] (empty before the first frame). Makes the
   // context current; for tests and diagnostics.
   std::vector<float> textureContents();
@@ -150,7 +160,7 @@ class BmodeView : public QOpenGLWidget {
 
  protected:
   void initializeGL() override;
-  void paintGL() override;
+  void paintGL() override;  // timed: paintFrame()
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
@@ -163,6 +173,7 @@ class BmodeView : public QOpenGLWidget {
   void onContextAboutToBeDestroyed();
   // The image rectangle in widget (logical) coordinates.
   QRectF imageRectInWidget() const;
+  void paintFrame();
   void drawOverlay();
   void renderProfiler();
   void updateLineProfile();  // samples the displayed frame along profileLine_
@@ -192,6 +203,8 @@ class BmodeView : public QOpenGLWidget {
   std::shared_ptr<const ProfilerSnapshot> profiler_;
   QImage profilerImage_;  // the panel drawn for profiler_ at profilerImageSize_
   QSize profilerImageSize_;
+  QImage profilerScratch_;  // view-sized, transparent but for the panel at profilerPixels_
+  QRect profilerPixels_;
   QRectF profilerRect_;
   double profilerPaintMs_ = 0;
   double profilerRenderMs_ = 0;
@@ -205,6 +218,9 @@ class BmodeView : public QOpenGLWidget {
   std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans
   std::uint64_t framesDisplayed_ = 0;
   double uploadMsTotal_ = 0.0;
+  double paintMsTotal_ = 0.0;
+  std::uint64_t paints_ = 0;
+  profile::StageProbe displayProbe_{"display", "gui"};
   std::uint64_t uploads_ = 0;
   QString renderingError_;
 };

@@ -135,8 +135,10 @@ void MainWindow::createStatusBar() {
   messageLabel_->setObjectName(QStringLiteral("messageLabel"));
   statusBar()->addWidget(messageLabel_, 1);
   statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
-  profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_, this);
-  traceCapture_ = new TraceCapture(*controller_, this);
+  profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_,
+                                   {&view_->displayProbe(), &volumes_->saveProbe()}, this);
+  traceCapture_ =
+      new TraceCapture(*controller_, {&view_->displayProbe(), &volumes_->saveProbe()}, this);
   connect(traceCapture_, &TraceCapture::messageReady, this, &MainWindow::showMessage);
   connect(traceCapture_, &TraceCapture::finished, this,
           [this] { recordTraceAction_->setEnabled(true); });

@@ -10,8 +10,13 @@
 namespace cineflow::ui {
 
 ProfilerFeed::ProfilerFeed(EngineController& controller, const StatusIndicators& indicators,
-                           BmodeView& view, QObject* parent)
-    : QObject(parent), controller_(controller), indicators_(indicators), view_(view) {
+                           BmodeView& view, std::vector<const profile::StageProbe*> probes,
+                           QObject* parent)
+    : QObject(parent),
+      controller_(controller),
+      indicators_(indicators),
+      view_(view),
+      probes_(std::move(probes)) {
   connect(&controller_, &EngineController::statsUpdated, this, &ProfilerFeed::onStats);
 }
 
@@ -31,6 +36,14 @@ void ProfilerFeed::onStats(const pipeline::EngineStats& stats) {
   auto snapshot = std::make_shared<ProfilerSnapshot>();
   snapshot->stages = stats.stages;
   snapshot->latency = stats.latency;
+  if (stats.mip.count > 0) {
+    snapshot->others.push_back(stats.mip);
+  }
+  for (const profile::StageProbe* probe : probes_) {
+    if (const profile::Summary summary = probe->summary(); summary.count > 0) {
+      snapshot->others.push_back(pipeline::toStageStats(probe->name(), summary));
+    }
+  }
   snapshot->acquisitionFps = stats.acquisitionFps;
   snapshot->processingFps = stats.processingFps;
   snapshot->displayFps = indicators_.displayFps();

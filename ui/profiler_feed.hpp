@@ -3,11 +3,15 @@
 // update of the engine (EngineController::statsUpdated, a few times a second) into a
 // ProfilerSnapshot for the live view: the stage statistics and latency, the last kTimelineFrames
 // frames' stage times, the rates, ring, drops and memory of the status bar, and the overlay's own
-// last paint time. Off, it does nothing and the view draws no panel.
+// last paint time; and one row each for the volumes' MIPs and the probes given (display copy,
+// save I/O) once they have samples. Off, it does nothing and the view draws no panel.
 
 #include <QObject>
 
+#include <vector>
+
 #include "pipeline/engine_types.hpp"
+#include "profile/stage_probe.hpp"
 
 namespace cineflow::ui {
 
@@ -23,7 +27,7 @@ class ProfilerFeed : public QObject {
 
   // Everything passed in must outlive the feed.
   ProfilerFeed(EngineController& controller, const StatusIndicators& indicators, BmodeView& view,
-               QObject* parent = nullptr);
+               std::vector<const profile::StageProbe*> probes, QObject* parent = nullptr);
   bool enabled() const { return enabled_; }
 
  public slots:
@@ -35,6 +39,7 @@ class ProfilerFeed : public QObject {
   EngineController& controller_;
   const StatusIndicators& indicators_;
   BmodeView& view_;
+  std::vector<const profile::StageProbe*> probes_;
   bool enabled_ = false;
 };
 

@@ -33,8 +33,10 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
   // The table's width at the current font; a narrow view gets a smaller font, down to 6 pt.
   const auto tableWidth = [&s](const QFontMetricsF& m) {
     qreal names = m.horizontalAdvance(QStringLiteral("latency"));
-    for (const pipeline::StageStats& stage : s.stages) {
-      names = std::max(names, m.horizontalAdvance(QString::fromStdString(stage.name)));
+    for (const auto* list : {&s.stages, &s.others}) {
+      for (const pipeline::StageStats& stage : *list) {
+        names = std::max(names, m.horizontalAdvance(QString::fromStdString(stage.name)));
+      }
     }
     return kPadding * 2 + m.height() + names + kPadding +
            kValueColumns * m.horizontalAdvance(QStringLiteral(" 000.000"));
@@ -51,7 +53,8 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
   const qreal valueWidth = metrics.horizontalAdvance(QStringLiteral(" 000.000"));
   const qreal width = std::min(tableWidth(metrics), std::max(room, qreal{0}));
   const qreal nameWidth = width - kPadding * 2 - line - kValueColumns * valueWidth;
-  const int rows = 1 + static_cast<int>(s.stages.size()) + 1 + 3;  // header, stages, latency, 3
+  // The header, the stages, the others, latency, and three lines of rates.
+  const int rows = 1 + static_cast<int>(s.stages.size() + s.others.size()) + 1 + 3;
   const qreal height = kPadding * 3 + rows * line + kTimelineHeight;
   const QRectF panel(area.right() - width - kPadding, area.top() + kPadding, width, height);
   painter.setPen(Qt::NoPen);
@@ -91,6 +94,9 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
   for (std::size_t i = 0; i < s.stages.size(); ++i) {
     const QColor colour = stageColour(static_cast<int>(i));
     row(s.stages[i], &colour);
+  }
+  for (const pipeline::StageStats& other : s.others) {
+    row(other, nullptr);
   }
   row(s.latency, nullptr);
   const qreal full = width - 2 * kPadding;

@@ -22,7 +22,10 @@ namespace cineflow::ui {
 
 struct ProfilerSnapshot {
   std::vector<pipeline::StageStats> stages;  // upload first, then the processor's stages
-  pipeline::StageStats latency;              // source timestamp to displayable
+  // Timed outside the frame's stages: the MIPs (per volume), the display copy (per displayed
+  // frame), save I/O (per volume); only those with samples.
+  std::vector<pipeline::StageStats> others;
+  pipeline::StageStats latency;  // source timestamp to displayable
   double acquisitionFps = 0, processingFps = 0, displayFps = 0;
   int ringOccupancy = 0, ringSlots = 0;
   std::uint64_t dropped = 0;

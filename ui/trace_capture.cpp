@@ -8,15 +8,16 @@
 
 namespace cineflow::ui {
 
-TraceCapture::TraceCapture(EngineController& controller, QObject* parent)
-    : QObject(parent), controller_(controller) {
+TraceCapture::TraceCapture(EngineController& controller, std::vector<profile::StageProbe*> probes,
+                           QObject* parent)
+    : QObject(parent), controller_(controller), probes_(std::move(probes)) {
   timer_.setSingleShot(true);
   connect(&timer_, &QTimer::timeout, this, &TraceCapture::stopAndWrite);
 }
 
 TraceCapture::~TraceCapture() {
   if (recorder_) {
-    controller_.setTraceRecorder(nullptr);
+    attach(nullptr);
   }
   if (writer_.joinable()) {
     writer_.join();
@@ -37,14 +38,21 @@ bool TraceCapture::start(int seconds, const QString& path) {
   }
   path_ = path;
   recorder_ = std::make_shared<profile::TraceRecorder>();
-  controller_.setTraceRecorder(recorder_);
+  attach(recorder_);
   timer_.start(seconds * 1000);
   emit messageReady(tr("Recording a trace for %n second(s)…", nullptr, seconds), false);
   return true;
 }
 
+void TraceCapture::attach(const std::shared_ptr<profile::TraceRecorder>& recorder) {
+  controller_.setTraceRecorder(recorder);
+  for (profile::StageProbe* probe : probes_) {
+    probe->attach(recorder);
+  }
+}
+
 void TraceCapture::stopAndWrite() {
-  controller_.setTraceRecorder(nullptr);
+  attach(nullptr);
   writing_ = true;
   writer_ = std::thread([this, recorder = std::move(recorder_), path = path_] {
     QString message;

@@ -1,7 +1,8 @@
 #pragma once
 // TraceCapture: View > Record trace… records the running engine for N seconds
 // (profile/trace_recorder.hpp) and writes the Chrome trace JSON (Perfetto) on a worker thread, so
-// that the GUI never waits for the file; the outcome arrives as a message and finished().
+// that the GUI never waits for the file; the outcome arrives as a message and finished(). Besides
+// the engine's tracks, the probes given (the display copy, save I/O) add theirs.
 
 #include <QObject>
 #include <QString>
@@ -9,7 +10,9 @@
 #include <atomic>
 #include <memory>
 #include <thread>
+#include <vector>
 
+#include "profile/stage_probe.hpp"
 #include "profile/trace_recorder.hpp"
 
 namespace cineflow::ui {
@@ -20,8 +23,9 @@ class TraceCapture : public QObject {
   Q_OBJECT
 
  public:
-  // The controller must outlive the capture.
-  explicit TraceCapture(EngineController& controller, QObject* parent = nullptr);
+  // The controller and the probes must outlive the capture.
+  TraceCapture(EngineController& controller, std::vector<profile::StageProbe*> probes,
+               QObject* parent = nullptr);
   ~TraceCapture() override;  // stops recording; waits for a write in progress
 
   // Recording or writing.
@@ -36,8 +40,10 @@ class TraceCapture : public QObject {
 
  private:
   void stopAndWrite();
+  void attach(const std::shared_ptr<profile::TraceRecorder>& recorder);  // null: detach
 
   EngineController& controller_;
+  std::vector<profile::StageProbe*> probes_;
   std::shared_ptr<profile::TraceRecorder> recorder_;  // while recording
   QTimer timer_;
   QString path_;

@@ -47,6 +47,8 @@ class VolumeController : public QObject {
   std::vector<store::BufferedSummary> volumes() const { return store_->list(); }
   int unsavedCount() const;
   bool isSaving() const { return saver_->pending() > 0; }
+  // The saver's timing of each save (profiler overlay, traces).
+  profile::StageProbe& saveProbe() { return saver_->probe(); }
   std::uint64_t latestVolumeNumber() const { return latestNumber_; }
 
   // Host copies for display; empty (info.shape.ny == 0) when the volume is gone or its copy is

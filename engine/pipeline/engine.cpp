@@ -172,6 +172,7 @@ EngineStats Engine::stats() const {
   std::vector<profile::RollingStats> stages;
   profile::RollingStats frames;
   profile::RollingStats latency;
+  profile::RollingStats mip;
   {
     std::lock_guard lock(impl_->statsMutex);
     const double now = impl_->secondsSinceEpoch();
@@ -181,15 +182,14 @@ EngineStats Engine::stats() const {
     stages = impl_->stageStats;
     frames = impl_->frameStats;
     latency = impl_->latencyStats;
+    mip = impl_->mipStats;
   }
-  const auto named = [](const std::string& name, const profile::Summary& m) {
-    return StageStats{name, m.count, m.last, m.min, m.median, m.p99, m.max, m.mean, m.stddev};
-  };
   for (std::size_t i = 0; i < names.size(); ++i) {
-    s.stages.push_back(named(names[i], stages[i].summary()));
+    s.stages.push_back(toStageStats(names[i], stages[i].summary()));
   }
   s.frameMedianMs = frames.summary().median;
-  s.latency = named("latency", latency.summary());
+  s.latency = toStageStats("latency", latency.summary());
+  s.mip = toStageStats("mip", mip.summary());
   return s;
 }
 
@@ -302,6 +302,7 @@ void Engine::Impl::configureForStart() {
   stageStats.assign(stageNames.size(), profile::RollingStats(window));
   frameStats = profile::RollingStats(window);
   latencyStats = profile::RollingStats(window);
+  mipStats = profile::RollingStats(window);
   timeline.clear();
   acquisitionRate = profile::RateMeter();
   processingRate = profile::RateMeter();

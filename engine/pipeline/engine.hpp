@@ -42,7 +42,8 @@ class Engine {
   void setVolumeCallback(VolumeCallback callback);
   // Records into `recorder` (profile/trace_recorder.hpp), or stops recording when null: the
   // source's reads on "cf-acquire", each frame's upload on "upload stream", each stage on
-  // "compute stream", all keyed by sequence number. Any thread, any time, running or not: the
+  // "compute stream", each volume's MIPs on "endpoint stream" (keyed by the sweep's last frame),
+  // all keyed by sequence number. Any thread, any time, running or not: the
   // engine thread takes it up before its next frame (placing device times on the host clock
   // costs it one wait for the compute stream), so spans of the frames in flight at a change may
   // still arrive. The engine keeps a reference while it records.

@@ -48,6 +48,7 @@ struct Engine::Impl {
   void applyPendingImaging();
   void dispatch(int hostSlot, InFlightSlot& slot);
   void collect(InFlightSlot& slot);
+  void collectMipTimings();  // the volumes whose MIPs completed: statistics and trace, no wait
   void drain();
   void throwOnStreamError();
   void onProcessed(const acquire::FrameHeader& header) noexcept;
@@ -91,21 +92,22 @@ struct Engine::Impl {
   std::vector<profile::RollingStats> stageStats;
   profile::RollingStats frameStats;
   profile::RollingStats latencyStats;  // source timestamp to displayable
+  profile::RollingStats mipStats;      // per volume, device time on the endpoint stream
   profile::FrameTimeline timeline;     // per-frame stage times for the profiler overlay
   profile::RateMeter acquisitionRate, processingRate;
   std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
   // Tracing (setTraceRecorder), changeable while running. The request waits under traceMutex;
   // the engine thread takes it up between frames (adoptTraceRequest): tracks acquire, upload,
-  // compute, and an anchor that places device events on the host clock (traceAnchorNs + their
-  // time since traceAnchor); then it hands the recorder to the acquisition thread.
+  // compute, endpoint, and an anchor that places device events on the host clock (traceAnchorNs +
+  // their time since traceAnchor); then it hands the recorder to the acquisition thread.
   std::mutex traceMutex;
   std::shared_ptr<profile::TraceRecorder> requestedTrace;  // traceMutex
   std::shared_ptr<profile::TraceRecorder> acquireTrace;    // traceMutex: the acquisition thread's
   int acquireTrack = 0;                                    // traceMutex
   std::atomic<bool> traceRequestPending{false};
   std::shared_ptr<profile::TraceRecorder> trace;  // the engine thread's
-  std::array<int, 3> traceTracks{};
+  std::array<int, 4> traceTracks{};               // acquire, upload, compute, endpoint
   std::unique_ptr<compute::Event> traceAnchor;
   std::int64_t traceAnchorNs = 0;
   void adoptTraceRequest();

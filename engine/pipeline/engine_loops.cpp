@@ -7,6 +7,7 @@
 #include "compute/annotate.hpp"
 #include "compute/thread_name.hpp"
 #include "pipeline/engine_impl.hpp"
+#include "profile/stage_probe.hpp"
 
 namespace cineflow::pipeline {
 namespace {
@@ -14,8 +15,7 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 std::int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
-      .count();
+  return profile::steadyNowNs();
 }
 
 void Engine::Impl::adoptTraceRequest() {
@@ -29,7 +29,7 @@ void Engine::Impl::adoptTraceRequest() {
   }
   if (next) {
     traceTracks = {next->track("cf-acquire"), next->track("upload stream"),
-                   next->track("compute stream")};
+                   next->track("compute stream"), next->track("endpoint stream")};
     // Device times reach the host clock through one event completed at a known host time.
     compute->record(*traceAnchor);
     traceAnchor->synchronize();
@@ -124,6 +124,7 @@ void Engine::Impl::engineLoop() {
         collect(slot);
       }
       dispatch(hostSlot, slot);
+      collectMipTimings();
       throwOnStreamError();
     }
     drain();
@@ -245,6 +246,21 @@ void Engine::Impl::collect(InFlightSlot& slot) {
   timeline.add(timing);
 }
 
+void Engine::Impl::collectMipTimings() {
+  volumes.takeMipTimings(
+      [this](const compute::Event& start, const compute::Event& done, std::uint64_t last) {
+        const double ms = done.elapsedMsSince(start);
+        {
+          std::lock_guard lock(statsMutex);
+          mipStats.add(ms);
+        }
+        if (trace) {
+          trace->add(traceTracks[3], "mip", traceNs(start), traceNs(done),
+                     static_cast<std::int64_t>(last));
+        }
+      });
+}
+
 void Engine::Impl::drain() {
   upload->synchronize();
   compute->synchronize();
@@ -256,6 +272,7 @@ void Engine::Impl::drain() {
       collect(slot);
     }
   }
+  collectMipTimings();
 }
 
 void Engine::Impl::throwOnStreamError() {

@@ -44,4 +44,8 @@ void EngineConfig::validate() const {
           "framesPerVolume must be -1 (the source's), 0 (no volumes) or in [1, 4096]");
 }
 
+StageStats toStageStats(const std::string& name, const profile::Summary& m) {
+  return StageStats{name, m.count, m.last, m.min, m.median, m.p99, m.max, m.mean, m.stddev};
+}
+
 }  // namespace cineflow::pipeline

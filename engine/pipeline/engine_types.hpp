@@ -10,6 +10,7 @@
 
 #include "acquire/frame.hpp"
 #include "process/imaging_params.hpp"
+#include "profile/rolling_stats.hpp"
 
 namespace cineflow::pipeline {
 
@@ -46,6 +47,7 @@ struct StageStats {
   std::size_t count = 0;  // samples in the window
   double lastMs = 0, minMs = 0, medianMs = 0, p99Ms = 0, maxMs = 0, meanMs = 0, stdMs = 0;
 };
+StageStats toStageStats(const std::string& name, const profile::Summary& summary);
 
 struct EngineStats {
   EngineState state = EngineState::Stopped;
@@ -64,6 +66,9 @@ struct EngineStats {
   // End to end: from the source's timestamp (the frame's acquisition) to the image being
   // displayable (complete in the cineloop), host clock.
   StageStats latency;
+  // The three MIPs of each complete volume on the endpoint stream (device time, one sample per
+  // volume; count 0 while volumes are off).
+  StageStats mip;
 };
 
 // A completed image, handed to the frame observer on a host callback. `image` is host memory

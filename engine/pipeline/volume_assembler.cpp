@@ -32,6 +32,7 @@ void VolumeAssembler::configure(compute::Backend& backend, int framesPerVolume, 
       block->alongY = compute::DeviceBuffer<float>(backend, shape.alongY());
       block->alongZ = compute::DeviceBuffer<float>(backend, shape.alongZ());
       block->alongX = compute::DeviceBuffer<float>(backend, shape.alongX());
+      block->mipStart = backend.createEvent();
       block->done = backend.createEvent();
       block->released = backend.createEvent();
       fresh->blocks.push_back(std::move(block));
@@ -88,6 +89,7 @@ int VolumeAssembler::slotFor(const acquire::FrameHeader& header, int slice,
       compute.wait(*block.released);  // the endpoint work reading this block comes first
     }
     openSweep_ = sweep;
+    block.timingPending = false;  // MIPs still running a whole sweep later: not reported
     std::fill(block.present.begin(), block.present.end(), false);
     block.info.elevationM.assign(static_cast<std::size_t>(framesPerVolume_), 0.0);
     block.info.sequence.assign(static_cast<std::size_t>(framesPerVolume_), 0);
@@ -123,9 +125,11 @@ void VolumeAssembler::frameDispatched(const acquire::FrameHeader& header, int sl
                 compute::DeviceSpan<const float>(block.alongZ.data(), block.alongZ.size()),
                 compute::DeviceSpan<const float>(block.alongX.data(), block.alongX.size())};
   endpoint.wait(frameDone);
+  endpoint.record(*block.mipStart);
   mip_.enqueue(endpoint, block.view.volume, block.alongY.view(), block.alongZ.view(),
                block.alongX.view());
   endpoint.record(*block.done);
+  block.timingPending = true;
   if (callback) {
     callback(VolumeEndpoint{block.info, block.view, endpoint, *block.done});
   }

@@ -48,6 +48,12 @@ class VolumeAssembler {
                        compute::Stream& endpoint, const VolumeCallback& callback);
   // Lets go of the sweep being filled (stop, failure, reconfiguration); it is not published.
   void abandonOpenSweep();
+  // Calls report(start, done, lastSequence) once for each volume whose MIPs have completed since
+  // the last call, without waiting: `done` minus `start` is the MIPs' time on the endpoint
+  // stream, `lastSequence` the sweep's last frame. A volume whose MIPs are still running when its
+  // block is refilled is not reported.
+  template <typename Report>
+  void takeMipTimings(Report&& report);
 
   // Any thread. An empty lock until a volume is complete.
   VolumeLock lockLatest() const;
@@ -61,7 +67,9 @@ class VolumeAssembler {
     VolumeView view;
     std::vector<bool> present;  // per slice, in the sweep being filled
     compute::DeviceBuffer<float> alongY, alongZ, alongX;
+    std::unique_ptr<compute::Event> mipStart;  // the MIPs have begun
     std::unique_ptr<compute::Event> done;      // the MIPs have completed
+    bool timingPending = false;                // done recorded, its time not yet reported
     std::unique_ptr<compute::Event> released;  // the endpoint stream is past the callbacks' work
     bool everReleased = false;                 // `released` was recorded at least once
   };
@@ -85,5 +93,18 @@ class VolumeAssembler {
   std::uint64_t number_ = 0;                      // the next complete volume's number
   std::atomic<std::uint64_t> completed_{0}, abandoned_{0};
 };
+
+template <typename Report>
+void VolumeAssembler::takeMipTimings(Report&& report) {
+  if (!storage_) {
+    return;
+  }
+  for (const std::unique_ptr<Block>& block : storage_->blocks) {
+    if (block->timingPending && block->done->query()) {
+      block->timingPending = false;
+      report(*block->mipStart, *block->done, block->info.sequence.back());
+    }
+  }
+}
 
 }  // namespace cineflow::pipeline

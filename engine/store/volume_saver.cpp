@@ -91,6 +91,8 @@ void VolumeSaver::run() {
 SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
   SaveOutcome outcome{request.id, request.path, false, {}};
   const std::string what = "volume " + std::to_string(request.id);
+  const std::int64_t startNs = profile::steadyNowNs();
+  std::int64_t lastFrame = -1;
   try {
     const VolumeStore::Access access = store_.access(request.id);
     if (!access) {
@@ -98,6 +100,9 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       return outcome;
     }
     const pipeline::VolumeView view = access.view();
+    if (!access.info().sequence.empty()) {
+      lastFrame = static_cast<std::int64_t>(access.info().sequence.back());
+    }
     const std::size_t floats =
         view.volume.size() + view.alongY.size() + view.alongZ.size() + view.alongX.size();
     if (staging_.size() < floats) {
@@ -130,6 +135,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
     return outcome;
   }
   store_.markSaved(request.id, request.path.string());
+  probe_.record(startNs, profile::steadyNowNs(), lastFrame);
   outcome.ok = true;
   outcome.message = "Saved " + what + " to " + request.path.string();
   return outcome;

@@ -25,6 +25,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "profile/stage_probe.hpp"
 #include "store/volume_store.hpp"
 #include "store/volume_writer.hpp"
 
@@ -68,6 +69,9 @@ class VolumeSaver {
   SaveProgress progress() const;
   // Blocks until nothing is pending (tests, shutdown).
   void waitIdle();
+  // Each successful save, from taking the job to the file renamed into place ("save" on track
+  // "cf-save", keyed by the volume's last frame): for the profiler overlay and traces.
+  profile::StageProbe& probe() { return probe_; }
 
  private:
   struct Job {
@@ -83,6 +87,7 @@ class VolumeSaver {
   VolumeStore& store_;
   std::unique_ptr<compute::Stream> stream_;
   compute::PinnedBuffer<float> staging_;  // grown by the I/O thread as volumes need
+  profile::StageProbe probe_{"save", "cf-save"};
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

@@ -1,7 +1,10 @@
 // The profiler overlay in the main window (CPU backend on the simulator, under Xvfb): View >
 // Profiler (F2) draws a panel over the live image's top-right corner and nowhere else; the panel is
 // dark and translucent (the image shows through) and carries the engine's numbers; turning it off
-// restores the image exactly. Reports the overlay's paint time and the statistics poll's cost.
+// restores the image exactly. The panel has rows for the display copy besides the engine's stages.
+// A recorded trace holds the engine's tracks and the view's display copies, keyed by the frames
+// the engine processed. Reports what the overlay costs: the view's paint time per frame with it
+// off and on while live, its own compositing and drawing time, and the statistics poll.
 
 #include <QAction>
 #include <QElapsedTimer>
@@ -10,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -18,6 +22,7 @@
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "profiler_overlay.hpp"
 #include "sim_window.hpp"
 #include "support/test_paths.hpp"
 #include "trace_capture.hpp"
@@ -81,19 +86,96 @@ class TestProfilerOverlay : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll());
     const QJsonArray events = document.object().value("traceEvents").toArray();
-    int beamform = 0;
+    QSet<qint64> beamformed;  // frames
+    QList<qint64> displayed;
     QStringList tracks;
     for (const QJsonValue& value : events) {
       const QJsonObject event = value.toObject();
-      beamform += event.value("name").toString() == "beamform" ? 1 : 0;
-      if (event.value("name").toString() == "thread_name") {
+      const QString name = event.value("name").toString();
+      const auto frame =
+          static_cast<qint64>(event.value("args").toObject().value("frame").toDouble(-1));
+      if (name == "beamform") {
+        beamformed.insert(frame);
+      } else if (name == "display" && event.value("ph").toString() == "X") {
+        displayed << frame;
+      } else if (name == "thread_name") {
         tracks << event.value("args").toObject().value("name").toString();
       }
     }
     // About a second of the simulator's 20 frames/s.
-    QVERIFY2(beamform >= 5 && beamform <= 60, qPrintable(QString::number(beamform)));
-    QVERIFY2(tracks.contains("compute stream") && tracks.contains("cf-acquire"),
+    QVERIFY2(beamformed.size() >= 5 && beamformed.size() <= 60,
+             qPrintable(QString::number(beamformed.size())));
+    QVERIFY2(tracks.contains("compute stream") && tracks.contains("cf-acquire") &&
+                 tracks.contains("gui"),
              qPrintable(tracks.join(", ")));
+    // The view's copies into its texture, of frames the trace saw processed (the first may
+    // precede the recording).
+    int linked = 0;
+    for (const qint64 frame : displayed) {
+      linked += beamformed.contains(frame) ? 1 : 0;
+    }
+    QVERIFY2(
+        displayed.size() >= 5 && linked >= displayed.size() - 2,
+        qPrintable(
+            QString("%1 display spans, %2 of processed frames").arg(displayed.size()).arg(linked)));
+  }
+
+  void overlayCostWithAndWithout() {
+    auto* profiler = window_->findChild<QAction*>(QStringLiteral("profilerAction"));
+    QVERIFY(profiler && !profiler->isChecked());
+    cineflow::ui::BmodeView& view = window_->view();
+    // Paint time per displayed frame over live seconds, without and with the panel, alternated
+    // so that a drift in the machine's load falls on both.
+    struct Window {
+      double paintMs = 0;
+      std::uint64_t paints = 0, frames = 0;
+      qint64 elapsedMs = 0;
+    };
+    const auto measure = [&view](Window& into) {
+      const double msBefore = view.paintMsTotal();
+      const auto paintsBefore = view.paints();
+      const auto framesBefore = view.framesDisplayed();
+      QElapsedTimer clock;
+      clock.start();
+      QTest::qWait(1000);
+      into.paintMs += view.paintMsTotal() - msBefore;
+      into.paints += view.paints() - paintsBefore;
+      into.frames += view.framesDisplayed() - framesBefore;
+      into.elapsedMs += clock.elapsed();
+    };
+    Window off, on;
+    for (int round = 0; round < 3; ++round) {
+      measure(off);
+      profiler->trigger();
+      QTRY_VERIFY_WITH_TIMEOUT(!view.profilerRect().isEmpty(), 5000);
+      measure(on);
+      if (round == 0) {
+        const auto snapshot = view.profilerSnapshot();
+        QVERIFY(snapshot);
+        QStringList others;
+        for (const cineflow::pipeline::StageStats& other : snapshot->others) {
+          others << QString::fromStdString(other.name);
+        }
+        QVERIFY2(others.contains("display"), qPrintable(others.join(", ")));
+      }
+      profiler->trigger();
+      QTRY_VERIFY_WITH_TIMEOUT(view.profilerRect().isEmpty(), 5000);
+    }
+    const auto perPaint = [](const Window& w) {
+      return w.paintMs / std::max<double>(1.0, static_cast<double>(w.paints));
+    };
+    const auto fps = [](const Window& w) {
+      return static_cast<double>(w.frames) * 1000.0 / std::max<double>(1.0, w.elapsedMs);
+    };
+    const double periodMs = 1000.0 / std::max(fps(on), 1.0);
+    qInfo(
+        "paint per frame: %.3f ms without the profiler, %.3f ms with it (%.1f and %.1f frames/s, "
+        "3 alternating seconds each); the difference is %.2f %% of the %.1f ms frame period, "
+        "%.2f %% of a 60 Hz display's 16.7 ms",
+        perPaint(off), perPaint(on), fps(off), fps(on),
+        100.0 * (perPaint(on) - perPaint(off)) / periodMs, periodMs,
+        100.0 * (perPaint(on) - perPaint(off)) / (1000.0 / 60.0));
+    QVERIFY(fps(off) > 5 && fps(on) > 5);
   }
 
   void overlayIsDrawnWhenOnAndGoneWhenOff() {

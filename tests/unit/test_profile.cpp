@@ -4,7 +4,9 @@
 // processor of known cost: every stage counted, the end-to-end latency no shorter than the
 // frame's own processing, and the timeline holding the newest frames in order. A recorded trace
 // parses as JSON, has the acquire / upload / compute tracks, a flow per frame, and stage durations
-// that agree with the statistics; a full recorder drops and says so.
+// that agree with the statistics; a full recorder drops and says so. With volumes, each volume's
+// MIPs are timed (statistics and an "endpoint stream" span after the sweep's last frame); a
+// StageProbe (the display copy, save I/O) times what it is given and traces it while attached.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -20,6 +23,7 @@
 #include "pipeline/engine.hpp"
 #include "profile/frame_timeline.hpp"
 #include "profile/rolling_stats.hpp"
+#include "profile/stage_probe.hpp"
 #include "profile/trace_recorder.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/test_random.hpp"
@@ -52,6 +56,63 @@ profile::Summary direct(std::vector<double> v) {
   }
   s.stddev = std::sqrt(squares / static_cast<double>(n));
   return s;
+}
+
+// A Chrome trace as Perfetto reads it: the tracks by id, the spans (microseconds), the flows.
+struct ParsedTrace {
+  struct Span {
+    QString name, track;
+    double startUs = 0, durationUs = 0;
+    std::int64_t frame = -1;
+  };
+  QMap<int, QString> tracks;
+  std::vector<Span> spans;
+  QMap<QString, int> flows;  // phase -> count
+  QString error;             // the JSON parser's, when it failed
+
+  std::vector<double> durations(const QString& name) const {
+    std::vector<double> out;
+    for (const Span& span : spans) {
+      if (span.name == name) {
+        out.push_back(span.durationUs);
+      }
+    }
+    return out;
+  }
+};
+
+ParsedTrace parseTrace(const profile::TraceRecorder& recorder) {
+  ParsedTrace trace;
+  QJsonParseError error;
+  const QJsonDocument document =
+      QJsonDocument::fromJson(QByteArray::fromStdString(recorder.chromeJson()), &error);
+  if (error.error != QJsonParseError::NoError) {
+    trace.error = error.errorString();
+    return trace;
+  }
+  const QJsonArray events = document.object().value("traceEvents").toArray();
+  for (const QJsonValue& value : events) {  // thread names first: spans name their track
+    const QJsonObject event = value.toObject();
+    if (event.value("ph").toString() == "M" && event.value("name").toString() == "thread_name") {
+      trace.tracks[event.value("tid").toInt()] =
+          event.value("args").toObject().value("name").toString();
+    }
+  }
+  for (const QJsonValue& value : events) {
+    const QJsonObject event = value.toObject();
+    const QString phase = event.value("ph").toString();
+    if (phase == "X") {
+      const QJsonObject args = event.value("args").toObject();
+      trace.spans.push_back(
+          {event.value("name").toString(), trace.tracks.value(event.value("tid").toInt()),
+           event.value("ts").toDouble(), event.value("dur").toDouble(),
+           args.contains("frame") ? static_cast<std::int64_t>(args.value("frame").toDouble())
+                                  : -1});
+    } else if (phase == "s" || phase == "t" || phase == "f") {
+      ++trace.flows[phase];
+    }
+  }
+  return trace;
 }
 
 }  // namespace
@@ -192,46 +253,128 @@ class TestProfile : public QObject {
     QVERIFY(engine);
     const pipeline::EngineStats stats = engine->stats();
 
-    QJsonParseError error;
-    const QJsonDocument document =
-        QJsonDocument::fromJson(QByteArray::fromStdString(trace.chromeJson()), &error);
-    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
-    const QJsonArray events = document.object().value("traceEvents").toArray();
-
-    QMap<int, QString> tracks;
-    QMap<QString, std::vector<double>> durations;  // span name -> microseconds
-    QMap<QString, int> flows;                      // phase -> count
-    for (const QJsonValue& value : events) {
-      const QJsonObject event = value.toObject();
-      const QString phase = event.value("ph").toString();
-      if (phase == "M" && event.value("name").toString() == "thread_name") {
-        tracks[event.value("tid").toInt()] =
-            event.value("args").toObject().value("name").toString();
-      } else if (phase == "X") {
-        QVERIFY(event.value("dur").toDouble() >= 0);
-        QVERIFY(event.value("args").toObject().contains("frame"));
-        durations[event.value("name").toString()].push_back(event.value("dur").toDouble());
-      } else if (phase == "s" || phase == "t" || phase == "f") {
-        ++flows[phase];
-      }
+    const ParsedTrace parsed = parseTrace(trace);
+    QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+    for (const ParsedTrace::Span& span : parsed.spans) {
+      QVERIFY(span.durationUs >= 0);
+      QVERIFY(span.frame >= 0);
     }
     for (const char* name : {"cf-acquire", "upload stream", "compute stream"}) {
-      QVERIFY2(tracks.values().contains(name), name);
+      QVERIFY2(parsed.tracks.values().contains(name), name);
     }
     // Every frame read, uploaded and processed; one flow from the read to the last stage.
-    QCOMPARE(durations["acquire"].size(), std::size_t{60});
-    QCOMPARE(durations["upload"].size(), std::size_t{60});
-    QCOMPARE(durations["tag"].size(), std::size_t{60});
-    QCOMPARE(flows["s"], 60);
-    QCOMPARE(flows["f"], 60);
+    QCOMPARE(parsed.durations("acquire").size(), std::size_t{60});
+    QCOMPARE(parsed.durations("upload").size(), std::size_t{60});
+    QCOMPARE(parsed.durations("tag").size(), std::size_t{60});
+    QCOMPARE(parsed.flows["s"], 60);
+    QCOMPARE(parsed.flows["f"], 60);
     QCOMPARE(trace.dropped(), std::size_t{0});
     // The trace's stage durations are the statistics' samples (to the microsecond rounding).
-    std::vector<double> tag = durations["tag"];
+    std::vector<double> tag = parsed.durations("tag");
     std::sort(tag.begin(), tag.end());
     const double medianMs = (tag[29] + tag[30]) / 2 * 1e-3;
     QVERIFY2(std::abs(medianMs - stats.stages[1].medianMs) <= 0.002,
              qPrintable(QString("%1 vs %2").arg(medianMs).arg(stats.stages[1].medianMs)));
     QVERIFY(medianMs >= 0.29);  // 300 us of work, less 10 us of rounding
+  }
+
+  void volumesMipsAreTimedAndTraced() {
+    constexpr int kSlices = 4;
+    constexpr std::uint64_t kFrames = 80;
+    const auto recorder = std::make_shared<profile::TraceRecorder>();
+    pipeline::EngineConfig config;
+    config.pace = false;
+    config.maxFrames = kFrames;
+    config.framesPerVolume = kSlices;
+    config.cineloopFrames = 16 * kSlices;  // a block is refilled 64 frames later
+    auto engine =
+        test::makeTaggedEngine(*backend_, config, nullptr, std::chrono::microseconds(100));
+    engine->setTraceRecorder(recorder);
+    engine->start();
+    QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    engine->stop();
+    const pipeline::EngineStats stats = engine->stats();
+    QCOMPARE(stats.volumes, kFrames / kSlices);
+    QCOMPARE(stats.mip.name, std::string("mip"));
+    QCOMPARE(stats.mip.count, static_cast<std::size_t>(kFrames / kSlices));
+    QVERIFY(stats.mip.minMs > 0 && stats.mip.minMs <= stats.mip.medianMs &&
+            stats.mip.medianMs <= stats.mip.maxMs);
+
+    const ParsedTrace parsed = parseTrace(*recorder);
+    QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+    QVERIFY(parsed.tracks.values().contains("endpoint stream"));
+    std::map<std::int64_t, double> tagEndUs;  // frame -> end of its stage span
+    for (const ParsedTrace::Span& span : parsed.spans) {
+      if (span.name == "tag") {
+        tagEndUs[span.frame] = span.startUs + span.durationUs;
+      }
+    }
+    int mips = 0;
+    for (const ParsedTrace::Span& span : parsed.spans) {
+      if (span.name != "mip") {
+        continue;
+      }
+      ++mips;
+      QCOMPARE(span.track, QString("endpoint stream"));
+      QCOMPARE(span.frame % kSlices, std::int64_t{kSlices - 1});  // the sweep's last frame
+      QVERIFY(tagEndUs.count(span.frame) == 1);
+      // The MIPs start once the sweep's last image is complete (1 us of rounding).
+      QVERIFY2(span.startUs >= tagEndUs[span.frame] - 1.0,
+               qPrintable(QString("%1 < %2").arg(span.startUs).arg(tagEndUs[span.frame])));
+    }
+    QCOMPARE(mips, static_cast<int>(kFrames / kSlices));
+    std::vector<double> mip = parsed.durations("mip");
+    std::sort(mip.begin(), mip.end());
+    const double medianMs = (mip[9] + mip[10]) / 2 * 1e-3;
+    QVERIFY2(std::abs(medianMs - stats.mip.medianMs) <= 0.002,
+             qPrintable(QString("%1 vs %2").arg(medianMs).arg(stats.mip.medianMs)));
+  }
+
+  void probeTimesAndTracesWhatItIsGiven() {
+    constexpr std::size_t kWindow = 8;
+    profile::StageProbe probe("display", "gui", kWindow);
+    QCOMPARE(probe.name(), std::string("display"));
+    QCOMPARE(probe.summary().count, std::size_t{0});
+    test::SeededRandom random(71);
+    std::vector<double> ms;
+    std::int64_t t = 1'000'000'000;
+    const auto record = [&](std::int64_t frame) {
+      const std::int64_t duration = random.integer(10'000, 5'000'000);  // 0.01 .. 5 ms
+      probe.record(t, t + duration, frame);
+      ms.push_back(static_cast<double>(duration) * 1e-6);
+      t += duration + random.integer(0, 1'000'000);
+    };
+    for (int i = 0; i < 13; ++i) {
+      record(-1);
+    }
+    const profile::Summary want =
+        direct(std::vector<double>(ms.end() - static_cast<std::ptrdiff_t>(kWindow), ms.end()));
+    const profile::Summary got = probe.summary();
+    QCOMPARE(got.count, kWindow);
+    QCOMPARE(got.last, want.last);
+    QCOMPARE(got.median, want.median);
+    QCOMPARE(got.max, want.max);
+    QVERIFY(std::abs(got.mean - want.mean) <= 1e-12 * want.mean);
+
+    const auto recorder = std::make_shared<profile::TraceRecorder>();
+    probe.attach(recorder);
+    for (std::int64_t frame = 40; frame < 43; ++frame) {
+      record(frame);
+    }
+    probe.attach(nullptr);
+    record(43);  // detached: statistics only
+    QCOMPARE(recorder->size(), std::size_t{3});
+    const ParsedTrace parsed = parseTrace(*recorder);
+    QVERIFY2(parsed.error.isEmpty(), qPrintable(parsed.error));
+    QCOMPARE(parsed.spans.size(), std::size_t{3});
+    for (std::size_t i = 0; i < 3; ++i) {
+      QCOMPARE(parsed.spans[i].name, QString("display"));
+      QCOMPARE(parsed.spans[i].track, QString("gui"));
+      QCOMPARE(parsed.spans[i].frame, static_cast<std::int64_t>(40 + i));
+      QVERIFY(std::abs(parsed.spans[i].durationUs - ms[13 + i] * 1e3) <= 1.0);
+    }
+    probe.clear();
+    QCOMPARE(probe.summary().count, std::size_t{0});
   }
 
   void traceAttachesAndDetachesWhileRunning() {
@@ -249,20 +392,12 @@ class TestProfile : public QObject {
     const std::uint64_t detachedAt = engine->stats().acquired;
     QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
     engine->stop();
-    const QJsonDocument document =
-        QJsonDocument::fromJson(QByteArray::fromStdString(recorder->chromeJson()));
     std::int64_t first = -1, last = -1;
     int stages = 0;
-    for (const QJsonValue& value : document.object().value("traceEvents").toArray()) {
-      const QJsonObject event = value.toObject();
-      if (event.value("ph").toString() != "X") {
-        continue;
-      }
-      const auto frame =
-          static_cast<std::int64_t>(event.value("args").toObject().value("frame").toDouble());
-      first = first < 0 ? frame : std::min(first, frame);
-      last = std::max(last, frame);
-      stages += event.value("name").toString() == "tag" ? 1 : 0;
+    for (const ParsedTrace::Span& span : parseTrace(*recorder).spans) {
+      first = first < 0 ? span.frame : std::min(first, span.frame);
+      last = std::max(last, span.frame);
+      stages += span.name == "tag" ? 1 : 0;
     }
     qInfo("recorded frames %lld..%lld (%d stage spans); detached when %llu were acquired",
           static_cast<long long>(first), static_cast<long long>(last), stages,

@@ -277,9 +277,11 @@ class TestVolumeSave : public QObject {
     QVERIFY(!anyPartialFile(folder_));
     QCOMPARE(store.list().size(), std::size_t{1});
     QVERIFY(!store.list().front().saved);
+    QCOMPARE(saver.probe().summary().count, std::size_t{0});  // a failed save is not timed
     // The same volume saves fine once space is back.
     const auto retry = saveAndWait(saver, id, path);
     QVERIFY2(retry.ok, retry.message.c_str());
+    QCOMPARE(saver.probe().summary().count, std::size_t{1});
   }
 
   void saveWhileAcquiringFlatOutLosesNothing() {
@@ -309,6 +311,11 @@ class TestVolumeSave : public QObject {
     QCOMPARE(stats.dropped, std::uint64_t{0});
     QCOMPARE(stats.processed, std::uint64_t{2000});
     QCOMPARE(stats.volumes, std::uint64_t{2000 / kSlices});
+    // The save was timed, and traced while a recorder was attached (none here).
+    const profile::Summary save = saver.probe().summary();
+    QCOMPARE(save.count, std::size_t{1});
+    QVERIFY(save.last > 0);
+    QCOMPARE(saver.probe().name(), std::string("save"));
   }
 
   void compressionNamesParseAndBadOnesAreRefused() {
