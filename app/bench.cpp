@@ -31,8 +31,8 @@ constexpr int kHostRingSlots = 8;
 constexpr int kInFlightSlots = 3;
 
 const char* benchUsage() {
-  return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
-                      [--save-volumes DIR] [--trace FILE] [--json FILE]
+  return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
+                      [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
 
 Measures the processing engine flat out on frames that a simulated scanner deposits straight
 into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
@@ -45,6 +45,7 @@ Options:
                    course:  3 transmits (-10, 0, +10 deg) x 128 elements x 8183 float32
                             samples (fs 100 MHz, f0 5 MHz, pitch 0.298 mm, 12.6 MB/frame),
                             grid 128 x 128 over x -15..15 mm, z 20..50 mm
+  --mode rf|iq     signal chain (default rf): RF, or I/Q (demodulation, DAS on I/Q, |IQ|)
   --frames N       frames to time after a warm-up (default 200 on CUDA, 30 on the CPU)
   --save-volumes DIR
                    then run the engine again while volume after volume is buffered and saved
@@ -64,6 +65,7 @@ struct BenchOptions {
   bool help = false;
   compute::BackendRequest backend = compute::BackendRequest::Auto;
   std::string preset = "default";
+  process::ImagingMode mode = process::ImagingMode::Rf;
   std::uint64_t frames = 0;  // 0: the backend's default
   std::string jsonPath;
   std::string saveFolder;  // empty: no saving run
@@ -98,6 +100,8 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
     } else if (arg == "--preset") {
       options.preset = value();
       rethrowAs("--preset", [&] { return benchWorkload(options.preset); });  // a usage error
+    } else if (arg == "--mode") {
+      options.mode = rethrowAs("--mode", [&] { return process::parseImagingMode(value()); });
     } else if (arg == "--frames") {
       const std::string text = value();
       const char* end = text.data() + text.size();
@@ -347,7 +351,9 @@ int runBench(int argc, char** argv) {
       std::cerr << "cineflow: " << fallback << '\n';
     }
     const bool cuda = backend->kind() == compute::BackendKind::Cuda;
-    const BenchWorkload workload = benchWorkload(options.preset);
+    BenchWorkload workload = benchWorkload(options.preset);
+    workload.imaging.mode = options.mode;
+    workload.imaging.validate(workload.acq);
     const std::uint64_t frames = options.frames > 0 ? options.frames : (cuda ? 200 : 30);
     // The warm-up lets BenchSource fill every host ring slot once (its slow first touch) and
     // fills the in-flight slots, so the timed frames see the steady state.
@@ -359,6 +365,7 @@ int runBench(int argc, char** argv) {
     results.device = backend->deviceName();
     results.backend = compute::toString(backend->kind());
     results.preset = workload.preset;
+    results.mode = process::toString(workload.imaging.mode);
     results.workloadDescription = workload.description;
     results.sampleType = acquire::toString(workload.sampleType);
     results.framesRequested = frames;

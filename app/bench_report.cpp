@@ -67,7 +67,8 @@ double BenchResults::saveMBps() const {
 
 void printBenchTable(const BenchResults& r, std::FILE* out) {
   std::fprintf(out, "cineflow bench: %s (%s backend)\n", r.device.c_str(), r.backend.c_str());
-  std::fprintf(out, "preset:   %s: %s\n", r.preset.c_str(), r.workloadDescription.c_str());
+  std::fprintf(out, "preset:   %s: %s (%s mode)\n", r.preset.c_str(), r.workloadDescription.c_str(),
+               r.mode.c_str());
   std::fprintf(out, "frame:    %d transmits x %d elements x %d samples %s = %.2f MB\n", r.transmits,
                r.elements, r.samples, r.sampleType.c_str(),
                static_cast<double>(r.frameBytes) / 1e6);
@@ -127,6 +128,7 @@ std::string benchJson(const BenchResults& r) {
   field("device", store::jsonString(r.device));
   field("backend", store::jsonString(r.backend));
   field("preset", store::jsonString(r.preset));
+  field("mode", store::jsonString(r.mode));
   field("frames", jsonNumber(r.framesRequested));
   field("frames_timed", jsonNumber(r.framesTimed));
   field("warmup_frames", jsonNumber(r.warmupFrames));

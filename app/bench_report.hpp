@@ -18,6 +18,7 @@ struct BenchResults {
   std::string device;   // backend->deviceName()
   std::string backend;  // "cpu" | "cuda"
   std::string preset;
+  std::string mode;  // "rf" | "iq"
   std::string workloadDescription;
   std::string sampleType;  // "int16" | "float32"
   std::uint64_t framesRequested = 0;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "process/imaging_params.hpp"
+
 namespace cineflow::app {
 namespace {
 
@@ -35,6 +37,12 @@ Options:
                          reconstruction grid in millimetres (default: the array's width,
                          dx = lambda/2, depth 5 mm to the last sample, dz = lambda/8)
   --fnumber F            receive f-number (default 1.5)
+  --apodisation hann|rect
+                         receive apodisation over the f-number aperture: Hann window (default)
+                         or rectangular (uniform, as PyMUST's dasmtx)
+  --mode rf|iq           signal chain: RF (bandpass, DAS on RF, Hilbert envelope) or I/Q
+                         (demodulation, DAS on I/Q, |IQ|); default RF, or I/Q for a file
+                         sampled below 2 x f0, which only I/Q mode can image
   --frames N             frames to process (default: every frame of the file once, or one
                          elevation sweep of the simulator)
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
@@ -44,8 +52,8 @@ Options:
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
 
-Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--frames N]
-                          [--save-volumes DIR] [--trace FILE] [--json FILE]
+Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
+                          [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
                           (cineflow bench --help for details)
   --help                 print this help and exit
 
@@ -85,6 +93,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.grid = value();
     } else if (arg == "--fnumber") {
       options.fNumber = parseNumber<double>(arg, value());
+    } else if (arg == "--apodisation") {
+      options.apodisation = value();
+      process::parseApodisation(*options.apodisation);  // a bad name is a command-line error
+    } else if (arg == "--mode") {
+      options.mode = value();
+      process::parseImagingMode(*options.mode);  // a bad mode is a command-line error
     } else if (arg == "--backend") {
       options.backend = value();
     } else if (arg == "--frames") {
@@ -106,11 +120,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
   }
   if (!options.headless) {
     // The window has its own controls for these; silently ignoring them would mislead.
-    if (!options.output.empty() || options.grid || options.fNumber || options.frames > 0 ||
-        options.policy != "block" || !options.tracePath.empty()) {
+    if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
+        options.apodisation || options.frames > 0 || options.policy != "block" ||
+        !options.tracePath.empty()) {
       throw std::invalid_argument(
-          "--output, --grid, --fnumber, --frames, --policy and --trace are used with --headless "
-          "only (in the window, use the acquisition panel)");
+          "--output, --grid, --fnumber, --apodisation, --mode, --frames, --policy and --trace are "
+          "used with --headless only (in the window, use the acquisition panel)");
     }
   }
   if (options.afterFrames < 1) {

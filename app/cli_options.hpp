@@ -17,6 +17,8 @@ struct CliOptions {
   std::string output;
   std::optional<std::string> grid;  // "x0:x1:dx,z0:z1:dz" in mm
   std::optional<double> fNumber;
+  std::optional<std::string> apodisation;  // "hann" | "rect"
+  std::optional<std::string> mode;  // "rf" | "iq"; default: RF, or I/Q for bandpass-sampled data
   std::string backend = "auto";
   std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";

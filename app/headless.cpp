@@ -25,6 +25,14 @@ process::ImagingParams imagingFor(const CliOptions& options,
   if (options.fNumber) {
     imaging.fNumber = *options.fNumber;
   }
+  if (options.apodisation) {
+    imaging.apodisation = process::parseApodisation(*options.apodisation);
+  }
+  if (options.mode) {
+    imaging.mode = process::parseImagingMode(*options.mode);
+  } else if (const std::string notice = process::bandpassSamplingNotice(acq); !notice.empty()) {
+    std::cerr << "cineflow: " << options.input << " is " << notice << '\n';
+  }
   imaging.validate(acq);
   return imaging;
 }
@@ -79,6 +87,8 @@ int runHeadless(const CliOptions& options) {
 
     const store::AttributeMap attributes = {
         {"f_number", imaging.fNumber},
+        {"imaging_mode", std::string(process::toString(imaging.mode))},
+        {"apodisation", std::string(process::toString(imaging.apodisation))},
         {"grid_mm", imaging.grid.toMillimetreString()},
         {"backend", backend->deviceName()},
         {"source", source->describe()},

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "engine_controller.hpp"
@@ -140,6 +141,21 @@ QWidget* AcquisitionPanel::createImagingGroup() {
   auto* group = new QGroupBox(tr("Imaging"), this);
   auto* layout = new QFormLayout(group);
 
+  mode_ = new QComboBox(group);
+  mode_->setObjectName(QStringLiteral("modeBox"));
+  mode_->addItem(tr("RF"), static_cast<int>(process::ImagingMode::Rf));
+  mode_->addItem(tr("I/Q"), static_cast<int>(process::ImagingMode::Iq));
+  mode_->setToolTip(
+      tr("RF: bandpass, delay-and-sum on RF, Hilbert envelope. I/Q: demodulation, delay-and-sum "
+         "on I/Q with phase rotation, |IQ| (needed for RF sampled below 2 x f0). Applied live."));
+  connect(mode_, &QComboBox::currentIndexChanged, this, &AcquisitionPanel::applyMode);
+  layout->addRow(tr("Mode"), mode_);
+  modeNote_ = new QLabel(group);
+  modeNote_->setObjectName(QStringLiteral("modeNote"));
+  modeNote_->setWordWrap(true);
+  modeNote_->hide();
+  layout->addRow(modeNote_);
+
   fNumber_ = new QDoubleSpinBox(group);
   fNumber_->setObjectName(QStringLiteral("fNumberBox"));
   fNumber_->setRange(0.1, 20.0);
@@ -174,6 +190,10 @@ QWidget* AcquisitionPanel::createImagingGroup() {
   group->setEnabled(false);  // until a source is open: the grid's limits depend on it
   imagingGroup_ = group;
   return group;
+}
+
+QString AcquisitionPanel::modeNote() const {
+  return modeNote_->isHidden() ? QString() : modeNote_->text();
 }
 
 QString AcquisitionPanel::imagingError() const {
@@ -236,6 +256,17 @@ void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
 void AcquisitionPanel::loadImagingParams() {
   const process::ImagingParams params = controller_.imagingParams();
   loading_ = true;
+  mode_->setCurrentIndex(mode_->findData(static_cast<int>(params.mode)));
+  // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
+  const acquire::AcquisitionParams* acq = controller_.engine().acquisitionParams();
+  const QString note =
+      acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();
+  modeNote_->setText(note.isEmpty() ? QString() : tr("The RF is %1.").arg(note));
+  modeNote_->setVisible(!note.isEmpty());
+  if (auto* model = qobject_cast<QStandardItemModel*>(mode_->model())) {
+    model->item(mode_->findData(static_cast<int>(process::ImagingMode::Rf)))
+        ->setEnabled(note.isEmpty());
+  }
   fNumber_->setValue(params.fNumber);
   depthStart_->setValue(params.grid.z0 * kMmPerM);
   depthEnd_->setValue(params.grid.z1 * kMmPerM);
@@ -243,6 +274,15 @@ void AcquisitionPanel::loadImagingParams() {
   lateralEnd_->setValue(params.grid.x1 * kMmPerM);
   loading_ = false;
   showImagingResult({});
+}
+
+void AcquisitionPanel::applyMode(int index) {
+  if (loading_ || index < 0) {
+    return;
+  }
+  process::ImagingParams params = controller_.imagingParams();
+  params.mode = static_cast<process::ImagingMode>(mode_->itemData(index).toInt());
+  showImagingResult(controller_.setImagingParams(params));
 }
 
 void AcquisitionPanel::applyFNumber(double fNumber) {

@@ -29,6 +29,9 @@ class AcquisitionPanel : public QWidget {
   // The controls, for the main window's settings and for tests.
   QDoubleSpinBox& frameRateBox() { return *frameRate_; }
   QComboBox& overflowBox() { return *overflow_; }
+  QComboBox& modeBox() { return *mode_; }
+  // Why the mode was chosen for the operator ("sampled at ... : imaging in I/Q mode"), or empty.
+  QString modeNote() const;
   QDoubleSpinBox& fNumberBox() { return *fNumber_; }
   QDoubleSpinBox& depthStartBox() { return *depthStart_; }
   QDoubleSpinBox& depthEndBox() { return *depthEnd_; }
@@ -59,6 +62,7 @@ class AcquisitionPanel : public QWidget {
   void onRunningChanged(bool running);
   void onStatsUpdated(const pipeline::EngineStats& stats);
   void loadImagingParams();
+  void applyMode(int index);
   void applyFNumber(double fNumber);
   void applyGrid();
   void showImagingResult(const QString& error);
@@ -73,6 +77,8 @@ class AcquisitionPanel : public QWidget {
   QLabel* droppedCount_ = nullptr;
   QLabel* droppedAlert_ = nullptr;
   QWidget* imagingGroup_ = nullptr;
+  QComboBox* mode_ = nullptr;
+  QLabel* modeNote_ = nullptr;
   QDoubleSpinBox* fNumber_ = nullptr;
   QDoubleSpinBox* depthStart_ = nullptr;
   QDoubleSpinBox* depthEnd_ = nullptr;

@@ -272,7 +272,6 @@ void Engine::Impl::configureForStart() {
     notify = backend.createStream("notify");
     endpoint = backend.createStream("endpoint");
   }
-  const auto names = processor->stageNames();
   inFlight.clear();
   inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
   for (InFlightSlot& slot : inFlight) {
@@ -283,9 +282,6 @@ void Engine::Impl::configureForStart() {
     slot.uploadStart = backend.createEvent();
     slot.uploaded = backend.createEvent();
     slot.done = backend.createEvent();
-    for (std::size_t i = 0; i <= names.size(); ++i) {
-      slot.marks.push_back(backend.createEvent());
-    }
   }
 
   // A recorder requested before start sees the first frame: take it up here, before the threads.
@@ -295,11 +291,9 @@ void Engine::Impl::configureForStart() {
   traceRequestPending = true;  // sets both threads' recorders, null included
   adoptTraceRequest();
 
+  adoptStageNames();
   std::lock_guard lock(statsMutex);
-  stageNames.assign({"upload"});
-  stageNames.insert(stageNames.end(), names.begin(), names.end());
   const auto window = static_cast<std::size_t>(config.statsWindow);
-  stageStats.assign(stageNames.size(), profile::RollingStats(window));
   frameStats = profile::RollingStats(window);
   latencyStats = profile::RollingStats(window);
   mipStats = profile::RollingStats(window);
@@ -310,6 +304,31 @@ void Engine::Impl::configureForStart() {
   acquired = 0;
   dropped = 0;
   processed = 0;
+}
+
+void Engine::Impl::adoptStageNames() {
+  const auto names = processor->stageNames();
+  for (InFlightSlot& slot : inFlight) {
+    slot.marks.resize(names.size() + 1);
+    for (auto& mark : slot.marks) {
+      if (!mark) {
+        mark = backend.createEvent();
+      }
+    }
+  }
+  std::lock_guard lock(statsMutex);
+  stageNames.assign({"upload"});
+  stageNames.insert(stageNames.end(), names.begin(), names.end());
+  stageStats.assign(stageNames.size(),
+                    profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
+  timeline.clear();
+}
+
+bool Engine::Impl::stageNamesChanged() const {
+  const auto names = processor->stageNames();
+  std::lock_guard lock(statsMutex);
+  return stageNames.empty() ||
+         !std::equal(names.begin(), names.end(), stageNames.begin() + 1, stageNames.end());
 }
 
 void Engine::Impl::configureImageStorage() {

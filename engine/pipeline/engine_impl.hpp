@@ -56,6 +56,10 @@ struct Engine::Impl {
   int sliceOf(const acquire::FrameHeader& header) const;
   // Reconfigures volumes and cineloop for `geometry` (volumes first: they point into the loop).
   void configureImageStorage();
+  // Sizes the slots' stage marks and the stage statistics for the processor's stages (with
+  // nothing in flight: at start, or after a reconfiguration changed them, e.g. RF to I/Q).
+  void adoptStageNames();
+  bool stageNamesChanged() const;
   double secondsSinceEpoch() const;
 
   compute::Backend& backend;

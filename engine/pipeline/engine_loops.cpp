@@ -150,6 +150,9 @@ void Engine::Impl::applyPendingImaging() {
   }
   drain();  // a parameter change reallocates: once, between frames, with nothing in flight
   processor->configure(backend, source->params(), source->sampleType(), *next);
+  if (stageNamesChanged()) {
+    adoptStageNames();
+  }
   if (processor->geometry() != geometry) {
     geometry = processor->geometry();
     configureImageStorage();

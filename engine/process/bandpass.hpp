@@ -19,6 +19,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "process/fir_design.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::process {
@@ -29,13 +30,6 @@ class BandpassKernel;
 namespace cuda {
 class BandpassKernel;
 }
-
-// Odd-length (`taps`) Hamming-windowed sinc bandpass for [lowHz, highHz] at sampling rate fsHz,
-// normalised to unit gain at the centre of the band. A high edge at or above 0.98 * fs/2 is
-// clamped to 0.98 * fs/2 (a band reaching Nyquist has no room for the window's transition), and
-// the centre is taken of the clamped band. Throws std::invalid_argument for an even or too small
-// length, fs <= 0, or edges not satisfying 0 <= low < high (after clamping).
-std::vector<float> designBandpassTaps(int taps, double lowHz, double highHz, double fsHz);
 
 class BandpassFilter {
  public:

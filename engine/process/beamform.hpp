@@ -8,9 +8,10 @@
 //   formula image(x, z) = (1/T) sum_t sum_e w(x, z, e) * rf_t,e((tau - t0) * fs), where
 //             tau = (z cos a_t + x sin a_t + sqrt((x - x_e)^2 + z^2)) / c,
 //           rf_t,e(s) interpolates linearly between samples floor(s) and floor(s) + 1 and is 0
-//           for s outside [0, samples - 1]; the receive apodisation is a Hann window over the
-//           half aperture h = z / (2 fNumber):
-//             w = 0.5 (1 + cos(pi (x - x_e) / h)) for |x - x_e| < h, else 0.
+//           for s outside [0, samples - 1]; the receive apodisation covers the half aperture
+//           h = z / (2 fNumber), as a Hann window (ImagingParams::apodisation, the default)
+//             w = 0.5 (1 + cos(pi (x - x_e) / h)) for |x - x_e| < h, else 0,
+//           or rectangular: w = 1 for |x - x_e| < h, else 0.
 //   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The
 //           beamformer must outlive the enqueued work and must not be reconfigured meanwhile.
 

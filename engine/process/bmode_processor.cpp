@@ -6,24 +6,41 @@
 
 namespace cineflow::process {
 
+std::span<const char* const> BmodeProcessor::stageNames() const {
+  if (mode_ == ImagingMode::Iq) {
+    return kIqStages;
+  }
+  return kRfStages;
+}
+
 void BmodeProcessor::configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
                                acquire::SampleType sampleType, const ImagingParams& imaging) {
   acq.validate();
   imaging.validate(acq);
   const ImageGeometry geometry = imaging.geometry();
   // Build everything before replacing anything, so a failure leaves the old configuration whole.
-  BandpassFilter bandpass;
-  bandpass.configure(backend, acq, sampleType, imaging);
-  DasBeamformer beamformer;
-  beamformer.configure(backend, acq, imaging);
-  EnvelopeDetector envelope;
-  envelope.configure(backend, geometry);
   LogCompressor log;
   log.configure(backend, geometry);
-  compute::DeviceBuffer<float> filtered(backend, acq.samplesPerFrame());
-  compute::DeviceBuffer<float> beamformed(backend, geometry.pixels());
   compute::DeviceBuffer<float> detected(backend, geometry.pixels());
+  BandpassFilter bandpass;
+  DasBeamformer beamformer;
+  EnvelopeDetector envelope;
+  compute::DeviceBuffer<float> filtered, beamformed, iq;
+  IqDemodulator demodulator;
+  IqBeamformer iqBeamformer;
+  if (imaging.mode == ImagingMode::Rf) {
+    bandpass.configure(backend, acq, sampleType, imaging);
+    beamformer.configure(backend, acq, imaging);
+    envelope.configure(backend, geometry);
+    filtered = compute::DeviceBuffer<float>(backend, acq.samplesPerFrame());
+    beamformed = compute::DeviceBuffer<float>(backend, geometry.pixels());
+  } else {
+    demodulator.configure(backend, acq, sampleType, imaging);
+    iqBeamformer.configure(backend, acq, imaging, demodulator.iqSamples());
+    iq = compute::DeviceBuffer<float>(backend, demodulator.iqFloats());
+  }
 
+  mode_ = imaging.mode;
   geometry_ = geometry;
   rawBytes_ = acq.samplesPerFrame() * acquire::sampleBytes(sampleType);
   bandpass_ = std::move(bandpass);
@@ -33,6 +50,9 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
   filtered_ = std::move(filtered);
   beamformed_ = std::move(beamformed);
   detected_ = std::move(detected);
+  demodulator_ = std::move(demodulator);
+  iqBeamformer_ = std::move(iqBeamformer);
+  iq_ = std::move(iq);
 }
 
 void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
@@ -40,9 +60,10 @@ void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const 
   if (geometry_.pixels() == 0) {
     throw std::logic_error("B-mode processor: enqueue() before configure()");
   }
-  if (!marks.empty() && marks.size() != kStageNames.size() + 1) {
+  const std::size_t stages = stageNames().size();
+  if (!marks.empty() && marks.size() != stages + 1) {
     throw std::invalid_argument("B-mode processor: got " + std::to_string(marks.size()) +
-                                " stage marks, expected " + std::to_string(kStageNames.size() + 1) +
+                                " stage marks, expected " + std::to_string(stages + 1) +
                                 " (or none)");
   }
   for (const auto& mark : marks) {
@@ -61,20 +82,43 @@ void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const 
                                 " bytes, expected " + std::to_string(rawBytes_) +
                                 " (or a span is null)");
   }
-  const auto record = [&](std::size_t index) {
-    if (!marks.empty()) {
-      stream.record(*marks[index]);
-    }
-  };
-  record(0);
+  if (mode_ == ImagingMode::Iq) {
+    enqueueIq(stream, raw, image, marks);
+  } else {
+    enqueueRf(stream, raw, image, marks);
+  }
+}
+
+namespace {
+void recordMark(compute::Stream& stream, StageMarks marks, std::size_t index) {
+  if (!marks.empty()) {
+    stream.record(*marks[index]);
+  }
+}
+}  // namespace
+
+void BmodeProcessor::enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                               compute::DeviceSpan<float> image, StageMarks marks) {
+  recordMark(stream, marks, 0);
   bandpass_.enqueue(stream, raw, filtered_.view());
-  record(1);
+  recordMark(stream, marks, 1);
   beamformer_.enqueue(stream, filtered_.view(), beamformed_.view());
-  record(2);
+  recordMark(stream, marks, 2);
   envelope_.enqueue(stream, beamformed_.view(), detected_.view());
-  record(3);
+  recordMark(stream, marks, 3);
   log_.enqueue(stream, detected_.view(), image);
-  record(4);
+  recordMark(stream, marks, 4);
+}
+
+void BmodeProcessor::enqueueIq(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                               compute::DeviceSpan<float> image, StageMarks marks) {
+  recordMark(stream, marks, 0);
+  demodulator_.enqueue(stream, raw, iq_.view());
+  recordMark(stream, marks, 1);
+  iqBeamformer_.enqueue(stream, iq_.view(), detected_.view());
+  recordMark(stream, marks, 2);
+  log_.enqueue(stream, detected_.view(), image);
+  recordMark(stream, marks, 3);
 }
 
 }  // namespace cineflow::process

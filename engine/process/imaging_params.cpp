@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -124,6 +125,56 @@ std::string ImagingGrid::toMillimetreString() const {
          ":" + millimetres(z1) + ":" + millimetres(dz);
 }
 
+const char* toString(ImagingMode mode) noexcept {
+  return mode == ImagingMode::Iq ? "iq" : "rf";
+}
+
+ImagingMode parseImagingMode(const std::string& text) {
+  if (text == "rf") {
+    return ImagingMode::Rf;
+  }
+  if (text == "iq") {
+    return ImagingMode::Iq;
+  }
+  throw std::invalid_argument("imaging mode '" + text + "': expected rf or iq");
+}
+
+const char* toString(Apodisation apodisation) noexcept {
+  return apodisation == Apodisation::Rectangular ? "rect" : "hann";
+}
+
+Apodisation parseApodisation(const std::string& text) {
+  if (text == "hann") {
+    return Apodisation::Hann;
+  }
+  if (text == "rect") {
+    return Apodisation::Rectangular;
+  }
+  throw std::invalid_argument("apodisation '" + text + "': expected hann or rect");
+}
+
+bool isBandpassSampled(const acquire::AcquisitionParams& acq) {
+  return acq.samplingFrequencyHz < 2 * acq.centerFrequencyHz;
+}
+
+std::string bandpassSamplingNotice(const acquire::AcquisitionParams& acq) {
+  if (!isBandpassSampled(acq)) {
+    return {};
+  }
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "sampled at %.2f MHz, below 2 x f0 = %.2f MHz: imaging in I/Q mode",
+                acq.samplingFrequencyHz * 1e-6, 2 * acq.centerFrequencyHz * 1e-6);
+  return text;
+}
+
+double ImagingParams::iqBandwidthFor(const acquire::AcquisitionParams& acq) const {
+  if (iqBandwidthRel > 0) {
+    return iqBandwidthRel;
+  }
+  return acq.fractionalBandwidth > 0 ? acq.fractionalBandwidth : kDefaultIqBandwidthRel;
+}
+
 ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) {
   acq.validate();
   const double lambda = acq.wavelengthM();
@@ -137,6 +188,7 @@ ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) 
   params.grid.z0 = std::max(5e-3, c * acq.t0S / 2);
   params.grid.z1 = c * (acq.t0S + (acq.samples - 1) / acq.samplingFrequencyHz) / 2;
   params.grid.dz = lambda / 8;
+  params.mode = isBandpassSampled(acq) ? ImagingMode::Iq : ImagingMode::Rf;
   return params;
 }
 
@@ -186,11 +238,44 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
     fail("band edges must satisfy 0 < bandLowRel < bandHighRel (got " + std::to_string(bandLowRel) +
          ", " + std::to_string(bandHighRel) + ")");
   }
-  // The bandpass clamps its upper edge just below Nyquist; the lower edge must stay under it.
-  const double nyquistRel = 0.98 * acq.samplingFrequencyHz / 2 / acq.centerFrequencyHz;
-  if (!(bandLowRel < nyquistRel)) {
-    fail("bandLowRel " + std::to_string(bandLowRel) +
-         " must be below 0.98 * Nyquist / f0 = " + std::to_string(nyquistRel));
+  const auto mhz = [](double hz) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f MHz", hz * 1e-6);
+    return std::string(text);
+  };
+  if (mode == ImagingMode::Rf) {
+    if (isBandpassSampled(acq)) {
+      fail("the RF is sampled at " + mhz(acq.samplingFrequencyHz) + ", below 2 x f0 = " +
+           mhz(2 * acq.centerFrequencyHz) + ": RF mode cannot image it; use I/Q mode (iq)");
+    }
+    // The bandpass clamps its upper edge just below Nyquist; the lower edge must stay under it.
+    const double nyquistRel = 0.98 * acq.samplingFrequencyHz / 2 / acq.centerFrequencyHz;
+    if (!(bandLowRel < nyquistRel)) {
+      fail("bandLowRel " + std::to_string(bandLowRel) +
+           " must be below 0.98 * Nyquist / f0 = " + std::to_string(nyquistRel));
+    }
+    return;
+  }
+  if (!(iqBandwidthRel >= 0 && iqBandwidthRel <= 2)) {
+    fail("iqBandwidthRel " + std::to_string(iqBandwidthRel) +
+         " is outside [0, 2] (0: the acquisition's bandwidth)");
+  }
+  if (iqDecimation < 1 || iqDecimation > 64) {
+    fail("iqDecimation " + std::to_string(iqDecimation) + " is outside [1, 64]");
+  }
+  const double bandwidthHz = iqBandwidthFor(acq) * acq.centerFrequencyHz;
+  if (!(bandwidthHz < acq.samplingFrequencyHz)) {
+    fail("the I/Q bandwidth " + mhz(bandwidthHz) +
+         " must stay below fs = " + mhz(acq.samplingFrequencyHz));
+  }
+  if (!(bandwidthHz <= acq.samplingFrequencyHz / iqDecimation)) {
+    fail("iqDecimation " + std::to_string(iqDecimation) + " leaves a rate of " +
+         mhz(acq.samplingFrequencyHz / iqDecimation) + ", below the I/Q bandwidth " +
+         mhz(bandwidthHz));
+  }
+  if (acq.samples / iqDecimation < 2) {
+    fail("iqDecimation " + std::to_string(iqDecimation) + " leaves fewer than 2 of the " +
+         std::to_string(acq.samples) + " samples");
   }
 }
 

@@ -27,14 +27,48 @@ struct ImageGeometry {
   bool operator==(const ImageGeometry&) const = default;
 };
 
+// RF: bandpass, DAS on RF, Hilbert envelope. I/Q: demodulation and low-pass, DAS on I/Q with phase
+// rotation, |IQ| (DESIGN.md §4). RF data sampled below 2 f0 (bandpass sampling) can only be
+// imaged in I/Q mode.
+enum class ImagingMode { Rf, Iq };
+const char* toString(ImagingMode mode) noexcept;  // "rf" | "iq"
+// Throws std::invalid_argument for anything but "rf" and "iq".
+ImagingMode parseImagingMode(const std::string& text);
+// True when fs < 2 f0: the RF chain cannot image the acquisition.
+bool isBandpassSampled(const acquire::AcquisitionParams& acq);
+// For the operator when defaultsFor() chose I/Q by itself: "sampled at 6.67 MHz, below 2 x f0 =
+// 10.0 MHz: imaging in I/Q mode"; empty when the acquisition is not bandpass sampled.
+std::string bandpassSamplingNotice(const acquire::AcquisitionParams& acq);
+
+// The receive apodisation over the aperture |x - x_e| < z / (2 fNumber): a Hann window
+// (default: lower side lobes), or rectangular (uniform weights, as PyMUST's dasmtx uses).
+enum class Apodisation { Hann, Rectangular };
+const char* toString(Apodisation apodisation) noexcept;  // "hann" | "rect"
+// Throws std::invalid_argument for anything but "hann" and "rect".
+Apodisation parseApodisation(const std::string& text);
+
+// The I/Q low-pass bandwidth (relative to f0) used when neither the imaging parameters nor the
+// acquisition give one: 100 %, a cut-off at f0 / 2, wider than typical probes' -6 dB band.
+inline constexpr double kDefaultIqBandwidthRel = 1.0;
+
 struct ImagingParams {
   ImagingGrid grid;
-  double fNumber = 1.5;     // receive aperture width = depth / fNumber
+  ImagingMode mode = ImagingMode::Rf;
+  double fNumber = 1.5;  // receive aperture width = depth / fNumber
+  Apodisation apodisation = Apodisation::Hann;
   int firTaps = 65;         // bandpass length (odd)
   double bandLowRel = 0.5;  // bandpass edges relative to f0
   double bandHighRel = 1.5;
+  // I/Q mode: the low-pass filter passes [-B/2, B/2] around the carrier (its -6 dB points) for a
+  // bandwidth B = iqBandwidthRel * f0; 0 takes the acquisition's fractionalBandwidth (a file's
+  // fractional_bandwidth_percent) or, when unknown, kDefaultIqBandwidthRel.
+  double iqBandwidthRel = 0;
+  int iqDecimation = 1;  // keep every Nth demodulated sample (1: all)
+  // The bandwidth in effect for `acq` (relative to f0).
+  double iqBandwidthFor(const acquire::AcquisitionParams& acq) const;
   // Reasonable defaults for a recording: the array's lateral extent, depth from 5 mm (or the
-  // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist).
+  // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
+  // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).
   static ImagingParams defaultsFor(const acquire::AcquisitionParams& acq);
   ImageGeometry geometry() const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range.

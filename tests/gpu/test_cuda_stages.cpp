@@ -13,6 +13,8 @@
 #include "process/beamform.hpp"
 #include "process/bmode_processor.hpp"
 #include "process/envelope.hpp"
+#include "process/iq_beamform.hpp"
+#include "process/iq_demodulate.hpp"
 #include "process/log_compress.hpp"
 #include "support/image_analysis.hpp"
 #include "support/mip_reference.hpp"
@@ -23,6 +25,15 @@
 using namespace cineflow;
 
 namespace {
+
+// Enqueues a stage that reads the raw frame as bytes (bandpass, demodulation) from typed samples.
+constexpr auto enqueueRawBytes = [](auto& stage, compute::Stream& stream, auto in,
+                                    compute::DeviceSpan<float> out) {
+  stage.enqueue(stream,
+                compute::DeviceSpan<const std::byte>(reinterpret_cast<const std::byte*>(in.data()),
+                                                     in.bytes()),
+                out);
+};
 
 process::ImagingParams gridFor(const acquire::AcquisitionParams& acq) {
   process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
@@ -114,13 +125,7 @@ class TestCudaStages : public QObject {
         [&](auto& s, compute::Backend& b) {
           s.configure(b, acq_, acquire::SampleType::Int16, imaging);
         },
-        [](auto& s, compute::Stream& st, compute::DeviceSpan<const std::int16_t> in,
-           compute::DeviceSpan<float> out) {
-          s.enqueue(st,
-                    compute::DeviceSpan<const std::byte>(
-                        reinterpret_cast<const std::byte*>(in.data()), in.bytes()),
-                    out);
-        });
+        enqueueRawBytes);
     report("bandpass int16", e16, 1e-4);
     const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
     const double ef = compareStage<process::BandpassFilter>(
@@ -128,13 +133,7 @@ class TestCudaStages : public QObject {
         [&](auto& s, compute::Backend& b) {
           s.configure(b, acq_, acquire::SampleType::Float32, imaging);
         },
-        [](auto& s, compute::Stream& st, compute::DeviceSpan<const float> in,
-           compute::DeviceSpan<float> out) {
-          s.enqueue(st,
-                    compute::DeviceSpan<const std::byte>(
-                        reinterpret_cast<const std::byte*>(in.data()), in.bytes()),
-                    out);
-        });
+        enqueueRawBytes);
     report("bandpass float32", ef, 1e-4);
   }
 
@@ -159,6 +158,43 @@ class TestCudaStages : public QObject {
         [&](auto& s, compute::Backend& b) { s.configure(b, acq_, small); },
         [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
     report("beamform 51 x 51 grid", e, 1e-4);
+  }
+
+  void demodulateMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    for (int decimation : {1, 3}) {
+      process::ImagingParams imaging = gridFor(acq_);
+      imaging.mode = process::ImagingMode::Iq;
+      imaging.iqDecimation = decimation;
+      process::IqDemodulator probe;
+      probe.configure(*cpu_, acq_, acquire::SampleType::Int16, imaging);
+      const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 111);
+      const double e = compareStage<process::IqDemodulator>(
+          raw16, probe.iqFloats(),
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, acquire::SampleType::Int16, imaging);
+          },
+          enqueueRawBytes);
+      report(qPrintable(QString("demodulate, decimation %1").arg(decimation)), e, 1e-4);
+    }
+  }
+
+  void iqBeamformMatchesCpu() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    for (const auto apodisation : {process::Apodisation::Hann, process::Apodisation::Rectangular}) {
+      process::ImagingParams imaging = gridFor(acq_);
+      imaging.mode = process::ImagingMode::Iq;
+      imaging.iqDecimation = 2;
+      imaging.apodisation = apodisation;
+      const std::size_t iqSamples = static_cast<std::size_t>(acq_.samples + 1) / 2;
+      const auto iq =
+          test::randomFloats(acq_.samplesPerFrame() / acq_.samples * iqSamples * 2, 112);
+      const double e = compareStage<process::IqBeamformer>(
+          iq, imaging.geometry().pixels(),
+          [&](auto& s, compute::Backend& b) { s.configure(b, acq_, imaging, iqSamples); },
+          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+      report(qPrintable(QString("I/Q beamform, %1").arg(process::toString(apodisation))), e, 1e-4);
+    }
   }
 
   void envelopeMatchesCpu() {
@@ -254,6 +290,22 @@ class TestCudaStages : public QObject {
     const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 0, imaging);
     report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
            1e-4);
+  }
+
+  void iqChainMatchesCpuOnTheVerasonicsDisk() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    const std::string path = test::sharedDataFile("verasonics_rotating_disk.h5");
+    if (path.empty())
+      QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    auto source = acquire::openSource(path);
+    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source->params());
+    QCOMPARE(imaging.mode, process::ImagingMode::Iq);
+    imaging.grid = process::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
+    imaging.fNumber = 1.0;
+    const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 3, imaging);
+    const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 3, imaging);
+    report("B-mode amplitude, Verasonics disk (I/Q)",
+           test::relativeL2(amplitude(onCuda), amplitude(onCpu)), 1e-4);
   }
 };
 

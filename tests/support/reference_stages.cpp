@@ -49,47 +49,114 @@ std::vector<double> referenceBandpass(std::span<const float> taps, std::span<con
   return output;
 }
 
-std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,
-                                         const process::ImagingParams& imaging,
-                                         std::span<const double> rf) {
+std::vector<std::complex<double>> referenceDemodulate(const acquire::AcquisitionParams& acq,
+                                                      std::span<const float> taps,
+                                                      std::span<const double> raw, int decimation) {
+  const auto samples = static_cast<std::ptrdiff_t>(acq.samples);
+  const auto rows = raw.size() / static_cast<std::size_t>(samples);
+  const std::ptrdiff_t iqSamples = (samples + decimation - 1) / decimation;
+  const auto length = static_cast<std::ptrdiff_t>(taps.size());
+  const std::ptrdiff_t half = (length - 1) / 2;
+  std::vector<std::complex<double>> iq(rows * static_cast<std::size_t>(iqSamples));
+  for (std::size_t row = 0; row < rows; ++row) {
+    const double* x = raw.data() + row * static_cast<std::size_t>(samples);
+    for (std::ptrdiff_t k = 0; k < iqSamples; ++k) {
+      std::complex<double> sum;
+      for (std::ptrdiff_t j = 0; j < length; ++j) {
+        const std::ptrdiff_t m = k * decimation + j - half;
+        if (m < 0 || m >= samples) {
+          continue;
+        }
+        const double t = acq.t0S + static_cast<double>(m) / acq.samplingFrequencyHz;
+        sum += static_cast<double>(taps[static_cast<std::size_t>(j)]) * x[m] *
+               std::polar(1.0, -2 * std::numbers::pi * acq.centerFrequencyHz * t);
+      }
+      iq[row * static_cast<std::size_t>(iqSamples) + static_cast<std::size_t>(k)] = 2.0 * sum;
+    }
+  }
+  return iq;
+}
+
+namespace {
+
+// Delay-and-sum's terms as process/beamform.hpp states them: for every pixel, transmit and element
+// in the receive aperture, calls term(pixel, trace, weight, tau, s) with the trace index t * E + e,
+// the receive weight, the delay tau and the sample position s = (tau - t0) * rate, when s lies in
+// [0, samples - 1].
+template <class Term>
+void forEachDelayTerm(const acquire::AcquisitionParams& acq, const process::ImagingParams& imaging,
+                      double rate, int samples, Term term) {
   const process::ImageGeometry g = imaging.geometry();
-  const int transmits = acq.transmits();
   const int elements = acq.elements();
-  const int samples = acq.samples;
-  const double c = acq.soundSpeedMPerS;
-  const double fs = acq.samplingFrequencyHz;
-  std::vector<double> image(g.pixels(), 0.0);
   for (int iz = 0; iz < g.nz; ++iz) {
     const double z = g.z0 + iz * g.dz;
     const double halfAperture = z / (2 * imaging.fNumber);
     for (int ix = 0; ix < g.nx; ++ix) {
       const double x = g.x0 + ix * g.dx;
-      double sum = 0;
-      for (int t = 0; t < transmits; ++t) {
+      const std::size_t pixel = static_cast<std::size_t>(iz) * g.nx + ix;
+      for (int t = 0; t < acq.transmits(); ++t) {
         const double angle = acq.anglesRad[static_cast<std::size_t>(t)];
         for (int e = 0; e < elements; ++e) {
           const double xe = acq.elementXM[static_cast<std::size_t>(e)];
           if (!(std::abs(x - xe) < halfAperture)) {
             continue;
           }
-          const double weight = 0.5 * (1 + std::cos(std::numbers::pi * (x - xe) / halfAperture));
-          const double tau =
-              (z * std::cos(angle) + x * std::sin(angle) + std::hypot(x - xe, z)) / c;
-          const double s = (tau - acq.t0S) * fs;
+          const double weight =
+              imaging.apodisation == process::Apodisation::Rectangular
+                  ? 1.0
+                  : 0.5 * (1 + std::cos(std::numbers::pi * (x - xe) / halfAperture));
+          const double tau = (z * std::cos(angle) + x * std::sin(angle) + std::hypot(x - xe, z)) /
+                             acq.soundSpeedMPerS;
+          const double s = (tau - acq.t0S) * rate;
           if (s < 0 || s > samples - 1) {
             continue;
           }
-          const int i = std::min(static_cast<int>(std::floor(s)), samples - 2);
-          const double* trace =
-              rf.data() + (static_cast<std::size_t>(t) * static_cast<std::size_t>(elements) +
-                           static_cast<std::size_t>(e)) *
-                              static_cast<std::size_t>(samples);
-          sum += weight * (trace[i] + (s - i) * (trace[i + 1] - trace[i]));
+          term(pixel, static_cast<std::size_t>(t) * elements + e, weight, tau, s);
         }
       }
-      image[static_cast<std::size_t>(iz) * static_cast<std::size_t>(g.nx) +
-            static_cast<std::size_t>(ix)] = sum / transmits;
     }
+  }
+}
+
+// Linear interpolation of `trace` at s in [0, samples - 1].
+template <class T>
+T interpolate(const T* trace, double s, int samples) {
+  const int i = std::min(static_cast<int>(std::floor(s)), samples - 2);
+  return trace[i] + (s - i) * (trace[i + 1] - trace[i]);
+}
+
+}  // namespace
+
+std::vector<double> referenceIqDelayAndSum(const acquire::AcquisitionParams& acq,
+                                           const process::ImagingParams& imaging,
+                                           std::span<const std::complex<double>> iq) {
+  const auto traces = static_cast<std::size_t>(acq.transmits() * acq.elements());
+  const auto samples = static_cast<int>(iq.size() / traces);
+  std::vector<std::complex<double>> sums(imaging.geometry().pixels());
+  forEachDelayTerm(acq, imaging, acq.samplingFrequencyHz / imaging.iqDecimation, samples,
+                   [&](std::size_t pixel, std::size_t trace, double weight, double tau, double s) {
+                     sums[pixel] +=
+                         weight * interpolate(iq.data() + trace * samples, s, samples) *
+                         std::polar(1.0, 2 * std::numbers::pi * acq.centerFrequencyHz * tau);
+                   });
+  std::vector<double> image(sums.size());
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    image[i] = std::abs(sums[i]) / acq.transmits();
+  }
+  return image;
+}
+
+std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,
+                                         const process::ImagingParams& imaging,
+                                         std::span<const double> rf) {
+  std::vector<double> image(imaging.geometry().pixels(), 0.0);
+  forEachDelayTerm(acq, imaging, acq.samplingFrequencyHz, acq.samples,
+                   [&](std::size_t pixel, std::size_t trace, double weight, double, double s) {
+                     image[pixel] +=
+                         weight * interpolate(rf.data() + trace * acq.samples, s, acq.samples);
+                   });
+  for (double& value : image) {
+    value /= acq.transmits();
   }
   return image;
 }

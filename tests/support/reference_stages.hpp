@@ -3,6 +3,7 @@
 // each stage's contract formula directly, with no tables, blocking or FFTs, so that they are easy
 // to check by eye; the engine's stages are compared against them.
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -41,6 +42,18 @@ std::vector<double> referenceBandpass(std::span<const float> taps, std::span<con
 std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,
                                          const process::ImagingParams& imaging,
                                          std::span<const double> rf);
+
+// I/Q demodulation exactly as process/iq_demodulate.hpp states it: raw [rows][samples] in, complex
+// [rows][ceil(samples / decimation)] out, with the phasor computed from its definition.
+std::vector<std::complex<double>> referenceDemodulate(const acquire::AcquisitionParams& acq,
+                                                      std::span<const float> taps,
+                                                      std::span<const double> raw, int decimation);
+
+// Delay-and-sum on I/Q exactly as process/iq_beamform.hpp states it: iq [T][E][S] complex at
+// fs / decimation, image |sum| [nz][nx].
+std::vector<double> referenceIqDelayAndSum(const acquire::AcquisitionParams& acq,
+                                           const process::ImagingParams& imaging,
+                                           std::span<const std::complex<double>> iq);
 
 // |analytic signal| along z of an [nz][nx] image, from a direct O(N^2) DFT per column.
 std::vector<double> referenceEnvelope(std::span<const double> image, int nz, int nx);

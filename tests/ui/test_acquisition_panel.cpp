@@ -1,5 +1,6 @@
 // The main window's acquisition panel, menus, status bar and settings on the simulator with the
-// CPU backend, under Xvfb: the f-number reaches the engine live, an invalid grid is reported in
+// CPU backend, under Xvfb: the f-number and the mode (RF / I/Q) reach the engine live, an invalid
+// grid is reported in
 // the panel without stopping acquisition, the Drop policy at a frame rate the CPU cannot keep up
 // with raises a visible dropped-frame alert, Freeze switches to cineloop review, the About text
 // names the backend, quitting mid-acquisition is clean, and a second window restores the first
@@ -56,6 +57,7 @@ class TestAcquisitionPanel : public QObject {
  private slots:
   void initTestCase();
   void fNumberChangesLiveAndFramesKeepComing();
+  void modeSwitchesLiveBetweenRfAndIq();
   void invalidGridIsReportedAndAcquisitionContinues();
   void dropPolicyAtAnOverwhelmingRateShowsDroppedFrames();
   void statusBarShowsRatesAndMemory();
@@ -121,6 +123,30 @@ void TestAcquisitionPanel::fNumberChangesLiveAndFramesKeepComing() {
   QVERIFY2(panel().imagingError().isEmpty(), qPrintable(panel().imagingError()));
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after changing the f-number");
+}
+
+void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
+  using cineflow::process::ImagingMode;
+  QComboBox& mode = panel().modeBox();
+  QCOMPARE(mode.currentData().toInt(), static_cast<int>(ImagingMode::Rf));
+  QVERIFY(panel().modeNote().isEmpty());  // the simulator samples well above 2 f0
+  const auto stageNames = [this] {
+    QStringList names;
+    for (const auto& stage : window_->controller().engine().stats().stages) {
+      names << QString::fromStdString(stage.name);
+    }
+    return names.join(' ');
+  };
+  mode.setCurrentIndex(mode.findData(static_cast<int>(ImagingMode::Iq)));
+  QCOMPARE(window_->controller().engine().imagingParams().mode, ImagingMode::Iq);
+  QVERIFY2(panel().imagingError().isEmpty(), qPrintable(panel().imagingError()));
+  QTRY_COMPARE_WITH_TIMEOUT(stageNames(), QStringLiteral("upload demodulate beamform log"),
+                            kFramesTimeoutMs);
+  QVERIFY2(framesKeepComing(), "no frames in I/Q mode");
+  mode.setCurrentIndex(mode.findData(static_cast<int>(ImagingMode::Rf)));
+  QTRY_COMPARE_WITH_TIMEOUT(stageNames(), QStringLiteral("upload bandpass beamform envelope log"),
+                            kFramesTimeoutMs);
+  QVERIFY2(framesKeepComing(), "no frames back in RF mode");
 }
 
 void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {

@@ -55,16 +55,21 @@ class TestBeamform : public QObject {
   void matchesDirectDelayAndSum_data() {
     QTest::addColumn<int>("transmits");
     QTest::addColumn<double>("fNumber");
-    QTest::newRow("3 transmits, f/1.2") << 3 << 1.2;
-    QTest::newRow("1 transmit, f/0.5") << 1 << 0.5;
-    QTest::newRow("6 transmits, f/3") << 6 << 3.0;  // more than one group of 4 transmits
+    QTest::addColumn<bool>("rectangular");
+    QTest::newRow("3 transmits, f/1.2") << 3 << 1.2 << false;
+    QTest::newRow("1 transmit, f/0.5") << 1 << 0.5 << false;
+    QTest::newRow("6 transmits, f/3") << 6 << 3.0 << false;  // more than one group of 4
+    QTest::newRow("3 transmits, f/1, rectangular apodisation") << 3 << 1.0 << true;
   }
   void matchesDirectDelayAndSum() {
     QFETCH(int, transmits);
     QFETCH(double, fNumber);
+    QFETCH(bool, rectangular);
     SmallProblem problem;
     problem.acq = test::makePlaneWaveAcquisition(32, transmits, 400, 0.3e-3, 0.15, 1e-6);
     problem.imaging.fNumber = fNumber;
+    problem.imaging.apodisation =
+        rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
     const auto rf = test::randomFloats(problem.acq.samplesPerFrame(), 21);
     const auto image = beamform(problem.acq, problem.imaging, rf);
     const auto expected = test::referenceDelayAndSum(problem.acq, problem.imaging,

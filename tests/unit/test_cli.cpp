@@ -36,8 +36,9 @@ class TestCli : public QObject {
   void helpDocumentsEveryOption() {
     const Run run = runApp({"--help"});
     QCOMPARE(run.exitCode, 0);
-    for (const char* option : {"--headless", "--input", "--output", "--grid", "--fnumber",
-                               "--backend", "--frames", "--policy", "--screenshot"}) {
+    for (const char* option :
+         {"--headless", "--input", "--output", "--grid", "--fnumber", "--apodisation", "--mode",
+          "--backend", "--frames", "--policy", "--screenshot"}) {
       QVERIFY2(run.out.contains(option), option);
     }
   }
@@ -47,6 +48,9 @@ class TestCli : public QObject {
                                       {"--headless"},
                                       {"--headless", "--output", "x.h5", "--frames", "ten"},
                                       {"--headless", "--output", "x.h5", "--fnumber"},
+                                      {"--headless", "--output", "x.h5", "--mode", "xy"},
+                                      {"--headless", "--output", "x.h5", "--apodisation", "x"},
+                                      {"--mode", "iq"},
                                       {"--grid", "-5:5:0.1,5:30:0.05"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
@@ -98,6 +102,36 @@ class TestCli : public QObject {
     H5Sclose(space);
     H5Dclose(dataset);
     H5Fclose(file);
+  }
+
+  void headlessImagesBandpassSampledRfInIqModeAndSaysSo() {
+    const std::string input = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+    if (input.empty()) {
+      QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    }
+    QTemporaryDir dir;
+    const QString out = dir.filePath("disk.h5");
+    const QString path = QString::fromStdString(input);
+    Run run = runApp({"--headless", "--input", path, "--output", out, "--frames", "2", "--grid",
+                      "-12.5:12.5:0.1,10:35:0.1", "--fnumber", "1", "--apodisation", "rect",
+                      "--backend", "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.err.contains("below 2 x f0 = 10.00 MHz: imaging in I/Q mode"),
+             qPrintable(run.err));
+    QVERIFY2(run.out.contains("demodulate"), qPrintable(run.out));
+    const hid_t file = H5Fopen(out.toUtf8().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    QVERIFY(file >= 0);
+    const hid_t dataset = H5Dopen2(file, "/bmode_db", H5P_DEFAULT);
+    QVERIFY(dataset >= 0);
+    H5Dclose(dataset);
+    H5Fclose(file);
+    // RF mode cannot image it: refused with the reason, and no file is left.
+    QFile::remove(out);
+    run = runApp({"--headless", "--input", path, "--output", out, "--mode", "rf", "--frames", "1",
+                  "--backend", "cpu"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("use I/Q mode"), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
   }
 };
 

@@ -1,6 +1,6 @@
 // Field II simulation with known scatterers (../shared/data/field2_pw3_points.h5): the engine,
 // run as `cineflow --headless` runs it (default grid, f-number 1.5), puts every isolated point
-// within 0.2 mm of its true position.
+// within 0.2 mm of its true position, in RF mode and in I/Q mode.
 #include <hdf5.h>
 
 #include <QtTest>
@@ -39,7 +39,13 @@ class TestField2Points : public QObject {
   Q_OBJECT
 
  private slots:
+  void isolatedPointsWithinTwoTenthsOfAMillimetre_data() {
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("rf") << "rf";
+    QTest::newRow("iq") << "iq";
+  }
   void isolatedPointsWithinTwoTenthsOfAMillimetre() {
+    QFETCH(QString, mode);
     const std::string path = test::sharedDataFile("field2_pw3_points.h5");
     if (path.empty()) {
       QSKIP("../shared/data/field2_pw3_points.h5 is absent: Field II validation skipped");
@@ -53,7 +59,11 @@ class TestField2Points : public QObject {
     config.pace = false;
     config.maxFrames = 1;
     pipeline::Engine engine(*backend, config);
-    engine.setSource(acquire::openSource(path));
+    auto source = acquire::openSource(path);
+    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source->params());
+    imaging.mode = process::parseImagingMode(mode.toStdString());
+    engine.setSource(std::move(source));
+    engine.setImagingParams(imaging);
     std::vector<float> image;
     process::ImageGeometry geometry;
     std::mutex mutex;

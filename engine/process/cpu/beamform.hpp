@@ -6,6 +6,7 @@
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "process/cpu/das_geometry.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::process::cpu {
@@ -23,18 +24,7 @@ class DasKernel {
  private:
   void beamformRow(std::size_t row, const float* rf, float* image) const;
 
-  std::size_t transmits_;
-  std::size_t elements_;
-  std::size_t samples_;
-  double x0_, dx_;
-  double samplesPerMetre_;    // fs / c: converts a path length into samples
-  double firstSample_;        // t0 * fs
-  double halfApertureScale_;  // 1 / (2 fNumber)
-  std::vector<double> pixelX_;
-  std::vector<double> pixelZ_;
-  std::vector<double> elementX_;
-  std::vector<double> cosSamples_;  // cos(a_t) * fs / c
-  std::vector<double> sinSamples_;  // sin(a_t) * fs / c
+  DasGeometry g_;  // at the RF rate fs
 };
 
 }  // namespace cineflow::process::cpu

@@ -11,6 +11,7 @@
 
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
+#include "process/cuda/das_device.cuh"
 #include "process/cuda/stage_kernels.hpp"
 
 namespace cineflow::process::cuda {
@@ -40,12 +41,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   const float zf = static_cast<float>(z);
   const float halfAperture = zf * p.halfApertureScale;
   int first = 0;
-  int last = valid ? p.elements - 1 : -1;
-  if (valid && p.elementPitch > 0) {  // uniform array: visit only the elements in the aperture
-    const float firstX = static_cast<float>(p.elementX[0]);
-    first = max(0, static_cast<int>(ceilf((xf - halfAperture - firstX) / p.elementPitch)) - 1);
-    last = min(p.elements - 1,
-               static_cast<int>(floorf((xf + halfAperture - firstX) / p.elementPitch)) + 1);
+  int last = -1;
+  if (valid) {
+    apertureElements(p, xf, halfAperture, first, last);
   }
   const float inverseHalfAperture = 1.0f / halfAperture;
   const double lastSample = static_cast<double>(p.samples - 1);
@@ -58,7 +56,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (!(fabsf(lateralF) < halfAperture)) {
       continue;
     }
-    const float weight = 0.5f * (1.0f + cospif(lateralF * inverseHalfAperture));
+    const float weight = receiveWeight(p, lateralF * inverseHalfAperture);
     // sqrt in float, then one Newton step in double: double-accurate at a fraction of the cost.
     const double squared = fma(lateral, lateral, zz);
     const double guess = static_cast<double>(sqrtf(static_cast<float>(squared)));
@@ -89,31 +87,32 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 }  // namespace
 
-DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging)
-    : params_(std::make_unique<DasParams>()) {
+DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                        double sampleRateHz, int samples) {
   if (acq.elements() > DasParams::kMaxElements || acq.transmits() > DasParams::kMaxTransmits) {
     throw std::invalid_argument("CUDA beamformer supports at most " +
                                 std::to_string(DasParams::kMaxElements) + " elements and " +
                                 std::to_string(DasParams::kMaxTransmits) + " transmits");
   }
-  if (acq.samples < 2) {
+  if (samples < 2) {
     throw std::invalid_argument("CUDA beamformer needs at least 2 samples per row");
   }
   const ImageGeometry g = imaging.geometry();
-  DasParams& p = *params_;
+  DasParams p{};
   p.transmits = acq.transmits();
   p.elements = acq.elements();
-  p.samples = acq.samples;
+  p.samples = samples;
   p.nx = g.nx;
   p.nz = g.nz;
   p.x0 = g.x0;
   p.dx = g.dx;
   p.z0 = g.z0;
   p.dz = g.dz;
-  const double samplesPerMetre = acq.samplingFrequencyHz / acq.soundSpeedMPerS;
+  const double samplesPerMetre = sampleRateHz / acq.soundSpeedMPerS;
   p.samplesPerMetre = samplesPerMetre;
-  p.firstSample = acq.t0S * acq.samplingFrequencyHz;
+  p.firstSample = acq.t0S * sampleRateHz;
   p.halfApertureScale = static_cast<float>(1.0 / (2.0 * imaging.fNumber));
+  p.rectangular = imaging.apodisation == Apodisation::Rectangular ? 1 : 0;
   for (int t = 0; t < p.transmits; ++t) {
     p.cosSamples[t] = std::cos(acq.anglesRad[t]) * samplesPerMetre;
     p.sinSamples[t] = std::sin(acq.anglesRad[t]) * samplesPerMetre;
@@ -131,7 +130,12 @@ DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams&
     }
     p.elementPitch = uniform ? static_cast<float>(pitch) : 0.0f;
   }
+  return p;
 }
+
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging)
+    : params_(std::make_unique<DasParams>(
+          makeDasParams(acq, imaging, acq.samplingFrequencyHz, acq.samples))) {}
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
   nvtxRangePushA("beamform");

@@ -1,6 +1,7 @@
 #pragma once
 // CUDA twins of the CPU stage kernels (process/cpu/*.hpp), behind the same stage contracts
-// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp, mip.hpp). Kernels live in
+// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp, mip.hpp, iq_demodulate.hpp,
+// iq_beamform.hpp). Kernels live in
 // the .cu files; these host launchers take a stream and device pointers, never synchronise and
 // never allocate after construction. Compiled only when CINEFLOW_HAVE_CUDA.
 
@@ -35,6 +36,7 @@ struct DasParams {
   static constexpr int kMaxTransmits = 64;
   int transmits, elements, samples, nx, nz;
   float halfApertureScale;  // 1 / (2 fNumber)
+  int rectangular;          // 1: uniform receive weights, 0: Hann (ImagingParams::apodisation)
   float elementPitch;       // > 0 when elements are uniformly spaced (aperture by index range)
   // Delays are computed in double: a float32 sample position near 2000 is only good to 1e-4
   // samples, which shows as a 4e-4 relative error against the double-precision CPU oracle.
@@ -45,6 +47,11 @@ struct DasParams {
   double sinSamples[kMaxTransmits];  // sin(a_t) fs / c
   double elementX[kMaxElements];
 };
+
+// The geometry for traces of `samples` samples at `sampleRateHz` (the RF rate, or the I/Q rate
+// after decimation). Throws std::invalid_argument when the acquisition exceeds the table sizes.
+DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                        double sampleRateHz, int samples);
 
 class DasKernel {
  public:
@@ -69,6 +76,32 @@ class EnvelopeKernel {
   compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
   int forwardPlan_ = 0;                           // cufftHandle (an int)
   int inversePlan_ = 0;
+};
+
+class IqDemodulateKernel {
+ public:
+  // `phasors`: mixingPhasors(acq), 2 * samples floats.
+  IqDemodulateKernel(compute::Backend& backend, const std::vector<float>& taps,
+                     const std::vector<float>& phasors, std::size_t rows, std::size_t samples,
+                     std::size_t iqSamples, std::size_t decimation, acquire::SampleType sampleType);
+  void enqueue(compute::Stream& stream, const std::byte* raw, float* iq) const;
+
+ private:
+  compute::DeviceBuffer<float> taps_;
+  compute::DeviceBuffer<float> phasors_;
+  std::size_t rows_, samples_, iqSamples_, decimation_;
+  acquire::SampleType sampleType_;
+};
+
+class IqDasKernel {
+ public:
+  IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+              std::size_t iqSamples);
+  void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
+
+ private:
+  std::unique_ptr<DasParams> params_;  // at the I/Q rate
+  double cyclesPerSample_;             // f0 D / fs
 };
 
 void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,

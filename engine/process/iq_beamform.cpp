@@ -1,0 +1,69 @@
+#include "process/iq_beamform.hpp"
+
+#include <stdexcept>
+
+#include "process/cpu/iq_beamform.hpp"
+#include "process/stage_checks.hpp"
+#if CINEFLOW_HAVE_CUDA
+#include "process/cuda/stage_kernels.hpp"
+#endif
+
+namespace cineflow::process {
+namespace {
+constexpr const char* kStage = "beamform (I/Q)";
+}
+
+IqBeamformer::IqBeamformer() = default;
+IqBeamformer::~IqBeamformer() = default;
+IqBeamformer::IqBeamformer(IqBeamformer&&) noexcept = default;
+IqBeamformer& IqBeamformer::operator=(IqBeamformer&&) noexcept = default;
+
+void IqBeamformer::configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                             const ImagingParams& imaging, std::size_t iqSamples) {
+  acq.validate();
+  imaging.validate(acq);
+  if (iqSamples < 2) {
+    throw std::invalid_argument("beamform (I/Q): needs at least 2 samples per trace");
+  }
+  if (backend.kind() == compute::BackendKind::Cuda) {
+#if CINEFLOW_HAVE_CUDA
+    cuda_ = std::make_unique<cuda::IqDasKernel>(acq, imaging, iqSamples);
+    cpu_.reset();
+#else
+    detail::throwNoCudaTwin(kStage);
+#endif
+  } else {
+    cpu_ = std::make_unique<cpu::IqDasKernel>(acq, imaging, iqSamples);
+#if CINEFLOW_HAVE_CUDA
+    cuda_.reset();
+#endif
+  }
+  kind_ = backend.kind();
+  geometry_ = imaging.geometry();
+  iqFloats_ = acq.samplesPerFrame() / static_cast<std::size_t>(acq.samples) * iqSamples * 2;
+}
+
+void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> iq,
+                           compute::DeviceSpan<float> envelope) const {
+  if (iqFloats_ == 0) {
+    detail::throwNotConfigured(kStage);
+  }
+  detail::requireSize(kStage, "I/Q input (floats)", iq.size(), iqFloats_);
+  detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
+  detail::requireData(kStage, "I/Q input", iq.data());
+  detail::requireData(kStage, "envelope output", envelope.data());
+  switch (kind_) {
+    case compute::BackendKind::Cpu:
+      cpu_->enqueue(stream, iq.data(), envelope.data());
+      return;
+    case compute::BackendKind::Cuda:
+#if CINEFLOW_HAVE_CUDA
+      cuda_->enqueue(stream, iq.data(), envelope.data());
+      return;
+#else
+      detail::throwNoCudaTwin(kStage);
+#endif
+  }
+}
+
+}  // namespace cineflow::process
