@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "acquire/mat_import.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::app {
@@ -28,8 +29,10 @@ const char* usageText() {
 Live plane-wave ultrasound imaging. Without --headless, opens the operator window.
 
 Options:
-  --input SOURCE         'sim' (built-in 3-D phantom simulator, default) or a cineflow.rf/1
-                         HDF5 recording
+  --input SOURCE         'sim' (built-in 3-D phantom simulator, default), a cineflow.rf/1
+                         HDF5 recording, or a MATLAB file (.mat, read with --map)
+  --map SPEC             where a .mat input keeps its RF and parameters (default: the
+                         Verasonics layout; see cineflow convert --help)
   --backend KIND         auto | cpu | cuda (default auto: CUDA when a usable device exists)
   --headless             process without a window and write --output
   --output FILE.h5       B-mode output (schema cineflow.bmode/1), headless mode
@@ -52,6 +55,7 @@ Options:
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
 
+Convert:   cineflow convert IN.mat OUT.h5 [--map SPEC]   (cineflow convert --help for details)
 Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                           [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
                           (cineflow bench --help for details)
@@ -96,6 +100,9 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (arg == "--apodisation") {
       options.apodisation = value();
       process::parseApodisation(*options.apodisation);  // a bad name is a command-line error
+    } else if (arg == "--map") {
+      options.matMap = value();
+      acquire::MatMapping::parse(*options.matMap);  // a bad mapping is a command-line error
     } else if (arg == "--mode") {
       options.mode = value();
       process::parseImagingMode(*options.mode);  // a bad mode is a command-line error

@@ -14,6 +14,7 @@ struct CliOptions {
   bool version = false;
   bool headless = false;
   std::string input = "sim";
+  std::optional<std::string> matMap;  // MatMapping::parse() text for a .mat input
   std::string output;
   std::optional<std::string> grid;  // "x0:x1:dx,z0:z1:dz" in mm
   std::optional<double> fNumber;

@@ -67,14 +67,18 @@ int runHeadless(const CliOptions& options) {
     if (!fallback.empty()) {
       std::cerr << "cineflow: " << fallback << '\n';
     }
-    auto source =
-        acquire::openSource(options.input, 0, [](double fraction, const std::string& what) {
+    const acquire::MatMapping mapping =
+        options.matMap ? acquire::MatMapping::parse(*options.matMap) : acquire::MatMapping{};
+    auto source = acquire::openSource(
+        options.input, 0,
+        [](double fraction, const std::string& what) {
           // One self-overwriting status line; the last message stays.
           std::fprintf(stderr, "\rcineflow: %-70.70s %3.0f%%", what.c_str(), fraction * 100.0);
           if (fraction >= 1.0) {
             std::fputc('\n', stderr);
           }
-        });
+        },
+        mapping);
     const acquire::AcquisitionParams acq = source->params();
     const process::ImagingParams imaging = imagingFor(options, acq);
     const process::ImageGeometry geometry = imaging.geometry();

@@ -6,6 +6,7 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
+#include "convert.hpp"
 #include "headless.hpp"
 #if CINEFLOW_HAVE_UI
 #include "gui_main.hpp"
@@ -15,6 +16,9 @@ int main(int argc, char** argv) {
   using namespace cineflow::app;
   if (argc >= 2 && std::string_view(argv[1]) == "bench") {
     return runBench(argc, argv);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "convert") {
+    return runConvert(argc, argv);
   }
   CliOptions options;
   try {

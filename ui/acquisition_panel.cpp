@@ -205,8 +205,9 @@ void AcquisitionPanel::setOverflowPolicy(pipeline::OverflowPolicy policy) {
 }
 
 void AcquisitionPanel::chooseRecording() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open RF recording"), QString(), tr("RF recordings (*.rf *.cfrf);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open RF recording"), QString(),
+                                   tr("RF recordings (*.h5 *.hdf5 *.mat);;All files (*)"));
   if (!path.isEmpty()) {
     emit openRequested(path);
   }

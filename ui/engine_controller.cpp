@@ -70,13 +70,14 @@ bool EngineController::isRunning() const {
   return engine_->state() == pipeline::EngineState::Running;
 }
 
-void EngineController::open(const QString& spec, bool autoStart) {
+void EngineController::open(const QString& spec, bool autoStart,
+                            const acquire::MatMapping& matMapping) {
   if (isOpening()) {
     emit errorOccurred(tr("Still opening the previous source; try again when it is open."));
     return;
   }
   openJob_ = std::make_shared<OpenJob>();
-  opener_ = std::thread([this, job = openJob_, spec = spec.toStdString(), autoStart] {
+  opener_ = std::thread([this, job = openJob_, spec = spec.toStdString(), autoStart, matMapping] {
     compute::setCurrentThreadName("cf-open");
     const acquire::ProgressFn progress = [this, job](double fraction, const std::string& what) {
       if (job->cancelled) {
@@ -93,7 +94,7 @@ void EngineController::open(const QString& spec, bool autoStart) {
     // thread before QObject's destructor removes them, so `this` is alive whenever one runs.
     try {
       auto source = std::make_shared<std::unique_ptr<acquire::FrameSource>>(
-          acquire::openSource(spec, 0, progress));
+          acquire::openSource(spec, 0, progress, matMapping));
       QMetaObject::invokeMethod(
           this, [this, source, autoStart] { finishOpen(std::move(*source), autoStart); },
           Qt::QueuedConnection);

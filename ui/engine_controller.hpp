@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/mat_import.hpp"
 #include "compute/backend.hpp"
 #include "frame.hpp"
 #include "pipeline/engine.hpp"
@@ -78,10 +79,11 @@ class EngineController : public QObject {
   compute::DeviceMemoryInfo memoryInfo() const { return backend_->memoryInfo(); }
 
  public slots:
-  // Opens "sim" or an RF recording on a background thread; on success the engine gets the source
-  // (stopping it first) and sourceOpened() is emitted, then acquisition starts if `autoStart`.
-  // Failures arrive through errorOccurred().
-  void open(const QString& spec, bool autoStart = true);
+  // Opens "sim", an RF recording or a MATLAB file (read with `matMapping`) on a background
+  // thread; on success the engine gets the source (stopping it first) and sourceOpened() is
+  // emitted, then acquisition starts if `autoStart`. Failures arrive through errorOccurred().
+  void open(const QString& spec, bool autoStart = true,
+            const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
   // Starts acquiring; returns false (and emits errorOccurred) when the engine refuses.
   bool start();
   // Stops acquiring; the last image stays available. Idempotent.

@@ -18,6 +18,7 @@
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
+#include "mat_import_dialog.hpp"
 #include "media_icons.hpp"
 #include "profiler_feed.hpp"
 #include "status_indicators.hpp"
@@ -202,11 +203,31 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
-void MainWindow::openSource(const QString& spec, bool autoStart) {
+void MainWindow::openSource(const QString& spec, bool autoStart,
+                            const acquire::MatMapping& matMapping) {
   autoGainPending_ = true;
   runAction_->setEnabled(false);
   showMessage(tr("Opening %1…").arg(spec), false);
-  controller_->open(spec, autoStart);
+  controller_->open(spec, autoStart, matMapping);
+}
+
+void MainWindow::importMatlabRecording() {
+  const auto settings = openAppSettings();
+  acquire::MatMapping last = acquire::MatMapping::verasonics();
+  try {
+    last = acquire::MatMapping::parse(
+        settings->value(settings_keys::kMatMapping).toString().toStdString());
+  } catch (const std::invalid_argument&) {
+    // A damaged setting: start from the preset.
+  }
+  MatImportDialog dialog(last, settings->value(settings_keys::kMatPath).toString(), this);
+  if (dialog.exec() != QDialog::Accepted) {
+    return;
+  }
+  const acquire::MatMapping mapping = dialog.mapping();
+  settings->setValue(settings_keys::kMatMapping, QString::fromStdString(mapping.toString()));
+  settings->setValue(settings_keys::kMatPath, dialog.path());
+  openSource(dialog.path(), true, mapping);
 }
 
 void MainWindow::freeze() {

@@ -13,6 +13,7 @@
 #include <QMainWindow>
 #include <QString>
 
+#include "acquire/mat_import.hpp"
 #include "compute/backend.hpp"
 #include "frame.hpp"
 
@@ -42,8 +43,12 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(compute::BackendRequest backend, QWidget* parent = nullptr);
   ~MainWindow() override;  // stops acquisition before any widget goes away
 
-  // Opens "sim" or an RF recording in the background and, if `autoStart`, acquires once open.
-  void openSource(const QString& spec, bool autoStart = true);
+  // Opens "sim", an RF recording or a MATLAB file (read with `matMapping`) in the background and,
+  // if `autoStart`, acquires once open.
+  void openSource(const QString& spec, bool autoStart = true,
+                  const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
+  // File > Import MATLAB recording…: the mapping dialog, then openSource().
+  void importMatlabRecording();
   // Errors always go to the status bar; with interactive errors (the default) also to a
   // non-modal message box. Screenshot runs and tests turn the boxes off.
   void setInteractiveErrors(bool enabled) { interactiveErrors_ = enabled; }
@@ -121,6 +126,7 @@ class MainWindow : public QMainWindow {
   QLabel* messageLabel_ = nullptr;
 
   QAction* openFileAction_ = nullptr;
+  QAction* importMatAction_ = nullptr;
   QAction* openVolumeAction_ = nullptr;
   QAction* simulatorAction_ = nullptr;
   QAction* quitAction_ = nullptr;

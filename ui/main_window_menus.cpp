@@ -27,6 +27,10 @@ void MainWindow::createActions() {
   connect(openFileAction_, &QAction::triggered, this,
           [this] { acquisitionPanel_->chooseRecording(); });
 
+  importMatAction_ = new QAction(tr("Import &MATLAB recording…"), this);
+  importMatAction_->setObjectName(QStringLiteral("importMatAction"));
+  connect(importMatAction_, &QAction::triggered, this, &MainWindow::importMatlabRecording);
+
   openVolumeAction_ = new QAction(tr("Open saved &volume…"), this);
   openVolumeAction_->setObjectName(QStringLiteral("openVolumeAction"));
   openVolumeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -120,6 +124,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openFileAction_);
+  file->addAction(importMatAction_);
   file->addAction(openVolumeAction_);
   file->addAction(simulatorAction_);
   file->addSeparator();

@@ -1,12 +1,14 @@
 #pragma once
-// Opens a frame source from the operator's words: "sim" (the built-in phantom simulator) or the
-// path of a cineflow.rf/1 recording. Shared by the command line and the GUI.
+// Opens a frame source from the operator's words: "sim" (the built-in phantom simulator), the path
+// of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with MatMapping::verasonics()
+// unless a mapping is given). Shared by the command line and the GUI.
 
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/mat_import.hpp"
 
 namespace cineflow::acquire {
 
@@ -14,6 +16,9 @@ using ProgressFn = std::function<void(double fraction, const std::string& what)>
 
 // `frameRateHz` paces recordings (0: the source's own default). Throws SourceError with the reason.
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
-                                        const ProgressFn& progress = {});
+                                        const ProgressFn& progress = {},
+                                        const MatMapping& matMapping = MatMapping::verasonics());
+// Whether `spec` names a MATLAB file (by its extension, .mat in any case).
+bool isMatFile(const std::string& spec);
 
 }  // namespace cineflow::acquire

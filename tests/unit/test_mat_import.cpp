@@ -1,0 +1,321 @@
+// MATLAB import (acquire/mat_import.hpp) and `cineflow convert`: PyMUST's PWI_disk.mat imports,
+// with the Verasonics preset, to exactly the samples and parameters of verasonics_rotating_disk.h5
+// (skipped when ../shared/data is absent), and the converted file replays them; .mat files written
+// here with matio cover the mapping: dimension orders with transmits, angles fitted from steered
+// plane-wave delays, float data, v7.3 (HDF5) files; and every inconsistency names the variable and
+// what was expected.
+#include <hdf5.h>
+#include <matio.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "acquire/mat_import.hpp"
+#include "acquire/rf_file_source.hpp"
+#include "acquire/source_factory.hpp"
+#include "store/rf_writer.hpp"
+#include "support/plain_hdf5.hpp"
+#include "support/test_paths.hpp"
+#include "support/test_random.hpp"
+
+using namespace cineflow;
+
+namespace {
+
+// A .mat file written with matio: variables added one by one.
+class MatWriter {
+ public:
+  MatWriter(const std::string& path, mat_ft version = MAT_FT_MAT5)
+      : mat_(Mat_CreateVer(path.c_str(), nullptr, version)) {}
+  ~MatWriter() {
+    if (mat_ != nullptr) {
+      Mat_Close(mat_);
+    }
+  }
+  bool ok() const { return mat_ != nullptr; }
+
+  template <class T>
+  void add(const char* name, matio_classes cls, matio_types type, std::vector<std::size_t> dims,
+           std::vector<T> values) {
+    matvar_t* var = Mat_VarCreate(name, cls, type, static_cast<int>(dims.size()), dims.data(),
+                                  values.data(), 0);
+    Mat_VarWrite(mat_, var, MAT_COMPRESSION_NONE);
+    Mat_VarFree(var);
+  }
+  MatWriter(const MatWriter&) = delete;
+  MatWriter& operator=(const MatWriter&) = delete;
+  // A struct `name` of double fields (row vectors) and matrices [rows x cols] (column-major);
+  // the fields are copied and then owned by the struct.
+  void addStruct(
+      const char* name, const std::vector<std::pair<std::string, std::vector<double>>>& scalars,
+      const std::vector<std::tuple<std::string, std::size_t, std::size_t, std::vector<double>>>&
+          matrices = {}) {
+    std::vector<const char*> names;
+    for (const auto& [field, value] : scalars) {
+      names.push_back(field.c_str());
+    }
+    for (const auto& [field, rows, cols, values] : matrices) {
+      names.push_back(field.c_str());
+    }
+    std::size_t structDims[2] = {1, 1};
+    matvar_t* st =
+        Mat_VarCreateStruct(name, 2, structDims, names.data(), static_cast<unsigned>(names.size()));
+    for (const auto& [field, value] : scalars) {
+      std::size_t dims[2] = {1, value.size()};
+      std::vector<double> copy = value;
+      Mat_VarSetStructFieldByName(
+          st, field.c_str(), 0,
+          Mat_VarCreate(nullptr, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, copy.data(), 0));
+    }
+    for (const auto& [field, rows, cols, values] : matrices) {
+      std::size_t dims[2] = {rows, cols};
+      std::vector<double> copy = values;
+      Mat_VarSetStructFieldByName(
+          st, field.c_str(), 0,
+          Mat_VarCreate(nullptr, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, copy.data(), 0));
+    }
+    Mat_VarWrite(mat_, st, MAT_COMPRESSION_NONE);
+    Mat_VarFree(st);
+  }
+
+ private:
+  mat_t* mat_;
+};
+
+struct Synthetic {
+  int samples = 40, elements = 8, transmits = 3, frames = 2;
+  double pitch = 0.3e-3, c = 1540;
+  std::vector<double> anglesRad = {-0.1, 0.0, 0.15};
+};
+
+// RF[samples][elements][transmits][frames] (MATLAB order) with value(s, e, t, f) distinct, and a
+// param struct whose TXdelay rows are the plane waves' delays.
+void writeSynthetic(const std::string& path, const Synthetic& p, bool asFloat = false,
+                    mat_ft version = MAT_FT_MAT5, double elementsField = -1) {
+  MatWriter writer(path, version);
+  QVERIFY(writer.ok());
+  std::vector<double> rf;
+  for (int f = 0; f < p.frames; ++f) {
+    for (int t = 0; t < p.transmits; ++t) {
+      for (int e = 0; e < p.elements; ++e) {
+        for (int s = 0; s < p.samples; ++s) {
+          rf.push_back(s + 100.0 * e + 1000.0 * t + 5000.0 * f + (asFloat ? 0.25 : 0.0));
+        }
+      }
+    }
+  }
+  writer.add("RF", MAT_C_DOUBLE, MAT_T_DOUBLE,
+             {static_cast<std::size_t>(p.samples), static_cast<std::size_t>(p.elements),
+              static_cast<std::size_t>(p.transmits), static_cast<std::size_t>(p.frames)},
+             rf);
+  std::vector<double> delays(static_cast<std::size_t>(p.transmits * p.elements));
+  for (int t = 0; t < p.transmits; ++t) {
+    for (int e = 0; e < p.elements; ++e) {
+      const double x = (e - (p.elements - 1) / 2.0) * p.pitch;
+      // Column-major [transmits x elements]; offset so that the earliest element fires at 0.
+      const double offset = std::abs(std::sin(p.anglesRad[static_cast<std::size_t>(t)])) *
+                            (p.elements - 1) / 2.0 * p.pitch / p.c;
+      delays[static_cast<std::size_t>(t + e * p.transmits)] =
+          x * std::sin(p.anglesRad[static_cast<std::size_t>(t)]) / p.c + offset;
+    }
+  }
+  writer.addStruct("param",
+                   {{"fs", {20e6}},
+                    {"fc", {5e6}},
+                    {"c", {p.c}},
+                    {"t0", {1e-6}},
+                    {"pitch", {p.pitch}},
+                    {"bandwidth", {60}},
+                    {"Nelements", {elementsField > 0 ? elementsField : double(p.elements)}}},
+                   {{"TXdelay", static_cast<std::size_t>(p.transmits),
+                     static_cast<std::size_t>(p.elements), delays}});
+}
+
+acquire::MatMapping syntheticMapping() {
+  return acquire::MatMapping::parse("order=samples,elements,transmits,frames");
+}
+
+}  // namespace
+
+class TestMatImport : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+  std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
+
+  void expectFailure(const std::string& file, const acquire::MatMapping& mapping,
+                     std::initializer_list<const char*> mentions) {
+    try {
+      acquire::importMat(file, mapping);
+      QFAIL("the import succeeded");
+    } catch (const acquire::SourceError& e) {
+      qInfo("%s", e.what());
+      for (const char* mention : mentions) {
+        QVERIFY2(std::string(e.what()).find(mention) != std::string::npos, e.what());
+      }
+    }
+  }
+
+ private slots:
+  void pwiDiskImportsToTheConvertedFileExactly() {
+    const std::string mat = test::sharedDataFile("original/PWI_disk.mat");
+    const std::string h5 = test::sharedDataFile("verasonics_rotating_disk.h5");
+    if (mat.empty() || h5.empty()) {
+      QSKIP("../shared/data (PWI_disk.mat, verasonics_rotating_disk.h5) is absent");
+    }
+    std::vector<std::int16_t> expected;
+    {
+      const test::PlainFile file(h5);
+      expected = test::readAll<std::int16_t>(file.id, "/rf", H5T_NATIVE_INT16);
+    }
+    const acquire::ImportedRecording imported =
+        acquire::importMat(mat, acquire::MatMapping::verasonics());
+    qInfo("%s", imported.note.c_str());
+    QCOMPARE(imported.sampleType, acquire::SampleType::Int16);
+    QCOMPARE(imported.frames, std::uint64_t{32});
+    QVERIFY(imported.int16Samples == expected);  // every sample, in the same order
+
+    auto reference = acquire::openSource(h5);
+    const acquire::AcquisitionParams& want = reference->params();
+    const acquire::AcquisitionParams& got = imported.acq;
+    QCOMPARE(got.samples, want.samples);
+    QCOMPARE(got.samplingFrequencyHz, want.samplingFrequencyHz);
+    QCOMPARE(got.centerFrequencyHz, want.centerFrequencyHz);
+    QCOMPARE(got.soundSpeedMPerS, want.soundSpeedMPerS);
+    QCOMPARE(got.t0S, want.t0S);
+    QCOMPARE(got.fractionalBandwidth, want.fractionalBandwidth);
+    QCOMPARE(got.anglesRad, want.anglesRad);
+    QCOMPARE(got.elementXM.size(), want.elementXM.size());
+    for (std::size_t e = 0; e < got.elementXM.size(); ++e) {
+      QVERIFY(std::abs(got.elementXM[e] - want.elementXM[e]) < 1e-12);
+    }
+
+    // Converted, the file replays the same frames.
+    const std::string converted = path("disk.h5");
+    store::writeRfRecording(converted, imported);
+    acquire::RfFileSource replay(converted);
+    QCOMPARE(replay.frameCount(), std::uint64_t{32});
+    QCOMPARE(replay.params().fractionalBandwidth, want.fractionalBandwidth);
+    std::vector<std::byte> frame(replay.frameBytes());
+    acquire::SliceInfo slice;
+    replay.readFrame(31, frame, slice);
+    const auto bytes = imported.frameBytes(31);
+    QVERIFY(std::equal(frame.begin(), frame.end(), bytes.begin(), bytes.end()));
+  }
+
+  void convertCommandWritesARecording() {
+    const std::string mat = path("synthetic.mat");
+    writeSynthetic(mat, Synthetic{});
+    const QString out = QString::fromStdString(path("converted.h5"));
+    QProcess process;
+    process.start(QString::fromStdString(test::appPath()),
+                  {"convert", QString::fromStdString(mat), out, "--map",
+                   "order=samples,elements,transmits,frames"});
+    QVERIFY(process.waitForFinished(60000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QVERIFY(QString(process.readAllStandardOutput()).contains("wrote 2 frames"));
+    acquire::RfFileSource replay(out.toStdString());
+    QCOMPARE(replay.params().transmits(), 3);
+    QCOMPARE(replay.sampleType(), acquire::SampleType::Int16);
+    // A bad mapping is a command-line error (2), a missing variable an import error (1).
+    process.start(QString::fromStdString(test::appPath()),
+                  {"convert", QString::fromStdString(mat), out, "--map", "colour=red"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 2);
+    process.start(QString::fromStdString(test::appPath()),
+                  {"convert", QString::fromStdString(mat), out, "--map", "rf=nothing"});
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY(QString(process.readAllStandardError()).contains("no variable 'nothing'"));
+  }
+
+  void transmitsAndSteeredDelaysMap_data() {
+    QTest::addColumn<bool>("asFloat");
+    QTest::addColumn<bool>("v73");
+    QTest::newRow("integers, v5") << false << false;
+    QTest::newRow("fractions, v5") << true << false;
+    QTest::newRow("integers, v7.3 (HDF5)") << false << true;
+  }
+  void transmitsAndSteeredDelaysMap() {
+    QFETCH(bool, asFloat);
+    QFETCH(bool, v73);
+    const std::string mat = path(v73 ? "steered73.mat" : "steered.mat");
+    const Synthetic p;
+    writeSynthetic(mat, p, asFloat, v73 ? MAT_FT_MAT73 : MAT_FT_MAT5);
+    const acquire::ImportedRecording r = acquire::importMat(mat, syntheticMapping());
+    QCOMPARE(r.frames, std::uint64_t{2});
+    QCOMPARE(r.acq.transmits(), 3);
+    QCOMPARE(r.acq.elements(), 8);
+    QCOMPARE(r.acq.samples, 40);
+    QCOMPARE(r.sampleType, asFloat ? acquire::SampleType::Float32 : acquire::SampleType::Int16);
+    for (std::size_t t = 0; t < 3; ++t) {
+      QVERIFY2(std::abs(r.acq.anglesRad[t] - p.anglesRad[t]) < 1e-9,
+               qPrintable(QString::number(r.acq.anglesRad[t])));
+    }
+    // [frames][transmits][elements][samples]: value s + 100 e + 1000 t + 5000 f.
+    const std::size_t at = ((1 * 3 + 2) * 8 + 5) * 40 + 7;  // f 1, t 2, e 5, s 7
+    const double expected = 7 + 500 + 2000 + 5000 + (asFloat ? 0.25 : 0.0);
+    const double value = asFloat ? r.float32Samples[at] : r.int16Samples[at];
+    QCOMPARE(value, expected);
+    QCOMPARE(r.acq.fractionalBandwidth, 0.6);
+    // The same data read as one transmit of 24 "frames" is refused: three angles per frame.
+    expectFailure(mat, acquire::MatMapping::parse("order=samples,elements,frames"),
+                  {"RF", "40x8x3x2", "names only 3 dimensions"});
+  }
+
+  void inconsistentImportsNameTheVariable() {
+    const std::string mat = path("bad.mat");
+    writeSynthetic(mat, Synthetic{}, false, MAT_FT_MAT5, 64);
+    const acquire::MatMapping mapping = syntheticMapping();
+    expectFailure(mat, mapping, {"param.Nelements", "64", "RF", "8"});
+    expectFailure(mat, acquire::MatMapping::parse("rf=RFdata", mapping),
+                  {"no variable 'RFdata'", "RF, param"});
+    expectFailure(mat, acquire::MatMapping::parse("fs=param.sampling", mapping),
+                  {"param.sampling", "no field 'sampling'", "fs"});
+    expectFailure(mat, acquire::MatMapping::parse("c=param.TXdelay;elements=", mapping),
+                  {"param.TXdelay", "expected one number"});
+    expectFailure(mat, acquire::MatMapping::parse("angles=param.c;elements=", mapping),
+                  {"1 angle(s)", "transmits dimension of RF has 3"});
+    expectFailure(mat,
+                  acquire::MatMapping::parse("order=samples,elements,elements,frames", mapping),
+                  {"'elements' more than once"});
+    expectFailure(mat,
+                  acquire::MatMapping::parse("order=samples,channels,transmits,frames", mapping),
+                  {"'channels'"});
+    expectFailure(path("missing.mat"), mapping, {"missing.mat", "no such file"});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acquire::MatMapping::parse("rf"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acquire::MatMapping::parse("fs="));
+    QCOMPARE(acquire::MatMapping::parse(mapping.toString()).toString(), mapping.toString());
+  }
+
+  void focusedDelaysAreNotPlaneWaves() {
+    const std::string mat = path("focused.mat");
+    MatWriter writer(mat);
+    QVERIFY(writer.ok());
+    writer.add("RF", MAT_C_INT16, MAT_T_INT16, {32, 8}, std::vector<std::int16_t>(32 * 8, 3));
+    std::vector<double> delays(8);
+    for (int e = 0; e < 8; ++e) {
+      const double x = (e - 3.5) * 0.3e-3;
+      delays[static_cast<std::size_t>(e)] = (0.02 - std::hypot(x, 0.02)) / 1540;  // focus, 20 mm
+    }
+    writer.addStruct(
+        "param", {{"fs", {20e6}}, {"fc", {5e6}}, {"c", {1540}}, {"t0", {0}}, {"pitch", {0.3e-3}}},
+        {{"TXdelay", 1, 8, delays}});
+    const acquire::MatMapping mapping =
+        acquire::MatMapping::parse("bandwidth=;elements=;order=samples,elements,frames");
+    expectFailure(mat, mapping, {"param.TXdelay", "not a plane wave"});
+    // An int16 variable of one frame (MATLAB drops the trailing singleton) imports as is.
+    const auto r = acquire::importMat(mat, acquire::MatMapping::parse("angles=0", mapping));
+    QCOMPARE(r.frames, std::uint64_t{1});
+    QCOMPARE(r.int16Samples.size(), std::size_t{32 * 8});
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMatImport)
+#include "test_mat_import.moc"
