@@ -86,6 +86,9 @@ std::string describe(const matvar_t& var) {
 template <class Visit>
 bool visitNumbers(const matvar_t& var, Visit visit) {
   const std::size_t n = elementCount(var);
+  if (n > 0 && var.data == nullptr) {
+    return false;
+  }
   const auto each = [&](const auto* data) {
     for (std::size_t i = 0; i < n; ++i) {
       visit(i, static_cast<double>(data[i]));
@@ -172,9 +175,9 @@ class MatReader {
     MatVar& top = cache(parts.front(), role, spec);
     const matvar_t* var = top.get();
     for (std::size_t i = 1; i < parts.size(); ++i) {
-      if (var->class_type != MAT_C_STRUCT) {
+      if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
         fail(spec + " (" + role + "): " + parts[i - 1] + " is " + describe(*var) +
-             ", not a struct");
+             ", not a 1x1 struct");
       }
       const matvar_t* field =
           Mat_VarGetStructFieldByName(const_cast<matvar_t*>(var), parts[i].c_str(), 0);
@@ -204,6 +207,35 @@ class MatReader {
       fail(spec + " (" + role + "): expected real numbers, found " + describe(var));
     }
     return values;
+  }
+
+  // Whether `spec` names a variable (and struct fields) that the file has.
+  bool has(const std::string& spec) {
+    const std::vector<std::string> parts = split(spec, '.');
+    const matvar_t* var = nullptr;
+    for (const auto& [name, cached] : vars_) {
+      if (name == parts.front()) {
+        var = cached.get();
+      }
+    }
+    if (var == nullptr) {
+      MatVar read(Mat_VarRead(file_.get(), parts.front().c_str()));
+      if (!read) {
+        return false;
+      }
+      vars_.emplace_back(parts.front(), std::move(read));
+      var = vars_.back().second.get();
+    }
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
+        return false;
+      }
+      var = Mat_VarGetStructFieldByName(const_cast<matvar_t*>(var), parts[i].c_str(), 0);
+      if (var == nullptr) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // A literal number or a scalar variable.
@@ -303,10 +335,16 @@ RfLayout layoutOf(const matvar_t& rf, const MatMapping& mapping, const MatReader
   return layout;
 }
 
-// sin(angle) = c * slope of the delays over the element positions, per transmit (row).
-std::vector<double> anglesFromDelays(const matvar_t& var, const std::vector<double>& delays,
-                                     const std::string& spec, const AcquisitionParams& acq,
-                                     const MatReader& reader) {
+struct PlaneWaves {
+  std::vector<double> anglesRad;
+  std::vector<double> centreCrossingS;  // when each wave crosses x = 0 after the delays' origin
+};
+
+// sin(angle) = c * slope of the delays over the element positions, per transmit (row); the fitted
+// delay at x = 0 is when that wave crosses the array centre.
+PlaneWaves planeWavesFromDelays(const matvar_t& var, const std::vector<double>& delays,
+                                const std::string& spec, const AcquisitionParams& acq,
+                                const MatReader& reader) {
   const std::size_t elements = acq.elementXM.size();
   const std::size_t rows = var.rank >= 1 ? var.dims[0] : 1;
   if (var.rank != 2 || var.dims[1] != elements) {
@@ -315,7 +353,7 @@ std::vector<double> anglesFromDelays(const matvar_t& var, const std::vector<doub
   }
   const double meanX = std::accumulate(acq.elementXM.begin(), acq.elementXM.end(), 0.0) /
                        static_cast<double>(elements);
-  std::vector<double> angles;
+  PlaneWaves waves;
   for (std::size_t t = 0; t < rows; ++t) {
     // MATLAB is column-major: row t, column e is element t + e * rows.
     double meanDelay = 0;
@@ -345,9 +383,10 @@ std::vector<double> anglesFromDelays(const matvar_t& var, const std::vector<doub
       reader.fail(spec + " (transmit delays): row " + std::to_string(t + 1) +
                   " implies a steering beyond 90 degrees");
     }
-    angles.push_back(std::asin(sine));
+    waves.anglesRad.push_back(std::asin(sine));
+    waves.centreCrossingS.push_back(meanDelay - slope * meanX);
   }
-  return angles;
+  return waves;
 }
 
 }  // namespace
@@ -436,10 +475,16 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   acq.soundSpeedMPerS = reader.scalar(mapping.soundSpeed, "sound speed");
   acq.t0S = reader.scalar(mapping.t0, "t0");
   acq.samples = static_cast<int>(layout.samples);
-  if (!mapping.bandwidthPercent.empty()) {
+  // The optional parameters: a mapped variable that the file lacks counts as not given.
+  std::string notes;
+  if (!mapping.bandwidthPercent.empty() && !reader.has(mapping.bandwidthPercent)) {
+    notes += "; " + mapping.bandwidthPercent + " absent: bandwidth unknown";
+  } else if (!mapping.bandwidthPercent.empty()) {
     acq.fractionalBandwidth = reader.scalar(mapping.bandwidthPercent, "bandwidth (%)") / 100;
   }
-  if (!mapping.elements.empty()) {
+  if (!mapping.elements.empty() && !reader.has(mapping.elements)) {
+    notes += "; " + mapping.elements + " absent: element count not checked";
+  } else if (!mapping.elements.empty()) {
     const double declared = reader.scalar(mapping.elements, "element count");
     if (declared != static_cast<double>(layout.elements)) {
       reader.fail(mapping.elements + " is " + std::to_string(static_cast<long long>(declared)) +
@@ -459,8 +504,22 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     acq.anglesRad.assign(layout.transmits, *literal);
   } else if (mapping.angles.rfind("delays:", 0) == 0) {
     const std::string spec = mapping.angles.substr(7);
-    acq.anglesRad = anglesFromDelays(reader.lookup(spec, "transmit delays"),
-                                     reader.numbers(spec, "transmit delays"), spec, acq, reader);
+    const PlaneWaves waves =
+        planeWavesFromDelays(reader.lookup(spec, "transmit delays"),
+                             reader.numbers(spec, "transmit delays"), spec, acq, reader);
+    acq.anglesRad = waves.anglesRad;
+    // Time 0 is when a wave crosses the array centre (DESIGN.md §4), the delays' origin is the
+    // first firing: t0 moves by the crossing time, which one t0 can do only if every wave has
+    // the same (e.g. symmetric angles about 0 do not).
+    const auto [earliest, latest] =
+        std::minmax_element(waves.centreCrossingS.begin(), waves.centreCrossingS.end());
+    if (*latest - *earliest > 0.1 / acq.samplingFrequencyHz) {
+      reader.fail(spec + " (transmit delays): the plane waves cross the array centre at times " +
+                  "up to " + std::to_string((*latest - *earliest) * 1e9) +
+                  " ns apart; one t0 cannot describe them (shift each transmit's samples to a "
+                  "common centre crossing first)");
+    }
+    acq.t0S -= *earliest;
   } else {
     acq.anglesRad = reader.numbers(mapping.angles, "transmit angles");
   }
@@ -478,6 +537,9 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   // The samples, reordered to [frames][transmits][elements][samples]: int16 when every value is
   // an integer in range (exactly what was recorded), float32 otherwise.
   out.frames = layout.frames;
+  if (out.frames == 0 || layout.samples == 0 || layout.elements == 0 || layout.transmits == 0) {
+    reader.fail(mapping.rf + " is " + describe(rf) + ": it holds no complete frame");
+  }
   const std::size_t total = elementCount(rf);
   std::vector<double> values(total);
   bool integral = true;
@@ -489,7 +551,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   }
   out.sampleType = integral ? SampleType::Int16 : SampleType::Float32;
   out.note = std::string(mapping.rf) + " is " + describe(rf) +
-             (integral ? ": integer samples, kept as int16" : ": stored as float32");
+             (integral ? ": integer samples, kept as int16" : ": stored as float32") + notes;
   if (integral) {
     out.int16Samples.resize(total);
   } else {
@@ -516,7 +578,11 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
 }
 
 MatSource::MatSource(ImportedRecording recording, std::string name, double frameRateHz)
-    : recording_(std::move(recording)), name_(std::move(name)), frameRateHz_(frameRateHz) {}
+    : recording_(std::move(recording)), name_(std::move(name)), frameRateHz_(frameRateHz) {
+  if (recording_.frames == 0) {
+    throw SourceError(name_ + ": the recording holds no frames");
+  }
+}
 
 void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
   const std::span<const std::byte> frame = recording_.frameBytes(index % recording_.frames);

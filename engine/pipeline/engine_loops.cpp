@@ -150,6 +150,7 @@ void Engine::Impl::applyPendingImaging() {
   }
   drain();  // a parameter change reallocates: once, between frames, with nothing in flight
   processor->configure(backend, source->params(), source->sampleType(), *next);
+  volumes.abandonOpenSweep();  // a volume's slices all come from one configuration
   if (stageNamesChanged()) {
     adoptStageNames();
   }

@@ -2,12 +2,12 @@
 // BmodeProcessor: the B-mode imaging chain (DESIGN.md §4) as one FrameProcessor, in the mode
 // ImagingParams::mode chooses:
 //   RF:  raw [T][E][S] int16/float32 -> bandpass -> DAS beamform [z][x] -> envelope -> dB [z][x]
-//   I/Q: raw [T][E][S] int16/float32 -> demodulate [T][E][S/D] complex -> DAS beamform on I/Q
+//   I/Q: raw [T][E][S] int16/float32 -> demodulate [T][E][ceil(S/D)] complex -> DAS on I/Q
 //        and |IQ| [z][x] -> dB [z][x]
 // A reconfiguration may change the mode, and with it stageNames().
 //
 // Memory: owns the stages and their intermediate device buffers (RF: filtered RF [T][E][S] float,
-// beamformed RF [z][x], envelope [z][x]; I/Q: I/Q [T][E][S/D][2], envelope [z][x]). Stream:
+// beamformed RF [z][x], envelope [z][x]; I/Q: I/Q [T][E][ceil(S/D)][2], envelope [z][x]). Stream:
 // enqueue() only enqueues work on `stream`; it never allocates or synchronises. The intermediate
 // buffers are shared by all enqueues of one processor, so a processor serves one stream at a time
 // (the engine keeps one per compute stream, or orders the streams with events).

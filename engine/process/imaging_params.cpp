@@ -256,6 +256,18 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
     }
     return;
   }
+  validateIq(acq);
+}
+
+void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {
+  const auto fail = [](const std::string& message) {
+    throw std::invalid_argument("imaging parameters: " + message);
+  };
+  const auto mhz = [](double hz) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f MHz", hz * 1e-6);
+    return std::string(text);
+  };
   if (!(iqBandwidthRel >= 0 && iqBandwidthRel <= 2)) {
     fail("iqBandwidthRel " + std::to_string(iqBandwidthRel) +
          " is outside [0, 2] (0: the acquisition's bandwidth)");
@@ -276,6 +288,15 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
   if (acq.samples / iqDecimation < 2) {
     fail("iqDecimation " + std::to_string(iqDecimation) + " leaves fewer than 2 of the " +
          std::to_string(acq.samples) + " samples");
+  }
+  // Mixing moves the RF's negative band to -2 f0, which the sampling aliases into
+  // [-fs/2, fs/2]; it must stay out of the low-pass band [-B/2, B/2], or it adds to the signal.
+  const double image = std::abs(std::remainder(2 * acq.centerFrequencyHz, acq.samplingFrequencyHz));
+  if (image < bandwidthHz) {
+    fail("at fs = " + mhz(acq.samplingFrequencyHz) + " the image of the negative band lies " +
+         mhz(image) + " from the carrier, inside the I/Q bandwidth " + mhz(bandwidthHz) +
+         ": narrow the bandwidth below " + mhz(image) + " (iqBandwidthRel below " +
+         std::to_string(image / acq.centerFrequencyHz) + ")");
   }
 }
 

@@ -73,6 +73,10 @@ struct ImagingParams {
   ImageGeometry geometry() const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range.
   void validate(const acquire::AcquisitionParams& acq) const;
+  // The I/Q parameters alone (validate() checks them in I/Q mode; the I/Q stages always): the
+  // bandwidth within (0, fs / D], decimation in [1, 64] leaving 2 samples, and the image of the
+  // negative band (at -2 f0, aliased by the sampling) clear of the low-pass band.
+  void validateIq(const acquire::AcquisitionParams& acq) const;
   bool operator==(const ImagingParams&) const = default;
 };
 

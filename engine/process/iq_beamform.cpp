@@ -1,6 +1,8 @@
 #include "process/iq_beamform.hpp"
 
+#include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "process/cpu/iq_beamform.hpp"
 #include "process/stage_checks.hpp"
@@ -22,8 +24,15 @@ void IqBeamformer::configure(compute::Backend& backend, const acquire::Acquisiti
                              const ImagingParams& imaging, std::size_t iqSamples) {
   acq.validate();
   imaging.validate(acq);
-  if (iqSamples < 2) {
-    throw std::invalid_argument("beamform (I/Q): needs at least 2 samples per trace");
+  imaging.validateIq(acq);  // also when a caller configures this stage outside I/Q mode
+  const auto decimation = static_cast<std::size_t>(imaging.iqDecimation);
+  const std::size_t expected =
+      (static_cast<std::size_t>(acq.samples) + decimation - 1) / decimation;
+  if (iqSamples != expected) {
+    throw std::invalid_argument("beamform (I/Q): " + std::to_string(iqSamples) +
+                                " samples per trace, expected ceil(" + std::to_string(acq.samples) +
+                                " / " + std::to_string(decimation) +
+                                ") = " + std::to_string(expected));
   }
   if (backend.kind() == compute::BackendKind::Cuda) {
 #if CINEFLOW_HAVE_CUDA
@@ -52,6 +61,9 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
   detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
   detail::requireData(kStage, "I/Q input", iq.data());
   detail::requireData(kStage, "envelope output", envelope.data());
+  if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
+    throw std::invalid_argument("beamform (I/Q): the I/Q input must be 8-byte aligned (complex)");
+  }
   switch (kind_) {
     case compute::BackendKind::Cpu:
       cpu_->enqueue(stream, iq.data(), envelope.data());

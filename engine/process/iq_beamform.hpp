@@ -10,7 +10,8 @@
 //   formula envelope(x, z) = |(1/T) sum_t sum_e w(x, z, e) iq_t,e((tau - t0) fs / D)
 //                              exp(j 2 pi f0 tau)|,
 //           with tau, the linear interpolation (0 outside [0, S - 1], applied to I and Q) and the
-//           Hann receive apodisation w of the RF beamformer (process/beamform.hpp).
+//           receive apodisation w (Hann or rectangular) of the RF beamformer
+//           (process/beamform.hpp). The input is 8-byte aligned (complex float).
 //   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The
 //           beamformer must outlive the enqueued work and must not be reconfigured meanwhile.
 

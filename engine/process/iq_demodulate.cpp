@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,7 @@ void IqDemodulator::configure(compute::Backend& backend, const acquire::Acquisit
                               acquire::SampleType sampleType, const ImagingParams& imaging) {
   acq.validate();
   imaging.validate(acq);
+  imaging.validateIq(acq);  // also when a caller configures this stage outside I/Q mode
   const double cutoffHz = imaging.iqBandwidthFor(acq) * acq.centerFrequencyHz / 2;
   std::vector<float> taps = designLowpassTaps(lowpassTapsFor(cutoffHz, acq.samplingFrequencyHz),
                                               cutoffHz, acq.samplingFrequencyHz);
@@ -81,6 +83,9 @@ void IqDemodulator::enqueue(compute::Stream& stream, compute::DeviceSpan<const s
   detail::requireSize(kStage, "I/Q output (floats)", iq.size(), iqFloats());
   detail::requireData(kStage, "raw frame", raw.data());
   detail::requireData(kStage, "I/Q output", iq.data());
+  if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
+    throw std::invalid_argument("demodulate: the I/Q output must be 8-byte aligned (complex)");
+  }
   switch (kind_) {
     case compute::BackendKind::Cpu:
       cpu_->enqueue(stream, raw.data(), iq.data());

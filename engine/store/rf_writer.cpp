@@ -1,5 +1,8 @@
 #include "store/rf_writer.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "store/acquisition_layout.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/staged_h5_file.hpp"
@@ -8,10 +11,22 @@ namespace cineflow::store {
 
 void writeRfRecording(const std::filesystem::path& path,
                       const acquire::ImportedRecording& recording, const AttributeMap& extra) {
-  const ErrorScope quiet;
-  StagedH5File file(path);
   const acquire::AcquisitionParams& acq = recording.acq;
   const bool int16 = recording.sampleType == acquire::SampleType::Int16;
+  const std::size_t values = recording.frames * acq.samplesPerFrame();
+  const std::size_t held = int16 ? recording.int16Samples.size() : recording.float32Samples.size();
+  if (recording.frames == 0 || held != values) {
+    throw StoreError("cannot save " + path.string() + ": the recording holds " +
+                     std::to_string(held) + " samples, expected " + std::to_string(values) + " (" +
+                     std::to_string(recording.frames) + " frames)");
+  }
+  try {
+    acq.validate();
+  } catch (const std::invalid_argument& e) {
+    throw StoreError("cannot save " + path.string() + ": " + e.what());
+  }
+  const ErrorScope quiet;
+  StagedH5File file(path);
   H5Dataset rf;
   try {
     const hid_t root = file.get();

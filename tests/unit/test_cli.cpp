@@ -104,6 +104,29 @@ class TestCli : public QObject {
     H5Fclose(file);
   }
 
+  void headlessReadsAMatlabFileWithAMapping() {
+    const std::string input = cineflow::test::sharedDataFile("original/PWI_disk.mat");
+    if (input.empty()) {
+      QSKIP("../shared/data/original/PWI_disk.mat is absent");
+    }
+    QTemporaryDir dir;
+    const QString out = dir.filePath("pwi.h5");
+    const QString path = QString::fromStdString(input);
+    Run run = runApp(
+        {"--headless", "--input", path, "--output", out, "--frames", "2", "--backend", "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.err.contains("imaging in I/Q mode"), qPrintable(run.err));
+    // A mapping naming a variable the file lacks: refused, naming it and what the file has.
+    run = runApp({"--headless", "--input", path, "--output", out, "--map", "rf=channels",
+                  "--backend", "cpu"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("no variable 'channels'") && run.err.contains("RF, param"),
+             qPrintable(run.err));
+    QCOMPARE(
+        runApp({"--headless", "--input", path, "--output", out, "--map", "colour=red"}).exitCode,
+        2);
+  }
+
   void headlessImagesBandpassSampledRfInIqModeAndSaysSo() {
     const std::string input = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
     if (input.empty()) {

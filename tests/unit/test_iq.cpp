@@ -299,6 +299,28 @@ class TestIq : public QObject {
     QCOMPARE(process::ImagingParams::defaultsFor(acq).mode, process::ImagingMode::Iq);
     QCOMPARE(process::bandpassSamplingNotice(acq),
              std::string("sampled at 6.00 MHz, below 2 x f0 = 10.00 MHz: imaging in I/Q mode"));
+    // At fs = f0 (or 2 f0) the negative band's image lands on the carrier: refused, saying why;
+    // at 6 MHz it lies 2 MHz away, so a 3 MHz band overlaps it and a 1.5 MHz band does not.
+    process::ImagingParams iq = process::ImagingParams::defaultsFor(acq);
+    iq.iqBandwidthRel = 0.6;
+    try {
+      iq.validate(acq);
+      QFAIL("an I/Q band overlapping the negative band's image was accepted");
+    } catch (const std::invalid_argument& e) {
+      qInfo("%s", e.what());
+      QVERIFY(std::string(e.what()).find("image of the negative band") != std::string::npos);
+    }
+    iq.iqBandwidthRel = 0.3;
+    iq.validate(acq);
+    acq.samplingFrequencyHz = 5e6;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iq.validate(acq));
+    // The I/Q stages check their own parameters even when the imaging mode is RF.
+    acq.samplingFrequencyHz = 20e6;
+    process::ImagingParams rfMode = process::ImagingParams::defaultsFor(acq);
+    rfMode.iqDecimation = 0;
+    process::IqDemodulator demodulator;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             demodulator.configure(*cpu_, acq, acquire::SampleType::Int16, rfMode));
   }
 
   void engineSwitchesFromRfToIqWhileRunning() {

@@ -91,6 +91,9 @@ struct Synthetic {
   int samples = 40, elements = 8, transmits = 3, frames = 2;
   double pitch = 0.3e-3, c = 1540;
   std::vector<double> anglesRad = {-0.1, 0.0, 0.15};
+  // Transmit delays as scanners store them, the earliest element firing at 0 (each wave then
+  // crosses the centre later than 0), or centred (every wave crosses the centre at 0).
+  bool firstFiresAtZero = false;
 };
 
 // RF[samples][elements][transmits][frames] (MATLAB order) with value(s, e, t, f) distinct, and a
@@ -117,9 +120,11 @@ void writeSynthetic(const std::string& path, const Synthetic& p, bool asFloat = 
   for (int t = 0; t < p.transmits; ++t) {
     for (int e = 0; e < p.elements; ++e) {
       const double x = (e - (p.elements - 1) / 2.0) * p.pitch;
-      // Column-major [transmits x elements]; offset so that the earliest element fires at 0.
-      const double offset = std::abs(std::sin(p.anglesRad[static_cast<std::size_t>(t)])) *
-                            (p.elements - 1) / 2.0 * p.pitch / p.c;
+      // Column-major [transmits x elements].
+      const double offset = p.firstFiresAtZero
+                                ? std::abs(std::sin(p.anglesRad[static_cast<std::size_t>(t)])) *
+                                      (p.elements - 1) / 2.0 * p.pitch / p.c
+                                : 0.0;
       delays[static_cast<std::size_t>(t + e * p.transmits)] =
           x * std::sin(p.anglesRad[static_cast<std::size_t>(t)]) / p.c + offset;
     }
@@ -264,9 +269,32 @@ class TestMatImport : public QObject {
     const double value = asFloat ? r.float32Samples[at] : r.int16Samples[at];
     QCOMPARE(value, expected);
     QCOMPARE(r.acq.fractionalBandwidth, 0.6);
+    QCOMPARE(r.acq.t0S, 1e-6);  // every wave crosses the centre at the delays' origin
     // The same data read as one transmit of 24 "frames" is refused: three angles per frame.
     expectFailure(mat, acquire::MatMapping::parse("order=samples,elements,frames"),
                   {"RF", "40x8x3x2", "names only 3 dimensions"});
+  }
+
+  void delaysFromTheFirstFiringMoveT0() {
+    // One steered wave whose first element fires at 0: it crosses the centre 3.5 pitches of
+    // sin(0.2) / c later, and t0 (measured from the first firing) moves back by as much.
+    Synthetic one;
+    one.transmits = 1;
+    one.anglesRad = {0.2};
+    one.firstFiresAtZero = true;
+    const std::string mat = path("steered-one.mat");
+    writeSynthetic(mat, one);
+    const auto r = acquire::importMat(mat, syntheticMapping());
+    const double crossing = std::sin(0.2) * 3.5 * one.pitch / one.c;
+    QVERIFY2(std::abs(r.acq.t0S - (1e-6 - crossing)) < 1e-15,
+             qPrintable(QString("t0 %1 s").arg(r.acq.t0S)));
+    QVERIFY(std::abs(r.acq.anglesRad[0] - 0.2) < 1e-9);
+    // Several waves crossing the centre at different times cannot share one t0: refused.
+    Synthetic three;
+    three.firstFiresAtZero = true;
+    const std::string several = path("steered-three.mat");
+    writeSynthetic(several, three);
+    expectFailure(several, syntheticMapping(), {"param.TXdelay", "cross the array centre"});
   }
 
   void inconsistentImportsNameTheVariable() {
