@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cineflow::acquire {
 namespace {
@@ -83,51 +84,58 @@ std::string describe(const matvar_t& var) {
 }
 
 // Calls visit(i, value) for every element of a real numeric variable; false for other classes.
-template <class Visit>
-bool visitNumbers(const matvar_t& var, Visit visit) {
-  const std::size_t n = elementCount(var);
-  if (n > 0 && var.data == nullptr) {
+// Calls use(data) with the typed data of a real numeric variable; false for other classes (and
+// for data matio did not read).
+template <class Use>
+bool withNumbers(const matvar_t& var, Use use) {
+  if (elementCount(var) > 0 && var.data == nullptr) {
     return false;
   }
-  const auto each = [&](const auto* data) {
-    for (std::size_t i = 0; i < n; ++i) {
-      visit(i, static_cast<double>(data[i]));
-    }
-  };
   switch (var.class_type) {
     case MAT_C_DOUBLE:
-      each(static_cast<const double*>(var.data));
+      use(static_cast<const double*>(var.data));
       return true;
     case MAT_C_SINGLE:
-      each(static_cast<const float*>(var.data));
+      use(static_cast<const float*>(var.data));
       return true;
     case MAT_C_INT8:
-      each(static_cast<const std::int8_t*>(var.data));
+      use(static_cast<const std::int8_t*>(var.data));
       return true;
     case MAT_C_UINT8:
-      each(static_cast<const std::uint8_t*>(var.data));
+      use(static_cast<const std::uint8_t*>(var.data));
       return true;
     case MAT_C_INT16:
-      each(static_cast<const std::int16_t*>(var.data));
+      use(static_cast<const std::int16_t*>(var.data));
       return true;
     case MAT_C_UINT16:
-      each(static_cast<const std::uint16_t*>(var.data));
+      use(static_cast<const std::uint16_t*>(var.data));
       return true;
     case MAT_C_INT32:
-      each(static_cast<const std::int32_t*>(var.data));
+      use(static_cast<const std::int32_t*>(var.data));
       return true;
     case MAT_C_UINT32:
-      each(static_cast<const std::uint32_t*>(var.data));
+      use(static_cast<const std::uint32_t*>(var.data));
       return true;
     case MAT_C_INT64:
-      each(static_cast<const std::int64_t*>(var.data));
+      use(static_cast<const std::int64_t*>(var.data));
       return true;
     case MAT_C_UINT64:
-      each(static_cast<const std::uint64_t*>(var.data));
+      use(static_cast<const std::uint64_t*>(var.data));
       return true;
     default:
       return false;
   }
+}
+
+// Calls visit(i, value) for every element of a real numeric variable; false for other classes.
+template <class Visit>
+bool visitNumbers(const matvar_t& var, Visit visit) {
+  const std::size_t n = elementCount(var);
+  return withNumbers(var, [&](const auto* data) {
+    for (std::size_t i = 0; i < n; ++i) {
+      visit(i, static_cast<double>(data[i]));
+    }
+  });
 }
 
 std::optional<double> parseNumber(const std::string& text) {
@@ -540,40 +548,47 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   if (out.frames == 0 || layout.samples == 0 || layout.elements == 0 || layout.transmits == 0) {
     reader.fail(mapping.rf + " is " + describe(rf) + ": it holds no complete frame");
   }
+  // Two passes over matio's copy (no third copy of a large recording): is every sample an
+  // integer in the int16 range, then the reordering.
   const std::size_t total = elementCount(rf);
-  std::vector<double> values(total);
   bool integral = true;
-  if (!visitNumbers(rf, [&](std::size_t i, double v) {
-        values[i] = v;
-        integral = integral && v == std::trunc(v) && v >= -32768 && v <= 32767;
+  if (rf.isComplex || !withNumbers(rf, [&](const auto* data) {
+        using T = std::remove_cv_t<std::remove_pointer_t<decltype(data)>>;
+        if constexpr (!std::is_same_v<T, std::int16_t>) {
+          for (std::size_t i = 0; i < total && integral; ++i) {
+            const auto v = static_cast<double>(data[i]);
+            integral = v == std::trunc(v) && v >= -32768 && v <= 32767;
+          }
+        }
       })) {
     reader.fail(mapping.rf + " (RF): expected real numbers, found " + describe(rf));
   }
   out.sampleType = integral ? SampleType::Int16 : SampleType::Float32;
   out.note = std::string(mapping.rf) + " is " + describe(rf) +
              (integral ? ": integer samples, kept as int16" : ": stored as float32") + notes;
-  if (integral) {
-    out.int16Samples.resize(total);
-  } else {
-    out.float32Samples.resize(total);
-  }
-  std::size_t next = 0;
-  for (std::size_t f = 0; f < layout.frames; ++f) {
-    for (std::size_t t = 0; t < layout.transmits; ++t) {
-      for (std::size_t e = 0; e < layout.elements; ++e) {
-        const std::size_t base =
-            f * layout.frameStride + t * layout.transmitStride + e * layout.elementStride;
-        for (std::size_t s = 0; s < layout.samples; ++s, ++next) {
-          const double v = values[base + s * layout.sampleStride];
-          if (integral) {
-            out.int16Samples[next] = static_cast<std::int16_t>(v);
-          } else {
-            out.float32Samples[next] = static_cast<float>(v);
+  withNumbers(rf, [&](const auto* data) {
+    const auto reorder = [&](auto& target) {
+      using Out = typename std::remove_reference_t<decltype(target)>::value_type;
+      target.resize(total);
+      std::size_t next = 0;
+      for (std::size_t f = 0; f < layout.frames; ++f) {
+        for (std::size_t t = 0; t < layout.transmits; ++t) {
+          for (std::size_t e = 0; e < layout.elements; ++e) {
+            const std::size_t base =
+                f * layout.frameStride + t * layout.transmitStride + e * layout.elementStride;
+            for (std::size_t sample = 0; sample < layout.samples; ++sample, ++next) {
+              target[next] = static_cast<Out>(data[base + sample * layout.sampleStride]);
+            }
           }
         }
       }
+    };
+    if (integral) {
+      reorder(out.int16Samples);
+    } else {
+      reorder(out.float32Samples);
     }
-  }
+  });
   return out;
 }
 

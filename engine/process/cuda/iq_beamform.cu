@@ -1,10 +1,9 @@
 // CUDA twin of process/cpu/iq_beamform.cpp: delay-and-sum of plane-wave I/Q with phase rotation,
 // coherent compounding and detection, one thread per pixel. As in the RF kernel, the threads of
 // a warp cover consecutive depths of one column, so their samples of a trace lie close together.
-#include <nvtx3/nvToolsExt.h>
-
 #include <cmath>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/das_device.cuh"
@@ -83,7 +82,7 @@ IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingPar
       cyclesPerSample_(acq.centerFrequencyHz * imaging.iqDecimation / acq.samplingFrequencyHz) {}
 
 void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
-  nvtxRangePushA("beamform");
+  const compute::ScopedRange range("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
   const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
@@ -91,7 +90,6 @@ void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envel
   iqDasKernel<<<blocks, kBlockThreads, 0, s>>>(reinterpret_cast<const float2*>(iq), envelope,
                                                cyclesPerSample_, p);
   compute::cuda::checkLaunch("iqDasKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda

@@ -1,10 +1,9 @@
 // CUDA twin of process/cpu/iq_demodulate.cpp: down-mixing, low-pass and decimation along fast
 // time, one thread per output sample.
-#include <nvtx3/nvToolsExt.h>
-
+#include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/stage_kernels.hpp"
@@ -14,34 +13,36 @@ namespace {
 
 constexpr int kBlockThreads = 256;
 
-// Output k of row `blockIdx.y`: 2 sum_j h[j] x[m] p[m] over the taps whose m = kD + j - half lies
-// in the row (p the mixing phasor). Rows are short (hundreds to a few thousand samples) and the
-// taps and phasors are shared by all rows, so the reads go through the read-only cache.
+// Output k of rows blockIdx.y, blockIdx.y + gridDim.y, ...: 2 sum_j h[j] x[m] p[m] over the taps
+// whose m = kD + j - half lies in the row (p the mixing phasor). Rows are short (hundreds to a few
+// thousand samples) and the taps and phasors are shared by all rows, so the reads go through the
+// read-only cache.
 template <class Sample>
 __global__ void __launch_bounds__(kBlockThreads)
     iqDemodulateKernel(const Sample* __restrict__ raw, const float* __restrict__ taps, int tapCount,
-                       const float2* __restrict__ phasors, int samples, int iqSamples,
-                       int decimation, float2* __restrict__ iq) {
+                       const float2* __restrict__ phasors, std::size_t rows, int samples,
+                       int iqSamples, int decimation, float2* __restrict__ iq) {
   const int k = blockIdx.x * kBlockThreads + threadIdx.x;
   if (k >= iqSamples) {
     return;
   }
-  const std::size_t row = blockIdx.y;
-  const Sample* in = raw + row * samples;
   const int half = (tapCount - 1) / 2;
   const int centre = k * decimation;
   const int first = max(0, half - centre);
   const int last = min(tapCount, samples - centre + half);
-  float re = 0.0f;
-  float im = 0.0f;
-  for (int j = first; j < last; ++j) {
-    const int m = centre + j - half;
-    const float v = __ldg(taps + j) * static_cast<float>(in[m]);
-    const float2 p = __ldg(phasors + m);
-    re = fmaf(v, p.x, re);
-    im = fmaf(v, p.y, im);
+  for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    const Sample* in = raw + row * samples;
+    float re = 0.0f;
+    float im = 0.0f;
+    for (int j = first; j < last; ++j) {
+      const int m = centre + j - half;
+      const float v = __ldg(taps + j) * static_cast<float>(in[m]);
+      const float2 p = __ldg(phasors + m);
+      re = fmaf(v, p.x, re);
+      im = fmaf(v, p.y, im);
+    }
+    iq[row * iqSamples + k] = make_float2(2.0f * re, 2.0f * im);
   }
-  iq[row * iqSamples + k] = make_float2(2.0f * re, 2.0f * im);
 }
 
 }  // namespace
@@ -57,9 +58,6 @@ IqDemodulateKernel::IqDemodulateKernel(compute::Backend& backend, const std::vec
       iqSamples_(iqSamples),
       decimation_(decimation),
       sampleType_(sampleType) {
-  if (rows > 65535) {
-    throw std::invalid_argument("CUDA demodulation supports at most 65535 traces per frame");
-  }
   compute::cuda::check(cudaMemcpy(taps_.data(), taps.data(), taps_.bytes(), cudaMemcpyHostToDevice),
                        "uploading low-pass taps", taps_.bytes());
   compute::cuda::check(
@@ -68,10 +66,11 @@ IqDemodulateKernel::IqDemodulateKernel(compute::Backend& backend, const std::vec
 }
 
 void IqDemodulateKernel::enqueue(compute::Stream& stream, const std::byte* raw, float* iq) const {
-  nvtxRangePushA("demodulate");
+  const compute::ScopedRange range("demodulate");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  // grid.y is limited to 65535: more rows loop inside the kernel.
   const dim3 grid(static_cast<unsigned>((iqSamples_ + kBlockThreads - 1) / kBlockThreads),
-                  static_cast<unsigned>(rows_));
+                  static_cast<unsigned>(std::min<std::size_t>(rows_, 65535)));
   const auto* phasors = reinterpret_cast<const float2*>(phasors_.data());
   auto* out = reinterpret_cast<float2*>(iq);
   const int tapCount = static_cast<int>(taps_.size());
@@ -80,15 +79,14 @@ void IqDemodulateKernel::enqueue(compute::Stream& stream, const std::byte* raw, 
   const int decimation = static_cast<int>(decimation_);
   if (sampleType_ == acquire::SampleType::Int16) {
     iqDemodulateKernel<<<grid, kBlockThreads, 0, s>>>(reinterpret_cast<const std::int16_t*>(raw),
-                                                      taps_.data(), tapCount, phasors, samples,
-                                                      iqSamples, decimation, out);
+                                                      taps_.data(), tapCount, phasors, rows_,
+                                                      samples, iqSamples, decimation, out);
   } else {
     iqDemodulateKernel<<<grid, kBlockThreads, 0, s>>>(reinterpret_cast<const float*>(raw),
-                                                      taps_.data(), tapCount, phasors, samples,
-                                                      iqSamples, decimation, out);
+                                                      taps_.data(), tapCount, phasors, rows_,
+                                                      samples, iqSamples, decimation, out);
   }
   compute::cuda::checkLaunch("iqDemodulateKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda
