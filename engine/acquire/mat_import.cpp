@@ -399,75 +399,6 @@ PlaneWaves planeWavesFromDelays(const matvar_t& var, const std::vector<double>& 
 
 }  // namespace
 
-MatMapping MatMapping::verasonics() {
-  return {};
-}
-
-MatMapping MatMapping::parse(const std::string& text, const MatMapping& base) {
-  MatMapping mapping = base;
-  for (const std::string& item : split(text, ';')) {
-    if (item.empty()) {
-      continue;
-    }
-    const auto equals = item.find('=');
-    if (equals == std::string::npos) {
-      throw std::invalid_argument("mapping item '" + item + "': expected key=value");
-    }
-    const std::string key = item.substr(0, equals);
-    const std::string value = item.substr(equals + 1);
-    if (key == "rf") {
-      mapping.rf = value;
-    } else if (key == "order") {
-      mapping.order = split(value, ',');
-    } else if (key == "fs") {
-      mapping.samplingFrequency = value;
-    } else if (key == "f0") {
-      mapping.centerFrequency = value;
-    } else if (key == "c") {
-      mapping.soundSpeed = value;
-    } else if (key == "t0") {
-      mapping.t0 = value;
-    } else if (key == "pitch") {
-      mapping.pitch = value;
-    } else if (key == "angles") {
-      mapping.angles = value;
-    } else if (key == "bandwidth") {
-      mapping.bandwidthPercent = value;
-    } else if (key == "elements") {
-      mapping.elements = value;
-    } else {
-      throw std::invalid_argument("mapping key '" + key +
-                                  "': expected rf, order, fs, f0, c, t0, pitch, angles, "
-                                  "bandwidth or elements");
-    }
-    if (value.empty() && key != "bandwidth" && key != "elements") {
-      throw std::invalid_argument("mapping key '" + key + "' needs a value");
-    }
-  }
-  return mapping;
-}
-
-std::string MatMapping::toString() const {
-  std::string orderText;
-  for (const std::string& name : order) {
-    if (!orderText.empty()) {
-      orderText += ',';
-    }
-    orderText += name;
-  }
-  return "rf=" + rf + ";order=" + orderText + ";fs=" + samplingFrequency +
-         ";f0=" + centerFrequency + ";c=" + soundSpeed + ";t0=" + t0 + ";pitch=" + pitch +
-         ";angles=" + angles + ";bandwidth=" + bandwidthPercent + ";elements=" + elements;
-}
-
-std::span<const std::byte> ImportedRecording::frameBytes(std::uint64_t frame) const {
-  const std::size_t values = acq.samplesPerFrame();
-  if (sampleType == SampleType::Int16) {
-    return std::as_bytes(std::span(int16Samples).subspan(frame * values, values));
-  }
-  return std::as_bytes(std::span(float32Samples).subspan(frame * values, values));
-}
-
 ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping) {
   MatReader reader(path);
   const matvar_t& rf = reader.lookup(mapping.rf, "RF");
@@ -590,27 +521,6 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     }
   });
   return out;
-}
-
-MatSource::MatSource(ImportedRecording recording, std::string name, double frameRateHz)
-    : recording_(std::move(recording)), name_(std::move(name)), frameRateHz_(frameRateHz) {
-  if (recording_.frames == 0) {
-    throw SourceError(name_ + ": the recording holds no frames");
-  }
-}
-
-void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
-  const std::span<const std::byte> frame = recording_.frameBytes(index % recording_.frames);
-  if (dst.size() != frame.size()) {
-    throw SourceError(name_ + ": frame buffer holds " + std::to_string(dst.size()) +
-                      " bytes, expected " + std::to_string(frame.size()));
-  }
-  std::memcpy(dst.data(), frame.data(), frame.size());
-  slice = {};
-}
-
-std::string MatSource::describe() const {
-  return name_ + " (" + std::to_string(recording_.frames) + " frames, MATLAB import)";
 }
 
 }  // namespace cineflow::acquire
