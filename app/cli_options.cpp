@@ -46,6 +46,10 @@ Options:
   --mode rf|iq           signal chain: RF (bandpass, DAS on RF, Hilbert envelope) or I/Q
                          (demodulation, DAS on I/Q, |IQ|); default RF, or I/Q for a file
                          sampled below 2 x f0, which only I/Q mode can image
+  --iq-bandwidth PERCENT I/Q mode: the low-pass filter's bandwidth in percent of f0 (its -6 dB
+                         points at +-half of it around the carrier); default: the file's
+                         fractional_bandwidth_percent, else 100
+  --iq-decimation N      I/Q mode: keep every Nth demodulated sample (default 1)
   --frames N             frames to process (default: every frame of the file once, or one
                          elevation sweep of the simulator)
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
@@ -106,6 +110,10 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (arg == "--mode") {
       options.mode = value();
       process::parseImagingMode(*options.mode);  // a bad mode is a command-line error
+    } else if (arg == "--iq-bandwidth") {
+      options.iqBandwidthPercent = parseNumber<double>(arg, value());
+    } else if (arg == "--iq-decimation") {
+      options.iqDecimation = parseNumber<int>(arg, value());
     } else if (arg == "--backend") {
       options.backend = value();
     } else if (arg == "--frames") {
@@ -128,11 +136,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
   if (!options.headless) {
     // The window has its own controls for these; silently ignoring them would mislead.
     if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
-        options.apodisation || options.frames > 0 || options.policy != "block" ||
-        !options.tracePath.empty()) {
+        options.apodisation || options.iqBandwidthPercent || options.iqDecimation ||
+        options.frames > 0 || options.policy != "block" || !options.tracePath.empty()) {
       throw std::invalid_argument(
-          "--output, --grid, --fnumber, --apodisation, --mode, --frames, --policy and --trace are "
-          "used with --headless only (in the window, use the acquisition panel)");
+          "--output, --grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation, "
+          "--frames, --policy and --trace are used with --headless only (in the window, use the "
+          "acquisition panel)");
     }
   }
   if (options.afterFrames < 1) {

@@ -20,6 +20,8 @@ struct CliOptions {
   std::optional<double> fNumber;
   std::optional<std::string> apodisation;  // "hann" | "rect"
   std::optional<std::string> mode;  // "rf" | "iq"; default: RF, or I/Q for bandpass-sampled data
+  std::optional<double> iqBandwidthPercent;  // of f0; default: the file's, else 100
+  std::optional<int> iqDecimation;
   std::string backend = "auto";
   std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";

@@ -28,10 +28,21 @@ process::ImagingParams imagingFor(const CliOptions& options,
   if (options.apodisation) {
     imaging.apodisation = process::parseApodisation(*options.apodisation);
   }
+  if (options.iqBandwidthPercent) {
+    imaging.iqBandwidthRel = *options.iqBandwidthPercent / 100.0;
+  }
+  if (options.iqDecimation) {
+    imaging.iqDecimation = *options.iqDecimation;
+  }
   if (options.mode) {
     imaging.mode = process::parseImagingMode(*options.mode);
   } else if (const std::string notice = process::bandpassSamplingNotice(acq); !notice.empty()) {
     std::cerr << "cineflow: " << options.input << " is " << notice << '\n';
+  }
+  if (imaging.mode != process::ImagingMode::Iq &&
+      (options.iqBandwidthPercent || options.iqDecimation)) {
+    throw std::invalid_argument(
+        "--iq-bandwidth and --iq-decimation act in I/Q mode only (--mode iq)");
   }
   imaging.validate(acq);
   return imaging;
@@ -89,7 +100,7 @@ int runHeadless(const CliOptions& options) {
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
     config.cineloopFrames = 8;
 
-    const store::AttributeMap attributes = {
+    store::AttributeMap attributes = {
         {"f_number", imaging.fNumber},
         {"imaging_mode", std::string(process::toString(imaging.mode))},
         {"apodisation", std::string(process::toString(imaging.apodisation))},
@@ -97,6 +108,10 @@ int runHeadless(const CliOptions& options) {
         {"backend", backend->deviceName()},
         {"source", source->describe()},
         {"overflow_policy", std::string(pipeline::toString(config.overflow))}};
+    if (imaging.mode == process::ImagingMode::Iq) {
+      attributes.emplace("iq_bandwidth_percent", imaging.iqBandwidthFor(acq) * 100.0);
+      attributes.emplace("iq_decimation", static_cast<double>(imaging.iqDecimation));
+    }
     auto writer = std::make_unique<store::BmodeWriter>(options.output, geometry, acq, attributes);
     store::BmodeRecorder recorder(std::move(writer), geometry.pixels());
 

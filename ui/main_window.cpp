@@ -7,9 +7,12 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QToolBar>
 
+#include "acquire/source_factory.hpp"
 #include "acquisition_panel.hpp"
 #include "app_settings.hpp"
 #include "bmode_view.hpp"
@@ -108,10 +111,24 @@ void MainWindow::createDocks() {
   acquisitionPanel_ = new AcquisitionPanel(*controller_, this);
   acquisitionDock_ = new QDockWidget(tr("Acquisition"), this);
   acquisitionDock_->setObjectName(QStringLiteral("acquisitionDock"));
-  acquisitionDock_->setWidget(acquisitionPanel_);
+  // Scrolls rather than forcing the window taller than a small screen.
+  auto* acquisitionScroll = new QScrollArea(acquisitionDock_);
+  acquisitionScroll->setWidget(acquisitionPanel_);
+  acquisitionScroll->setWidgetResizable(true);
+  acquisitionScroll->setFrameShape(QFrame::NoFrame);
+  acquisitionScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  acquisitionScroll->setMinimumWidth(acquisitionPanel_->minimumSizeHint().width() +
+                                     acquisitionScroll->verticalScrollBar()->sizeHint().width());
+  acquisitionDock_->setWidget(acquisitionScroll);
   addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
-  connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this,
-          [this](const QString& spec) { openSource(spec); });
+  // A MATLAB file needs its mapping: the import dialog opens with the chosen path.
+  connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this, [this](const QString& spec) {
+    if (spec != QStringLiteral("sim") && acquire::isMatFile(spec.toStdString())) {
+      importMatlabRecording(spec);
+    } else {
+      openSource(spec);
+    }
+  });
   connect(acquisitionPanel_, &AcquisitionPanel::freezeRequested, this, &MainWindow::freeze);
 
   cineloopPanel_ = new CineloopPanel(controller_->engine(), this);
@@ -211,7 +228,7 @@ void MainWindow::openSource(const QString& spec, bool autoStart,
   controller_->open(spec, autoStart, matMapping);
 }
 
-void MainWindow::importMatlabRecording() {
+void MainWindow::importMatlabRecording(const QString& path) {
   const auto settings = openAppSettings();
   acquire::MatMapping last = acquire::MatMapping::verasonics();
   try {
@@ -220,7 +237,8 @@ void MainWindow::importMatlabRecording() {
   } catch (const std::invalid_argument&) {
     // A damaged setting: start from the preset.
   }
-  MatImportDialog dialog(last, settings->value(settings_keys::kMatPath).toString(), this);
+  MatImportDialog dialog(
+      last, path.isEmpty() ? settings->value(settings_keys::kMatPath).toString() : path, this);
   if (dialog.exec() != QDialog::Accepted) {
     return;
   }

@@ -47,8 +47,9 @@ class MainWindow : public QMainWindow {
   // if `autoStart`, acquires once open.
   void openSource(const QString& spec, bool autoStart = true,
                   const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
-  // File > Import MATLAB recording…: the mapping dialog, then openSource().
-  void importMatlabRecording();
+  // File > Import MATLAB recording… (and a MATLAB file chosen as a recording): the mapping
+  // dialog, starting from the last mapping and `path` (empty: the last file), then openSource().
+  void importMatlabRecording(const QString& path = {});
   // Errors always go to the status bar; with interactive errors (the default) also to a
   // non-modal message box. Screenshot runs and tests turn the boxes off.
   void setInteractiveErrors(bool enabled) { interactiveErrors_ = enabled; }

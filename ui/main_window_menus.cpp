@@ -29,7 +29,7 @@ void MainWindow::createActions() {
 
   importMatAction_ = new QAction(tr("Import &MATLAB recording…"), this);
   importMatAction_->setObjectName(QStringLiteral("importMatAction"));
-  connect(importMatAction_, &QAction::triggered, this, &MainWindow::importMatlabRecording);
+  connect(importMatAction_, &QAction::triggered, this, [this] { importMatlabRecording(); });
 
   openVolumeAction_ = new QAction(tr("Open saved &volume…"), this);
   openVolumeAction_->setObjectName(QStringLiteral("openVolumeAction"));

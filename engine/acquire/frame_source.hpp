@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,10 @@ class SourceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Reports a long open's progress (fraction in [0, 1], what it is doing). May throw to abandon
+// the open: sources let the exception through and release what they hold.
+using ProgressFn = std::function<void(double fraction, const std::string& what)>;
 
 class FrameSource {
  public:

@@ -1,10 +1,11 @@
 #include "acquire/mat_import.hpp"
 
-#include <matio.h>
+#include "acquire/mat_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -16,281 +17,6 @@
 
 namespace cineflow::acquire {
 namespace {
-
-struct MatCloser {
-  void operator()(mat_t* mat) const { Mat_Close(mat); }
-};
-struct VarFreer {
-  void operator()(matvar_t* var) const { Mat_VarFree(var); }
-};
-using MatFile = std::unique_ptr<mat_t, MatCloser>;
-using MatVar = std::unique_ptr<matvar_t, VarFreer>;
-
-std::string dimsText(const matvar_t& var) {
-  std::string text;
-  for (int i = 0; i < var.rank; ++i) {
-    if (i > 0) {
-      text += 'x';
-    }
-    text += std::to_string(var.dims[i]);
-  }
-  return text;
-}
-
-std::size_t elementCount(const matvar_t& var) {
-  std::size_t count = 1;
-  for (int i = 0; i < var.rank; ++i) {
-    count *= var.dims[i];
-  }
-  return count;
-}
-
-const char* className(matio_classes type) {
-  switch (type) {
-    case MAT_C_DOUBLE:
-      return "double";
-    case MAT_C_SINGLE:
-      return "single";
-    case MAT_C_INT8:
-      return "int8";
-    case MAT_C_UINT8:
-      return "uint8";
-    case MAT_C_INT16:
-      return "int16";
-    case MAT_C_UINT16:
-      return "uint16";
-    case MAT_C_INT32:
-      return "int32";
-    case MAT_C_UINT32:
-      return "uint32";
-    case MAT_C_INT64:
-      return "int64";
-    case MAT_C_UINT64:
-      return "uint64";
-    case MAT_C_STRUCT:
-      return "struct";
-    case MAT_C_CELL:
-      return "cell";
-    case MAT_C_CHAR:
-      return "char";
-    default:
-      return "unsupported";
-  }
-}
-
-std::string describe(const matvar_t& var) {
-  return "a " + dimsText(var) + " " + className(var.class_type) +
-         (var.isComplex ? " complex" : "") + " array";
-}
-
-// Calls visit(i, value) for every element of a real numeric variable; false for other classes.
-// Calls use(data) with the typed data of a real numeric variable; false for other classes (and
-// for data matio did not read).
-template <class Use>
-bool withNumbers(const matvar_t& var, Use use) {
-  if (elementCount(var) > 0 && var.data == nullptr) {
-    return false;
-  }
-  switch (var.class_type) {
-    case MAT_C_DOUBLE:
-      use(static_cast<const double*>(var.data));
-      return true;
-    case MAT_C_SINGLE:
-      use(static_cast<const float*>(var.data));
-      return true;
-    case MAT_C_INT8:
-      use(static_cast<const std::int8_t*>(var.data));
-      return true;
-    case MAT_C_UINT8:
-      use(static_cast<const std::uint8_t*>(var.data));
-      return true;
-    case MAT_C_INT16:
-      use(static_cast<const std::int16_t*>(var.data));
-      return true;
-    case MAT_C_UINT16:
-      use(static_cast<const std::uint16_t*>(var.data));
-      return true;
-    case MAT_C_INT32:
-      use(static_cast<const std::int32_t*>(var.data));
-      return true;
-    case MAT_C_UINT32:
-      use(static_cast<const std::uint32_t*>(var.data));
-      return true;
-    case MAT_C_INT64:
-      use(static_cast<const std::int64_t*>(var.data));
-      return true;
-    case MAT_C_UINT64:
-      use(static_cast<const std::uint64_t*>(var.data));
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Calls visit(i, value) for every element of a real numeric variable; false for other classes.
-template <class Visit>
-bool visitNumbers(const matvar_t& var, Visit visit) {
-  const std::size_t n = elementCount(var);
-  return withNumbers(var, [&](const auto* data) {
-    for (std::size_t i = 0; i < n; ++i) {
-      visit(i, static_cast<double>(data[i]));
-    }
-  });
-}
-
-std::optional<double> parseNumber(const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t next = text.find(separator, start);
-    parts.push_back(text.substr(start, next - start));
-    if (next == std::string::npos) {
-      return parts;
-    }
-    start = next + 1;
-  }
-}
-
-class MatReader {
- public:
-  explicit MatReader(const std::filesystem::path& path) : path_(path) {
-    if (!std::filesystem::exists(path)) {
-      fail("no such file");
-    }
-    file_.reset(Mat_Open(path.string().c_str(), MAT_ACC_RDONLY));
-    if (!file_) {
-      fail("not a MATLAB file that matio can read (v4, v5, or v7.3)");
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& why) const {
-    throw SourceError(path_.filename().string() + ": " + why);
-  }
-
-  // The variable or struct field `spec` ("RF", "param.fs"), read whole; the parent is kept alive.
-  const matvar_t& lookup(const std::string& spec, const std::string& role) {
-    const std::vector<std::string> parts = split(spec, '.');
-    MatVar& top = cache(parts.front(), role, spec);
-    const matvar_t* var = top.get();
-    for (std::size_t i = 1; i < parts.size(); ++i) {
-      if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
-        fail(spec + " (" + role + "): " + parts[i - 1] + " is " + describe(*var) +
-             ", not a 1x1 struct");
-      }
-      const matvar_t* field =
-          Mat_VarGetStructFieldByName(const_cast<matvar_t*>(var), parts[i].c_str(), 0);
-      if (field == nullptr) {
-        std::string fields;
-        const unsigned count = Mat_VarGetNumberOfFields(const_cast<matvar_t*>(var));
-        char* const* names = Mat_VarGetStructFieldnames(var);
-        for (unsigned f = 0; f < count; ++f) {
-          if (f > 0) {
-            fields += ", ";
-          }
-          fields += names[f];
-        }
-        fail(spec + " (" + role + "): the struct " + parts[i - 1] + " has no field '" + parts[i] +
-             "' (its fields: " + fields + ")");
-      }
-      var = field;
-    }
-    return *var;
-  }
-
-  // A real numeric variable's values.
-  std::vector<double> numbers(const std::string& spec, const std::string& role) {
-    const matvar_t& var = lookup(spec, role);
-    std::vector<double> values(elementCount(var));
-    if (var.isComplex || !visitNumbers(var, [&](std::size_t i, double v) { values[i] = v; })) {
-      fail(spec + " (" + role + "): expected real numbers, found " + describe(var));
-    }
-    return values;
-  }
-
-  // Whether `spec` names a variable (and struct fields) that the file has.
-  bool has(const std::string& spec) {
-    const std::vector<std::string> parts = split(spec, '.');
-    const matvar_t* var = nullptr;
-    for (const auto& [name, cached] : vars_) {
-      if (name == parts.front()) {
-        var = cached.get();
-      }
-    }
-    if (var == nullptr) {
-      MatVar read(Mat_VarRead(file_.get(), parts.front().c_str()));
-      if (!read) {
-        return false;
-      }
-      vars_.emplace_back(parts.front(), std::move(read));
-      var = vars_.back().second.get();
-    }
-    for (std::size_t i = 1; i < parts.size(); ++i) {
-      if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
-        return false;
-      }
-      var = Mat_VarGetStructFieldByName(const_cast<matvar_t*>(var), parts[i].c_str(), 0);
-      if (var == nullptr) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // A literal number or a scalar variable.
-  double scalar(const std::string& spec, const std::string& role) {
-    if (const auto literal = parseNumber(spec)) {
-      return *literal;
-    }
-    const std::vector<double> values = numbers(spec, role);
-    if (values.size() != 1) {
-      fail(spec + " (" + role + "): expected one number, found " + describe(lookup(spec, role)));
-    }
-    return values.front();
-  }
-
- private:
-  MatVar& cache(const std::string& name, const std::string& role, const std::string& spec) {
-    for (auto& [cachedName, var] : vars_) {
-      if (cachedName == name) {
-        return var;
-      }
-    }
-    MatVar var(Mat_VarRead(file_.get(), name.c_str()));
-    if (!var) {
-      fail("no variable '" + name + "' (" + role + ", mapped from " + spec +
-           "); the file has: " + variableNames());
-    }
-    vars_.emplace_back(name, std::move(var));
-    return vars_.back().second;
-  }
-
-  std::string variableNames() {
-    std::string names;
-    Mat_Rewind(file_.get());
-    while (matvar_t* info = Mat_VarReadNextInfo(file_.get())) {
-      if (!names.empty()) {
-        names += ", ";
-      }
-      names += info->name != nullptr ? info->name : "?";
-      Mat_VarFree(info);
-    }
-    return names.empty() ? "no variables" : names;
-  }
-
-  std::filesystem::path path_;
-  MatFile file_;
-  std::vector<std::pair<std::string, MatVar>> vars_;
-};
 
 // The dimension sizes of RF named by `order`, and their MATLAB strides.
 struct RfLayout {
@@ -355,9 +81,12 @@ PlaneWaves planeWavesFromDelays(const matvar_t& var, const std::vector<double>& 
                                 const MatReader& reader) {
   const std::size_t elements = acq.elementXM.size();
   const std::size_t rows = var.rank >= 1 ? var.dims[0] : 1;
-  if (var.rank != 2 || var.dims[1] != elements) {
+  if (var.rank != 2 || var.dims[1] != elements || rows == 0) {
     reader.fail(spec + " (transmit delays): expected a [transmits x " + std::to_string(elements) +
                 "] matrix, found " + describe(var));
+  }
+  if (!std::all_of(delays.begin(), delays.end(), [](double d) { return std::isfinite(d); })) {
+    reader.fail(spec + " (transmit delays): holds NaN or infinite delays");
   }
   const double meanX = std::accumulate(acq.elementXM.begin(), acq.elementXM.end(), 0.0) /
                        static_cast<double>(elements);
@@ -397,49 +126,97 @@ PlaneWaves planeWavesFromDelays(const matvar_t& var, const std::vector<double>& 
   return waves;
 }
 
+// The RF must be a non-empty real numeric array; said before anything is derived from its shape.
+void checkRfVariable(const matvar_t& rf, const MatMapping& mapping, const MatReader& reader) {
+  if (!withNumbers(rf, [](const auto*) {})) {
+    reader.fail(mapping.rf + " (RF) is " + describe(rf) +
+                ": expected a real numeric array of channel data");
+  }
+  if (elementCount(rf) == 0) {
+    reader.fail(mapping.rf + " (RF) is " + describe(rf) + ": it holds no samples");
+  }
+}
+
+std::string numberText(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// A parameter that must be a positive, finite number.
+double positiveScalar(MatReader& reader, const std::string& spec, const std::string& role,
+                      const char* unit) {
+  const double value = reader.scalar(spec, role);
+  if (!(value > 0) || !std::isfinite(value)) {
+    reader.fail(spec + " (" + role + "): expected a positive number of " + unit + ", found " +
+                numberText(value));
+  }
+  return value;
+}
+
 }  // namespace
 
-ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping) {
+ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping,
+                            const ProgressFn& progress) {
+  const auto report = [&](double fraction, const std::string& what) {
+    if (progress) {
+      progress(fraction, what);
+    }
+  };
+  report(0, "reading " + path.filename().string());
   MatReader reader(path);
   const matvar_t& rf = reader.lookup(mapping.rf, "RF");
-  if (rf.isComplex) {
-    reader.fail(mapping.rf + " is complex: expected real RF channel data");
-  }
+  checkRfVariable(rf, mapping, reader);
   const RfLayout layout = layoutOf(rf, mapping, reader);
+  if (layout.samples < 2 || layout.samples > kMaxImportSamples ||
+      layout.elements > kMaxImportElements || layout.transmits > kMaxImportTransmits) {
+    reader.fail(mapping.rf + " (RF) is " + describe(rf) + ": expected 2 to " +
+                std::to_string(kMaxImportSamples) + " samples, at most " +
+                std::to_string(kMaxImportElements) + " elements and at most " +
+                std::to_string(kMaxImportTransmits) + " transmits (check the mapping's order)");
+  }
 
   ImportedRecording out;
   AcquisitionParams& acq = out.acq;
-  acq.samplingFrequencyHz = reader.scalar(mapping.samplingFrequency, "sampling frequency");
-  acq.centerFrequencyHz = reader.scalar(mapping.centerFrequency, "centre frequency");
-  acq.soundSpeedMPerS = reader.scalar(mapping.soundSpeed, "sound speed");
+  acq.samplingFrequencyHz =
+      positiveScalar(reader, mapping.samplingFrequency, "sampling frequency", "hertz");
+  acq.centerFrequencyHz =
+      positiveScalar(reader, mapping.centerFrequency, "centre frequency", "hertz");
+  acq.soundSpeedMPerS = positiveScalar(reader, mapping.soundSpeed, "sound speed", "m/s");
   acq.t0S = reader.scalar(mapping.t0, "t0");
+  if (!std::isfinite(acq.t0S)) {
+    reader.fail(mapping.t0 + " (t0): expected a finite number of seconds, found " +
+                numberText(acq.t0S));
+  }
   acq.samples = static_cast<int>(layout.samples);
   // The optional parameters: a mapped variable that the file lacks counts as not given.
   std::string notes;
   if (!mapping.bandwidthPercent.empty() && !reader.has(mapping.bandwidthPercent)) {
     notes += "; " + mapping.bandwidthPercent + " absent: bandwidth unknown";
   } else if (!mapping.bandwidthPercent.empty()) {
-    acq.fractionalBandwidth = reader.scalar(mapping.bandwidthPercent, "bandwidth (%)") / 100;
+    // 0 is how some exports say "unknown".
+    const double percent = reader.scalar(mapping.bandwidthPercent, "bandwidth");
+    if (!(percent >= 0 && percent <= 200)) {
+      reader.fail(mapping.bandwidthPercent + " (bandwidth): expected a percentage of f0 in [0, " +
+                  "200], found " + numberText(percent));
+    }
+    acq.fractionalBandwidth = percent / 100;
   }
   if (!mapping.elements.empty() && !reader.has(mapping.elements)) {
     notes += "; " + mapping.elements + " absent: element count not checked";
   } else if (!mapping.elements.empty()) {
     const double declared = reader.scalar(mapping.elements, "element count");
     if (declared != static_cast<double>(layout.elements)) {
-      reader.fail(mapping.elements + " is " + std::to_string(static_cast<long long>(declared)) +
-                  ", but the elements dimension of " + mapping.rf + " (" + describe(rf) + ") has " +
-                  std::to_string(layout.elements));
+      reader.fail("the element count " + numberText(declared) + " (" + mapping.elements +
+                  ") does not match the elements dimension of " + mapping.rf + " (" + describe(rf) +
+                  "): " + std::to_string(layout.elements));
     }
   }
-  const double pitch = reader.scalar(mapping.pitch, "pitch");
-  if (!(pitch > 0)) {
-    reader.fail(mapping.pitch + " (pitch): expected a positive number of metres, found " +
-                std::to_string(pitch));
-  }
+  const double pitch = positiveScalar(reader, mapping.pitch, "pitch", "metres");
   for (std::size_t e = 0; e < layout.elements; ++e) {
     acq.elementXM.push_back((static_cast<double>(e) - (layout.elements - 1) / 2.0) * pitch);
   }
-  if (const auto literal = parseNumber(mapping.angles)) {
+  if (const auto literal = parseMatNumber(mapping.angles)) {
     acq.anglesRad.assign(layout.transmits, *literal);
   } else if (mapping.angles.rfind("delays:", 0) == 0) {
     const std::string spec = mapping.angles.substr(7);
@@ -476,23 +253,33 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   // The samples, reordered to [frames][transmits][elements][samples]: int16 when every value is
   // an integer in range (exactly what was recorded), float32 otherwise.
   out.frames = layout.frames;
-  if (out.frames == 0 || layout.samples == 0 || layout.elements == 0 || layout.transmits == 0) {
-    reader.fail(mapping.rf + " is " + describe(rf) + ": it holds no complete frame");
-  }
+  report(0.5, "checking the samples of " + mapping.rf);
   // Two passes over matio's copy (no third copy of a large recording): is every sample an
-  // integer in the int16 range, then the reordering.
+  // integer in the int16 range (and finite and within float32's range), then the reordering.
   const std::size_t total = elementCount(rf);
   bool integral = true;
-  if (rf.isComplex || !withNumbers(rf, [&](const auto* data) {
-        using T = std::remove_cv_t<std::remove_pointer_t<decltype(data)>>;
-        if constexpr (!std::is_same_v<T, std::int16_t>) {
-          for (std::size_t i = 0; i < total && integral; ++i) {
-            const auto v = static_cast<double>(data[i]);
-            integral = v == std::trunc(v) && v >= -32768 && v <= 32767;
-          }
-        }
-      })) {
-    reader.fail(mapping.rf + " (RF): expected real numbers, found " + describe(rf));
+  std::size_t unrepresentable = 0;  // NaN, infinite or beyond float32
+  withNumbers(rf, [&](const auto* data) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(data)>>;
+    if constexpr (std::is_floating_point_v<T>) {
+      constexpr double kFloatMax = std::numeric_limits<float>::max();
+      for (std::size_t i = 0; i < total; ++i) {
+        const auto v = static_cast<double>(data[i]);
+        unrepresentable += !(std::abs(v) <= kFloatMax);
+        integral = integral && v == std::trunc(v) && v >= -32768 && v <= 32767;
+      }
+    } else if constexpr (!std::is_same_v<T, std::int16_t>) {
+      for (std::size_t i = 0; i < total && integral; ++i) {
+        const auto v = static_cast<double>(data[i]);
+        integral = v >= -32768 && v <= 32767;
+      }
+    }
+  });
+  if (unrepresentable > 0) {
+    reader.fail(mapping.rf + " (RF) holds " + std::to_string(unrepresentable) + " of " +
+                std::to_string(total) +
+                " samples that are NaN, infinite or beyond single precision: expected finite "
+                "channel data");
   }
   out.sampleType = integral ? SampleType::Int16 : SampleType::Float32;
   out.note = std::string(mapping.rf) + " is " + describe(rf) +
@@ -503,6 +290,8 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
       target.resize(total);
       std::size_t next = 0;
       for (std::size_t f = 0; f < layout.frames; ++f) {
+        report(0.5 + 0.5 * static_cast<double>(f) / static_cast<double>(layout.frames),
+               "reordering the frames of " + mapping.rf);
         for (std::size_t t = 0; t < layout.transmits; ++t) {
           for (std::size_t e = 0; e < layout.elements; ++e) {
             const std::size_t base =
@@ -520,6 +309,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
       reorder(out.float32Samples);
     }
   });
+  report(1, mapping.rf + " imported: " + std::to_string(layout.frames) + " frames");
   return out;
 }
 

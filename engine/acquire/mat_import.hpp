@@ -41,7 +41,8 @@ struct MatMapping {
   // elements x frames], a struct `param` with fs, fc, c, t0, pitch, TXdelay, bandwidth, Nelements.
   static MatMapping verasonics();
   // "key=value;key=value" with keys rf, order (comma-separated), fs, f0, c, t0, pitch, angles,
-  // bandwidth, elements; keys not given keep the values of `base`. Throws std::invalid_argument.
+  // bandwidth, elements (white space around keys, values and order names is ignored); keys not
+  // given keep the values of `base`. Throws std::invalid_argument.
   static MatMapping parse(const std::string& text, const MatMapping& base = verasonics());
   std::string toString() const;
 };
@@ -59,8 +60,17 @@ struct ImportedRecording {
   std::span<const std::byte> frameBytes(std::uint64_t frame) const;
 };
 
-// Throws SourceError as described above.
-ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping);
+// The largest recordings the import accepts (a wrong dimension order shows up here first).
+inline constexpr std::size_t kMaxImportSamples = 1u << 24;
+inline constexpr std::size_t kMaxImportElements = 1u << 16;
+inline constexpr std::size_t kMaxImportTransmits = 1u << 12;
+
+// Throws SourceError as described above; also when the RF is not a non-empty real numeric array,
+// a parameter is not a positive finite number (t0: finite), a sample is NaN, infinite or beyond
+// single precision, or the shape exceeds the limits above. `progress` hears the phases (reading,
+// checking, reordering frame by frame); an exception it throws abandons the import.
+ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping,
+                            const ProgressFn& progress = {});
 
 // Replays an ImportedRecording (frames in memory).
 class MatSource final : public FrameSource {

@@ -9,11 +9,20 @@
 namespace cineflow::acquire {
 namespace {
 
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// The parts between separators, each without surrounding white space.
 std::vector<std::string> splitAt(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::istringstream stream(text);
   for (std::string part; std::getline(stream, part, separator);) {
-    parts.push_back(part);
+    parts.push_back(trimmed(part));
   }
   return parts;
 }
@@ -34,8 +43,8 @@ MatMapping MatMapping::parse(const std::string& text, const MatMapping& base) {
     if (equals == std::string::npos) {
       throw std::invalid_argument("mapping item '" + item + "': expected key=value");
     }
-    const std::string key = item.substr(0, equals);
-    const std::string value = item.substr(equals + 1);
+    const std::string key = trimmed(item.substr(0, equals));
+    const std::string value = trimmed(item.substr(equals + 1));
     if (key == "rf") {
       mapping.rf = value;
     } else if (key == "order") {

@@ -22,7 +22,6 @@
 
 #include "acquire/frame_source.hpp"
 #include "acquire/phantom.hpp"
-#include "acquire/source_factory.hpp"  // ProgressFn
 
 namespace cineflow::acquire {
 

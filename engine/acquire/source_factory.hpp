@@ -3,7 +3,6 @@
 // of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with MatMapping::verasonics()
 // unless a mapping is given). Shared by the command line and the GUI.
 
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -12,13 +11,12 @@
 
 namespace cineflow::acquire {
 
-using ProgressFn = std::function<void(double fraction, const std::string& what)>;
-
 // `frameRateHz` paces recordings (0: the source's own default). Throws SourceError with the reason.
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
                                         const ProgressFn& progress = {},
                                         const MatMapping& matMapping = MatMapping::verasonics());
-// Whether `spec` names a MATLAB file (by its extension, .mat in any case).
+// Whether `spec` names a MATLAB file: by its extension (.mat in any case), else by the text header
+// that v5 and v7.3 files begin with (a v7.3 file saved as .h5 is still MATLAB's layout).
 bool isMatFile(const std::string& spec);
 
 }  // namespace cineflow::acquire

@@ -268,12 +268,17 @@ void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {
     std::snprintf(text, sizeof text, "%.2f MHz", hz * 1e-6);
     return std::string(text);
   };
+  const auto percent = [](double relative) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g %%", relative * 100);
+    return std::string(text);
+  };
   if (!(iqBandwidthRel >= 0 && iqBandwidthRel <= 2)) {
-    fail("iqBandwidthRel " + std::to_string(iqBandwidthRel) +
-         " is outside [0, 2] (0: the acquisition's bandwidth)");
+    fail("the I/Q bandwidth " + percent(iqBandwidthRel) +
+         " of f0 is outside [0, 200] % (0: the acquisition's bandwidth)");
   }
   if (iqDecimation < 1 || iqDecimation > 64) {
-    fail("iqDecimation " + std::to_string(iqDecimation) + " is outside [1, 64]");
+    fail("the I/Q decimation " + std::to_string(iqDecimation) + " is outside [1, 64]");
   }
   const double bandwidthHz = iqBandwidthFor(acq) * acq.centerFrequencyHz;
   if (!(bandwidthHz < acq.samplingFrequencyHz)) {
@@ -281,12 +286,12 @@ void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {
          " must stay below fs = " + mhz(acq.samplingFrequencyHz));
   }
   if (!(bandwidthHz <= acq.samplingFrequencyHz / iqDecimation)) {
-    fail("iqDecimation " + std::to_string(iqDecimation) + " leaves a rate of " +
+    fail("the I/Q decimation " + std::to_string(iqDecimation) + " leaves a rate of " +
          mhz(acq.samplingFrequencyHz / iqDecimation) + ", below the I/Q bandwidth " +
          mhz(bandwidthHz));
   }
   if (acq.samples / iqDecimation < 2) {
-    fail("iqDecimation " + std::to_string(iqDecimation) + " leaves fewer than 2 of the " +
+    fail("the I/Q decimation " + std::to_string(iqDecimation) + " leaves fewer than 2 of the " +
          std::to_string(acq.samples) + " samples");
   }
   // Mixing moves the RF's negative band to -2 f0, which the sampling aliases into
@@ -295,8 +300,8 @@ void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {
   if (image < bandwidthHz) {
     fail("at fs = " + mhz(acq.samplingFrequencyHz) + " the image of the negative band lies " +
          mhz(image) + " from the carrier, inside the I/Q bandwidth " + mhz(bandwidthHz) +
-         ": narrow the bandwidth below " + mhz(image) + " (iqBandwidthRel below " +
-         std::to_string(image / acq.centerFrequencyHz) + ")");
+         ": narrow the bandwidth below " + mhz(image) + " (" +
+         percent(image / acq.centerFrequencyHz) + " of f0)");
   }
 }
 

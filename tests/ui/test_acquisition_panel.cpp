@@ -23,6 +23,7 @@
 #include "cineloop_panel.hpp"
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
+#include "imaging_panel.hpp"
 #include "main_window.hpp"
 #include "status_indicators.hpp"
 
@@ -116,20 +117,21 @@ void TestAcquisitionPanel::initTestCase() {
 
 void TestAcquisitionPanel::fNumberChangesLiveAndFramesKeepComing() {
   const double before = window_->controller().engine().imagingParams().fNumber;
-  QCOMPARE(panel().fNumberBox().value(), before);
+  QCOMPARE(panel().imaging().fNumberBox().value(), before);
   const double wanted = before + 0.5;
-  panel().fNumberBox().setValue(wanted);
+  panel().imaging().fNumberBox().setValue(wanted);
   QCOMPARE(window_->controller().engine().imagingParams().fNumber, wanted);
-  QVERIFY2(panel().imagingError().isEmpty(), qPrintable(panel().imagingError()));
+  QVERIFY2(panel().imaging().imagingError().isEmpty(),
+           qPrintable(panel().imaging().imagingError()));
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after changing the f-number");
 }
 
 void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
   using cineflow::process::ImagingMode;
-  QComboBox& mode = panel().modeBox();
+  QComboBox& mode = panel().imaging().modeBox();
   QCOMPARE(mode.currentData().toInt(), static_cast<int>(ImagingMode::Rf));
-  QVERIFY(panel().modeNote().isEmpty());  // the simulator samples well above 2 f0
+  QVERIFY(panel().imaging().modeNote().isEmpty());  // the simulator samples well above 2 f0
   const auto stageNames = [this] {
     QStringList names;
     for (const auto& stage : window_->controller().engine().stats().stages) {
@@ -139,7 +141,8 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
   };
   mode.setCurrentIndex(mode.findData(static_cast<int>(ImagingMode::Iq)));
   QCOMPARE(window_->controller().engine().imagingParams().mode, ImagingMode::Iq);
-  QVERIFY2(panel().imagingError().isEmpty(), qPrintable(panel().imagingError()));
+  QVERIFY2(panel().imaging().imagingError().isEmpty(),
+           qPrintable(panel().imaging().imagingError()));
   QTRY_COMPARE_WITH_TIMEOUT(stageNames(), QStringLiteral("upload demodulate beamform log"),
                             kFramesTimeoutMs);
   QVERIFY2(framesKeepComing(), "no frames in I/Q mode");
@@ -151,20 +154,22 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
 
 void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {
   const auto gridBefore = window_->controller().engine().imagingParams().grid;
-  const double depthEndMm = panel().depthEndBox().value();
-  panel().depthEndBox().setValue(panel().depthStartBox().value() - 1.0);  // z1 < z0
-  QTest::mouseClick(&panel().applyGridButton(), Qt::LeftButton);
-  QVERIFY(!panel().imagingError().isEmpty());
+  const double depthEndMm = panel().imaging().depthEndBox().value();
+  panel().imaging().depthEndBox().setValue(panel().imaging().depthStartBox().value() -
+                                           1.0);  // z1 < z0
+  QTest::mouseClick(&panel().imaging().applyGridButton(), Qt::LeftButton);
+  QVERIFY(!panel().imaging().imagingError().isEmpty());
   QVERIFY(window_->findChild<QLabel*>(QStringLiteral("imagingError"))->isVisible());
-  qInfo("refused grid: %s", qPrintable(panel().imagingError()));
+  qInfo("refused grid: %s", qPrintable(panel().imaging().imagingError()));
   QVERIFY(window_->controller().engine().imagingParams().grid == gridBefore);
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after an invalid grid");
 
   // A valid grid clears the error.
-  panel().depthEndBox().setValue(depthEndMm);
-  QTest::mouseClick(&panel().applyGridButton(), Qt::LeftButton);
-  QVERIFY2(panel().imagingError().isEmpty(), qPrintable(panel().imagingError()));
+  panel().imaging().depthEndBox().setValue(depthEndMm);
+  QTest::mouseClick(&panel().imaging().applyGridButton(), Qt::LeftButton);
+  QVERIFY2(panel().imaging().imagingError().isEmpty(),
+           qPrintable(panel().imaging().imagingError()));
 }
 
 void TestAcquisitionPanel::dropPolicyAtAnOverwhelmingRateShowsDroppedFrames() {

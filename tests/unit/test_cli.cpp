@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 
 namespace {
@@ -36,9 +37,9 @@ class TestCli : public QObject {
   void helpDocumentsEveryOption() {
     const Run run = runApp({"--help"});
     QCOMPARE(run.exitCode, 0);
-    for (const char* option :
-         {"--headless", "--input", "--output", "--grid", "--fnumber", "--apodisation", "--mode",
-          "--backend", "--frames", "--policy", "--screenshot"}) {
+    for (const char* option : {"--headless", "--input", "--output", "--grid", "--fnumber",
+                               "--apodisation", "--mode", "--iq-bandwidth", "--iq-decimation",
+                               "--backend", "--frames", "--policy", "--screenshot"}) {
       QVERIFY2(run.out.contains(option), option);
     }
   }
@@ -50,7 +51,10 @@ class TestCli : public QObject {
                                       {"--headless", "--output", "x.h5", "--fnumber"},
                                       {"--headless", "--output", "x.h5", "--mode", "xy"},
                                       {"--headless", "--output", "x.h5", "--apodisation", "x"},
+                                      {"--headless", "--output", "x.h5", "--iq-decimation", "2x"},
+                                      {"--headless", "--output", "x.h5", "--iq-bandwidth", "wide"},
                                       {"--mode", "iq"},
+                                      {"--iq-bandwidth", "50"},
                                       {"--grid", "-5:5:0.1,5:30:0.05"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
@@ -73,6 +77,12 @@ class TestCli : public QObject {
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains("quantum"), qPrintable(run.err));
     QVERIFY(!QFile::exists(out));  // a failed run leaves no output file
+    // The I/Q options act in I/Q mode only: asking for them in RF mode is refused.
+    run = runApp({"--headless", "--input", "sim", "--output", out, "--mode", "rf",
+                  "--iq-decimation", "2", "--frames", "1"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("I/Q mode only"), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
   }
 
   void headlessSimulatorWritesABmodeFile() {
@@ -147,7 +157,29 @@ class TestCli : public QObject {
     const hid_t dataset = H5Dopen2(file, "/bmode_db", H5P_DEFAULT);
     QVERIFY(dataset >= 0);
     H5Dclose(dataset);
+    // The output says how it was imaged: the file's 15 % bandwidth, no decimation.
+    QCOMPARE(cineflow::test::readDouble(file, "iq_bandwidth_percent"), 15.0);
+    QCOMPARE(cineflow::test::readDouble(file, "iq_decimation"), 1.0);
     H5Fclose(file);
+    // An operator's bandwidth and decimation are used and recorded.
+    run = runApp({"--headless", "--input", path, "--output", out, "--frames", "1", "--iq-bandwidth",
+                  "25", "--iq-decimation", "2", "--backend", "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    {
+      const cineflow::test::PlainFile written(out.toStdString());
+      QVERIFY(written.id >= 0);
+      QCOMPARE(cineflow::test::readDouble(written.id, "iq_bandwidth_percent"), 25.0);
+      QCOMPARE(cineflow::test::readDouble(written.id, "iq_decimation"), 2.0);
+    }
+    // At fs = 6.67 MHz the negative band's image lies 3.33 MHz from the carrier: a 100 %
+    // (5 MHz) band would take it in, and is refused saying so.
+    QFile::remove(out);
+    run = runApp({"--headless", "--input", path, "--output", out, "--frames", "1", "--iq-bandwidth",
+                  "100", "--backend", "cpu"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("image of the negative band") && run.err.contains("3.33 MHz"),
+             qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
     // RF mode cannot image it: refused with the reason, and no file is left.
     QFile::remove(out);
     run = runApp({"--headless", "--input", path, "--output", out, "--mode", "rf", "--frames", "1",

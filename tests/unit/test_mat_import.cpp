@@ -2,8 +2,10 @@
 // with the Verasonics preset, to exactly the samples and parameters of verasonics_rotating_disk.h5
 // (skipped when ../shared/data is absent), and the converted file replays them; .mat files written
 // here with matio cover the mapping: dimension orders with transmits, angles fitted from steered
-// plane-wave delays, float data, v7.3 (HDF5) files; and every inconsistency names the variable and
-// what was expected.
+// plane-wave delays, float data, v7.3 (HDF5) files (recognised by their header whatever their
+// name); every inconsistency or bad value (cell or logical RF, NaN samples, non-positive
+// parameters, an empty delay matrix, a truncated file) names the variable and what was expected;
+// and the import reports its progress and can be abandoned from it.
 #include <hdf5.h>
 #include <matio.h>
 
@@ -11,7 +13,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -41,11 +46,20 @@ class MatWriter {
 
   template <class T>
   void add(const char* name, matio_classes cls, matio_types type, std::vector<std::size_t> dims,
-           std::vector<T> values) {
+           std::vector<T> values, int flags = 0) {
     matvar_t* var = Mat_VarCreate(name, cls, type, static_cast<int>(dims.size()), dims.data(),
-                                  values.data(), 0);
+                                  values.data(), flags);
     Mat_VarWrite(mat_, var, MAT_COMPRESSION_NONE);
     Mat_VarFree(var);
+  }
+  // A 1x1 cell holding one double (how Verasonics keeps RcvData).
+  void addCell(const char* name) {
+    std::size_t dims[2] = {1, 1};
+    double value = 1;
+    matvar_t* cells[1] = {Mat_VarCreate(nullptr, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, &value, 0)};
+    matvar_t* cell = Mat_VarCreate(name, MAT_C_CELL, MAT_T_CELL, 2, dims, cells, 0);
+    Mat_VarWrite(mat_, cell, MAT_COMPRESSION_NONE);
+    Mat_VarFree(cell);
   }
   MatWriter(const MatWriter&) = delete;
   MatWriter& operator=(const MatWriter&) = delete;
@@ -96,8 +110,34 @@ struct Synthetic {
   bool firstFiresAtZero = false;
 };
 
-// RF[samples][elements][transmits][frames] (MATLAB order) with value(s, e, t, f) distinct, and a
-// param struct whose TXdelay rows are the plane waves' delays.
+// A param struct whose TXdelay rows are the plane waves' delays ([transmits x elements]; with
+// `delayRows` = 0 an empty matrix).
+void writeParams(MatWriter& writer, const Synthetic& p, double elementsField = -1,
+                 std::size_t delayRows = ~std::size_t{0}) {
+  const std::size_t rows = delayRows == ~std::size_t{0} ? std::size_t(p.transmits) : delayRows;
+  std::vector<double> delays(rows * static_cast<std::size_t>(p.elements));
+  for (std::size_t t = 0; t < rows; ++t) {
+    for (int e = 0; e < p.elements; ++e) {
+      const double x = (e - (p.elements - 1) / 2.0) * p.pitch;
+      const double sine = std::sin(p.anglesRad[t]);
+      const double offset =
+          p.firstFiresAtZero ? std::abs(sine) * (p.elements - 1) / 2.0 * p.pitch / p.c : 0.0;
+      delays[t + static_cast<std::size_t>(e) * rows] = x * sine / p.c + offset;  // column-major
+    }
+  }
+  writer.addStruct("param",
+                   {{"fs", {20e6}},
+                    {"fc", {5e6}},
+                    {"c", {p.c}},
+                    {"t0", {1e-6}},
+                    {"pitch", {p.pitch}},
+                    {"bandwidth", {60}},
+                    {"Nelements", {elementsField > 0 ? elementsField : double(p.elements)}}},
+                   {{"TXdelay", rows, static_cast<std::size_t>(p.elements), delays}});
+}
+
+// RF[samples][elements][transmits][frames] (MATLAB order) with value(s, e, t, f) distinct, and
+// the param struct.
 void writeSynthetic(const std::string& path, const Synthetic& p, bool asFloat = false,
                     mat_ft version = MAT_FT_MAT5, double elementsField = -1) {
   MatWriter writer(path, version);
@@ -116,29 +156,7 @@ void writeSynthetic(const std::string& path, const Synthetic& p, bool asFloat = 
              {static_cast<std::size_t>(p.samples), static_cast<std::size_t>(p.elements),
               static_cast<std::size_t>(p.transmits), static_cast<std::size_t>(p.frames)},
              rf);
-  std::vector<double> delays(static_cast<std::size_t>(p.transmits * p.elements));
-  for (int t = 0; t < p.transmits; ++t) {
-    for (int e = 0; e < p.elements; ++e) {
-      const double x = (e - (p.elements - 1) / 2.0) * p.pitch;
-      // Column-major [transmits x elements].
-      const double offset = p.firstFiresAtZero
-                                ? std::abs(std::sin(p.anglesRad[static_cast<std::size_t>(t)])) *
-                                      (p.elements - 1) / 2.0 * p.pitch / p.c
-                                : 0.0;
-      delays[static_cast<std::size_t>(t + e * p.transmits)] =
-          x * std::sin(p.anglesRad[static_cast<std::size_t>(t)]) / p.c + offset;
-    }
-  }
-  writer.addStruct("param",
-                   {{"fs", {20e6}},
-                    {"fc", {5e6}},
-                    {"c", {p.c}},
-                    {"t0", {1e-6}},
-                    {"pitch", {p.pitch}},
-                    {"bandwidth", {60}},
-                    {"Nelements", {elementsField > 0 ? elementsField : double(p.elements)}}},
-                   {{"TXdelay", static_cast<std::size_t>(p.transmits),
-                     static_cast<std::size_t>(p.elements), delays}});
+  writeParams(writer, p, elementsField);
 }
 
 acquire::MatMapping syntheticMapping() {
@@ -342,6 +360,109 @@ class TestMatImport : public QObject {
     const auto r = acquire::importMat(mat, acquire::MatMapping::parse("angles=0", mapping));
     QCOMPARE(r.frames, std::uint64_t{1});
     QCOMPARE(r.int16Samples.size(), std::size_t{32 * 8});
+  }
+
+  void badValuesAreRefusedWithTheReason() {
+    const Synthetic p;
+    const acquire::MatMapping mapping = syntheticMapping();
+    const std::string good = path("literals.mat");
+    writeSynthetic(good, p);
+    // Numbers typed for the optional fields are used, not taken for absent variables; white
+    // space around keys and values is ignored.
+    const auto r = acquire::importMat(
+        good, acquire::MatMapping::parse(" bandwidth = 35 ; elements=8;", mapping));
+    QCOMPARE(r.acq.fractionalBandwidth, 0.35);
+    expectFailure(good, acquire::MatMapping::parse("elements=5", mapping),
+                  {"element count 5", "RF", ": 8"});
+    expectFailure(good, acquire::MatMapping::parse("fs=-20e6", mapping),
+                  {"sampling frequency", "positive", "-2e+07"});
+    expectFailure(good, acquire::MatMapping::parse("c=nan", mapping), {"sound speed", "nan"});
+    expectFailure(good, acquire::MatMapping::parse("bandwidth=-5", mapping),
+                  {"bandwidth", "[0, 200]"});
+
+    // RF that is not real numeric channel data, named with what it is.
+    const std::string cell = path("cell.mat");
+    {
+      MatWriter writer(cell);
+      writer.addCell("RF");
+      writeParams(writer, p);
+    }
+    expectFailure(cell, mapping, {"RF", "1x1 cell", "real numeric"});
+    const std::string logical = path("logical.mat");
+    {
+      MatWriter writer(logical);
+      writer.add("RF", MAT_C_UINT8, MAT_T_UINT8, {40, 8, 3, 2},
+                 std::vector<std::uint8_t>(40 * 8 * 3 * 2, 1), MAT_F_LOGICAL);
+      writeParams(writer, p);
+    }
+    expectFailure(logical, mapping, {"RF", "logical"});
+    // A NaN sample would spread through every image: refused, counted.
+    const std::string withNan = path("nan.mat");
+    {
+      MatWriter writer(withNan);
+      std::vector<float> samples(40 * 8 * 3 * 2, 1.5f);
+      samples[100] = std::numeric_limits<float>::quiet_NaN();
+      writer.add("RF", MAT_C_SINGLE, MAT_T_SINGLE, {40, 8, 3, 2}, samples);
+      writeParams(writer, p);
+    }
+    expectFailure(withNan, mapping, {"RF", "1 of 1920 samples", "NaN"});
+    // An empty delay matrix has no plane wave to fit.
+    const std::string noDelays = path("nodelays.mat");
+    {
+      MatWriter writer(noDelays);
+      writer.add("RF", MAT_C_INT16, MAT_T_INT16, {40, 8, 3, 2},
+                 std::vector<std::int16_t>(40 * 8 * 3 * 2, 7));
+      writeParams(writer, p, -1, 0);
+    }
+    expectFailure(noDelays, mapping, {"param.TXdelay", "[transmits x 8]", "0x8"});
+  }
+
+  void truncatedFilesAreRefusedNamingTheFile() {
+    const std::string whole = path("whole.mat");
+    writeSynthetic(whole, Synthetic{});
+    const auto size = std::filesystem::file_size(whole);
+    for (const double kept : {0.9, 0.5, 0.1}) {
+      const std::string cut = path("cut.mat");
+      std::filesystem::copy_file(whole, cut, std::filesystem::copy_options::overwrite_existing);
+      std::filesystem::resize_file(cut, static_cast<std::uintmax_t>(kept * double(size)));
+      expectFailure(cut, syntheticMapping(), {"cut.mat"});
+    }
+  }
+
+  void progressIsReportedAndCanAbandonTheImport() {
+    const std::string mat = path("progress.mat");
+    writeSynthetic(mat, Synthetic{});
+    std::vector<double> fractions;
+    acquire::importMat(mat, syntheticMapping(), [&](double fraction, const std::string& what) {
+      QVERIFY(!what.empty());
+      fractions.push_back(fraction);
+    });
+    QVERIFY(fractions.size() >= 4);  // reading, checking, one per frame, done
+    QCOMPARE(fractions.front(), 0.0);
+    QCOMPARE(fractions.back(), 1.0);
+    QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+    struct Abandoned {};
+    int calls = 0;
+    QVERIFY_THROWS_EXCEPTION(Abandoned,
+                             acquire::importMat(mat, syntheticMapping(), [&](double, const auto&) {
+                               if (++calls == 3) {
+                                 throw Abandoned{};
+                               }
+                             }));
+  }
+
+  void matlabFilesAreRecognisedByTheirHeader() {
+    const std::string v73 = path("recording73.h5");  // a v7.3 file under an HDF5 name
+    writeSynthetic(v73, Synthetic{}, false, MAT_FT_MAT73);
+    QVERIFY(acquire::isMatFile(v73));
+    const std::string v5 = path("recording5.bin");
+    writeSynthetic(v5, Synthetic{});
+    QVERIFY(acquire::isMatFile(v5));
+    QVERIFY(acquire::isMatFile("/nowhere/x.MAT"));
+    QVERIFY(!acquire::isMatFile("/nowhere/x.h5"));
+    // The source factory then imports it with the mapping.
+    const auto source = acquire::openSource(v73, 0, {}, syntheticMapping());
+    QCOMPARE(source->frameCount(), std::uint64_t{2});
   }
 };
 

@@ -37,26 +37,24 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int ix = valid ? pixel / p.nz : 0;
   const double x = p.x0 + ix * p.dx;
   const double z = p.z0 + iz * p.dz;
-  const float xf = static_cast<float>(x);
-  const float zf = static_cast<float>(z);
-  const float halfAperture = zf * p.halfApertureScale;
+  const double halfAperture = z * p.halfApertureScale;
+  const float halfApertureF = static_cast<float>(halfAperture);
   int first = 0;
   int last = -1;
   if (valid) {
-    apertureElements(p, xf, halfAperture, first, last);
+    apertureElements(p, static_cast<float>(x), halfApertureF, first, last);
   }
-  const float inverseHalfAperture = 1.0f / halfAperture;
+  const float inverseHalfAperture = 1.0f / halfApertureF;
   const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   const double zz = z * z;
   float sum = 0.0f;
   for (int e = first + lane; e <= last; e += lanes) {
     const double lateral = x - p.elementX[e];
-    const float lateralF = static_cast<float>(lateral);
-    if (!(fabsf(lateralF) < halfAperture)) {
+    if (!(fabs(lateral) < halfAperture)) {
       continue;
     }
-    const float weight = receiveWeight(p, lateralF * inverseHalfAperture);
+    const float weight = receiveWeight(p, static_cast<float>(lateral) * inverseHalfAperture);
     // sqrt in float, then one Newton step in double: double-accurate at a fraction of the cost.
     const double squared = fma(lateral, lateral, zz);
     const double guess = static_cast<double>(sqrtf(static_cast<float>(squared)));
@@ -111,7 +109,7 @@ DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingPara
   const double samplesPerMetre = sampleRateHz / acq.soundSpeedMPerS;
   p.samplesPerMetre = samplesPerMetre;
   p.firstSample = acq.t0S * sampleRateHz;
-  p.halfApertureScale = static_cast<float>(1.0 / (2.0 * imaging.fNumber));
+  p.halfApertureScale = 1.0 / (2.0 * imaging.fNumber);
   p.rectangular = imaging.apodisation == Apodisation::Rectangular ? 1 : 0;
   for (int t = 0; t < p.transmits; ++t) {
     p.cosSamples[t] = std::cos(acq.anglesRad[t]) * samplesPerMetre;

@@ -25,22 +25,22 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int ix = pixel / p.nz;
   const double x = p.x0 + ix * p.dx;
   const double z = p.z0 + iz * p.dz;
-  const float halfAperture = static_cast<float>(z) * p.halfApertureScale;
+  const double halfAperture = z * p.halfApertureScale;
+  const float halfApertureF = static_cast<float>(halfAperture);
   int first = 0;
   int last = 0;
-  apertureElements(p, static_cast<float>(x), halfAperture, first, last);
-  const float inverseHalfAperture = 1.0f / halfAperture;
+  apertureElements(p, static_cast<float>(x), halfApertureF, first, last);
+  const float inverseHalfAperture = 1.0f / halfApertureF;
   const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   float sumRe = 0.0f;
   float sumIm = 0.0f;
   for (int e = first; e <= last; ++e) {
     const double lateral = x - p.elementX[e];
-    const float lateralF = static_cast<float>(lateral);
-    if (!(fabsf(lateralF) < halfAperture)) {
+    if (!(fabs(lateral) < halfAperture)) {
       continue;
     }
-    const float weight = receiveWeight(p, lateralF * inverseHalfAperture);
+    const float weight = receiveWeight(p, static_cast<float>(lateral) * inverseHalfAperture);
     const double receive = sqrt(fma(lateral, lateral, z * z)) * p.samplesPerMetre;
     const float2* trace = iq + static_cast<std::size_t>(e) * p.samples;
     float partialRe = 0.0f;

@@ -35,9 +35,12 @@ struct DasParams {
   static constexpr int kMaxElements = 1024;
   static constexpr int kMaxTransmits = 64;
   int transmits, elements, samples, nx, nz;
-  float halfApertureScale;  // 1 / (2 fNumber)
-  int rectangular;          // 1: uniform receive weights, 0: Hann (ImagingParams::apodisation)
-  float elementPitch;       // > 0 when elements are uniformly spaced (aperture by index range)
+  // 1 / (2 fNumber). Whether an element is inside a pixel's aperture is decided in double, as the
+  // CPU kernels do: with rectangular weights (1 up to the edge) a float decision would count
+  // pixel-element pairs at the edge differently.
+  double halfApertureScale;
+  int rectangular;     // 1: uniform receive weights, 0: Hann (ImagingParams::apodisation)
+  float elementPitch;  // > 0 when elements are uniformly spaced (aperture by index range)
   // Delays are computed in double: a float32 sample position near 2000 is only good to 1e-4
   // samples, which shows as a 4e-4 relative error against the double-precision CPU oracle.
   double x0, dx, z0, dz;

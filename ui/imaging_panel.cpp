@@ -1,0 +1,237 @@
+#include "imaging_panel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+#include "engine_controller.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+constexpr double kMmPerM = 1e3;
+constexpr double kPercent = 100.0;
+// Wide enough for any probe and depth; the engine's validation decides what is sensible.
+constexpr double kMaxExtentMm = 500.0;
+constexpr double kMaxStepMm = 10.0;
+constexpr double kMaxIqBandwidthPercent = 200.0;
+constexpr int kMaxIqDecimation = 64;
+const QString kErrorStyle = QStringLiteral("color: #ff7070;");
+
+QDoubleSpinBox* millimetreBox(QWidget* parent, const QString& objectName, double minimum,
+                              double maximum = kMaxExtentMm, int decimals = 1) {
+  auto* box = new QDoubleSpinBox(parent);
+  box->setObjectName(objectName);
+  box->setRange(minimum, maximum);
+  box->setDecimals(decimals);
+  box->setSingleStep(decimals > 1 ? 0.01 : 1.0);
+  box->setSuffix(QStringLiteral(" mm"));
+  return box;
+}
+
+// Applies a box's value when the operator has finished typing, not per digit (each value
+// rebuilds stages).
+template <class Box>
+Box* liveBox(Box* box) {
+  box->setKeyboardTracking(false);
+  return box;
+}
+
+}  // namespace
+
+ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
+    : QGroupBox(tr("Imaging"), parent), controller_(controller) {
+  setObjectName(QStringLiteral("imagingPanel"));
+  auto* layout = new QFormLayout(this);
+
+  mode_ = new QComboBox(this);
+  mode_->setObjectName(QStringLiteral("modeBox"));
+  mode_->addItem(tr("RF"), static_cast<int>(process::ImagingMode::Rf));
+  mode_->addItem(tr("I/Q"), static_cast<int>(process::ImagingMode::Iq));
+  mode_->setToolTip(
+      tr("RF: bandpass, delay-and-sum on RF, Hilbert envelope. I/Q: demodulation, delay-and-sum "
+         "on I/Q with phase rotation, |IQ| (needed for RF sampled below 2 x f0). Applied live."));
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    if (index < 0) {
+      return;
+    }
+    const auto mode = static_cast<process::ImagingMode>(mode_->itemData(index).toInt());
+    updateIqControls(mode);
+    applyChange([mode](process::ImagingParams& p) { p.mode = mode; });
+  });
+  layout->addRow(tr("Mode"), mode_);
+  modeNote_ = new QLabel(this);
+  modeNote_->setObjectName(QStringLiteral("modeNote"));
+  modeNote_->setWordWrap(true);
+  modeNote_->hide();
+  layout->addRow(modeNote_);
+
+  iqBandwidth_ = liveBox(new QDoubleSpinBox(this));
+  iqBandwidth_->setObjectName(QStringLiteral("iqBandwidthBox"));
+  iqBandwidth_->setRange(0.0, kMaxIqBandwidthPercent);
+  iqBandwidth_->setDecimals(0);
+  iqBandwidth_->setSingleStep(5.0);
+  iqBandwidth_->setSuffix(QStringLiteral(" % of f0"));
+  iqBandwidth_->setToolTip(
+      tr("I/Q mode: the low-pass filter's bandwidth (its -6 dB points at +-half of it around "
+         "the carrier). The lowest value takes the recording's own bandwidth. Applied live."));
+  connect(iqBandwidth_, &QDoubleSpinBox::valueChanged, this, [this](double percent) {
+    applyChange([percent](process::ImagingParams& p) { p.iqBandwidthRel = percent / kPercent; });
+  });
+  layout->addRow(tr("I/Q bandwidth"), iqBandwidth_);
+
+  iqDecimation_ = liveBox(new QSpinBox(this));
+  iqDecimation_->setObjectName(QStringLiteral("iqDecimationBox"));
+  iqDecimation_->setRange(1, kMaxIqDecimation);
+  iqDecimation_->setSpecialValueText(tr("none"));
+  iqDecimation_->setToolTip(
+      tr("I/Q mode: keep every Nth demodulated sample (the rate must stay above the bandwidth). "
+         "Applied live."));
+  connect(iqDecimation_, &QSpinBox::valueChanged, this, [this](int decimation) {
+    applyChange([decimation](process::ImagingParams& p) { p.iqDecimation = decimation; });
+  });
+  layout->addRow(tr("I/Q decimation"), iqDecimation_);
+
+  fNumber_ = liveBox(new QDoubleSpinBox(this));
+  fNumber_->setObjectName(QStringLiteral("fNumberBox"));
+  fNumber_->setRange(0.1, 20.0);
+  fNumber_->setDecimals(2);
+  fNumber_->setSingleStep(0.1);
+  fNumber_->setToolTip(tr("Receive aperture = depth / f-number (applied live)"));
+  connect(fNumber_, &QDoubleSpinBox::valueChanged, this, [this](double fNumber) {
+    applyChange([fNumber](process::ImagingParams& p) { p.fNumber = fNumber; });
+  });
+  layout->addRow(tr("f-number"), fNumber_);
+
+  apodisation_ = new QComboBox(this);
+  apodisation_->setObjectName(QStringLiteral("apodisationBox"));
+  apodisation_->addItem(tr("Hann"), static_cast<int>(process::Apodisation::Hann));
+  apodisation_->addItem(tr("Rectangular"), static_cast<int>(process::Apodisation::Rectangular));
+  apodisation_->setToolTip(
+      tr("Receive weights over the aperture: Hann (lower side lobes) or rectangular (uniform, "
+         "as PyMUST). Applied live."));
+  connect(apodisation_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    if (index < 0) {
+      return;
+    }
+    const auto apodisation =
+        static_cast<process::Apodisation>(apodisation_->itemData(index).toInt());
+    applyChange([apodisation](process::ImagingParams& p) { p.apodisation = apodisation; });
+  });
+  layout->addRow(tr("Apodisation"), apodisation_);
+
+  // No cross-field limits here: the engine validates the grid and the panel shows its reason.
+  depthStart_ = millimetreBox(this, QStringLiteral("depthStartBox"), 0.0);
+  depthEnd_ = millimetreBox(this, QStringLiteral("depthEndBox"), 0.0);
+  depthStep_ = millimetreBox(this, QStringLiteral("depthStepBox"), 0.001, kMaxStepMm, 4);
+  lateralStart_ = millimetreBox(this, QStringLiteral("lateralStartBox"), -kMaxExtentMm);
+  lateralEnd_ = millimetreBox(this, QStringLiteral("lateralEndBox"), -kMaxExtentMm);
+  lateralStep_ = millimetreBox(this, QStringLiteral("lateralStepBox"), 0.001, kMaxStepMm, 4);
+  layout->addRow(tr("Depth from"), depthStart_);
+  layout->addRow(tr("Depth to"), depthEnd_);
+  layout->addRow(tr("Depth step"), depthStep_);
+  layout->addRow(tr("Lateral from"), lateralStart_);
+  layout->addRow(tr("Lateral to"), lateralEnd_);
+  layout->addRow(tr("Lateral step"), lateralStep_);
+
+  applyGrid_ = new QPushButton(tr("Apply grid"), this);
+  applyGrid_->setObjectName(QStringLiteral("applyGridButton"));
+  applyGrid_->setToolTip(tr("Reconstruct on the new grid (applied live, between frames)"));
+  connect(applyGrid_, &QPushButton::clicked, this, &ImagingPanel::applyGrid);
+  layout->addRow(applyGrid_);
+
+  imagingError_ = new QLabel(this);
+  imagingError_->setObjectName(QStringLiteral("imagingError"));
+  imagingError_->setStyleSheet(kErrorStyle);
+  imagingError_->setWordWrap(true);
+  imagingError_->hide();
+  layout->addRow(imagingError_);
+
+  setEnabled(false);
+  connect(&controller_, &EngineController::sourceOpened, this, &ImagingPanel::onSourceOpened);
+}
+
+QString ImagingPanel::modeNote() const {
+  return modeNote_->isHidden() ? QString() : modeNote_->text();
+}
+
+QString ImagingPanel::imagingError() const {
+  return imagingError_->isHidden() ? QString() : imagingError_->text();
+}
+
+void ImagingPanel::onSourceOpened() {
+  setEnabled(true);
+  load();
+}
+
+void ImagingPanel::load() {
+  const process::ImagingParams params = controller_.imagingParams();
+  const acquire::AcquisitionParams* acq = controller_.engine().acquisitionParams();
+  loading_ = true;
+  mode_->setCurrentIndex(mode_->findData(static_cast<int>(params.mode)));
+  // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
+  const QString note =
+      acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();
+  modeNote_->setText(note.isEmpty() ? QString() : tr("The RF is %1.").arg(note));
+  modeNote_->setVisible(!note.isEmpty());
+  if (auto* model = qobject_cast<QStandardItemModel*>(mode_->model())) {
+    model->item(mode_->findData(static_cast<int>(process::ImagingMode::Rf)))
+        ->setEnabled(note.isEmpty());
+  }
+  updateIqControls(params.mode);
+  const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
+  const double ownPercent =
+      (fromFile ? acq->fractionalBandwidth : process::kDefaultIqBandwidthRel) * kPercent;
+  iqBandwidth_->setSpecialValueText(fromFile ? tr("recording's (%1 %)").arg(ownPercent, 0, 'g', 3)
+                                             : tr("default (%1 %)").arg(ownPercent, 0, 'g', 3));
+  iqBandwidth_->setValue(params.iqBandwidthRel * kPercent);
+  iqDecimation_->setValue(params.iqDecimation);
+  fNumber_->setValue(params.fNumber);
+  apodisation_->setCurrentIndex(apodisation_->findData(static_cast<int>(params.apodisation)));
+  depthStart_->setValue(params.grid.z0 * kMmPerM);
+  depthEnd_->setValue(params.grid.z1 * kMmPerM);
+  depthStep_->setValue(params.grid.dz * kMmPerM);
+  lateralStart_->setValue(params.grid.x0 * kMmPerM);
+  lateralEnd_->setValue(params.grid.x1 * kMmPerM);
+  lateralStep_->setValue(params.grid.dx * kMmPerM);
+  loading_ = false;
+  showImagingResult({});
+}
+
+template <class Change>
+void ImagingPanel::applyChange(Change change) {
+  if (loading_) {
+    return;
+  }
+  process::ImagingParams params = controller_.imagingParams();
+  change(params);
+  showImagingResult(controller_.setImagingParams(params));
+}
+
+void ImagingPanel::applyGrid() {
+  applyChange([this](process::ImagingParams& p) {
+    p.grid.z0 = depthStart_->value() / kMmPerM;
+    p.grid.z1 = depthEnd_->value() / kMmPerM;
+    p.grid.dz = depthStep_->value() / kMmPerM;
+    p.grid.x0 = lateralStart_->value() / kMmPerM;
+    p.grid.x1 = lateralEnd_->value() / kMmPerM;
+    p.grid.dx = lateralStep_->value() / kMmPerM;
+  });
+}
+
+void ImagingPanel::showImagingResult(const QString& error) {
+  imagingError_->setText(error.isEmpty() ? QString() : tr("Not applied: %1").arg(error));
+  imagingError_->setVisible(!error.isEmpty());
+}
+
+void ImagingPanel::updateIqControls(process::ImagingMode mode) {
+  const bool iq = mode == process::ImagingMode::Iq;
+  iqBandwidth_->setEnabled(iq);
+  iqDecimation_->setEnabled(iq);
+}
+
+}  // namespace cineflow::ui
