@@ -6,6 +6,7 @@
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
+#include "process/cuda/das_device.hpp"
 #include "process/cuda/stage_kernels.hpp"
 
 namespace cineflow::process::cuda {
@@ -13,10 +14,9 @@ namespace {
 
 constexpr int kBlockThreads = 256;
 
-// Output k of rows blockIdx.y, blockIdx.y + gridDim.y, ...: 2 sum_j h[j] x[m] p[m] over the taps
-// whose m = kD + j - half lies in the row (p the mixing phasor). Rows are short (hundreds to a few
-// thousand samples) and the taps and phasors are shared by all rows, so the reads go through the
-// read-only cache.
+// Output k of rows blockIdx.y, blockIdx.y + gridDim.y, ... (das_device.hpp has the sum). Rows
+// are short (hundreds to a few thousand samples) and the taps and phasors are shared by all rows,
+// so their reads go through the read-only cache.
 template <class Sample>
 __global__ void __launch_bounds__(kBlockThreads)
     iqDemodulateKernel(const Sample* __restrict__ raw, const float* __restrict__ taps, int tapCount,
@@ -26,22 +26,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (k >= iqSamples) {
     return;
   }
-  const int half = (tapCount - 1) / 2;
-  const int centre = k * decimation;
-  const int first = max(0, half - centre);
-  const int last = min(tapCount, samples - centre + half);
   for (std::size_t row = blockIdx.y; row < rows; row += gridDim.y) {
-    const Sample* in = raw + row * samples;
-    float re = 0.0f;
-    float im = 0.0f;
-    for (int j = first; j < last; ++j) {
-      const int m = centre + j - half;
-      const float v = __ldg(taps + j) * static_cast<float>(in[m]);
-      const float2 p = __ldg(phasors + m);
-      re = fmaf(v, p.x, re);
-      im = fmaf(v, p.y, im);
-    }
-    iq[row * iqSamples + k] = make_float2(2.0f * re, 2.0f * im);
+    iq[row * iqSamples + k] =
+        demodulateSample(raw + row * samples, taps, tapCount, phasors, samples, k * decimation);
   }
 }
 

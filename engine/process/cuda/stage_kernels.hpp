@@ -13,6 +13,7 @@
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
 #include "process/cuda/mip_plan.hpp"
+#include "process/das_params.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::process::cuda {
@@ -28,33 +29,6 @@ class BandpassKernel {
   std::size_t rows_, samples_;
   acquire::SampleType sampleType_;
 };
-
-// Geometry passed to the kernel by value: it lands in the constant bank, as small read-only
-// tables that every thread reads uniformly should (kernel parameters up to 32 KiB on sm_70+).
-struct DasParams {
-  static constexpr int kMaxElements = 1024;
-  static constexpr int kMaxTransmits = 64;
-  int transmits, elements, samples, nx, nz;
-  // 1 / (2 fNumber). Whether an element is inside a pixel's aperture is decided in double, as the
-  // CPU kernels do: with rectangular weights (1 up to the edge) a float decision would count
-  // pixel-element pairs at the edge differently.
-  double halfApertureScale;
-  int rectangular;     // 1: uniform receive weights, 0: Hann (ImagingParams::apodisation)
-  float elementPitch;  // > 0 when elements are uniformly spaced (aperture by index range)
-  // Delays are computed in double: a float32 sample position near 2000 is only good to 1e-4
-  // samples, which shows as a 4e-4 relative error against the double-precision CPU oracle.
-  double x0, dx, z0, dz;
-  double samplesPerMetre;            // fs / c
-  double firstSample;                // t0 * fs
-  double cosSamples[kMaxTransmits];  // cos(a_t) fs / c
-  double sinSamples[kMaxTransmits];  // sin(a_t) fs / c
-  double elementX[kMaxElements];
-};
-
-// The geometry for traces of `samples` samples at `sampleRateHz` (the RF rate, or the I/Q rate
-// after decimation). Throws std::invalid_argument when the acquisition exceeds the table sizes.
-DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-                        double sampleRateHz, int samples);
 
 class DasKernel {
  public:

@@ -1,0 +1,105 @@
+#pragma once
+// One thread's work in the delay-and-sum kernels (beamform.cu, iq_beamform.cu) and the I/Q
+// demodulation kernel (iq_demodulate.cu), as functions that also compile for the host
+// (device_code.hpp): tests/unit/test_device_code.cpp runs them on the CPU against the CPU twins.
+
+#include <cstddef>
+
+#include "process/cuda/device_code.hpp"
+#include "process/das_params.hpp"
+
+namespace cineflow::process::cuda {
+
+// The elements [first, last] that may lie within the receive aperture of a pixel at lateral x:
+// all of them, or on a uniform array only those near it (each still checked against the aperture).
+CINEFLOW_HD inline void apertureElements(const DasParams& p, float x, float halfAperture,
+                                         int& first, int& last) {
+  first = 0;
+  last = p.elements - 1;
+  if (p.elementPitch > 0) {
+    const float firstX = static_cast<float>(p.elementX[0]);
+    first = maxInt(0, static_cast<int>(ceilf((x - halfAperture - firstX) / p.elementPitch)) - 1);
+    last = minInt(p.elements - 1,
+                  static_cast<int>(floorf((x + halfAperture - firstX) / p.elementPitch)) + 1);
+  }
+}
+
+// The receive weight at u = (x - x_e) / halfAperture, |u| < 1 (ImagingParams::apodisation).
+CINEFLOW_HD inline float receiveWeight(const DasParams& p, float u) {
+  return p.rectangular ? 1.0f : 0.5f * (1.0f + cosPi(u));
+}
+
+// I/Q sample k (centre = k * decimation) of one row `in` of `samples` samples: 2 sum_j h[j] x[m]
+// p[m] over the taps whose m = centre + j - half lies in the row (p the mixing phasor).
+template <class Sample>
+CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, int tapCount,
+                                           const float2* phasors, int samples, int centre) {
+  const int half = (tapCount - 1) / 2;
+  const int first = maxInt(0, half - centre);
+  const int last = minInt(tapCount, samples - centre + half);
+  float re = 0.0f;
+  float im = 0.0f;
+  for (int j = first; j < last; ++j) {
+    const int m = centre + j - half;
+    const float v = loadReadOnly(taps + j) * static_cast<float>(in[m]);
+    const float2 phasor = loadReadOnly(phasors + m);
+    re = fmaf(v, phasor.x, re);
+    im = fmaf(v, phasor.y, im);
+  }
+  return make_float2(2.0f * re, 2.0f * im);
+}
+
+// Pixel (ix, iz) of the I/Q delay-and-sum: I/Q traces [transmits][elements][samples] at the rate
+// of `p`, interpolated linearly, rotated by the carrier's phase over the path (cyclesPerSample =
+// f0 / rate), weighted, summed and compounded; returns |sum| / transmits.
+CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
+                                    int ix, int iz) {
+  const double x = p.x0 + ix * p.dx;
+  const double z = p.z0 + iz * p.dz;
+  const double halfAperture = z * p.halfApertureScale;
+  const float halfApertureF = static_cast<float>(halfAperture);
+  int first = 0;
+  int last = 0;
+  apertureElements(p, static_cast<float>(x), halfApertureF, first, last);
+  const float inverseHalfAperture = 1.0f / halfApertureF;
+  const double lastSample = static_cast<double>(p.samples - 1);
+  const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
+  float sumRe = 0.0f;
+  float sumIm = 0.0f;
+  for (int e = first; e <= last; ++e) {
+    const double lateral = x - p.elementX[e];
+    if (!(fabs(lateral) < halfAperture)) {
+      continue;
+    }
+    const float weight = receiveWeight(p, static_cast<float>(lateral) * inverseHalfAperture);
+    const double receive = sqrt(fma(lateral, lateral, z * z)) * p.samplesPerMetre;
+    const float2* trace = iq + static_cast<std::size_t>(e) * p.samples;
+    float partialRe = 0.0f;
+    float partialIm = 0.0f;
+    for (int t = 0; t < p.transmits; ++t) {
+      const double path = fma(z, p.cosSamples[t], fma(x, p.sinSamples[t], receive));
+      const double s = path - p.firstSample;
+      if (!(s >= 0.0 && s <= lastSample)) {
+        continue;
+      }
+      const int k = minInt(static_cast<int>(s), p.samples - 2);
+      const float fraction = static_cast<float>(s - static_cast<double>(k));
+      const float2 a = loadReadOnly(trace + t * transmitStride + k);
+      const float2 b = loadReadOnly(trace + t * transmitStride + k + 1);
+      const float re = fmaf(fraction, b.x - a.x, a.x);
+      const float im = fmaf(fraction, b.y - a.y, a.y);
+      // The carrier's phase over the path, reduced to one turn in double before sin / cos.
+      const double cycles = path * cyclesPerSample;
+      const float turn = static_cast<float>(cycles - floor(cycles));
+      float sine, cosine;
+      sinCosPi(2.0f * turn, &sine, &cosine);
+      partialRe += re * cosine - im * sine;
+      partialIm += re * sine + im * cosine;
+    }
+    sumRe = fmaf(weight, partialRe, sumRe);
+    sumIm = fmaf(weight, partialIm, sumIm);
+  }
+  return hypotf(sumRe, sumIm) / static_cast<float>(p.transmits);
+}
+
+}  // namespace cineflow::process::cuda

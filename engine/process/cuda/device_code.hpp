@@ -1,0 +1,56 @@
+#pragma once
+// Device code that is also host code: functions marked CINEFLOW_HD compile for the GPU under nvcc
+// and for the CPU under a C++ compiler, so that a test on a machine without a GPU runs the very
+// arithmetic and indexing of a kernel's thread (tests/unit/test_device_code.cpp). The few
+// intrinsics they use go through the wrappers below, which take the device's instruction on the
+// GPU and the nearest standard function on the host. Needs the CUDA headers (float2).
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <numbers>
+
+#ifdef __CUDACC__
+#define CINEFLOW_HD __host__ __device__
+#else
+#define CINEFLOW_HD
+#endif
+
+namespace cineflow::process::cuda {
+
+// A read through the read-only data cache on the device.
+template <class T>
+CINEFLOW_HD inline T loadReadOnly(const T* p) {
+#ifdef __CUDA_ARCH__
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
+
+// sin(pi x) and cos(pi x).
+CINEFLOW_HD inline void sinCosPi(float x, float* sine, float* cosine) {
+#ifdef __CUDA_ARCH__
+  sincospif(x, sine, cosine);
+#else
+  *sine = static_cast<float>(std::sin(std::numbers::pi * x));
+  *cosine = static_cast<float>(std::cos(std::numbers::pi * x));
+#endif
+}
+
+CINEFLOW_HD inline float cosPi(float x) {
+#ifdef __CUDA_ARCH__
+  return cospif(x);
+#else
+  return static_cast<float>(std::cos(std::numbers::pi * x));
+#endif
+}
+
+CINEFLOW_HD inline int minInt(int a, int b) {
+  return a < b ? a : b;
+}
+CINEFLOW_HD inline int maxInt(int a, int b) {
+  return a > b ? a : b;
+}
+
+}  // namespace cineflow::process::cuda

@@ -1,0 +1,162 @@
+// The CUDA kernels' per-thread code (process/cuda/das_device.hpp), compiled for the host and run
+// against the CPU twins (the oracles), so that a machine without a GPU checks the kernels'
+// arithmetic, indexing, strides and boundaries: the I/Q demodulation's sums and the I/Q
+// delay-and-sum's pixels, on seeded random data, int16 and float32 samples, bandpass-sampled RF,
+// decimation, one and three transmits, Hann and rectangular apodisation. Tolerances: 1e-5 of the
+// largest value for the demodulation, relative L2 error 1e-5 for the pixels (float32 sums in
+// another order, sin and cos from another approximation). The kernels add the mapping of threads
+// to samples and pixels, which test_cuda_stages checks on a device.
+#include <QtTest>
+
+#if CINEFLOW_HAVE_CUDA
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "process/cpu/iq_beamform.hpp"
+#include "process/cpu/iq_demodulate.hpp"
+#include "process/cuda/das_device.hpp"
+#include "process/fir_design.hpp"
+#include "process/iq_demodulate.hpp"
+#include "support/reference_stages.hpp"
+#include "support/test_random.hpp"
+
+using namespace cineflow;
+
+class TestDeviceCode : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void demodulationMatchesTheCpuTwin_data() {
+    QTest::addColumn<double>("fs");
+    QTest::addColumn<int>("decimation");
+    QTest::addColumn<bool>("float32");
+    QTest::newRow("20 MHz, int16") << 20e6 << 1 << false;
+    QTest::newRow("20 MHz, float32, decimated by 3") << 20e6 << 3 << true;
+    QTest::newRow("6.67 MHz (bandpass sampled), int16, decimated by 2") << 6.67e6 << 2 << false;
+  }
+  void demodulationMatchesTheCpuTwin() {
+    QFETCH(double, fs);
+    QFETCH(int, decimation);
+    QFETCH(bool, float32);
+    acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(8, 2, 301, 0.3e-3, 0.1, 2e-6);
+    acq.samplingFrequencyHz = fs;
+    const double cutoffHz = 0.25 * acq.centerFrequencyHz;
+    const std::vector<float> taps =
+        process::designLowpassTaps(process::lowpassTapsFor(cutoffHz, fs), cutoffHz, fs);
+    const std::vector<float> phasors = process::mixingPhasors(acq);
+    const std::size_t rows = 16, samples = 301;
+    const std::size_t iqSamples = (samples + decimation - 1) / decimation;
+    const auto type = float32 ? acquire::SampleType::Float32 : acquire::SampleType::Int16;
+
+    test::SeededRandom random(2000 + decimation);
+    std::vector<std::int16_t> int16(rows * samples);
+    std::vector<float> floats(rows * samples);
+    for (std::size_t i = 0; i < int16.size(); ++i) {
+      int16[i] = static_cast<std::int16_t>(random.integer(-20000, 20000));
+      floats[i] = static_cast<float>(random.uniform(-1000, 1000));
+    }
+    const auto* raw = float32 ? reinterpret_cast<const std::byte*>(floats.data())
+                              : reinterpret_cast<const std::byte*>(int16.data());
+    std::vector<float> expected(rows * iqSamples * 2);
+    process::cpu::IqDemodulateKernel(
+        taps, phasors, {rows, samples, iqSamples, static_cast<std::size_t>(decimation)}, type)
+        .run(raw, expected.data());
+
+    const auto* phasorPairs = reinterpret_cast<const float2*>(phasors.data());
+    double worst = 0, largest = 0;
+    for (std::size_t row = 0; row < rows; ++row) {
+      for (std::size_t k = 0; k < iqSamples; ++k) {
+        const int centre = static_cast<int>(k) * decimation;
+        const float2 got =
+            float32 ? process::cuda::demodulateSample(floats.data() + row * samples, taps.data(),
+                                                      static_cast<int>(taps.size()), phasorPairs,
+                                                      static_cast<int>(samples), centre)
+                    : process::cuda::demodulateSample(int16.data() + row * samples, taps.data(),
+                                                      static_cast<int>(taps.size()), phasorPairs,
+                                                      static_cast<int>(samples), centre);
+        const float* want = expected.data() + 2 * (row * iqSamples + k);
+        worst =
+            std::max({worst, std::abs(double(got.x) - want[0]), std::abs(double(got.y) - want[1])});
+        largest = std::max({largest, std::abs(double(want[0])), std::abs(double(want[1]))});
+      }
+    }
+    QVERIFY(largest > 0);
+    qInfo("largest difference %.3g of %.3g", worst, largest);
+    QVERIFY2(worst <= 1e-5 * largest,
+             qPrintable(QString("worst difference %1 of %2").arg(worst).arg(largest)));
+  }
+
+  void iqPixelsMatchTheCpuTwin_data() {
+    QTest::addColumn<int>("transmits");
+    QTest::addColumn<int>("decimation");
+    QTest::addColumn<bool>("rectangular");
+    QTest::newRow("3 transmits, Hann") << 3 << 1 << false;
+    QTest::newRow("3 transmits, rectangular") << 3 << 1 << true;
+    QTest::newRow("1 transmit, decimated by 2, rectangular") << 1 << 2 << true;
+    QTest::newRow("3 transmits, decimated by 3, Hann") << 3 << 3 << false;
+  }
+  void iqPixelsMatchTheCpuTwin() {
+    QFETCH(int, transmits);
+    QFETCH(int, decimation);
+    QFETCH(bool, rectangular);
+    const acquire::AcquisitionParams acq =
+        test::makePlaneWaveAcquisition(16, transmits, 600, 0.3e-3, 0.15, 1e-6);
+    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+    imaging.mode = process::ImagingMode::Iq;
+    imaging.iqDecimation = decimation;
+    imaging.fNumber = 1.2;
+    imaging.apodisation =
+        rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
+    imaging.grid.x0 = -4e-3;
+    imaging.grid.x1 = 4e-3;
+    imaging.grid.dx = 0.1e-3;
+    imaging.grid.z0 = 0;  // the surface (no aperture) and depths past the last sample included
+    imaging.grid.z1 = 25e-3;
+    imaging.grid.dz = 0.05e-3;
+    imaging.validate(acq);
+    const std::size_t iqSamples = (600 + decimation - 1) / decimation;
+    std::vector<float> iq(static_cast<std::size_t>(transmits) * 16 * iqSamples * 2);
+    test::fillUniform(iq, 3000 + transmits * 10 + decimation, -100, 100);
+
+    const process::ImageGeometry g = imaging.geometry();
+    std::vector<float> expected(g.pixels());
+    process::cpu::IqDasKernel(acq, imaging, iqSamples).run(iq.data(), expected.data());
+
+    const process::DasParams p = process::makeDasParams(
+        acq, imaging, acq.samplingFrequencyHz / decimation, static_cast<int>(iqSamples));
+    const double cyclesPerSample = acq.centerFrequencyHz * decimation / acq.samplingFrequencyHz;
+    const auto* traces = reinterpret_cast<const float2*>(iq.data());
+    double error = 0, norm = 0;
+    std::size_t lit = 0;
+    for (int iz = 0; iz < g.nz; ++iz) {
+      for (int ix = 0; ix < g.nx; ++ix) {
+        const float got = process::cuda::iqDasPixel(traces, cyclesPerSample, p, ix, iz);
+        const double want = expected[static_cast<std::size_t>(iz) * g.nx + ix];
+        error += (got - want) * (got - want);
+        norm += want * want;
+        lit += want > 0;
+      }
+    }
+    QVERIFY2(lit > g.pixels() / 2, "most pixels see the aperture and the traces");
+    const double relative = std::sqrt(error / norm);
+    qInfo("relative L2 error %.3g over %d x %d pixels", relative, g.nx, g.nz);
+    QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
+  }
+};
+
+#else
+
+class TestDeviceCode : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void deviceCode() { QSKIP("built without CUDA: no device code to check"); }
+};
+
+#endif
+
+QTEST_GUILESS_MAIN(TestDeviceCode)
+#include "test_device_code.moc"
