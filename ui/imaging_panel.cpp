@@ -1,5 +1,7 @@
 #include "imaging_panel.hpp"
 
+#include <cmath>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -23,12 +25,12 @@ constexpr int kMaxIqDecimation = 64;
 const QString kErrorStyle = QStringLiteral("color: #ff7070;");
 
 QDoubleSpinBox* millimetreBox(QWidget* parent, const QString& objectName, double minimum,
-                              double maximum = kMaxExtentMm, int decimals = 1) {
+                              double maximum = kMaxExtentMm, int decimals = 2) {
   auto* box = new QDoubleSpinBox(parent);
   box->setObjectName(objectName);
   box->setRange(minimum, maximum);
   box->setDecimals(decimals);
-  box->setSingleStep(decimals > 1 ? 0.01 : 1.0);
+  box->setSingleStep(decimals > 2 ? 0.01 : 1.0);
   box->setSuffix(QStringLiteral(" mm"));
   return box;
 }
@@ -39,6 +41,14 @@ template <class Box>
 Box* liveBox(Box* box) {
   box->setKeyboardTracking(false);
   return box;
+}
+
+// What a grid box stands for, in metres: `currentM` while the box still shows it (to the box's
+// decimals), so that applying the grid leaves alone the values the operator did not edit.
+double metresFrom(const QDoubleSpinBox& box, double currentM) {
+  const double halfLastDigit = 0.5 * std::pow(10.0, -box.decimals()) * (1 + 1e-9);
+  return std::abs(box.value() - currentM * kMmPerM) <= halfLastDigit ? currentM
+                                                                     : box.value() / kMmPerM;
 }
 
 }  // namespace
@@ -60,7 +70,6 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
       return;
     }
     const auto mode = static_cast<process::ImagingMode>(mode_->itemData(index).toInt());
-    updateIqControls(mode);
     applyChange([mode](process::ImagingParams& p) { p.mode = mode; });
   });
   layout->addRow(tr("Mode"), mode_);
@@ -169,10 +178,7 @@ void ImagingPanel::onSourceOpened() {
 }
 
 void ImagingPanel::load() {
-  const process::ImagingParams params = controller_.imagingParams();
   const acquire::AcquisitionParams* acq = controller_.engine().acquisitionParams();
-  loading_ = true;
-  mode_->setCurrentIndex(mode_->findData(static_cast<int>(params.mode)));
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
       acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();
@@ -182,24 +188,37 @@ void ImagingPanel::load() {
     model->item(mode_->findData(static_cast<int>(process::ImagingMode::Rf)))
         ->setEnabled(note.isEmpty());
   }
-  updateIqControls(params.mode);
   const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
   const double ownPercent =
       (fromFile ? acq->fractionalBandwidth : process::kDefaultIqBandwidthRel) * kPercent;
   iqBandwidth_->setSpecialValueText(fromFile ? tr("recording's (%1 %)").arg(ownPercent, 0, 'g', 3)
                                              : tr("default (%1 %)").arg(ownPercent, 0, 'g', 3));
+  loadLiveControls();
+  loadGrid();
+  gridError_.clear();
+  showImagingResult({});
+}
+
+void ImagingPanel::loadLiveControls() {
+  const process::ImagingParams params = controller_.imagingParams();
+  loading_ = true;
+  mode_->setCurrentIndex(mode_->findData(static_cast<int>(params.mode)));
+  updateIqControls(params.mode);
   iqBandwidth_->setValue(params.iqBandwidthRel * kPercent);
   iqDecimation_->setValue(params.iqDecimation);
   fNumber_->setValue(params.fNumber);
   apodisation_->setCurrentIndex(apodisation_->findData(static_cast<int>(params.apodisation)));
-  depthStart_->setValue(params.grid.z0 * kMmPerM);
-  depthEnd_->setValue(params.grid.z1 * kMmPerM);
-  depthStep_->setValue(params.grid.dz * kMmPerM);
-  lateralStart_->setValue(params.grid.x0 * kMmPerM);
-  lateralEnd_->setValue(params.grid.x1 * kMmPerM);
-  lateralStep_->setValue(params.grid.dx * kMmPerM);
   loading_ = false;
-  showImagingResult({});
+}
+
+void ImagingPanel::loadGrid() {
+  const process::ImagingGrid grid = controller_.imagingParams().grid;
+  depthStart_->setValue(grid.z0 * kMmPerM);
+  depthEnd_->setValue(grid.z1 * kMmPerM);
+  depthStep_->setValue(grid.dz * kMmPerM);
+  lateralStart_->setValue(grid.x0 * kMmPerM);
+  lateralEnd_->setValue(grid.x1 * kMmPerM);
+  lateralStep_->setValue(grid.dx * kMmPerM);
 }
 
 template <class Change>
@@ -209,18 +228,27 @@ void ImagingPanel::applyChange(Change change) {
   }
   process::ImagingParams params = controller_.imagingParams();
   change(params);
-  showImagingResult(controller_.setImagingParams(params));
+  const QString error = controller_.setImagingParams(params);
+  // The controls show what is in effect: a refused value goes back, with the reason.
+  loadLiveControls();
+  showImagingResult(error.isEmpty() ? gridError_ : error);
 }
 
 void ImagingPanel::applyGrid() {
-  applyChange([this](process::ImagingParams& p) {
-    p.grid.z0 = depthStart_->value() / kMmPerM;
-    p.grid.z1 = depthEnd_->value() / kMmPerM;
-    p.grid.dz = depthStep_->value() / kMmPerM;
-    p.grid.x0 = lateralStart_->value() / kMmPerM;
-    p.grid.x1 = lateralEnd_->value() / kMmPerM;
-    p.grid.dx = lateralStep_->value() / kMmPerM;
-  });
+  process::ImagingParams params = controller_.imagingParams();
+  process::ImagingGrid& g = params.grid;
+  g.z0 = metresFrom(*depthStart_, g.z0);
+  g.z1 = metresFrom(*depthEnd_, g.z1);
+  g.dz = metresFrom(*depthStep_, g.dz);
+  g.x0 = metresFrom(*lateralStart_, g.x0);
+  g.x1 = metresFrom(*lateralEnd_, g.x1);
+  g.dx = metresFrom(*lateralStep_, g.dx);
+  // A refused grid stays in the boxes to be corrected; its reason stays until a grid applies.
+  gridError_ = controller_.setImagingParams(params);
+  if (gridError_.isEmpty()) {
+    loadGrid();
+  }
+  showImagingResult(gridError_);
 }
 
 void ImagingPanel::showImagingResult(const QString& error) {

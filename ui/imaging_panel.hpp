@@ -4,10 +4,14 @@
 // the reconstruction grid (depth and lateral ranges, pixel steps). The chain and the aperture
 // apply live as they change; the grid applies with its button. Every change goes through
 // EngineController::setImagingParams: a refusal is shown in the panel with the engine's reason,
-// never thrown, and the previous parameters stay in effect. Disabled until a source is open (the
-// defaults and limits depend on the acquisition).
+// never thrown, and the previous parameters stay in effect. The live controls always show the
+// parameters in effect (a refused value goes back); a refused grid stays in its boxes, with its
+// reason, until a grid applies. Applying the grid takes only the boxes the operator changed (the
+// others keep the exact values in effect, which the boxes show rounded). Disabled until a source
+// is open (the defaults and limits depend on the acquisition).
 
 #include <QGroupBox>
+#include <QString>
 
 #include "process/imaging_params.hpp"
 
@@ -49,9 +53,13 @@ class ImagingPanel : public QGroupBox {
 
  private:
   void onSourceOpened();
-  // Fills the controls from the engine's parameters without applying them back.
+  // Fills every control from the engine's parameters and the acquisition, without applying them
+  // back; clears any error.
   void load();
-  // Applies `change` to the parameters in effect and reports the engine's answer.
+  void loadLiveControls();  // mode, I/Q, f-number and apodisation from the parameters in effect
+  void loadGrid();
+  // Applies `change` to the parameters in effect, reports the engine's answer and shows in the
+  // live controls what is in effect.
   template <class Change>
   void applyChange(Change change);
   void applyGrid();
@@ -74,6 +82,7 @@ class ImagingPanel : public QGroupBox {
   QDoubleSpinBox* lateralStep_ = nullptr;
   QPushButton* applyGrid_ = nullptr;
   QLabel* imagingError_ = nullptr;
+  QString gridError_;     // why the grid in the boxes was refused; empty when it is in effect
   bool loading_ = false;  // filling the controls from the engine: do not apply them back
 };
 

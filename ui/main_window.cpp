@@ -116,7 +116,6 @@ void MainWindow::createDocks() {
   acquisitionScroll->setWidget(acquisitionPanel_);
   acquisitionScroll->setWidgetResizable(true);
   acquisitionScroll->setFrameShape(QFrame::NoFrame);
-  acquisitionScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   acquisitionScroll->setMinimumWidth(acquisitionPanel_->minimumSizeHint().width() +
                                      acquisitionScroll->verticalScrollBar()->sizeHint().width());
   acquisitionDock_->setWidget(acquisitionScroll);

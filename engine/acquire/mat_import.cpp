@@ -192,7 +192,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   // The optional parameters: a mapped variable that the file lacks counts as not given.
   std::string notes;
   if (!mapping.bandwidthPercent.empty() && !reader.has(mapping.bandwidthPercent)) {
-    notes += "; " + mapping.bandwidthPercent + " absent: bandwidth unknown";
+    notes += "; " + mapping.bandwidthPercent + " absent or unreadable: bandwidth unknown";
   } else if (!mapping.bandwidthPercent.empty()) {
     // 0 is how some exports say "unknown".
     const double percent = reader.scalar(mapping.bandwidthPercent, "bandwidth");
@@ -203,7 +203,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     acq.fractionalBandwidth = percent / 100;
   }
   if (!mapping.elements.empty() && !reader.has(mapping.elements)) {
-    notes += "; " + mapping.elements + " absent: element count not checked";
+    notes += "; " + mapping.elements + " absent or unreadable: element count not checked";
   } else if (!mapping.elements.empty()) {
     const double declared = reader.scalar(mapping.elements, "element count");
     if (declared != static_cast<double>(layout.elements)) {
@@ -290,8 +290,11 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
       target.resize(total);
       std::size_t next = 0;
       for (std::size_t f = 0; f < layout.frames; ++f) {
-        report(0.5 + 0.5 * static_cast<double>(f) / static_cast<double>(layout.frames),
-               "reordering the frames of " + mapping.rf);
+        // At most one report per percent: each one is an event for the GUI.
+        if (f == 0 || f * 100 / layout.frames != (f - 1) * 100 / layout.frames) {
+          report(0.5 + 0.5 * static_cast<double>(f) / static_cast<double>(layout.frames),
+                 "reordering the frames of " + mapping.rf);
+        }
         for (std::size_t t = 0; t < layout.transmits; ++t) {
           for (std::size_t e = 0; e < layout.elements; ++e) {
             const std::size_t base =

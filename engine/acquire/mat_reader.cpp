@@ -1,6 +1,9 @@
 #include "acquire/mat_reader.hpp"
 
+#include <array>
 #include <charconv>
+#include <fstream>
+#include <string_view>
 
 #include "acquire/frame_source.hpp"  // SourceError
 
@@ -55,6 +58,8 @@ const char* className(const matvar_t& var) {
       return "object";
     case MAT_C_FUNCTION:
       return "function handle";
+    case MAT_C_OPAQUE:
+      return "opaque";
     default:
       return "unsupported";
   }
@@ -86,6 +91,47 @@ std::string fieldNames(const matvar_t& var) {
   return fields.empty() ? "none" : fields;
 }
 
+// A v5 file is a 128-byte header and a chain of data elements, each an 8-byte tag (type, byte
+// count) and its data; matio reads a cut chain as if the file ended early. Returns why the chain
+// overruns the file, or an empty string (also for v4 and v7.3 files, whose layout is not this).
+std::string v5Truncation(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::array<char, 128> header{};
+  if (!file.read(header.data(), header.size()) ||
+      std::string_view(header.data(), 10) != "MATLAB 5.0") {
+    return {};
+  }
+  const bool swap = header[126] == 'M' && header[127] == 'I';  // written big-endian
+  const auto word = [swap](const unsigned char* b) {
+    return swap ? (std::uint32_t{b[0]} << 24 | std::uint32_t{b[1]} << 16 |
+                   std::uint32_t{b[2]} << 8 | b[3])
+                : (std::uint32_t{b[3]} << 24 | std::uint32_t{b[2]} << 16 |
+                   std::uint32_t{b[1]} << 8 | b[0]);
+  };
+  constexpr std::uint32_t kMatrix = 14;  // miMATRIX, padded to 8 bytes; miCOMPRESSED is not
+  const std::uintmax_t size = std::filesystem::file_size(path);
+  std::uintmax_t offset = header.size();
+  for (int element = 1; offset + 8 <= size; ++element) {
+    std::array<unsigned char, 8> tag{};
+    file.seekg(static_cast<std::streamoff>(offset));
+    if (!file.read(reinterpret_cast<char*>(tag.data()), tag.size())) {
+      return {};
+    }
+    const std::uint32_t type = word(tag.data());
+    std::uintmax_t bytes = (type >> 16) != 0 ? 0 : word(tag.data() + 4);  // small element: 0
+    if (type == kMatrix) {
+      bytes = (bytes + 7) / 8 * 8;
+    }
+    if (offset + 8 + bytes > size) {
+      return "the file is truncated: its variable " + std::to_string(element) + " needs " +
+             std::to_string(offset + 8 + bytes) + " bytes, but the file has " +
+             std::to_string(size);
+    }
+    offset += 8 + bytes;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::size_t elementCount(const matvar_t& var) {
@@ -114,6 +160,9 @@ MatReader::MatReader(const std::filesystem::path& path) : path_(path) {
   if (!std::filesystem::exists(path)) {
     fail("no such file");
   }
+  if (const std::string truncated = v5Truncation(path); !truncated.empty()) {
+    fail(truncated);
+  }
   file_.reset(Mat_Open(path.string().c_str(), MAT_ACC_RDONLY));
   if (!file_) {
     fail("not a MATLAB file that matio can read (v4, v5, or v7.3)");
@@ -137,9 +186,18 @@ const matvar_t* MatReader::find(const std::string& name, const std::string& role
     if (!info) {
       return nullptr;
     }
-    fail("the variable '" + name + "' (" + role + ", " + describe(*info) +
-         ") cannot be read: the file may be truncated or corrupt, or the variable too large for "
-         "this computer's memory");
+    switch (info->class_type) {
+      case MAT_C_OBJECT:
+      case MAT_C_FUNCTION:
+      case MAT_C_OPAQUE:
+      case MAT_C_EMPTY:
+        fail("the variable '" + name + "' (" + role + ") is " + describe(*info) +
+             ", which matio cannot read: save it as a numeric array or struct");
+      default:
+        fail("the variable '" + name + "' (" + role + ", " + describe(*info) +
+             ") cannot be read: the file may be truncated or corrupt, or the variable too large "
+             "for this computer's memory");
+    }
   }
   vars_.emplace_back(name, std::move(var));
   return vars_.back().second.get();
@@ -198,7 +256,12 @@ bool MatReader::has(const std::string& spec) {
     return true;
   }
   const std::vector<std::string> parts = split(spec, '.');
-  const matvar_t* var = find(parts.front(), spec);
+  const matvar_t* var = nullptr;
+  try {
+    var = find(parts.front(), spec);
+  } catch (const SourceError&) {
+    return false;  // an optional parameter that cannot be read counts as not given
+  }
   for (std::size_t i = 1; var != nullptr && i < parts.size(); ++i) {
     if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
       return false;

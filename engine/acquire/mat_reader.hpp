@@ -75,7 +75,8 @@ bool withNumbers(const matvar_t& var, Use use) {
 
 class MatReader {
  public:
-  // Opens `path` (v4, v5 or v7.3); throws SourceError naming it when it cannot.
+  // Opens `path` (v4, v5 or v7.3); throws SourceError naming it when it cannot, and when a v5
+  // file's chain of variables runs past its end (a truncated file).
   explicit MatReader(const std::filesystem::path& path);
 
   // Throws SourceError "<file name>: <why>".
@@ -88,7 +89,8 @@ class MatReader {
   std::vector<double> numbers(const std::string& spec, const std::string& role);
   // A literal number or a scalar variable.
   double scalar(const std::string& spec, const std::string& role);
-  // Whether `spec` is a literal number or names a variable (and struct fields) that the file has.
+  // Whether `spec` is a literal number or names a variable (and struct fields) that the file has
+  // and matio can read.
   bool has(const std::string& spec);
 
  private:

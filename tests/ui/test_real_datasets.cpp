@@ -4,8 +4,9 @@
 // - Verasonics rotating disk: the panel picks I/Q mode by itself and says why; with f-number 1,
 //   rectangular apodisation and the reference's grid entered in the panel, every frame the GUI
 //   shows correlates with PyMUST's B-mode at >= 0.95 (Pearson, 30 dB uint8). An I/Q bandwidth
-//   that would let the negative band's image in is refused in the panel with the reason, and the
-//   decimation reaches the engine.
+//   that would let the negative band's image in is refused in the panel with the reason and the
+//   box goes back to the bandwidth in effect; the decimation reaches the engine; applying the
+//   grid changes only the boxes that were edited.
 // - Field II points, in RF mode and in I/Q mode chosen in the panel: every isolated point within
 //   0.2 mm of its true position on the default grid.
 #include <QComboBox>
@@ -96,12 +97,23 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
   QVERIFY2(imaging.imagingError().contains("image of the negative band"),
            qPrintable(imaging.imagingError()));
   QCOMPARE(controller.imagingParams().iqBandwidthRel, 0.0);
-  imaging.iqBandwidthBox().setValue(0.0);
-  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QCOMPARE(imaging.iqBandwidthBox().value(), 0.0);  // the box shows what is in effect again
+  // The next accepted change clears the reason.
   imaging.iqDecimationBox().setValue(2);
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
   QCOMPARE(controller.imagingParams().iqDecimation, 2);
   imaging.iqDecimationBox().setValue(1);
   QCOMPARE(controller.imagingParams().iqDecimation, 1);
+
+  // Applying the grid after editing one box changes that value only: the others keep the exact
+  // values in effect, which the boxes show rounded (the default x0 is -18.923 mm).
+  const process::ImagingGrid defaults = controller.imagingParams().grid;
+  imaging.lateralStepBox().setValue(0.2);
+  QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
+  const process::ImagingGrid edited = controller.imagingParams().grid;
+  QCOMPARE(edited.dx, 0.2e-3);
+  QVERIFY(edited.x0 == defaults.x0 && edited.x1 == defaults.x1 && edited.z0 == defaults.z0 &&
+          edited.z1 == defaults.z1 && edited.dz == defaults.dz);
 
   // PyMUST's settings, entered as an operator would.
   imaging.fNumberBox().setValue(1.0);

@@ -4,8 +4,9 @@
 // delay-and-sum's pixels, on seeded random data, int16 and float32 samples, bandpass-sampled RF,
 // decimation, one and three transmits, Hann and rectangular apodisation. Tolerances: 1e-5 of the
 // largest value for the demodulation, relative L2 error 1e-5 for the pixels (float32 sums in
-// another order, sin and cos from another approximation). The kernels add the mapping of threads
-// to samples and pixels, which test_cuda_stages checks on a device.
+// another order, sin and cos from another approximation). What this cannot see: the mapping of
+// threads to samples and pixels, and nvcc's own rounding (its fused float multiply-adds, the
+// device's sincospif); test_cuda_stages checks those on a device.
 #include <QtTest>
 
 #if CINEFLOW_HAVE_CUDA

@@ -35,8 +35,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   const bool valid = pixel < p.nx * p.nz;
   const int iz = valid ? pixel % p.nz : 0;
   const int ix = valid ? pixel / p.nz : 0;
-  const double x = p.x0 + ix * p.dx;
-  const double z = p.z0 + iz * p.dz;
+  const double x = addProduct(p.x0, ix, p.dx);
+  const double z = addProduct(p.z0, iz, p.dz);
   const double halfAperture = z * p.halfApertureScale;
   const float halfApertureF = static_cast<float>(halfAperture);
   int first = 0;

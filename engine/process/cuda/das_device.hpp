@@ -54,8 +54,8 @@ CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, 
 // f0 / rate), weighted, summed and compounded; returns |sum| / transmits.
 CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
                                     int ix, int iz) {
-  const double x = p.x0 + ix * p.dx;
-  const double z = p.z0 + iz * p.dz;
+  const double x = addProduct(p.x0, ix, p.dx);
+  const double z = addProduct(p.z0, iz, p.dz);
   const double halfAperture = z * p.halfApertureScale;
   const float halfApertureF = static_cast<float>(halfAperture);
   int first = 0;

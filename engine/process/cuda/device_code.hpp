@@ -46,6 +46,17 @@ CINEFLOW_HD inline float cosPi(float x) {
 #endif
 }
 
+// a + b * c rounded twice, as the host computes it: nvcc would fuse it into one FMA, and the
+// pixel positions would then differ from the CPU twin's in the last bit (deciding aperture edges
+// differently on regular grids, where exact ties are common).
+CINEFLOW_HD inline double addProduct(double a, double b, double c) {
+#ifdef __CUDA_ARCH__
+  return __dadd_rn(a, __dmul_rn(b, c));
+#else
+  return a + b * c;
+#endif
+}
+
 CINEFLOW_HD inline int minInt(int a, int b) {
   return a < b ? a : b;
 }
