@@ -20,6 +20,11 @@ class SourceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// "1 frame", "32 frames": for descriptions and messages.
+inline std::string framesText(std::uint64_t count) {
+  return std::to_string(count) + (count == 1 ? " frame" : " frames");
+}
+
 // Reports a long open's progress (fraction in [0, 1], what it is doing). May throw to abandon
 // the open: sources let the exception through and release what they hold.
 using ProgressFn = std::function<void(double fraction, const std::string& what)>;

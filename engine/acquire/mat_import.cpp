@@ -312,7 +312,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
       reorder(out.float32Samples);
     }
   });
-  report(1, mapping.rf + " imported: " + std::to_string(layout.frames) + " frames");
+  report(1, mapping.rf + " imported: " + framesText(layout.frames));
   return out;
 }
 

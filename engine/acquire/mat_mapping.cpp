@@ -116,7 +116,7 @@ void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceIn
 }
 
 std::string MatSource::describe() const {
-  return name_ + " (" + std::to_string(recording_.frames) + " frames, MATLAB import)";
+  return name_ + " (" + framesText(recording_.frames) + ", MATLAB import)";
 }
 
 }  // namespace cineflow::acquire

@@ -267,7 +267,7 @@ void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
 }
 
 std::string RfFileSource::describe() const {
-  return path_.filename().string() + " (" + std::to_string(frames_) + " frames, " +
+  return path_.filename().string() + " (" + framesText(frames_) + ", " +
          std::to_string(params_.transmits()) + " x " + std::to_string(params_.elements()) + " x " +
          std::to_string(params_.samples) + " " + toString(sampleType_) + ")";
 }
