@@ -1,6 +1,6 @@
 // The CUDA kernels' per-thread code (process/cuda/das_device.hpp), compiled for the host and run
 // against the CPU twins (the oracles), so that a machine without a GPU checks the kernels'
-// arithmetic, indexing, strides and boundaries: the I/Q demodulation's sums and the I/Q
+// arithmetic, indexing, strides and boundaries: the I/Q demodulation's sums and the RF and I/Q
 // delay-and-sum's pixels, on seeded random data, int16 and float32 samples, bandpass-sampled RF,
 // decimation, one and three transmits, Hann and rectangular apodisation. Tolerances: 1e-5 of the
 // largest value for the demodulation, relative L2 error 1e-5 for the pixels (float32 sums in
@@ -16,6 +16,7 @@
 #include <cstring>
 #include <vector>
 
+#include "process/cpu/beamform.hpp"
 #include "process/cpu/iq_beamform.hpp"
 #include "process/cpu/iq_demodulate.hpp"
 #include "process/cuda/das_device.hpp"
@@ -25,6 +26,46 @@
 #include "support/test_random.hpp"
 
 using namespace cineflow;
+
+namespace {
+
+// 81 x 501 pixels over x -4..4 mm and z 0..25 mm: the surface (no aperture) and depths past the
+// last sample included; f-number 1.2.
+process::ImagingParams smallGrid(const acquire::AcquisitionParams& acq, process::ImagingMode mode,
+                                 int decimation, bool rectangular) {
+  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+  imaging.mode = mode;
+  imaging.iqDecimation = decimation;
+  imaging.fNumber = 1.2;
+  imaging.apodisation =
+      rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
+  imaging.grid = {-4e-3, 4e-3, 0.1e-3, 0, 25e-3, 0.05e-3};
+  imaging.validate(acq);
+  return imaging;
+}
+
+// The relative L2 error of pixel(ix, iz) against `expected` ([z][x]); also checks that most
+// pixels are lit, so that an image of zeros cannot pass.
+template <class Pixel>
+double relativeError(const process::ImageGeometry& g, const std::vector<float>& expected,
+                     Pixel pixel) {
+  double error = 0, norm = 0;
+  std::size_t lit = 0;
+  for (int iz = 0; iz < g.nz; ++iz) {
+    for (int ix = 0; ix < g.nx; ++ix) {
+      const double got = pixel(ix, iz);
+      const double want = expected[static_cast<std::size_t>(iz) * g.nx + ix];
+      error += (got - want) * (got - want);
+      norm += want * want;
+      lit += want != 0;
+    }
+  }
+  const double relative = std::sqrt(error / norm);
+  qInfo("relative L2 error %.3g over %d x %d pixels, %zu lit", relative, g.nx, g.nz, lit);
+  return lit > g.pixels() / 2 ? relative : 1.0;
+}
+
+}  // namespace
 
 class TestDeviceCode : public QObject {
   Q_OBJECT
@@ -90,6 +131,37 @@ class TestDeviceCode : public QObject {
              qPrintable(QString("worst difference %1 of %2").arg(worst).arg(largest)));
   }
 
+  void rfPixelsMatchTheCpuTwin_data() {
+    QTest::addColumn<int>("transmits");
+    QTest::addColumn<bool>("rectangular");
+    QTest::newRow("3 transmits, Hann") << 3 << false;
+    QTest::newRow("1 transmit, rectangular") << 1 << true;
+  }
+  void rfPixelsMatchTheCpuTwin() {
+    QFETCH(int, transmits);
+    QFETCH(bool, rectangular);
+    const acquire::AcquisitionParams acq =
+        test::makePlaneWaveAcquisition(16, transmits, 600, 0.3e-3, 0.15, 1e-6);
+    const process::ImagingParams imaging = smallGrid(acq, process::ImagingMode::Rf, 1, rectangular);
+    std::vector<float> rf(static_cast<std::size_t>(transmits) * 16 * 600);
+    test::fillUniform(rf, 4000 + transmits, -100, 100);
+    const process::ImageGeometry g = imaging.geometry();
+    std::vector<float> expected(g.pixels());
+    process::cpu::DasKernel(acq, imaging).run(rf.data(), expected.data());
+
+    // One thread per pixel (the kernel's lanes = 1): every element summed in order.
+    const process::DasParams p = process::makeDasParams(acq, imaging, acq.samplingFrequencyHz, 600);
+    const double relative = relativeError(g, expected, [&](int ix, int iz) {
+      const process::cuda::DasPixel px = process::cuda::dasPixel(p, ix, iz);
+      float sum = 0.0f;
+      for (int e = px.first; e <= px.last; ++e) {
+        sum = process::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
+      }
+      return sum / static_cast<float>(p.transmits);
+    });
+    QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
+  }
+
   void iqPixelsMatchTheCpuTwin_data() {
     QTest::addColumn<int>("transmits");
     QTest::addColumn<int>("decimation");
@@ -105,19 +177,8 @@ class TestDeviceCode : public QObject {
     QFETCH(bool, rectangular);
     const acquire::AcquisitionParams acq =
         test::makePlaneWaveAcquisition(16, transmits, 600, 0.3e-3, 0.15, 1e-6);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.mode = process::ImagingMode::Iq;
-    imaging.iqDecimation = decimation;
-    imaging.fNumber = 1.2;
-    imaging.apodisation =
-        rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
-    imaging.grid.x0 = -4e-3;
-    imaging.grid.x1 = 4e-3;
-    imaging.grid.dx = 0.1e-3;
-    imaging.grid.z0 = 0;  // the surface (no aperture) and depths past the last sample included
-    imaging.grid.z1 = 25e-3;
-    imaging.grid.dz = 0.05e-3;
-    imaging.validate(acq);
+    const process::ImagingParams imaging =
+        smallGrid(acq, process::ImagingMode::Iq, decimation, rectangular);
     const std::size_t iqSamples = (600 + decimation - 1) / decimation;
     std::vector<float> iq(static_cast<std::size_t>(transmits) * 16 * iqSamples * 2);
     test::fillUniform(iq, 3000 + transmits * 10 + decimation, -100, 100);
@@ -130,20 +191,9 @@ class TestDeviceCode : public QObject {
         acq, imaging, acq.samplingFrequencyHz / decimation, static_cast<int>(iqSamples));
     const double cyclesPerSample = acq.centerFrequencyHz * decimation / acq.samplingFrequencyHz;
     const auto* traces = reinterpret_cast<const float2*>(iq.data());
-    double error = 0, norm = 0;
-    std::size_t lit = 0;
-    for (int iz = 0; iz < g.nz; ++iz) {
-      for (int ix = 0; ix < g.nx; ++ix) {
-        const float got = process::cuda::iqDasPixel(traces, cyclesPerSample, p, ix, iz);
-        const double want = expected[static_cast<std::size_t>(iz) * g.nx + ix];
-        error += (got - want) * (got - want);
-        norm += want * want;
-        lit += want > 0;
-      }
-    }
-    QVERIFY2(lit > g.pixels() / 2, "most pixels see the aperture and the traces");
-    const double relative = std::sqrt(error / norm);
-    qInfo("relative L2 error %.3g over %d x %d pixels", relative, g.nx, g.nz);
+    const double relative = relativeError(g, expected, [&](int ix, int iz) {
+      return process::cuda::iqDasPixel(traces, cyclesPerSample, p, ix, iz);
+    });
     QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
   }
 };

@@ -35,45 +35,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   const bool valid = pixel < p.nx * p.nz;
   const int iz = valid ? pixel % p.nz : 0;
   const int ix = valid ? pixel / p.nz : 0;
-  const double x = addProduct(p.x0, ix, p.dx);
-  const double z = addProduct(p.z0, iz, p.dz);
-  const double halfAperture = z * p.halfApertureScale;
-  const float halfApertureF = static_cast<float>(halfAperture);
-  int first = 0;
-  int last = -1;
+  DasPixel px;  // no elements for threads past the last pixel (they still join the shuffles)
   if (valid) {
-    apertureElements(p, static_cast<float>(x), halfApertureF, first, last);
+    px = dasPixel(p, ix, iz);
   }
-  const float inverseHalfAperture = 1.0f / halfApertureF;
-  const double lastSample = static_cast<double>(p.samples - 1);
-  const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
-  const double zz = z * z;
   float sum = 0.0f;
-  for (int e = first + lane; e <= last; e += lanes) {
-    const double lateral = x - p.elementX[e];
-    if (!(fabs(lateral) < halfAperture)) {
-      continue;
-    }
-    const float weight = receiveWeight(p, static_cast<float>(lateral) * inverseHalfAperture);
-    // sqrt in float, then one Newton step in double: double-accurate at a fraction of the cost.
-    const double squared = fma(lateral, lateral, zz);
-    const double guess = static_cast<double>(sqrtf(static_cast<float>(squared)));
-    const double distance = 0.5 * (guess + squared / guess);
-    const double receive = fma(distance, p.samplesPerMetre, -p.firstSample);
-    const float* row = rf + static_cast<std::size_t>(e) * p.samples;
-    float partial = 0.0f;
-    for (int t = 0; t < p.transmits; ++t) {
-      const double s = fma(z, p.cosSamples[t], fma(x, p.sinSamples[t], receive));
-      if (s >= 0.0 && s <= lastSample) {
-        const int i = min(static_cast<int>(s), p.samples - 2);
-        const float frac = static_cast<float>(s - static_cast<double>(i));
-        const float* samples = row + t * transmitStride;
-        const float a = __ldg(samples + i);
-        const float b = __ldg(samples + i + 1);
-        partial += fmaf(frac, b - a, a);
-      }
-    }
-    sum = fmaf(weight, partial, sum);
+  for (int e = px.first + lane; e <= px.last; e += lanes) {
+    sum = rfDasAccumulate(rf, p, px, e, sum);
   }
   for (int offset = lanes / 2; offset > 0; offset /= 2) {
     sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);

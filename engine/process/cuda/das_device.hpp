@@ -1,7 +1,8 @@
 #pragma once
-// One thread's work in the delay-and-sum kernels (beamform.cu, iq_beamform.cu) and the I/Q
-// demodulation kernel (iq_demodulate.cu), as functions that also compile for the host
-// (device_code.hpp): tests/unit/test_device_code.cpp runs them on the CPU against the CPU twins.
+// One thread's work in the delay-and-sum kernels (beamform.cu: one element of an RF pixel;
+// iq_beamform.cu: an I/Q pixel) and the I/Q demodulation kernel (iq_demodulate.cu: one sample),
+// as functions that also compile for the host (device_code.hpp): tests/unit/test_device_code.cpp
+// runs them on the CPU against the CPU twins.
 
 #include <cstddef>
 
@@ -29,6 +30,61 @@ CINEFLOW_HD inline float receiveWeight(const DasParams& p, float u) {
   return p.rectangular ? 1.0f : 0.5f * (1.0f + cosPi(u));
 }
 
+// A pixel of the delay-and-sum: its position, its receive aperture and the elements that may lie
+// within it (each still checked with inside()).
+struct DasPixel {
+  double x = 0, z = 0;
+  double halfAperture = 0;  // z / (2 fNumber)
+  float inverseHalfAperture = 0;
+  int first = 0, last = -1;
+  // Whether element e is inside the aperture: decided in double, as the CPU twins do.
+  CINEFLOW_HD bool inside(double lateral) const { return fabs(lateral) < halfAperture; }
+};
+
+CINEFLOW_HD inline DasPixel dasPixel(const DasParams& p, int ix, int iz) {
+  DasPixel px;
+  px.x = addProduct(p.x0, ix, p.dx);
+  px.z = addProduct(p.z0, iz, p.dz);
+  px.halfAperture = px.z * p.halfApertureScale;
+  const float halfApertureF = static_cast<float>(px.halfAperture);
+  apertureElements(p, static_cast<float>(px.x), halfApertureF, px.first, px.last);
+  px.inverseHalfAperture = 1.0f / halfApertureF;
+  return px;
+}
+
+// sum + element e's weighted RF over every transmit, for pixel `px` (sum unchanged outside the
+// aperture): RF traces [transmits][elements][samples] interpolated linearly at each plane wave's
+// delay.
+CINEFLOW_HD inline float rfDasAccumulate(const float* rf, const DasParams& p, const DasPixel& px,
+                                         int e, float sum) {
+  const double lateral = px.x - p.elementX[e];
+  if (!px.inside(lateral)) {
+    return sum;
+  }
+  const float weight = receiveWeight(p, static_cast<float>(lateral) * px.inverseHalfAperture);
+  // sqrt in float, then one Newton step in double: double-accurate at a fraction of the cost.
+  const double squared = fma(lateral, lateral, px.z * px.z);
+  const double guess = static_cast<double>(sqrtf(static_cast<float>(squared)));
+  const double distance = 0.5 * (guess + squared / guess);
+  const double receive = fma(distance, p.samplesPerMetre, -p.firstSample);
+  const double lastSample = static_cast<double>(p.samples - 1);
+  const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
+  const float* row = rf + static_cast<std::size_t>(e) * p.samples;
+  float partial = 0.0f;
+  for (int t = 0; t < p.transmits; ++t) {
+    const double s = fma(px.z, p.cosSamples[t], fma(px.x, p.sinSamples[t], receive));
+    if (s >= 0.0 && s <= lastSample) {
+      const int i = minInt(static_cast<int>(s), p.samples - 2);
+      const float frac = static_cast<float>(s - static_cast<double>(i));
+      const float* samples = row + t * transmitStride;
+      const float a = loadReadOnly(samples + i);
+      const float b = loadReadOnly(samples + i + 1);
+      partial += fmaf(frac, b - a, a);
+    }
+  }
+  return fmaf(weight, partial, sum);
+}
+
 // I/Q sample k (centre = k * decimation) of one row `in` of `samples` samples: 2 sum_j h[j] x[m]
 // p[m] over the taps whose m = centre + j - half lies in the row (p the mixing phasor).
 template <class Sample>
@@ -54,24 +110,19 @@ CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, 
 // f0 / rate), weighted, summed and compounded; returns |sum| / transmits.
 CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
                                     int ix, int iz) {
-  const double x = addProduct(p.x0, ix, p.dx);
-  const double z = addProduct(p.z0, iz, p.dz);
-  const double halfAperture = z * p.halfApertureScale;
-  const float halfApertureF = static_cast<float>(halfAperture);
-  int first = 0;
-  int last = 0;
-  apertureElements(p, static_cast<float>(x), halfApertureF, first, last);
-  const float inverseHalfAperture = 1.0f / halfApertureF;
+  const DasPixel px = dasPixel(p, ix, iz);
+  const double x = px.x;
+  const double z = px.z;
   const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   float sumRe = 0.0f;
   float sumIm = 0.0f;
-  for (int e = first; e <= last; ++e) {
+  for (int e = px.first; e <= px.last; ++e) {
     const double lateral = x - p.elementX[e];
-    if (!(fabs(lateral) < halfAperture)) {
+    if (!px.inside(lateral)) {
       continue;
     }
-    const float weight = receiveWeight(p, static_cast<float>(lateral) * inverseHalfAperture);
+    const float weight = receiveWeight(p, static_cast<float>(lateral) * px.inverseHalfAperture);
     const double receive = sqrt(fma(lateral, lateral, z * z)) * p.samplesPerMetre;
     const float2* trace = iq + static_cast<std::size_t>(e) * p.samples;
     float partialRe = 0.0f;
