@@ -122,7 +122,7 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
   // A MATLAB file needs its mapping: the import dialog opens with the chosen path.
   connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this, [this](const QString& spec) {
-    if (spec != QStringLiteral("sim") && acquire::isMatFile(spec.toStdString())) {
+    if (acquire::hasMatExtension(spec.toStdString())) {
       importMatlabRecording(spec);
     } else {
       openSource(spec);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <span>
 #include <stdexcept>
@@ -19,6 +20,13 @@ class SourceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// A number as a message shows it ("%g": 2e+07, 0.298, nan).
+inline std::string numberText(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 // "1 frame", "32 frames": for descriptions and messages.
 inline std::string framesText(std::uint64_t count) {

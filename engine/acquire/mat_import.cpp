@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -135,12 +134,6 @@ void checkRfVariable(const matvar_t& rf, const MatMapping& mapping, const MatRea
   if (elementCount(rf) == 0) {
     reader.fail(mapping.rf + " (RF) is " + describe(rf) + ": it holds no samples");
   }
-}
-
-std::string numberText(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 // A parameter that must be a positive, finite number.

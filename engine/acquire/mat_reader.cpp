@@ -255,20 +255,12 @@ bool MatReader::has(const std::string& spec) {
   if (parseMatNumber(spec)) {
     return true;
   }
-  const std::vector<std::string> parts = split(spec, '.');
-  const matvar_t* var = nullptr;
   try {
-    var = find(parts.front(), spec);
+    lookup(spec, "optional");
+    return true;
   } catch (const SourceError&) {
-    return false;  // an optional parameter that cannot be read counts as not given
+    return false;  // absent, or a variable that cannot be read: counts as not given
   }
-  for (std::size_t i = 1; var != nullptr && i < parts.size(); ++i) {
-    if (var->class_type != MAT_C_STRUCT || elementCount(*var) != 1) {
-      return false;
-    }
-    var = Mat_VarGetStructFieldByName(const_cast<matvar_t*>(var), parts[i].c_str(), 0);
-  }
-  return var != nullptr;
 }
 
 std::string MatReader::variableNames() {

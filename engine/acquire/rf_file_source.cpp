@@ -1,7 +1,6 @@
 #include "acquire/rf_file_source.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -19,13 +18,6 @@ using store::Hdf5Error;
 namespace {
 
 constexpr const char* kSchema = "cineflow.rf/1";
-
-// The object (dataset / attribute / file) a failure is about, for the message.
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& problem) {
   throw SourceError(path.string() + ": " + problem);
@@ -49,8 +41,8 @@ double requiredNumber(const std::filesystem::path& path, hid_t rf, hid_t root, c
   }
   const double value = store::readNumberAttribute(holder, name);
   if (!std::isfinite(value)) {
-    fail(path,
-         std::string("attribute ") + name + ": expected a finite number, found " + number(value));
+    fail(path, std::string("attribute ") + name + ": expected a finite number, found " +
+                   numberText(value));
   }
   return value;
 }
@@ -58,8 +50,8 @@ double requiredNumber(const std::filesystem::path& path, hid_t rf, hid_t root, c
 double requiredPositive(const std::filesystem::path& path, hid_t rf, hid_t root, const char* name) {
   const double value = requiredNumber(path, rf, root, name);
   if (!(value > 0)) {
-    fail(path,
-         std::string("attribute ") + name + ": expected a positive number, found " + number(value));
+    fail(path, std::string("attribute ") + name + ": expected a positive number, found " +
+                   numberText(value));
   }
   return value;
 }
@@ -164,14 +156,15 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
       const double percent = store::readNumberAttribute(holder, "fractional_bandwidth_percent");
       if (!std::isfinite(percent) || percent <= 0) {
         fail(path, "attribute fractional_bandwidth_percent: expected a positive number, found " +
-                       number(percent));
+                       numberText(percent));
       }
       params_.fractionalBandwidth = percent / 100;
     }
     if (const hid_t holder = attributeHolder(rf, root, "frames_per_volume"); holder >= 0) {
       const double k = store::readNumberAttribute(holder, "frames_per_volume");
       if (!(k >= 0) || k != std::floor(k) || k > 1e6) {
-        fail(path, "attribute frames_per_volume: expected a whole number >= 0, found " + number(k));
+        fail(path,
+             "attribute frames_per_volume: expected a whole number >= 0, found " + numberText(k));
       }
       params_.framesPerVolume = static_cast<int>(k);
     }
@@ -184,8 +177,8 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     }
     for (double a : params_.anglesRad) {
       if (!std::isfinite(a) || std::abs(a) >= std::numbers::pi / 2) {
-        fail(path,
-             "/angles_rad: expected angles in radians within (-pi/2, pi/2), found " + number(a));
+        fail(path, "/angles_rad: expected angles in radians within (-pi/2, pi/2), found " +
+                       numberText(a));
       }
     }
     params_.elementXM = store::readDoubleDataset(root, "/element_x_m");

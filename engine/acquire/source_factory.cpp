@@ -12,11 +12,15 @@
 
 namespace cineflow::acquire {
 
-bool isMatFile(const std::string& spec) {
+bool hasMatExtension(const std::string& spec) {
   std::string extension = std::filesystem::path(spec).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (extension == ".mat") {
+  return extension == ".mat";
+}
+
+bool isMatFile(const std::string& spec) {
+  if (hasMatExtension(spec)) {
     return true;
   }
   // v5 and v7.3 files open with a text header "MATLAB 5.0 MAT-file" / "MATLAB 7.3 MAT-file".

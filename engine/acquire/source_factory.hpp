@@ -15,8 +15,11 @@ namespace cineflow::acquire {
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
                                         const ProgressFn& progress = {},
                                         const MatMapping& matMapping = MatMapping::verasonics());
-// Whether `spec` names a MATLAB file: by its extension (.mat in any case), else by the text header
-// that v5 and v7.3 files begin with (a v7.3 file saved as .h5 is still MATLAB's layout).
+// Whether `spec` ends in .mat (any case); reads nothing, so the GUI thread may ask.
+bool hasMatExtension(const std::string& spec);
+// Whether `spec` names a MATLAB file: by its extension, else by the text header that v5 and v7.3
+// files begin with (a v7.3 file saved as .h5 is still MATLAB's layout). Reads the file's first
+// bytes.
 bool isMatFile(const std::string& spec);
 
 }  // namespace cineflow::acquire

@@ -111,24 +111,22 @@ CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, 
 CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
                                     int ix, int iz) {
   const DasPixel px = dasPixel(p, ix, iz);
-  const double x = px.x;
-  const double z = px.z;
   const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   float sumRe = 0.0f;
   float sumIm = 0.0f;
   for (int e = px.first; e <= px.last; ++e) {
-    const double lateral = x - p.elementX[e];
+    const double lateral = px.x - p.elementX[e];
     if (!px.inside(lateral)) {
       continue;
     }
     const float weight = receiveWeight(p, static_cast<float>(lateral) * px.inverseHalfAperture);
-    const double receive = sqrt(fma(lateral, lateral, z * z)) * p.samplesPerMetre;
+    const double receive = sqrt(fma(lateral, lateral, px.z * px.z)) * p.samplesPerMetre;
     const float2* trace = iq + static_cast<std::size_t>(e) * p.samples;
     float partialRe = 0.0f;
     float partialIm = 0.0f;
     for (int t = 0; t < p.transmits; ++t) {
-      const double path = fma(z, p.cosSamples[t], fma(x, p.sinSamples[t], receive));
+      const double path = fma(px.z, p.cosSamples[t], fma(px.x, p.sinSamples[t], receive));
       const double s = path - p.firstSample;
       if (!(s >= 0.0 && s <= lastSample)) {
         continue;
