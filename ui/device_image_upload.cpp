@@ -17,13 +17,13 @@
 namespace cineflow::ui {
 namespace {
 
+#if CINEFLOW_HAVE_CUDA
+namespace cuda = compute::cuda;
+
 std::string glRendererName() {
   const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   return name != nullptr ? name : "an unknown OpenGL renderer";
 }
-
-#if CINEFLOW_HAVE_CUDA
-namespace cuda = compute::cuda;
 
 // Registers a scratch texture and lets it go, so that a driver refusing interop is known before
 // the first frame (and before the renderer's texture is touched).

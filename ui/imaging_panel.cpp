@@ -87,7 +87,8 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
   iqBandwidth_->setSuffix(QStringLiteral(" % of f0"));
   iqBandwidth_->setToolTip(
       tr("I/Q mode: the low-pass filter's bandwidth (its -6 dB points at +-half of it around "
-         "the carrier). The lowest value takes the recording's own bandwidth. Applied live."));
+         "the carrier). The lowest value takes the recording's own bandwidth, or the band "
+         "measured from its echoes when it states none. Applied live."));
   connect(iqBandwidth_, &QDoubleSpinBox::valueChanged, this, [this](double percent) {
     applyChange([percent](process::ImagingParams& p) { p.iqBandwidthRel = percent / kPercent; });
   });
@@ -191,8 +192,10 @@ void ImagingPanel::load() {
   const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
   const double ownPercent =
       (fromFile ? acq->fractionalBandwidth : process::kDefaultIqBandwidthRel) * kPercent;
-  iqBandwidth_->setSpecialValueText(fromFile ? tr("recording's (%1 %)").arg(ownPercent, 0, 'g', 3)
-                                             : tr("default (%1 %)").arg(ownPercent, 0, 'g', 3));
+  const QString own = !fromFile               ? tr("default (%1 %)")
+                      : acq->bandwidthMeasured ? tr("measured (%1 %)")
+                                               : tr("recording's (%1 %)");
+  iqBandwidth_->setSpecialValueText(own.arg(ownPercent, 0, 'g', 3));
   loadLiveControls();
   loadGrid();
   gridError_.clear();

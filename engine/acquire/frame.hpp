@@ -23,6 +23,9 @@ struct AcquisitionParams {
   std::vector<double> elementXM;   // lateral element positions (array centre at x = 0)
   int samples = 0;                 // samples per element per transmit
   double fractionalBandwidth = 0;  // -6 dB bandwidth / f0 when known (0: unknown)
+  // True when fractionalBandwidth was measured from the echoes (process/echo_band.hpp) because
+  // the recording did not state it; a measured value is not written back as a recorded one.
+  bool bandwidthMeasured = false;
   int framesPerVolume = 0;         // elevation positions per sweep (0: not a volume acquisition)
 
   int transmits() const { return static_cast<int>(anglesRad.size()); }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "acquire/mat_import.hpp"
+#include "process/echo_band.hpp"
 
 namespace cineflow::acquire {
 namespace {
@@ -103,6 +104,9 @@ MatSource::MatSource(ImportedRecording recording, std::string name, double frame
   if (recording_.frames == 0) {
     throw SourceError(name_ + ": the recording holds no frames");
   }
+  // A mapping without a bandwidth: measure it from the first frame's echoes.
+  process::measureBandwidthIfUnknown(recording_.acq, recording_.frameBytes(0),
+                                     recording_.sampleType);
 }
 
 void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {

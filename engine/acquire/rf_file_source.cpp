@@ -5,7 +5,9 @@
 #include <numbers>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
+#include "process/echo_band.hpp"
 #include "store/hdf5_handle.hpp"
 
 namespace cineflow::acquire {
@@ -207,6 +209,13 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     handles_->fileSpace = store::H5Dataspace(checkId(H5Dget_space(rf), "/rf: get dataspace"));
   } catch (const Hdf5Error& e) {
     fail(path, e.what());
+  }
+  if (params_.fractionalBandwidth == 0) {
+    // The recording does not state its bandwidth: measure it from the first frame's echoes.
+    std::vector<std::byte> first(frameBytes());
+    SliceInfo slice;
+    readFrame(0, first, slice);
+    process::measureBandwidthIfUnknown(params_, first, sampleType_);
   }
 }
 

@@ -28,21 +28,28 @@ void BandpassFilter::configure(compute::Backend& backend, const acquire::Acquisi
                                acquire::SampleType sampleType, const ImagingParams& imaging) {
   acq.validate();
   imaging.validate(acq);
-  std::vector<float> taps =
-      designBandpassTaps(imaging.firTaps, imaging.bandLowRel * acq.centerFrequencyHz,
-                         imaging.bandHighRel * acq.centerFrequencyHz, acq.samplingFrequencyHz);
+  const int factor = imaging.rfUpsamplingFor(acq);
+  const double fs = acq.samplingFrequencyHz;
+  const auto [lowRel, highRel] = imaging.rfBandFor(acq);
+  const double highHz = std::min(highRel * acq.centerFrequencyHz, 0.98 * fs / 2);
+  std::vector<float> taps = designBandpassTaps(factor * (imaging.firTaps - 1) + 1,
+                                               lowRel * acq.centerFrequencyHz, highHz, factor * fs);
+  for (float& tap : taps) {
+    tap *= static_cast<float>(factor);  // the zeros between samples take 1 - 1/U of the gain
+  }
+  PolyphaseFir phases = splitPolyphase(taps, factor);
   const auto rows =
       static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements());
   const auto samples = static_cast<std::size_t>(acq.samples);
   if (backend.kind() == compute::BackendKind::Cuda) {
 #if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::BandpassKernel>(backend, taps, rows, samples, sampleType);
+    cuda_ = std::make_unique<cuda::BandpassKernel>(backend, phases, rows, samples, sampleType);
     cpu_.reset();
 #else
     detail::throwNoCudaTwin(kStage);
 #endif
   } else {
-    cpu_ = std::make_unique<cpu::BandpassKernel>(taps, rows, samples, sampleType);
+    cpu_ = std::make_unique<cpu::BandpassKernel>(std::move(phases), rows, samples, sampleType);
 #if CINEFLOW_HAVE_CUDA
     cuda_.reset();
 #endif
@@ -51,6 +58,8 @@ void BandpassFilter::configure(compute::Backend& backend, const acquire::Acquisi
   sampleType_ = sampleType;
   rows_ = rows;
   samples_ = samples;
+  upsampling_ = factor;
+  outputRateHz_ = factor * fs;
   taps_ = std::move(taps);
 }
 
@@ -62,7 +71,7 @@ void BandpassFilter::enqueue(compute::Stream& stream, compute::DeviceSpan<const 
   const std::size_t values = rows_ * samples_;
   detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
                       values * acquire::sampleBytes(sampleType_));
-  detail::requireSize(kStage, "filtered output", out.size(), values);
+  detail::requireSize(kStage, "filtered output", out.size(), rows_ * outputSamples());
   detail::requireData(kStage, "raw frame", raw.data());
   detail::requireData(kStage, "filtered output", out.data());
   switch (kind_) {

@@ -1,6 +1,7 @@
 #include "process/beamform.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "process/cpu/beamform.hpp"
 #include "process/stage_checks.hpp"
@@ -19,28 +20,35 @@ DasBeamformer::DasBeamformer(DasBeamformer&&) noexcept = default;
 DasBeamformer& DasBeamformer::operator=(DasBeamformer&&) noexcept = default;
 
 void DasBeamformer::configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
-                              const ImagingParams& imaging) {
+                              const ImagingParams& imaging, double sampleRateHz,
+                              std::size_t samples) {
   acq.validate();
   imaging.validate(acq);
-  if (acq.samples < 2) {
+  if (!(sampleRateHz > 0) || samples < static_cast<std::size_t>(acq.samples)) {
+    throw std::invalid_argument("beamform: traces of " + std::to_string(samples) +
+                                " samples cannot hold the " + std::to_string(acq.samples) +
+                                " recorded ones");
+  }
+  if (samples < 2) {
     throw std::invalid_argument("beamform: needs at least 2 samples per element to interpolate");
   }
   if (backend.kind() == compute::BackendKind::Cuda) {
 #if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::DasKernel>(acq, imaging);
+    cuda_ = std::make_unique<cuda::DasKernel>(acq, imaging, sampleRateHz, samples);
     cpu_.reset();
 #else
     detail::throwNoCudaTwin(kStage);
 #endif
   } else {
-    cpu_ = std::make_unique<cpu::DasKernel>(acq, imaging);
+    cpu_ = std::make_unique<cpu::DasKernel>(acq, imaging, sampleRateHz, samples);
 #if CINEFLOW_HAVE_CUDA
     cuda_.reset();
 #endif
   }
   kind_ = backend.kind();
   geometry_ = imaging.geometry();
-  rfValues_ = acq.samplesPerFrame();
+  rfValues_ = static_cast<std::size_t>(acq.transmits()) *
+              static_cast<std::size_t>(acq.elements()) * samples;
 }
 
 void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,

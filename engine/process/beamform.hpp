@@ -2,10 +2,11 @@
 // Delay-and-sum beamforming of plane-wave RF with coherent compounding (DESIGN.md §4).
 //
 // Contract
-//   input   rf float32 [transmits][elements][samples] (bandpassed RF), device memory.
+//   input   rf float32 [transmits][elements][samples] (bandpassed RF at `sampleRateHz`: the
+//           bandpass's output, interpolated), device memory.
 //   output  image float32 [nz][nx] (x fastest) on ImagingParams::geometry(), device memory;
 //           beamformed RF (signed, not yet detected); must not overlap the input.
-//   formula image(x, z) = (1/T) sum_t sum_e w(x, z, e) * rf_t,e((tau - t0) * fs), where
+//   formula image(x, z) = (1/T) sum_t sum_e w(x, z, e) * rf_t,e((tau - t0) * rate), where
 //             tau = (z cos a_t + x sin a_t + sqrt((x - x_e)^2 + z^2)) / c,
 //           rf_t,e(s) interpolates linearly between samples floor(s) and floor(s) + 1 and is 0
 //           for s outside [0, samples - 1]; the receive apodisation covers the half aperture
@@ -40,10 +41,11 @@ class DasBeamformer {
   DasBeamformer(const DasBeamformer&) = delete;
   DasBeamformer& operator=(const DasBeamformer&) = delete;
 
-  // Builds the geometry tables. Throws std::invalid_argument for invalid parameters (fewer than
-  // two samples included), std::logic_error for a backend without this stage.
+  // Builds the geometry tables for traces of `samples` samples at `sampleRateHz` (the bandpass's
+  // outputSamples() and outputRateHz()). Throws std::invalid_argument for invalid parameters
+  // (fewer than two samples included), std::logic_error for a backend without this stage.
   void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
-                 const ImagingParams& imaging);
+                 const ImagingParams& imaging, double sampleRateHz, std::size_t samples);
   // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
                compute::DeviceSpan<float> image) const;

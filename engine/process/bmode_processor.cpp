@@ -30,9 +30,9 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
   IqBeamformer iqBeamformer;
   if (imaging.mode == ImagingMode::Rf) {
     bandpass.configure(backend, acq, sampleType, imaging);
-    beamformer.configure(backend, acq, imaging);
+    beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
     envelope.configure(backend, geometry);
-    filtered = compute::DeviceBuffer<float>(backend, acq.samplesPerFrame());
+    filtered = compute::DeviceBuffer<float>(backend, bandpass.rows() * bandpass.outputSamples());
     beamformed = compute::DeviceBuffer<float>(backend, geometry.pixels());
   } else {
     demodulator.configure(backend, acq, sampleType, imaging);

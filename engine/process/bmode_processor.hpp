@@ -1,12 +1,13 @@
 #pragma once
 // BmodeProcessor: the B-mode imaging chain (DESIGN.md §4) as one FrameProcessor, in the mode
 // ImagingParams::mode chooses:
-//   RF:  raw [T][E][S] int16/float32 -> bandpass -> DAS beamform [z][x] -> envelope -> dB [z][x]
+//   RF:  raw [T][E][S] int16/float32 -> bandpass, interpolated by U [T][E][S U] -> DAS beamform
+//        [z][x] -> envelope -> dB [z][x]
 //   I/Q: raw [T][E][S] int16/float32 -> demodulate [T][E][ceil(S/D)] complex -> DAS on I/Q
 //        and |IQ| [z][x] -> dB [z][x]
 // A reconfiguration may change the mode, and with it stageNames().
 //
-// Memory: owns the stages and their intermediate device buffers (RF: filtered RF [T][E][S] float,
+// Memory: owns the stages and their intermediate device buffers (RF: filtered RF [T][E][S U] float,
 // beamformed RF [z][x], envelope [z][x]; I/Q: I/Q [T][E][ceil(S/D)][2], envelope [z][x]). Stream:
 // enqueue() only enqueues work on `stream`; it never allocates or synchronises. The intermediate
 // buffers are shared by all enqueues of one processor, so a processor serves one stream at a time
@@ -56,7 +57,7 @@ class BmodeProcessor final : public FrameProcessor {
   DasBeamformer beamformer_;
   EnvelopeDetector envelope_;
   LogCompressor log_;
-  compute::DeviceBuffer<float> filtered_;    // [T][E][S]
+  compute::DeviceBuffer<float> filtered_;    // [T][E][S U]
   compute::DeviceBuffer<float> beamformed_;  // [z][x]
   compute::DeviceBuffer<float> detected_;    // [z][x] envelope (both modes)
   IqDemodulator demodulator_;

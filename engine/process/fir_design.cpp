@@ -77,6 +77,29 @@ std::vector<float> designLowpassTaps(int taps, double cutoffHz, double fsHz) {
   return result;
 }
 
+PolyphaseFir splitPolyphase(const std::vector<float>& h, int factor) {
+  if (factor < 1 || h.size() % 2 == 0) {
+    throw std::invalid_argument("polyphase split: needs an odd-length filter and a factor >= 1");
+  }
+  const int length = static_cast<int>(h.size());
+  const int half = (length - 1) / 2;
+  PolyphaseFir fir;
+  fir.factor = factor;
+  fir.perPhase = (length + factor - 1) / factor;
+  fir.taps.assign(static_cast<std::size_t>(factor * fir.perPhase), 0.0f);
+  fir.offsets.resize(static_cast<std::size_t>(factor));
+  for (int p = 0; p < factor; ++p) {
+    // Output m = n factor + p meets the zero-stuffed input at m + k - half: only the taps k with
+    // (p + k - half) divisible by factor see a sample, the first of them is k0.
+    const int k0 = ((half - p) % factor + factor) % factor;
+    fir.offsets[static_cast<std::size_t>(p)] = (p + k0 - half) / factor;
+    for (int k = k0, i = 0; k < length; k += factor, ++i) {
+      fir.taps[static_cast<std::size_t>(p * fir.perPhase + i)] = h[static_cast<std::size_t>(k)];
+    }
+  }
+  return fir;
+}
+
 int lowpassTapsFor(double cutoffHz, double fsHz) {
   const double periods = 4.0 * fsHz / cutoffHz;
   const int taps = static_cast<int>(std::clamp(std::round(periods), 15.0, 255.0));

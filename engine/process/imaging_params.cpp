@@ -175,6 +175,28 @@ double ImagingParams::iqBandwidthFor(const acquire::AcquisitionParams& acq) cons
   return acq.fractionalBandwidth > 0 ? acq.fractionalBandwidth : kDefaultIqBandwidthRel;
 }
 
+std::pair<double, double> ImagingParams::rfBandFor(const acquire::AcquisitionParams& acq) const {
+  if (bandLowRel > 0 || bandHighRel > 0) {
+    return {bandLowRel, bandHighRel};
+  }
+  // Zero-phase filtering keeps an echo where it is, but the envelope of a wide band can have a
+  // flat, rippled top whose highest ripple is not the pulse's centre: passing only the echoes'
+  // own band smooths it into one peak at the centre.
+  const double bandwidth = acq.fractionalBandwidth > 0 ? std::min(acq.fractionalBandwidth, 1.8)
+                                                       : kDefaultIqBandwidthRel;
+  return {1 - bandwidth / 2, 1 + bandwidth / 2};
+}
+
+int ImagingParams::rfUpsamplingFor(const acquire::AcquisitionParams& acq) const {
+  if (rfUpsampling > 0) {
+    return rfUpsampling;
+  }
+  const double nyquist = acq.samplingFrequencyHz / 2;
+  const double highHz = std::min(rfBandFor(acq).second * acq.centerFrequencyHz, nyquist);
+  const double factor = std::ceil(kRfSamplesPerPeriod * highHz / acq.samplingFrequencyHz - 1e-9);
+  return static_cast<int>(std::clamp(factor, 1.0, static_cast<double>(kMaxRfUpsampling)));
+}
+
 ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) {
   acq.validate();
   const double lambda = acq.wavelengthM();
@@ -234,9 +256,15 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
   if (firTaps < 3 || firTaps > 511 || firTaps % 2 == 0) {
     fail("firTaps " + std::to_string(firTaps) + " must be odd and in [3, 511]");
   }
-  if (!(bandLowRel > 0 && bandLowRel < bandHighRel) || !std::isfinite(bandHighRel)) {
-    fail("band edges must satisfy 0 < bandLowRel < bandHighRel (got " + std::to_string(bandLowRel) +
-         ", " + std::to_string(bandHighRel) + ")");
+  const bool derivedBand = bandLowRel == 0 && bandHighRel == 0;
+  if (!derivedBand &&
+      (!(bandLowRel > 0 && bandLowRel < bandHighRel) || !std::isfinite(bandHighRel))) {
+    fail("band edges must satisfy 0 < bandLowRel < bandHighRel, or both be 0 (got " +
+         std::to_string(bandLowRel) + ", " + std::to_string(bandHighRel) + ")");
+  }
+  if (rfUpsampling < 0 || rfUpsampling > kMaxRfUpsampling) {
+    fail("the RF interpolation factor " + std::to_string(rfUpsampling) + " is outside [0, " +
+         std::to_string(kMaxRfUpsampling) + "] (0: chosen from the band)");
   }
   const auto mhz = [](double hz) {
     char text[32];
@@ -250,9 +278,10 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
     }
     // The bandpass clamps its upper edge just below Nyquist; the lower edge must stay under it.
     const double nyquistRel = 0.98 * acq.samplingFrequencyHz / 2 / acq.centerFrequencyHz;
-    if (!(bandLowRel < nyquistRel)) {
-      fail("bandLowRel " + std::to_string(bandLowRel) +
-           " must be below 0.98 * Nyquist / f0 = " + std::to_string(nyquistRel));
+    const double lowRel = rfBandFor(acq).first;
+    if (!(lowRel < nyquistRel)) {
+      fail("the bandpass's low edge " + mhz(lowRel * acq.centerFrequencyHz) +
+           " must be below 0.98 x fs / 2 = " + mhz(nyquistRel * acq.centerFrequencyHz));
     }
     return;
   }

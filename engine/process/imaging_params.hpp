@@ -2,6 +2,7 @@
 // Imaging parameters: the reconstruction grid and the signal-chain settings (DESIGN.md §4).
 
 #include <string>
+#include <utility>
 
 #include "acquire/frame.hpp"
 
@@ -51,14 +52,28 @@ Apodisation parseApodisation(const std::string& text);
 // acquisition give one: 100 %, a cut-off at f0 / 2, wider than typical probes' -6 dB band.
 inline constexpr double kDefaultIqBandwidthRel = 1.0;
 
+// RF mode: linear interpolation between samples of a sinusoid at f loses up to 1 - cos(pi f / fs)
+// of its amplitude between samples, which distorts the envelope and moves its peak; at 8 samples
+// per period of the band's upper edge that is under 8 %. Measured on the Field II points and on
+// random phantoms (test_point_accuracy): README, "Accuracy".
+inline constexpr double kRfSamplesPerPeriod = 8.0;
+inline constexpr int kMaxRfUpsampling = 8;
+
 struct ImagingParams {
   ImagingGrid grid;
   ImagingMode mode = ImagingMode::Rf;
   double fNumber = 1.5;  // receive aperture width = depth / fNumber
   Apodisation apodisation = Apodisation::Hann;
-  int firTaps = 65;         // bandpass length (odd)
-  double bandLowRel = 0.5;  // bandpass edges relative to f0
-  double bandHighRel = 1.5;
+  int firTaps = 65;  // bandpass length at the RF rate (odd); interpolating, it spans the same time
+  // RF mode's bandpass edges relative to f0. Both 0 (the default) derive them from the
+  // acquisition's bandwidth B (recorded or measured): f0 (1 -+ B / 2), or [0.5, 1.5] f0 when the
+  // acquisition has none (rfBandFor).
+  double bandLowRel = 0;
+  double bandHighRel = 0;
+  // RF mode: the bandpass also interpolates the RF by this factor, so that the beamformer's
+  // linear interpolation sees at least kRfSamplesPerPeriod samples per period of the band's
+  // upper edge; 0 (the default) picks it (rfUpsamplingFor), 1 keeps the recorded rate.
+  int rfUpsampling = 0;
   // I/Q mode: the low-pass filter passes [-B/2, B/2] around the carrier (its -6 dB points) for a
   // bandwidth B = iqBandwidthRel * f0; 0 takes the acquisition's fractionalBandwidth (a file's
   // fractional_bandwidth_percent) or, when unknown, kDefaultIqBandwidthRel.
@@ -66,6 +81,10 @@ struct ImagingParams {
   int iqDecimation = 1;  // keep every Nth demodulated sample (1: all)
   // The bandwidth in effect for `acq` (relative to f0).
   double iqBandwidthFor(const acquire::AcquisitionParams& acq) const;
+  // RF mode's bandpass edges in effect for `acq`, relative to f0: {low, high}.
+  std::pair<double, double> rfBandFor(const acquire::AcquisitionParams& acq) const;
+  // RF mode's interpolation factor in effect for `acq`, in [1, kMaxRfUpsampling].
+  int rfUpsamplingFor(const acquire::AcquisitionParams& acq) const;
   // Reasonable defaults for a recording: the array's lateral extent, depth from 5 mm (or the
   // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
   // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).

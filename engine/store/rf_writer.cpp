@@ -31,7 +31,7 @@ void writeRfRecording(const std::filesystem::path& path,
   try {
     const hid_t root = file.get();
     AttributeMap attributes = extra;
-    if (acq.fractionalBandwidth > 0) {
+    if (acq.fractionalBandwidth > 0 && !acq.bandwidthMeasured) {  // a measured one is not recorded
       attributes.emplace("fractional_bandwidth_percent", acq.fractionalBandwidth * 100);
     }
     writeAcquisition(root, "cineflow.rf/1", acq, attributes);

@@ -118,23 +118,28 @@ class TestCudaStages : public QObject {
 
   void bandpassMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    const process::ImagingParams imaging = gridFor(acq_);
-    const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 101);
-    const double e16 = compareStage<process::BandpassFilter>(
-        raw16, acq_.samplesPerFrame(),
-        [&](auto& s, compute::Backend& b) {
-          s.configure(b, acq_, acquire::SampleType::Int16, imaging);
-        },
-        enqueueRawBytes);
-    report("bandpass int16", e16, 1e-4);
-    const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
-    const double ef = compareStage<process::BandpassFilter>(
-        rawF, acq_.samplesPerFrame(),
-        [&](auto& s, compute::Backend& b) {
-          s.configure(b, acq_, acquire::SampleType::Float32, imaging);
-        },
-        enqueueRawBytes);
-    report("bandpass float32", ef, 1e-4);
+    // 1: the plain filter; 3: interpolating by 3 (three phases, two of them one tap shorter).
+    for (int factor : {1, 3}) {
+      process::ImagingParams imaging = gridFor(acq_);
+      imaging.rfUpsampling = factor;
+      const std::size_t outputs = acq_.samplesPerFrame() * static_cast<std::size_t>(factor);
+      const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 101);
+      const double e16 = compareStage<process::BandpassFilter>(
+          raw16, outputs,
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, acquire::SampleType::Int16, imaging);
+          },
+          enqueueRawBytes);
+      report(qPrintable(QString("bandpass int16, x%1").arg(factor)), e16, 1e-4);
+      const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
+      const double ef = compareStage<process::BandpassFilter>(
+          rawF, outputs,
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, acquire::SampleType::Float32, imaging);
+          },
+          enqueueRawBytes);
+      report(qPrintable(QString("bandpass float32, x%1").arg(factor)), ef, 1e-4);
+    }
   }
 
   void beamformMatchesCpu() {
@@ -145,7 +150,9 @@ class TestCudaStages : public QObject {
       const auto rf = test::randomFloats(acq_.samplesPerFrame(), 103);
       const double e = compareStage<process::DasBeamformer>(
           rf, imaging.geometry().pixels(),
-          [&](auto& s, compute::Backend& b) { s.configure(b, acq_, imaging); },
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
+          },
           [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
       report(qPrintable(QString("beamform f/%1").arg(fNumber)), e, 1e-4);
     }
@@ -155,7 +162,9 @@ class TestCudaStages : public QObject {
     const auto rf = test::randomFloats(acq_.samplesPerFrame(), 106);
     const double e = compareStage<process::DasBeamformer>(
         rf, small.geometry().pixels(),
-        [&](auto& s, compute::Backend& b) { s.configure(b, acq_, small); },
+        [&](auto& s, compute::Backend& b) {
+          s.configure(b, acq_, small, acq_.samplingFrequencyHz, acq_.samples);
+        },
         [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
     report("beamform 51 x 51 grid", e, 1e-4);
   }

@@ -1,5 +1,6 @@
 #include "support/image_analysis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,11 +11,19 @@ namespace cineflow::test {
 
 std::vector<float> bmodeOfFrame(compute::Backend& backend, acquire::FrameSource& source,
                                 std::uint64_t index, const process::ImagingParams& imaging) {
-  process::BmodeProcessor processor;
-  processor.configure(backend, source.params(), source.sampleType(), imaging);
-  compute::PinnedBuffer<std::byte> host(backend, source.frameBytes());
+  std::vector<std::byte> frame(source.frameBytes());
   acquire::SliceInfo slice;
-  source.readFrame(index, host.host(), slice);
+  source.readFrame(index, frame, slice);
+  return bmodeOfRaw(backend, source.params(), source.sampleType(), frame, imaging);
+}
+
+std::vector<float> bmodeOfRaw(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                              acquire::SampleType type, std::span<const std::byte> frame,
+                              const process::ImagingParams& imaging) {
+  process::BmodeProcessor processor;
+  processor.configure(backend, acq, type, imaging);
+  compute::PinnedBuffer<std::byte> host(backend, frame.size());
+  std::copy(frame.begin(), frame.end(), host.data());
   compute::DeviceBuffer<std::byte> raw(backend, host.size());
   compute::DeviceBuffer<float> image(backend, processor.geometry().pixels());
   std::vector<float> result(image.size());
@@ -48,6 +57,26 @@ Peak findPeak(const std::vector<float>& image, const process::ImageGeometry& g, 
     }
   }
   return best;
+}
+
+Peak findSubPixelPeak(const std::vector<float>& image, const process::ImageGeometry& g, double xM,
+                      double zM, double halfWindowM) {
+  Peak peak = findPeak(image, g, xM, zM, halfWindowM);
+  const int ix = static_cast<int>(std::lround((peak.xM - g.x0) / g.dx));
+  const int iz = static_cast<int>(std::lround((peak.zM - g.z0) / g.dz));
+  const auto at = [&](int x, int z) { return double(image[static_cast<std::size_t>(z) * g.nx + x]); };
+  // The vertex of the parabola through (-1, a), (0, b), (1, c): (a - c) / (2 (a - 2 b + c)).
+  const auto vertex = [](double a, double b, double c) {
+    const double curvature = a - 2 * b + c;
+    return curvature < 0 ? 0.5 * (a - c) / curvature : 0.0;
+  };
+  if (ix > 0 && ix + 1 < g.nx) {
+    peak.xM += g.dx * vertex(at(ix - 1, iz), at(ix, iz), at(ix + 1, iz));
+  }
+  if (iz > 0 && iz + 1 < g.nz) {
+    peak.zM += g.dz * vertex(at(ix, iz - 1), at(ix, iz), at(ix, iz + 1));
+  }
+  return peak;
 }
 
 double meanInDisc(const std::vector<float>& image, const process::ImageGeometry& g, double xM,

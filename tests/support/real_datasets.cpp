@@ -126,7 +126,7 @@ std::vector<double> isolatedPointErrors(const std::vector<float>& image,
     const auto truth =
         *std::min_element(scatterers.begin(), scatterers.end(),
                           [&](const auto& a, const auto& b) { return distance(a) < distance(b); });
-    const Peak peak = findPeak(image, geometry, truth[0], truth[2], 1.0e-3);
+    const Peak peak = findSubPixelPeak(image, geometry, truth[0], truth[2], 1.0e-3);
     const double error = std::hypot(peak.xM - truth[0], peak.zM - truth[2]);
     qInfo("point at (%.3f, %.3f) mm: peak at (%.3f, %.3f) mm, error %.3f mm", truth[0] * 1e3,
           truth[2] * 1e3, peak.xM * 1e3, peak.zM * 1e3, error * 1e3);

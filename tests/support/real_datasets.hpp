@@ -37,8 +37,8 @@ double pearson(const std::vector<double>& a, const std::uint8_t* b, std::size_t 
 std::vector<std::array<double, 3>> readScatterers(const std::string& path);
 
 // The README's isolated points (on the axis at 10.35, 22.18, 34.00 and 45.83 mm): for each, the
-// distance in metres from its true position to the brightest pixel within 1 mm of it in `image`
-// ([z][x] dB on `geometry`). Logs each.
+// distance in metres from its true position to the sub-pixel peak (findSubPixelPeak) within 1 mm
+// of it in `image` ([z][x] dB on `geometry`). Logs each.
 std::vector<double> isolatedPointErrors(const std::vector<float>& image,
                                         const process::ImageGeometry& geometry,
                                         const std::vector<std::array<double, 3>>& scatterers);

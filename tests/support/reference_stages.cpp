@@ -27,20 +27,20 @@ acquire::AcquisitionParams makePlaneWaveAcquisition(int elements, int transmits,
 }
 
 std::vector<double> referenceBandpass(std::span<const float> taps, std::span<const double> input,
-                                      std::size_t rows, std::size_t samples) {
+                                      std::size_t rows, std::size_t samples, int factor) {
   const auto length = static_cast<std::ptrdiff_t>(taps.size());
   const std::ptrdiff_t half = (length - 1) / 2;
-  const auto count = static_cast<std::ptrdiff_t>(samples);
-  std::vector<double> output(rows * samples, 0.0);
+  const auto count = static_cast<std::ptrdiff_t>(samples) * factor;  // the upsampled row
+  std::vector<double> output(rows * static_cast<std::size_t>(count), 0.0);
   for (std::size_t row = 0; row < rows; ++row) {
     const double* x = input.data() + row * samples;
-    double* y = output.data() + row * samples;
+    double* y = output.data() + row * static_cast<std::size_t>(count);
     for (std::ptrdiff_t n = 0; n < count; ++n) {
       double sum = 0;
       for (std::ptrdiff_t k = 0; k < length; ++k) {
-        const std::ptrdiff_t m = n + k - half;
-        if (m >= 0 && m < count) {
-          sum += static_cast<double>(taps[static_cast<std::size_t>(k)]) * x[m];
+        const std::ptrdiff_t m = n + k - half;  // an index of the upsampled row: x[m / U] or 0
+        if (m >= 0 && m < count && m % factor == 0) {
+          sum += static_cast<double>(taps[static_cast<std::size_t>(k)]) * x[m / factor];
         }
       }
       y[n] = sum;

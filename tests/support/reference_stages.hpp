@@ -34,9 +34,10 @@ std::vector<double> toDoubles(std::span<const T> values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
-// y[n] = sum_k h[k] x[n + k - (L-1)/2] per row of `samples`, zero outside the row.
+// y[n] = sum_k h[k] u[n + k - (L-1)/2] per row of `samples`, u the row upsampled by `factor`
+// with zeros (u[m U] = x[m]), zero outside the row: rows of samples * factor outputs.
 std::vector<double> referenceBandpass(std::span<const float> taps, std::span<const double> input,
-                                      std::size_t rows, std::size_t samples);
+                                      std::size_t rows, std::size_t samples, int factor = 1);
 
 // Delay-and-sum exactly as process/beamform.hpp states it; rf is [T][E][S], image [nz][nx].
 std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,

@@ -7,8 +7,9 @@
 //   that would let the negative band's image in is refused in the panel with the reason and the
 //   box goes back to the bandwidth in effect; the decimation reaches the engine; applying the
 //   grid changes only the boxes that were edited.
-// - Field II points, in RF mode and in I/Q mode chosen in the panel: every isolated point within
-//   0.2 mm of its true position on the default grid.
+// - Field II points, in RF mode and in I/Q mode chosen in the panel, a 0.01 mm grid over them
+//   entered in the panel: every isolated point within 0.05 mm (RF) or 0.03 mm (I/Q) of its true
+//   position.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
@@ -180,6 +181,16 @@ void TestRealDatasets::field2PointsFromThePanel() {
   QCOMPARE(static_cast<int>(controller.imagingParams().mode), mode);
   QCOMPARE(imaging.iqBandwidthBox().isEnabled(),
            mode == static_cast<int>(process::ImagingMode::Iq));
+  imaging.lateralStartBox().setValue(-0.4);
+  imaging.lateralEndBox().setValue(0.4);
+  imaging.lateralStepBox().setValue(0.01);
+  imaging.depthStartBox().setValue(9.9);
+  imaging.depthEndBox().setValue(46.3);
+  imaging.depthStepBox().setValue(0.01);
+  QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QCOMPARE(controller.imagingParams().grid.dz, 0.01e-3);
+  const double limitM = mode == static_cast<int>(process::ImagingMode::Iq) ? 0.03e-3 : 0.05e-3;
 
   std::shared_ptr<const ui::Frame> shown;
   connect(&controller, &EngineController::frameReady, this,
@@ -191,7 +202,9 @@ void TestRealDatasets::field2PointsFromThePanel() {
       test::isolatedPointErrors(shown->pixels, shown->geometry, scatterers);
   QCOMPARE(errors.size(), std::size_t{4});
   for (const double error : errors) {
-    QVERIFY2(error < 0.2e-3, qPrintable(QString("error %1 mm").arg(error * 1e3)));
+    QVERIFY2(error <= limitM, qPrintable(QString("error %1 mm, limit %2 mm")
+                                             .arg(error * 1e3)
+                                             .arg(limitM * 1e3)));
   }
 }
 

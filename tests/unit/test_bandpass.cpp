@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -42,7 +43,7 @@ FilterRun runFilter(const acquire::AcquisitionParams& acq, const process::Imagin
   process::BandpassFilter filter;
   filter.configure(*backend, acq, type, imaging);
   compute::DeviceBuffer<Sample> raw(*backend, input.size());
-  compute::DeviceBuffer<float> out(*backend, input.size());
+  compute::DeviceBuffer<float> out(*backend, filter.rows() * filter.outputSamples());
   std::copy(input.begin(), input.end(), raw.data());  // CPU backend: device memory is host memory
   std::fill(out.data(), out.data() + out.size(), std::nanf(""));
   const compute::DeviceSpan<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.data()),
@@ -97,18 +98,24 @@ class TestBandpass : public QObject {
     QTest::addColumn<bool>("int16");
     QTest::addColumn<int>("taps");
     QTest::addColumn<int>("samples");
-    QTest::newRow("float32, 65 taps") << false << 65 << 300;
-    QTest::newRow("int16, 65 taps") << true << 65 << 300;
-    QTest::newRow("int16, 31 taps, row shorter than the filter") << true << 31 << 20;
-    QTest::newRow("float32, 3 taps") << false << 3 << 257;
+    QTest::addColumn<int>("factor");
+    QTest::newRow("float32, 65 taps") << false << 65 << 300 << 1;
+    QTest::newRow("int16, 65 taps") << true << 65 << 300 << 1;
+    QTest::newRow("int16, 31 taps, row shorter than the filter") << true << 31 << 20 << 1;
+    QTest::newRow("float32, 3 taps") << false << 3 << 257 << 1;
+    QTest::newRow("float32, 65 taps, interpolated x3") << false << 65 << 300 << 3;
+    QTest::newRow("int16, 31 taps, x2, row shorter than the filter") << true << 31 << 20 << 2;
+    QTest::newRow("int16, 3 taps, x8") << true << 3 << 257 << 8;
   }
   void matchesDirectConvolution() {
     QFETCH(bool, int16);
     QFETCH(int, taps);
     QFETCH(int, samples);
+    QFETCH(int, factor);
     const auto acq = test::makePlaneWaveAcquisition(8, 3, samples);
     auto imaging = process::ImagingParams::defaultsFor(acq);
     imaging.firTaps = taps;
+    imaging.rfUpsampling = factor;
     imaging.grid.z1 = imaging.grid.z0 + 1e-3;  // the grid does not matter here; keep it valid
     const std::size_t count = acq.samplesPerFrame();
     FilterRun run;
@@ -122,10 +129,38 @@ class TestBandpass : public QObject {
       run = runFilter(acq, imaging, raw, acquire::SampleType::Float32);
       input = test::toDoubles(std::span<const float>(raw));
     }
-    const auto expected = test::referenceBandpass(run.taps, input, 24, std::size_t(samples));
+    QCOMPARE(run.taps.size(), std::size_t(factor * (taps - 1) + 1));
+    const auto expected =
+        test::referenceBandpass(run.taps, input, 24, std::size_t(samples), factor);
+    QCOMPARE(run.output.size(), expected.size());
     // Tolerance: float32 multiply-adds of <= 65 terms against a double reference: rel L2 < 1e-5.
     const double error = test::relativeL2Error(run.output, expected);
     QVERIFY2(error < 1e-5, qPrintable(QString("relative L2 error %1 >= 1e-5").arg(error)));
+  }
+
+  void interpolatedSamplesLieOnTheSignal() {
+    // A tone at f0 inside the band, interpolated by 3: every output m must be the tone at
+    // t0 + m / (3 fs), between the recorded samples too. Tolerance 1 % of the amplitude: the
+    // Hamming-windowed design's ripple in the pass band is below 0.2 %, the tone is 1 away from
+    // the band's -6 dB edges, and rows are checked away from their ends (the filter's span).
+    auto acq = test::makePlaneWaveAcquisition(1, 1, 400);
+    auto imaging = process::ImagingParams::defaultsFor(acq);
+    imaging.grid.z1 = imaging.grid.z0 + 1e-3;
+    imaging.rfUpsampling = 3;
+    const double fs = acq.samplingFrequencyHz, f0 = acq.centerFrequencyHz;
+    const double phase = 0.7;
+    std::vector<float> tone(400);
+    for (std::size_t n = 0; n < tone.size(); ++n) {
+      tone[n] = static_cast<float>(1000 * std::cos(2 * std::numbers::pi * f0 * n / fs + phase));
+    }
+    const FilterRun run = runFilter(acq, imaging, tone, acquire::SampleType::Float32);
+    QCOMPARE(run.output.size(), std::size_t{1200});
+    double worst = 0;
+    for (std::size_t m = 200; m < 1000; ++m) {
+      const double want = 1000 * std::cos(2 * std::numbers::pi * f0 * m / (3 * fs) + phase);
+      worst = std::max(worst, std::abs(run.output[m] - want));
+    }
+    QVERIFY2(worst < 10, qPrintable(QString("worst difference %1 of 1000").arg(worst)));
   }
 
   void rejectsWrongBuffers() {
@@ -145,6 +180,7 @@ class TestBandpass : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              filter.configure(*backend, acq, acquire::SampleType::Int16, imaging));
     imaging.firTaps = 21;
+    imaging.rfUpsampling = 1;  // outputs as many samples as it reads
     filter.configure(*backend, acq, acquire::SampleType::Int16, imaging);
     filter.enqueue(*stream, bytes, out.view());  // the right sizes
     QVERIFY_THROWS_EXCEPTION(

@@ -23,7 +23,8 @@ std::vector<float> beamform(const acquire::AcquisitionParams& acq,
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
   process::DasBeamformer beamformer;
-  beamformer.configure(*backend, acq, imaging);
+  beamformer.configure(*backend, acq, imaging, acq.samplingFrequencyHz,
+                       static_cast<std::size_t>(acq.samples));
   compute::DeviceBuffer<float> input(*backend, rf.size());
   std::copy(rf.begin(), rf.end(), input.data());  // CPU backend: device memory is host memory
   compute::DeviceBuffer<float> image(*backend, beamformer.geometry().pixels());
@@ -135,12 +136,17 @@ class TestBeamform : public QObject {
     auto bad = problem.imaging;
     bad.grid.dx = -0.1e-3;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             beamformer.configure(*backend, problem.acq, bad));
+                             beamformer.configure(*backend, problem.acq, bad,
+                                                                  problem.acq.samplingFrequencyHz,
+                                                                  400));
     bad = problem.imaging;
     bad.fNumber = 0;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             beamformer.configure(*backend, problem.acq, bad));
-    beamformer.configure(*backend, problem.acq, problem.imaging);
+                             beamformer.configure(*backend, problem.acq, bad,
+                                                                  problem.acq.samplingFrequencyHz,
+                                                                  400));
+    beamformer.configure(*backend, problem.acq, problem.imaging,
+                         problem.acq.samplingFrequencyHz, 400);
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
         beamformer.enqueue(*stream, rf.view().subspan(1, rf.size() - 1), image.view()));

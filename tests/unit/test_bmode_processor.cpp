@@ -79,10 +79,17 @@ class TestBmodeProcessor : public QObject {
     processor.enqueue(*stream, raw.view(), image.view(), marks.events);
     stream->synchronize();
 
+    // The bandpass interpolates by U: the beamformer then sees an acquisition at U fs.
+    const int factor = processor.bandpass().upsampling();
+    QCOMPARE(factor, problem.imaging.rfUpsamplingFor(acq));
+    QVERIFY(factor > 1);
     const auto filtered = test::referenceBandpass(processor.bandpass().taps(), rawValues,
                                                   std::size_t(acq.transmits() * acq.elements()),
-                                                  std::size_t(acq.samples));
-    const auto beamformed = test::referenceDelayAndSum(acq, problem.imaging, filtered);
+                                                  std::size_t(acq.samples), factor);
+    acquire::AcquisitionParams interpolated = acq;
+    interpolated.samplingFrequencyHz *= factor;
+    interpolated.samples *= factor;
+    const auto beamformed = test::referenceDelayAndSum(interpolated, problem.imaging, filtered);
     const auto envelope = test::referenceEnvelope(beamformed, geometry.nz, geometry.nx);
     const auto expectedDb = test::referenceLogCompress(envelope);
 

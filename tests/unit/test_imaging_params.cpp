@@ -116,8 +116,26 @@ class TestImagingParams : public QObject {
     QVERIFY(std::abs(params.grid.z1 - lastDepth) < 1e-12);
     QCOMPARE(params.fNumber, 1.5);
     QCOMPARE(params.firTaps, 65);
-    QCOMPARE(params.bandLowRel, 0.5);
-    QCOMPARE(params.bandHighRel, 1.5);
+    QCOMPARE(params.bandLowRel, 0.0);  // derived from the acquisition's bandwidth
+    QCOMPARE(params.bandHighRel, 0.0);
+    QCOMPARE(params.rfUpsampling, 0);
+    {
+      cineflow::acquire::AcquisitionParams unknown = acq;
+      unknown.fractionalBandwidth = 0;  // [0.5, 1.5] f0; 8 samples per period of 7.5 MHz at 20 MHz
+      QVERIFY(params.rfBandFor(unknown) == std::make_pair(0.5, 1.5));
+      QCOMPARE(params.rfUpsamplingFor(unknown), 3);
+      unknown.fractionalBandwidth = 0.6;  // [0.7, 1.3] f0: 6.5 MHz needs 2.6 x 20 MHz
+      const auto [low, high] = params.rfBandFor(unknown);
+      QVERIFY(std::abs(low - 0.7) < 1e-12 && std::abs(high - 1.3) < 1e-12);
+      QCOMPARE(params.rfUpsamplingFor(unknown), 3);
+      ImagingParams fixed = params;
+      fixed.bandLowRel = 0.4;
+      fixed.bandHighRel = 0.9;  // 4.5 MHz: 1.8 x 20 MHz
+      QVERIFY(fixed.rfBandFor(unknown) == std::make_pair(0.4, 0.9));
+      QCOMPARE(fixed.rfUpsamplingFor(unknown), 2);
+      fixed.rfUpsampling = 1;
+      QCOMPARE(fixed.rfUpsamplingFor(unknown), 1);
+    }
     QCOMPARE(params.grid.nx(), 248);  // 38.1 mm at lambda/2 = 0.154 mm
     params.validate(acq);
 
@@ -153,7 +171,7 @@ class TestImagingParams : public QObject {
     QTest::newRow("taps too many") << 7 << "[3, 511]";
     QTest::newRow("band reversed") << 8 << "bandLowRel < bandHighRel";
     QTest::newRow("band low zero") << 9 << "0 < bandLowRel";
-    QTest::newRow("band above nyquist") << 10 << "Nyquist";
+    QTest::newRow("band above nyquist") << 10 << "0.98 x fs / 2";
     QTest::newRow("negative depth") << 11 << "z0 must be >= 0";
   }
   void validateNamesTheBadParameter() {
@@ -193,6 +211,7 @@ class TestImagingParams : public QObject {
         break;
       case 9:
         params.bandLowRel = 0;
+        params.bandHighRel = 1.5;  // one edge given, the other not
         break;
       case 10:
         params.bandLowRel = 1.99;

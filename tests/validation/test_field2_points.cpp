@@ -1,6 +1,7 @@
 // Field II simulation with known scatterers (../shared/data/field2_pw3_points.h5): the engine,
-// run as `cineflow --headless` runs it (default grid, f-number 1.5), puts every isolated point
-// within 0.2 mm of its true position, in RF mode and in I/Q mode.
+// run as `cineflow --headless` runs it (f-number 1.5, the band measured from the echoes, since the
+// file does not state it) on a 0.01 mm grid over the isolated points, puts every one of them
+// within 0.03 mm of its true position in I/Q mode and within 0.05 mm in RF mode.
 #include <QtTest>
 
 #include <cmath>
@@ -17,13 +18,15 @@ class TestField2Points : public QObject {
   Q_OBJECT
 
  private slots:
-  void isolatedPointsWithinTwoTenthsOfAMillimetre_data() {
+  void isolatedPointsWhereTheyAre_data() {
     QTest::addColumn<QString>("mode");
-    QTest::newRow("rf") << "rf";
-    QTest::newRow("iq") << "iq";
+    QTest::addColumn<double>("limitM");
+    QTest::newRow("rf") << "rf" << 0.05e-3;
+    QTest::newRow("iq") << "iq" << 0.03e-3;
   }
-  void isolatedPointsWithinTwoTenthsOfAMillimetre() {
+  void isolatedPointsWhereTheyAre() {
     QFETCH(QString, mode);
+    QFETCH(double, limitM);
     const std::string path = test::sharedDataFile("field2_pw3_points.h5");
     if (path.empty()) {
       QSKIP("../shared/data/field2_pw3_points.h5 is absent: Field II validation skipped");
@@ -40,6 +43,8 @@ class TestField2Points : public QObject {
     auto source = acquire::openSource(path);
     process::ImagingParams imaging = process::ImagingParams::defaultsFor(source->params());
     imaging.mode = process::parseImagingMode(mode.toStdString());
+    // The isolated points lie on the axis at 10.35 to 45.83 mm: a narrow 0.01 mm grid over them.
+    imaging.grid = process::ImagingGrid::parseMillimetres("-0.4:0.4:0.01,9.9:46.3:0.01");
     engine.setSource(std::move(source));
     engine.setImagingParams(imaging);
     std::vector<float> image;
@@ -58,7 +63,9 @@ class TestField2Points : public QObject {
     const std::vector<double> errors = test::isolatedPointErrors(image, geometry, scatterers);
     QCOMPARE(errors.size(), std::size_t{4});
     for (const double error : errors) {
-      QVERIFY2(error < 0.2e-3, qPrintable(QString("error %1 mm").arg(error * 1e3)));
+      QVERIFY2(error <= limitM, qPrintable(QString("error %1 mm, limit %2 mm")
+                                               .arg(error * 1e3)
+                                               .arg(limitM * 1e3)));
     }
   }
 };

@@ -2,25 +2,30 @@
 // CPU backend of BandpassFilter (process/bandpass.hpp holds the contract).
 
 #include <cstddef>
-#include <vector>
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "process/fir_design.hpp"
 
 namespace cineflow::process::cpu {
 
 class BandpassKernel {
  public:
-  BandpassKernel(std::vector<float> taps, std::size_t rows, std::size_t samples,
+  // `fir`: the filter split into its phases (its factor is the interpolation factor U).
+  BandpassKernel(PolyphaseFir fir, std::size_t rows, std::size_t samples,
                  acquire::SampleType sampleType);
-  // Enqueues the filtering of rows() x samples() values at `raw` into `out` (host-accessible
-  // backend memory); the task runs parallelFor over rows on the stream's thread.
+  // Enqueues the filtering of rows() x samples() values at `raw` into rows() x samples() U
+  // values at `out` (host-accessible backend memory); the task runs parallelFor over rows on the
+  // stream's thread.
   void enqueue(compute::Stream& stream, const std::byte* raw, float* out) const;
   // Filters synchronously on the calling thread (and the pool): the body of the stream task.
   void run(const std::byte* raw, float* out) const;
 
  private:
-  std::vector<float> taps_;
+  template <class Sample>
+  void runRows(const Sample* in, float* out) const;
+
+  PolyphaseFir fir_;
   std::size_t rows_;
   std::size_t samples_;
   acquire::SampleType sampleType_;

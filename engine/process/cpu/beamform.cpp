@@ -18,8 +18,9 @@ constexpr std::size_t kTransmitGroup = 4;
 
 }  // namespace
 
-DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging)
-    : g_(acq, imaging, acq.samplingFrequencyHz, static_cast<std::size_t>(acq.samples)) {}
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                     double sampleRateHz, std::size_t samples)
+    : g_(acq, imaging, sampleRateHz, samples) {}
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
   stream.enqueueHost([this, rf, image] { run(rf, image); });

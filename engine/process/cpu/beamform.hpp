@@ -14,7 +14,9 @@ namespace cineflow::process::cpu {
 class DasKernel {
  public:
   // Precomputes the coordinate and angle tables; acq and imaging must already be validated.
-  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging);
+  // The traces hold `samples` samples at `sampleRateHz` (the bandpass's output).
+  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+            double sampleRateHz, std::size_t samples);
   // Enqueues the beamforming of `rf` into `image` (host-accessible backend memory); the task runs
   // parallelFor over image rows on the stream's thread.
   void enqueue(compute::Stream& stream, const float* rf, float* image) const;

@@ -53,9 +53,10 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 }  // namespace
 
-DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging)
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                     double sampleRateHz, std::size_t samples)
     : params_(std::make_unique<DasParams>(
-          makeDasParams(acq, imaging, acq.samplingFrequencyHz, acq.samples))) {}
+          makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {}
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
   nvtxRangePushA("beamform");

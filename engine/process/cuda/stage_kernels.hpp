@@ -14,18 +14,22 @@
 #include "compute/buffer.hpp"
 #include "process/cuda/mip_plan.hpp"
 #include "process/das_params.hpp"
+#include "process/fir_design.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::process::cuda {
 
 class BandpassKernel {
  public:
-  BandpassKernel(compute::Backend& backend, const std::vector<float>& taps, std::size_t rows,
+  // `fir`: the filter split into its phases (its factor is the interpolation factor U).
+  BandpassKernel(compute::Backend& backend, const PolyphaseFir& fir, std::size_t rows,
                  std::size_t samples, acquire::SampleType sampleType);
   void enqueue(compute::Stream& stream, const std::byte* raw, float* out) const;
 
  private:
-  compute::DeviceBuffer<float> taps_;
+  compute::DeviceBuffer<float> taps_;  // [U][perPhase]
+  compute::DeviceBuffer<int> offsets_;  // [U]
+  int factor_, perPhase_, minOffset_, maxOffset_;
   std::size_t rows_, samples_;
   acquire::SampleType sampleType_;
 };
@@ -33,7 +37,9 @@ class BandpassKernel {
 class DasKernel {
  public:
   // Throws std::invalid_argument when the acquisition exceeds the kernel's table sizes.
-  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging);
+  // The traces hold `samples` samples at `sampleRateHz` (the bandpass's output).
+  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+            double sampleRateHz, std::size_t samples);
   void enqueue(compute::Stream& stream, const float* rf, float* image) const;
 
  private:
