@@ -105,6 +105,18 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     const hid_t root = handles_->file.get();
 
     if (!store::linkExists(root, "/rf")) {
+      // Cineflow's own outputs are HDF5 too: say what the file is and where it opens.
+      const std::string other = store::attributeExists(root, "schema")
+                                    ? store::readStringAttribute(root, "schema")
+                                    : std::string();
+      if (other == "cineflow.volume/1") {
+        fail(path, "is a saved volume (cineflow.volume/1), not an RF recording: open it with "
+                   "File > Open saved volume");
+      }
+      if (other == "cineflow.bmode/1") {
+        fail(path, "is a B-mode output (cineflow.bmode/1), not an RF recording: it holds images, "
+                   "not channel data");
+      }
       fail(path, "/rf: missing (expected the RF dataset [frames][transmits][elements][samples])");
     }
     handles_->rf = store::H5Dataset(H5Dopen2(root, "/rf", H5P_DEFAULT));

@@ -130,8 +130,8 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
 
 void measureBandwidthIfUnknown(acquire::AcquisitionParams& acq, std::span<const std::byte> frame,
                                acquire::SampleType type) {
-  if (acq.fractionalBandwidth > 0) {
-    return;
+  if (acq.fractionalBandwidth > 0 || acq.samples < 8) {
+    return;  // stated, or rows too short for a spectrum: the chains keep their defaults
   }
   const EchoBand band = measureEchoBand(frame, type, acq);
   if (band.found) {

@@ -27,8 +27,9 @@ struct EchoBand {
 EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType type,
                          const acquire::AcquisitionParams& acq);
 
-// Sets acq.fractionalBandwidth (marked measured) from measureEchoBand when it is 0 (unknown)
-// and a band is found: the -6 dB band's width over f0. Leaves acq as it is otherwise.
+// Sets acq.fractionalBandwidth (marked measured) from measureEchoBand when it is 0 (unknown),
+// the rows hold at least 8 samples and a band is found: the -6 dB band's width over f0. Leaves
+// acq as it is otherwise.
 void measureBandwidthIfUnknown(acquire::AcquisitionParams& acq, std::span<const std::byte> frame,
                                acquire::SampleType type);
 

@@ -1,6 +1,8 @@
 // RfFileSource against files written by the plain HDF5 C API (support/rf_file_fixture): good files
 // read back bit-exactly; every damaged file fails in the constructor (or, for damaged sample
 // data, in readFrame) with a SourceError naming the file and the object. Nothing crashes.
+#include <hdf5.h>
+
 #include <QtTest>
 
 #include <cstring>
@@ -82,6 +84,39 @@ class TestRfFileSource : public QObject {
   void initTestCase() { QVERIFY(dir_.isValid()); }
 
   void int16RoundTripIsBitExact() { checkRoundTrip(RfFileSpec{}, "good_int16.h5"); }
+
+  void cineflowOutputsAreNamed_data() {
+    QTest::addColumn<QString>("schema");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("saved volume") << "cineflow.volume/1" << "File > Open saved volume";
+    QTest::newRow("B-mode output") << "cineflow.bmode/1" << "not channel data";
+    QTest::newRow("other HDF5") << "someone.else/3" << "/rf: missing";
+  }
+  void cineflowOutputsAreNamed() {
+    // A file without /rf whose root says what it is: the message names it instead of "/rf".
+    QFETCH(QString, schema);
+    QFETCH(QString, expected);
+    const std::string path = file("not_a_recording.h5");
+    const hid_t h5 = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    QVERIFY(h5 >= 0);
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute = H5Acreate2(h5, "schema", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const QByteArray text = schema.toUtf8();
+    const char* value = text.constData();
+    QVERIFY(H5Awrite(attribute, type, &value) >= 0);
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(h5);
+    try {
+      RfFileSource source(path);
+      QFAIL("opened a file without /rf");
+    } catch (const cineflow::acquire::SourceError& e) {
+      QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+  }
 
   void float32RoundTripIsBitExact() {
     RfFileSpec spec;

@@ -11,33 +11,39 @@ namespace {
 
 // Pixels handled together: their sums and per-pixel terms live in stack arrays of this length.
 constexpr std::size_t kBlock = 64;
+// Transmits whose carrier phasors are kept together per block of pixels (stack arrays).
+constexpr std::size_t kTransmitGroup = 16;
 
-// sin and cos of 2 pi u for |u| <= 1/2, in float: Taylor polynomials of degree 17 and 18 on
-// [-pi, pi] (truncation below 3e-9, rounding a few 1e-7). Plain arithmetic, so the pixel loops
-// that call it vectorise; std::sin and std::cos there were the kernel's largest cost.
+// sin and cos of 2 pi u for |u| <= 1/2, in float. The half turn folds onto a quarter turn
+// (sin(pi - a) = sin a, cos(pi - a) = -cos a), where Taylor polynomials of degree 11 and 12 in
+// 2 pi u are good to 4e-8 and 7e-9 (float rounding is 6e-8). Plain arithmetic (no std::fmin,
+// std::copysign or branches, which stopped GCC from vectorising the loops that call it);
+// std::sin and std::cos there were the kernel's largest cost.
 inline void sinCosOfTurn(float u, float& sine, float& cosine) {
-  const float v = u * 6.28318530717958647f;
+  const float folded = static_cast<float>(u > 0.25f) - static_cast<float>(u < -0.25f);  // -1, 0, 1
+  const float w = folded * 0.5f + (1.0f - 2.0f * folded * folded) * u;
+  const float cosineSign = 1.0f - 2.0f * folded * folded;
+  const float v = w * 6.28318530717958647f;
   const float v2 = v * v;
-  sine = v *
-         (1.0f + v2 * (-1.0f / 6 +
-                       v2 * (1.0f / 120 +
-                             v2 * (-1.0f / 5040 +
-                                   v2 * (1.0f / 362880 +
-                                         v2 * (-1.0f / 39916800 +
-                                               v2 * (1.0f / 6227020800.0f +
-                                                     v2 * (-1.0f / 1307674368000.0f +
-                                                           v2 * (1.0f / 355687428096000.0f)))))))));
-  cosine =
-      1.0f +
-      v2 * (-1.0f / 2 +
-            v2 * (1.0f / 24 +
-                  v2 * (-1.0f / 720 +
-                        v2 * (1.0f / 40320 +
-                              v2 * (-1.0f / 3628800 +
-                                    v2 * (1.0f / 479001600 +
-                                          v2 * (-1.0f / 87178291200.0f +
-                                                v2 * (1.0f / 20922789888000.0f +
-                                                      v2 * (-1.0f / 6402373705728000.0f)))))))));
+  sine = v * (1.0f + v2 * (-1.0f / 6 +
+                           v2 * (1.0f / 120 +
+                                 v2 * (-1.0f / 5040 + v2 * (1.0f / 362880 +
+                                                            v2 * (-1.0f / 39916800))))));
+  const float c =
+      1.0f + v2 * (-1.0f / 2 +
+                   v2 * (1.0f / 24 +
+                         v2 * (-1.0f / 720 +
+                               v2 * (1.0f / 40320 +
+                                     v2 * (-1.0f / 3628800 + v2 * (1.0f / 479001600))))));
+  cosine = cosineSign * c;
+}
+
+// cycles minus the nearest whole number, in [-1/2, 1/2]: adding and taking away 1.5 * 2^52 rounds
+// to the nearest integer in plain arithmetic (|cycles| < 2^51), so the loops that call it
+// vectorise where std::floor would not.
+inline float reducedTurn(double cycles) {
+  constexpr double kRound = 6755399441055744.0;
+  return static_cast<float>(cycles - ((cycles + kRound) - kRound));
 }
 
 }  // namespace
@@ -74,61 +80,95 @@ void IqDasKernel::beamformRow(std::size_t row, const float* iq, float* envelope)
   const auto lastPair = static_cast<std::int32_t>(g_.samples) - 2;
   const std::size_t transmitStride = g_.elements * g_.samples * 2;
 
-  // Per block of pixels and element: the receive path once (loop A); per transmit the sample
-  // positions and the carrier's phasor (loop B1, no loads from the traces, vectorised), then the
-  // gather, interpolation and rotation (loop B2). Positions outside [0, S-1] read a valid pair
-  // with zero weight, so no loop branches.
+  // The carrier's phase over the path, 2 pi f0 tau, splits into a transmit part (pixel and
+  // transmit) and a receive part (pixel and element): exp(j 2 pi f0 tau) = T(x, z, t) R(x, z, e).
+  // Per block of pixels and group of transmits, T once (loop T); per element the receive path and
+  // R once (loop A); per transmit the sample positions and the product T R (loop B1, no loads
+  // from the traces, vectorised), then the gather, interpolation and rotation (loop B2).
+  // Positions outside [0, S-1] read a valid pair with zero weight, so no loops branch.
   float sumRe[kBlock];
   float sumIm[kBlock];
   double receive[kBlock];  // receive path in samples
   float weight[kBlock];
+  float turn[kBlock];  // a phase in turns, reduced to [-1/2, 1/2]
+  float receiveCos[kBlock], receiveSin[kBlock];
+  float transmitCos[kTransmitGroup][kBlock], transmitSin[kTransmitGroup][kBlock];
   std::int32_t index[kBlock];
   float fraction[kBlock], gain[kBlock], cosine[kBlock], sine[kBlock];
   for (std::size_t blockBegin = 0; blockBegin < nx; blockBegin += kBlock) {
     const std::size_t blockEnd = std::min(nx, blockBegin + kBlock);
+    const std::size_t blockCount = blockEnd - blockBegin;
     std::fill(sumRe, sumRe + kBlock, 0.0f);
     std::fill(sumIm, sumIm + kBlock, 0.0f);
-    for (std::size_t e = 0; e < g_.elements; ++e) {
-      const double xe = g_.elementX[e];
-      auto [begin, end] = g_.apertureRun(xe, halfAperture);
-      begin = std::max(begin, blockBegin);
-      end = std::min(end, blockEnd);
-      if (begin >= end) {
-        continue;
-      }
-      const std::size_t count = end - begin;
-      const double* x = g_.pixelX.data() + begin;
-      float* re = sumRe + (begin - blockBegin);
-      float* im = sumIm + (begin - blockBegin);
-      for (std::size_t j = 0; j < count; ++j) {  // A
-        const double lateral = x[j] - xe;
-        receive[j] = std::sqrt(lateral * lateral + z2) * g_.samplesPerMetre;
-        weight[j] = static_cast<float>(g_.receiveWeight(lateral * inverseHalfAperture));
-      }
-      for (std::size_t t = 0; t < g_.transmits; ++t) {
+    for (std::size_t groupBegin = 0; groupBegin < g_.transmits; groupBegin += kTransmitGroup) {
+      const std::size_t groupEnd = std::min(g_.transmits, groupBegin + kTransmitGroup);
+      for (std::size_t t = groupBegin; t < groupEnd; ++t) {  // T
         const double transmitDepth = z * g_.cosSamples[t];
         const double transmitLateral = g_.sinSamples[t];
-        for (std::size_t j = 0; j < count; ++j) {  // B1
-          const double path = receive[j] + transmitDepth + x[j] * transmitLateral;
-          const double s = path - g_.firstSample;
-          const double atLeastZero = s > 0.0 ? s : 0.0;
-          const double clamped = atLeastZero < lastSample ? atLeastZero : lastSample;
-          const auto truncated = static_cast<std::int32_t>(clamped);
-          const std::int32_t i = truncated < lastPair ? truncated : lastPair;
-          index[j] = i;
-          fraction[j] = static_cast<float>(clamped - static_cast<double>(i));
-          gain[j] = static_cast<float>(s == clamped) * weight[j];
-          // The carrier's phase over the path, 2 pi f0 tau, reduced to [-1/2, 1/2] turn.
-          const double cycles = path * cyclesPerSample_;
-          sinCosOfTurn(static_cast<float>(cycles - std::floor(cycles + 0.5)), sine[j], cosine[j]);
+        const double* x = g_.pixelX.data() + blockBegin;
+        float* c = transmitCos[t - groupBegin];
+        float* s = transmitSin[t - groupBegin];
+        for (std::size_t j = 0; j < blockCount; ++j) {
+          turn[j] = reducedTurn((transmitDepth + x[j] * transmitLateral) * cyclesPerSample_);
         }
-        const float* trace = iq + t * transmitStride + e * g_.samples * 2;
-        for (std::size_t j = 0; j < count; ++j) {  // B2
-          const float* pair = trace + 2 * static_cast<std::size_t>(index[j]);
-          const float i0 = pair[0] + fraction[j] * (pair[2] - pair[0]);
-          const float q0 = pair[1] + fraction[j] * (pair[3] - pair[1]);
-          re[j] += gain[j] * (i0 * cosine[j] - q0 * sine[j]);
-          im[j] += gain[j] * (i0 * sine[j] + q0 * cosine[j]);
+        for (std::size_t j = 0; j < blockCount; ++j) {
+          sinCosOfTurn(turn[j], s[j], c[j]);
+        }
+      }
+      for (std::size_t e = 0; e < g_.elements; ++e) {
+        const double xe = g_.elementX[e];
+        auto [begin, end] = g_.apertureRun(xe, halfAperture);
+        begin = std::max(begin, blockBegin);
+        end = std::min(end, blockEnd);
+        if (begin >= end) {
+          continue;
+        }
+        const std::size_t count = end - begin;
+        const std::size_t offset = begin - blockBegin;
+        const double* x = g_.pixelX.data() + begin;
+        float* re = sumRe + offset;
+        float* im = sumIm + offset;
+        if (g_.rectangular) {
+          std::fill(weight, weight + count, 1.0f);
+        } else {
+          for (std::size_t j = 0; j < count; ++j) {
+            weight[j] = static_cast<float>(hannWeight((x[j] - xe) * inverseHalfAperture));
+          }
+        }
+        for (std::size_t j = 0; j < count; ++j) {  // A
+          const double lateral = x[j] - xe;
+          receive[j] = std::sqrt(lateral * lateral + z2) * g_.samplesPerMetre;
+          turn[j] = reducedTurn(receive[j] * cyclesPerSample_);
+        }
+        for (std::size_t j = 0; j < count; ++j) {
+          sinCosOfTurn(turn[j], receiveSin[j], receiveCos[j]);
+        }
+        for (std::size_t t = groupBegin; t < groupEnd; ++t) {
+          const double transmitDepth = z * g_.cosSamples[t];
+          const double transmitLateral = g_.sinSamples[t];
+          const float* tc = transmitCos[t - groupBegin] + offset;
+          const float* ts = transmitSin[t - groupBegin] + offset;
+          for (std::size_t j = 0; j < count; ++j) {  // B1
+            const double path = receive[j] + transmitDepth + x[j] * transmitLateral;
+            const double s = path - g_.firstSample;
+            const double atLeastZero = s > 0.0 ? s : 0.0;
+            const double clamped = atLeastZero < lastSample ? atLeastZero : lastSample;
+            const auto truncated = static_cast<std::int32_t>(clamped);
+            const std::int32_t i = truncated < lastPair ? truncated : lastPair;
+            index[j] = i;
+            fraction[j] = static_cast<float>(clamped - static_cast<double>(i));
+            gain[j] = static_cast<float>(s == clamped) * weight[j];
+            cosine[j] = tc[j] * receiveCos[j] - ts[j] * receiveSin[j];
+            sine[j] = ts[j] * receiveCos[j] + tc[j] * receiveSin[j];
+          }
+          const float* trace = iq + t * transmitStride + e * g_.samples * 2;
+          for (std::size_t j = 0; j < count; ++j) {  // B2
+            const float* pair = trace + 2 * static_cast<std::size_t>(index[j]);
+            const float i0 = pair[0] + fraction[j] * (pair[2] - pair[0]);
+            const float q0 = pair[1] + fraction[j] * (pair[3] - pair[1]);
+            re[j] += gain[j] * (i0 * cosine[j] - q0 * sine[j]);
+            im[j] += gain[j] * (i0 * sine[j] + q0 * cosine[j]);
+          }
         }
       }
     }
