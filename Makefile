@@ -20,10 +20,14 @@ configure: deps
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
+# Without a display the window runs under xvfb-run, where nobody sees it: say so, say how to stop
+# it, and how to image without a window instead.
 run: build
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
-	  echo "make run: no display found; starting under xvfb-run (nothing will be visible)."; \
-	  echo "          For a headless run: $(CINEFLOW) --headless --input sim --output out.h5"; \
+	  echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset): the window runs under"; \
+	  echo "          xvfb-run, where nothing is visible, until you press Ctrl+C."; \
+	  echo "          To image without a window (one sweep of the simulator into out.h5):"; \
+	  echo "          $(CINEFLOW) --headless --input sim --output out.h5"; \
 	  xvfb-run -a -s "-screen 0 1600x1000x24" $(CINEFLOW) --input sim; \
 	else \
 	  $(CINEFLOW) --input sim; \

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <thread>
 
+#include "arg_reader.hpp"
 #include "bench_report.hpp"
 #include "bench_saving.hpp"
 #include "bench_source.hpp"
@@ -39,7 +40,7 @@ into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pi
 host-to-device and device-to-device bandwidth, and beamformer throughput in points/s
 (pixels x elements x transmits per second).
 
-Options:
+Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
   --backend KIND   auto | cpu | cuda (default auto: CUDA when a usable device exists)
   --preset NAME    default: the simulator's acquisition (int16) on the live GUI's grid
                    course:  3 transmits (-10, 0, +10 deg) x 128 elements x 8183 float32
@@ -51,7 +52,9 @@ Options:
                    then run the engine again while volume after volume is buffered and saved
                    (cineflow.volume/1, uncompressed) into DIR, each file deleted once written,
                    and report the frame rate with saving against the rate without (default
-                   preset only; use --frames 20000 or more so that many saves overlap the run)
+                   preset only; use --frames 20000 or more so that many saves overlap the run).
+                   Both runs block the source while the host ring is full, so saving costs
+                   frames/s and never drops a frame
   --trace FILE     also record the timed engine run as Chrome trace JSON (open it in
                    ui.perfetto.dev): the source's reads, uploads and stages of every frame
   --json FILE      also write the results as JSON
@@ -72,53 +75,54 @@ struct BenchOptions {
   std::string tracePath;   // empty: no trace
 };
 
+// Throws std::invalid_argument unless `text` is a whole number in [1, kMaxFrames].
+std::uint64_t parseFrameCount(const std::string& text) {
+  std::uint64_t frames = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, frames);
+  if (ec != std::errc() || ptr != end || frames < 1 || frames > kMaxFrames) {
+    throw std::invalid_argument("'" + text + "' is not a frame count in [1, " +
+                                std::to_string(kMaxFrames) + "]");
+  }
+  return frames;
+}
+
 // Calls `parse`, prefixing an std::invalid_argument's message with "bench: <option>: ".
 template <class Parse>
-auto rethrowAs(std::string_view option, Parse parse) {
+auto rethrowAs(const ArgReader& args, Parse parse) {
   try {
     return parse();
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("bench: " + std::string(option) + ": " + e.what());
+    throw args.error(e.what());
   }
 }
 
 BenchOptions parseBenchOptions(int argc, char** argv) {
   BenchOptions options;
-  for (int i = 2; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        throw std::invalid_argument("bench: " + std::string(arg) + " needs a value");
-      }
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
+  ArgReader args(argc, argv, 2, "bench: ");
+  while (args.next()) {
+    if (args.flag("--help", "-h")) {
       options.help = true;
-    } else if (arg == "--backend") {
-      options.backend =
-          rethrowAs("--backend", [&] { return compute::parseBackendRequest(value()); });
-    } else if (arg == "--preset") {
-      options.preset = value();
-      rethrowAs("--preset", [&] { return benchWorkload(options.preset); });  // a usage error
-    } else if (arg == "--mode") {
-      options.mode = rethrowAs("--mode", [&] { return process::parseImagingMode(value()); });
-    } else if (arg == "--frames") {
-      const std::string text = value();
-      const char* end = text.data() + text.size();
-      const auto [ptr, ec] = std::from_chars(text.data(), end, options.frames);
-      if (ec != std::errc() || ptr != end || options.frames < 1 || options.frames > kMaxFrames) {
-        throw std::invalid_argument("bench: --frames: '" + text + "' is not a frame count in [1, " +
-                                    std::to_string(kMaxFrames) + "]");
-      }
-    } else if (arg == "--json") {
-      options.jsonPath = value();
-    } else if (arg == "--save-volumes") {
-      options.saveFolder = value();
-    } else if (arg == "--trace") {
-      options.tracePath = value();
+    } else if (args.option("--backend")) {
+      const std::string name = args.value();
+      options.backend = rethrowAs(args, [&] { return compute::parseBackendRequest(name); });
+    } else if (args.option("--preset")) {
+      options.preset = args.value();
+      rethrowAs(args, [&] { return benchWorkload(options.preset); });  // a usage error
+    } else if (args.option("--mode")) {
+      const std::string name = args.value();
+      options.mode = rethrowAs(args, [&] { return process::parseImagingMode(name); });
+    } else if (args.option("--frames")) {
+      const std::string text = args.value();
+      options.frames = rethrowAs(args, [&] { return parseFrameCount(text); });
+    } else if (args.option("--json")) {
+      options.jsonPath = args.value();
+    } else if (args.option("--save-volumes")) {
+      options.saveFolder = args.value();
+    } else if (args.option("--trace")) {
+      options.tracePath = args.value();
     } else {
-      throw std::invalid_argument("bench: unknown option '" + std::string(arg) +
-                                  "' (see cineflow bench --help)");
+      args.rejectUnknown("see cineflow bench --help");
     }
   }
   if (!options.saveFolder.empty() && benchWorkload(options.preset).acq.framesPerVolume <= 0) {
@@ -406,7 +410,6 @@ int runBench(int argc, char** argv) {
       results.savingRun = true;
       results.savingFramesTimed = saving.framesTimed;
       results.savingSeconds = saving.seconds;
-      results.savingDropped = saving.stats.dropped;
       results.volumesSaved = saving.saving.volumesSaved;
       results.bytesSaved = saving.saving.bytesSaved;
       results.save = pipeline::toStageStats("save", saving.saving.save);

@@ -107,12 +107,9 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
                  r.engineMip.p99Ms);
   }
   if (r.savingRun) {
-    std::fprintf(out,
-                 "%-18s %12.1f frames/s = %.1f %% slower; %llu volumes saved (%.0f MB/s), "
-                 "%llu frames dropped\n",
+    std::fprintf(out, "%-18s %12.1f frames/s = %.1f %% slower; %llu volumes saved (%.0f MB/s)\n",
                  "while saving", r.savingFramesPerSecond(), 100.0 * r.saveCostFraction(),
-                 static_cast<unsigned long long>(r.volumesSaved), r.saveMBps(),
-                 static_cast<unsigned long long>(r.savingDropped));
+                 static_cast<unsigned long long>(r.volumesSaved), r.saveMBps());
     std::fprintf(out, "%-18s %12.1f ms median, %.1f ms p99 per volume (copy and file)\n",
                  "  each save", r.save.medianMs, r.save.p99Ms);
   }
@@ -159,7 +156,6 @@ std::string benchJson(const BenchResults& r) {
     field("save_mb_per_s", jsonNumber(r.saveMBps()));
     field("save_median_ms", jsonNumber(r.save.medianMs));
     field("save_p99_ms", jsonNumber(r.save.p99Ms));
-    field("saving_dropped", jsonNumber(r.savingDropped));
   }
   field("frames_per_s", jsonNumber(r.framesPerSecond()));
   field("h2d_bound_frames_per_s", jsonNumber(r.h2dBoundFramesPerSecond()));

@@ -52,11 +52,12 @@ struct BenchResults {
   double beamformMedianMs() const;         // 0 when there is no "beamform" stage
   double beamformPointsPerSecond() const;  // nx * nz * elements * transmits / median
 
-  // The engine again while volumes are saved one after another (--save-volumes).
+  // The engine again while volumes are saved one after another (--save-volumes). Both runs use
+  // the Block policy: the source waits for a free ring slot, so what saving costs shows in the
+  // frame rate; no frame can be dropped, and none is counted.
   bool savingRun = false;
   std::uint64_t savingFramesTimed = 0;
   double savingSeconds = 0;
-  std::uint64_t savingDropped = 0;  // Block mode: must stay 0
   std::uint64_t volumesSaved = 0;
   std::uint64_t bytesSaved = 0;
   pipeline::StageStats save;  // per volume: device-to-host copy and file, VolumeSaver::probe()
@@ -72,10 +73,11 @@ void printBenchTable(const BenchResults& results, std::FILE* out);
 // h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
 // p99_ms}], engine_mip_median_ms, engine_mip_p99_ms with volumes, with --save-volumes also
 // saving_frames_per_s, save_cost_fraction, volumes_saved, save_mb_per_s, save_median_ms,
-// save_p99_ms, saving_dropped, and a few descriptive extras).
+// save_p99_ms, and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
-// Writes benchJson() to `path` through a temporary file and a rename, so a failed write never
-// leaves a partial file under that name. Throws std::runtime_error naming the path.
+// Writes benchJson() to `path` through a temporary file, synced and renamed
+// (store::writeFileAtomically), so neither a failed write nor a crash leaves a partial file under
+// that name. Throws std::runtime_error naming the path.
 void writeBenchJson(const BenchResults& results, const std::string& path);
 
 }  // namespace cineflow::app

@@ -1,32 +1,18 @@
 #include "cli_options.hpp"
 
-#include <charconv>
 #include <stdexcept>
-#include <string_view>
 
 #include "acquire/mat_import.hpp"
+#include "arg_reader.hpp"
 #include "process/imaging_params.hpp"
 
 namespace cineflow::app {
-namespace {
-
-template <class T>
-T parseNumber(std::string_view option, const std::string& text) {
-  T value{};
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end) {
-    throw std::invalid_argument(std::string(option) + ": '" + text + "' is not a valid number");
-  }
-  return value;
-}
-
-}  // namespace
 
 const char* usageText() {
   return R"(Usage: cineflow [options]
 
 Live plane-wave ultrasound imaging. Without --headless, opens the operator window.
+An option's value follows it or an '=': --grid -15:15:0.1,5:45:0.1 or --grid=-15:15:0.1,5:45:0.1.
 
 Options:
   --input SOURCE         'sim' (built-in 3-D phantom simulator, default), a cineflow.rf/1
@@ -79,55 +65,49 @@ Exit status: 0 on success, 1 on a processing or file error, 2 on a bad command l
 
 CliOptions parseCommandLine(int argc, char** argv) {
   CliOptions options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        throw std::invalid_argument(std::string(arg) + " needs a value");
-      }
-      return argv[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
+  ArgReader args(argc, argv, 1);
+  while (args.next()) {
+    if (args.flag("--help", "-h")) {
       options.help = true;
-    } else if (arg == "--version") {
+    } else if (args.flag("--version")) {
       options.version = true;
-    } else if (arg == "--headless") {
+    } else if (args.flag("--headless")) {
       options.headless = true;
-    } else if (arg == "--input") {
-      options.input = value();
-    } else if (arg == "--output") {
-      options.output = value();
-    } else if (arg == "--grid") {
-      options.grid = value();
-    } else if (arg == "--fnumber") {
-      options.fNumber = parseNumber<double>(arg, value());
-    } else if (arg == "--apodisation") {
-      options.apodisation = value();
+    } else if (args.option("--input")) {
+      options.input = args.value();
+    } else if (args.option("--output")) {
+      options.output = args.value();
+    } else if (args.option("--grid")) {
+      options.grid = args.value();
+    } else if (args.option("--fnumber")) {
+      options.fNumber = args.number<double>();
+    } else if (args.option("--apodisation")) {
+      options.apodisation = args.value();
       process::parseApodisation(*options.apodisation);  // a bad name is a command-line error
-    } else if (arg == "--map") {
-      options.matMap = value();
+    } else if (args.option("--map")) {
+      options.matMap = args.value();
       acquire::MatMapping::parse(*options.matMap);  // a bad mapping is a command-line error
-    } else if (arg == "--mode") {
-      options.mode = value();
+    } else if (args.option("--mode")) {
+      options.mode = args.value();
       process::parseImagingMode(*options.mode);  // a bad mode is a command-line error
-    } else if (arg == "--iq-bandwidth") {
-      options.iqBandwidthPercent = parseNumber<double>(arg, value());
-    } else if (arg == "--iq-decimation") {
-      options.iqDecimation = parseNumber<int>(arg, value());
-    } else if (arg == "--backend") {
-      options.backend = value();
-    } else if (arg == "--frames") {
-      options.frames = parseNumber<std::uint64_t>(arg, value());
-    } else if (arg == "--policy") {
-      options.policy = value();
-    } else if (arg == "--trace") {
-      options.tracePath = value();
-    } else if (arg == "--screenshot") {
-      options.screenshotPath = value();
-    } else if (arg == "--after-frames") {
-      options.afterFrames = parseNumber<int>(arg, value());
+    } else if (args.option("--iq-bandwidth")) {
+      options.iqBandwidthPercent = args.number<double>();
+    } else if (args.option("--iq-decimation")) {
+      options.iqDecimation = args.number<int>();
+    } else if (args.option("--backend")) {
+      options.backend = args.value();
+    } else if (args.option("--frames")) {
+      options.frames = args.number<std::uint64_t>();
+    } else if (args.option("--policy")) {
+      options.policy = args.value();
+    } else if (args.option("--trace")) {
+      options.tracePath = args.value();
+    } else if (args.option("--screenshot")) {
+      options.screenshotPath = args.value();
+    } else if (args.option("--after-frames")) {
+      options.afterFrames = args.number<int>();
     } else {
-      throw std::invalid_argument("unknown option '" + std::string(arg) + "' (see --help)");
+      args.rejectUnknown("see --help");
     }
   }
   if (options.headless && options.output.empty()) {

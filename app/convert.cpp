@@ -4,10 +4,10 @@
 #include <exception>
 #include <iostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "acquire/mat_import.hpp"
+#include "arg_reader.hpp"
 #include "store/rf_writer.hpp"
 
 namespace cineflow::app {
@@ -47,21 +47,18 @@ int runConvert(int argc, char** argv) {
   std::vector<std::string> positional;
   acquire::MatMapping mapping = acquire::MatMapping::verasonics();
   try {
-    for (int i = 2; i < argc; ++i) {
-      const std::string_view arg = argv[i];
-      if (arg == "--help" || arg == "-h") {
+    ArgReader args(argc, argv, 2);
+    while (args.next()) {
+      if (args.flag("--help", "-h")) {
         std::fputs(convertUsage(), stdout);
         return 0;
       }
-      if (arg == "--map") {
-        if (i + 1 >= argc) {
-          throw std::invalid_argument("--map needs a value");
-        }
-        mapping = acquire::MatMapping::parse(argv[++i], mapping);
-      } else if (arg.starts_with("--")) {
-        throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
+      if (args.option("--map")) {
+        mapping = acquire::MatMapping::parse(args.value(), mapping);
+      } else if (args.positional()) {
+        positional.emplace_back(args.current());
       } else {
-        positional.emplace_back(arg);
+        args.rejectUnknown("see cineflow convert --help");
       }
     }
     if (positional.size() != 2) {

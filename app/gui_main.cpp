@@ -109,6 +109,9 @@ int runGui(int argc, char** argv, const GuiOptions& options) {
     }
     return 1;
   }
+  if (const QString notice = window->controller().backendNotice(); !notice.isEmpty()) {
+    std::fprintf(stderr, "cineflow: %s; using the CPU backend\n", notice.toLocal8Bit().constData());
+  }
   if (screenshotMode) {
     armScreenshot(app, *window, options);
   }

@@ -16,6 +16,8 @@
 namespace cineflow::app {
 namespace {
 
+constexpr int kSpareRecorderSlots = 8;  // images queued for the disk beyond the pipeline's
+
 process::ImagingParams imagingFor(const CliOptions& options,
                                   const acquire::AcquisitionParams& acq) {
   process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
@@ -76,7 +78,7 @@ int runHeadless(const CliOptions& options) {
     std::string fallback;
     auto backend = compute::createBackend(compute::parseBackendRequest(options.backend), &fallback);
     if (!fallback.empty()) {
-      std::cerr << "cineflow: " << fallback << '\n';
+      std::cerr << "cineflow: " << fallback << "; using the CPU backend\n";
     }
     const acquire::MatMapping mapping =
         options.matMap ? acquire::MatMapping::parse(*options.matMap) : acquire::MatMapping{};
@@ -111,9 +113,28 @@ int runHeadless(const CliOptions& options) {
     if (imaging.mode == process::ImagingMode::Iq) {
       attributes.emplace("iq_bandwidth_percent", imaging.iqBandwidthFor(acq) * 100.0);
       attributes.emplace("iq_decimation", static_cast<double>(imaging.iqDecimation));
+    } else {
+      const auto [low, high] = imaging.rfBandFor(acq);
+      char band[48];
+      std::snprintf(band, sizeof band, "%.4g:%.4g", low * 100.0, high * 100.0);
+      attributes.emplace("bandpass_percent_of_f0", std::string(band));
+      attributes.emplace("rf_interpolation", static_cast<double>(imaging.rfUpsamplingFor(acq)));
     }
-    auto writer = std::make_unique<store::BmodeWriter>(options.output, geometry, acq, attributes);
-    store::BmodeRecorder recorder(std::move(writer), geometry.pixels());
+    // Where the bandwidth came from: the recording, or measured from its echoes.
+    attributes.emplace("bandwidth_source",
+                       std::string(acq.fractionalBandwidth == 0 ? "default"
+                                   : acq.bandwidthMeasured      ? "measured"
+                                                                : "recorded"));
+    // The recorder writes on its own thread; the observer below only queues a copy. Its slots
+    // outnumber the frames the pipeline holds, so that admission (Block) throttles only to the
+    // disk's pace.
+    store::BmodeRecorder recorder(
+        store::bmodeFileSink(
+            std::make_unique<store::BmodeWriter>(options.output, geometry, acq, attributes)),
+        geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
+    if (config.overflow == pipeline::OverflowPolicy::Block) {
+      source = store::admittingSource(std::move(source), recorder);  // a slow disk waits here
+    }
 
     pipeline::Engine engine(*backend, config);
     std::shared_ptr<profile::TraceRecorder> trace;
@@ -129,6 +150,7 @@ int runHeadless(const CliOptions& options) {
     const auto begin = std::chrono::steady_clock::now();
     engine.start();
     const pipeline::EngineState state = engine.waitUntilFinished();
+    recorder.closeAdmission();  // after a failure the acquisition thread may wait there
     engine.stop();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
@@ -146,6 +168,12 @@ int runHeadless(const CliOptions& options) {
     std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
                 static_cast<unsigned long long>(recorder.framesWritten()), geometry.nx, geometry.nz,
                 options.output.c_str());
+    if (const std::uint64_t dropped = recorder.framesDropped(); dropped > 0) {
+      std::printf(
+          "the recorder dropped %llu frames: the disk was slower than the pipeline "
+          "(--policy block waits for it instead)\n",
+          static_cast<unsigned long long>(dropped));
+    }
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "cineflow: " << e.what() << '\n';

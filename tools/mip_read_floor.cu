@@ -73,12 +73,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    std::string reason;
-    auto backend = compute::createBackend(compute::BackendRequest::Cuda, &reason);
-    if (!backend) {
-      std::fprintf(stderr, "cineflow-mip-floor: no CUDA device: %s\n", reason.c_str());
-      return 1;
-    }
+    // Throws "CUDA unavailable: <reason>" without a usable device (reported below).
+    auto backend = compute::createBackend(compute::BackendRequest::Cuda);
     const std::size_t voxels = shape.voxels();
     const std::size_t bytes = voxels * sizeof(float);
     const std::size_t count = std::max<std::size_t>(2, ((256u << 20) + bytes - 1) / bytes);

@@ -11,6 +11,8 @@
 #include <QImageWriter>
 #include <QTextStream>
 
+#include "store/durable_rename.hpp"
+
 namespace cineflow::ui {
 namespace {
 
@@ -55,12 +57,12 @@ class StagedFiles {
   bool commit(QString& error) {
     while (!staged_.empty()) {
       const QString name = staged_.back();
-      std::error_code code;
-      std::filesystem::rename(toPath(folder_.filePath(temporaryName(name))),
-                              toPath(folder_.filePath(name)), code);
-      if (code) {
-        error = QStringLiteral("cannot rename %1: %2")
-                    .arg(name, QString::fromStdString(code.message()));
+      // Synced, renamed and its folder synced: a power cut leaves the old file or the new one.
+      if (const auto failure = store::publishFile(toPath(folder_.filePath(temporaryName(name))),
+                                                  toPath(folder_.filePath(name)))) {
+        error = QStringLiteral("cannot save %1: %2: %3")
+                    .arg(name, QString::fromStdString(failure->operation),
+                         QString::fromStdString(failure->reason));
         return false;
       }
       staged_.pop_back();

@@ -62,10 +62,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   connect(view_, &BmodeView::displayPathChanged, controller_.get(),
           [this](bool deviceUpload) { controller_->setPixelsInCineloop(deviceUpload); });
   view_->setLiveSource(&controller_->engine());
-
-  if (!controller_->backendNotice().isEmpty()) {
-    showMessage(controller_->backendNotice(), false);
-  }
+  // Why CUDA is not used (backendNotice) stays in the status bar's backend field.
 }
 
 MainWindow::~MainWindow() {

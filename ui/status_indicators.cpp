@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <QFontMetrics>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -14,6 +15,7 @@ namespace {
 constexpr qint64 kDisplayRateWindowMs = 1000;
 constexpr int kMemoryPollMs = 1000;
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr int kBackendFieldChars = 72;  // the backend field's width at most, in average characters
 const QString kAlertStyle = QStringLiteral("color: #ff6060; font-weight: bold;");
 
 QLabel* addLabel(QStatusBar& statusBar, const QString& objectName, const QString& text) {
@@ -28,15 +30,11 @@ QLabel* addLabel(QStatusBar& statusBar, const QString& objectName, const QString
 StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& controller,
                                    const BmodeView& view)
     : QObject(&statusBar), controller_(controller), view_(view) {
-  backendLabel_ =
-      addLabel(statusBar, QStringLiteral("backendLabel"), controller_.backendDescription());
-  backendLabel_->setToolTip(tr("Compute backend · display path: %1").arg(view_.displayPath()));
+  backendLabel_ = addLabel(statusBar, QStringLiteral("backendLabel"), QString());
+  showBackend(view_.displayPath(), false);
   connect(&view_, &BmodeView::displayPathChanged, this,
           [this](bool deviceUpload, const QString& description) {
-            backendLabel_->setText(deviceUpload
-                                       ? tr("%1 · GL interop").arg(controller_.backendDescription())
-                                       : controller_.backendDescription());
-            backendLabel_->setToolTip(tr("Compute backend · display path: %1").arg(description));
+            showBackend(description, deviceUpload);
           });
   ratesLabel_ = addLabel(statusBar, QStringLiteral("statsLabel"), tr("stopped"));
   ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
@@ -53,6 +51,31 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
   refreshMemory();
 }
 
+void StatusIndicators::showBackend(const QString& displayPath, bool deviceUpload) {
+  const QString notice = controller_.backendNotice();  // why CUDA is not used; empty when it is
+  QString text;
+  if (!notice.isEmpty()) {
+    text = tr("CPU backend: %1").arg(notice);
+  } else {
+    text = deviceUpload ? tr("%1 · GL interop").arg(controller_.backendDescription())
+                        : controller_.backendDescription();
+  }
+  const QFontMetrics metrics = backendLabel_->fontMetrics();
+  backendLabel_->setText(
+      metrics.elidedText(text, Qt::ElideRight, kBackendFieldChars * metrics.averageCharWidth()));
+  QString toolTip = tr("Compute backend: %1").arg(controller_.backendDescription());
+  if (!notice.isEmpty()) {
+    toolTip += QLatin1Char('\n') + notice;
+  }
+  backendLabel_->setToolTip(toolTip + QLatin1Char('\n') + tr("Display path: %1").arg(displayPath));
+}
+
+QString StatusIndicators::backendText() const {
+  return backendLabel_->text();
+}
+QString StatusIndicators::backendToolTip() const {
+  return backendLabel_->toolTip();
+}
 QString StatusIndicators::ratesText() const {
   return ratesLabel_->text();
 }

@@ -2,6 +2,8 @@
 // The permanent part of the main window's status bar: backend and device, acquisition /
 // processing / display rates, dropped frames and the compute device's memory. Rates and drops
 // follow the controller's statistics; memory is polled about once a second (a cheap query).
+// When CUDA was asked for (auto) but is unavailable, the backend field says so and why ("CPU
+// backend: CUDA unavailable: no NVIDIA driver ..."), elided, with the whole reason in its tooltip.
 
 #include <cstdint>
 
@@ -27,6 +29,8 @@ class StatusIndicators : public QObject {
   StatusIndicators(QStatusBar& statusBar, EngineController& controller, const BmodeView& view);
 
   // The texts shown, for tests.
+  QString backendText() const;
+  QString backendToolTip() const;
   QString ratesText() const;
   QString droppedText() const;
   QString memoryText() const;
@@ -39,6 +43,7 @@ class StatusIndicators : public QObject {
   void onStatsUpdated(const pipeline::EngineStats& stats);
   void onRunningChanged(bool running);
   void refreshMemory();
+  void showBackend(const QString& displayPath, bool deviceUpload);
 
   EngineController& controller_;
   const BmodeView& view_;

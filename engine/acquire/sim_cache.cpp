@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "store/durable_rename.hpp"
+
 namespace cineflow::acquire::detail {
 
 void Hasher::addBytes(std::span<const std::byte> bytes) {
@@ -152,12 +154,11 @@ void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, do
       throw std::runtime_error("cannot write cache file " + temporary.string());
     }
   }
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
+  if (const auto failure = store::publishFile(temporary, path)) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot rename " + temporary.string() + " to " + path.string() + ": " +
-                             ec.message());
+    throw std::runtime_error("cannot publish cache file " + path.string() + ": " +
+                             failure->operation + ": " + failure->reason);
   }
 }
 

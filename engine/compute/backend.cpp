@@ -1,10 +1,10 @@
 #include "compute/backend.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "compute/cpu/cpu_backend.hpp"
+#include "compute/cuda_diagnosis.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "compute/cuda/cuda_backend.hpp"
 #include "compute/cuda/cuda_probe.hpp"
@@ -52,37 +52,25 @@ std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* mess
     return std::make_unique<cpu::CpuBackend>();
   }
 #if CINEFLOW_HAVE_CUDA
-  const cuda::ProbeResult probe = cuda::probeDevices();
-  std::string reason = "no usable CUDA device (" + probe.reason + ")";
-  if (probe.deviceCount > 0) {
-    int device = 0;
-    if (const char* text = std::getenv("CINEFLOW_CUDA_DEVICE")) {
-      char* end = nullptr;
-      const long index = std::strtol(text, &end, 10);
-      device = (end != text && *end == '\0' && index >= 0 && index < probe.deviceCount)
-                   ? static_cast<int>(index)
-                   : -1;
-    }
-    if (device < 0) {
-      reason = std::string("CINEFLOW_CUDA_DEVICE=") + std::getenv("CINEFLOW_CUDA_DEVICE") +
-               " is not a device index in [0, " + std::to_string(probe.deviceCount) + ")";
-    } else {
-      try {
-        return std::make_unique<cuda::CudaBackend>(device);
-      } catch (const std::exception& e) {
-        reason = std::string("the CUDA device cannot be used: ") + e.what();
-      }
+  const CudaFacts facts = cuda::diagnoseCuda();
+  std::string reason = describeCudaProblem(facts);
+  if (facts.problem == CudaProblem::None) {
+    try {
+      return std::make_unique<cuda::CudaBackend>(facts.device);
+    } catch (const std::exception& e) {
+      reason = std::string("the CUDA device cannot be used: ") + e.what();
     }
   }
 #else
-  const std::string reason =
-      "this build has no CUDA support (nvcc was not found when it was configured)";
+  CudaFacts facts;
+  facts.problem = CudaProblem::NotBuilt;
+  const std::string reason = describeCudaProblem(facts);
 #endif
   if (request == BackendRequest::Cuda) {
-    throw std::runtime_error("the CUDA backend is not available: " + reason);
+    throw std::runtime_error("CUDA unavailable: " + reason);
   }
   if (message != nullptr) {
-    *message = reason + "; using the CPU backend";
+    *message = "CUDA unavailable: " + reason;
   }
   return std::make_unique<cpu::CpuBackend>();
 }

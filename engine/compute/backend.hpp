@@ -82,8 +82,11 @@ enum class BackendRequest { Auto, Cpu, Cuda };
 BackendRequest parseBackendRequest(const std::string& text);
 
 // Creates the requested backend. Auto picks CUDA when a usable device exists and otherwise the
-// CPU, writing the reason into `message` (never empty on fallback). Cuda throws when no usable
-// device exists, with the driver's reason.
+// CPU, writing why into `message` (never empty on fallback): "CUDA unavailable: <reason>", the
+// reason naming what failed and what to do (compute/cuda_diagnosis.hpp: no driver, a driver
+// older than this build's runtime, no device, no code in this build for the device's
+// architecture, ...). Cuda throws std::runtime_error with the same text instead. The device is
+// CINEFLOW_CUDA_DEVICE (default 0).
 std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* message = nullptr);
 
 }  // namespace cineflow::compute

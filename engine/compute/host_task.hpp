@@ -10,6 +10,10 @@
 
 namespace cineflow::compute {
 
+// What a stream reports when a task throws something other than a std::exception.
+inline constexpr const char* kUnknownTaskException =
+    "a host task threw an exception that is not a std::exception";
+
 class HostTask {
  public:
   static constexpr std::size_t kCapacity = 96;

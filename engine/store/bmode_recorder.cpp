@@ -8,16 +8,59 @@
 #include "store/store_error.hpp"
 
 namespace cineflow::store {
+namespace {
 
-BmodeRecorder::BmodeRecorder(std::unique_ptr<BmodeWriter> writer, std::size_t pixelsPerFrame,
-                             int buffers)
-    : writer_(std::move(writer)), pixels_(pixelsPerFrame) {
-  const int count = std::max(1, buffers);
-  items_.resize(static_cast<std::size_t>(count));
+class BmodeFileSink final : public FrameSink {
+ public:
+  explicit BmodeFileSink(std::unique_ptr<BmodeWriter> writer) : writer_(std::move(writer)) {}
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
+    writer_->appendFrame(header, image);
+  }
+  void finish() override { writer_->finish(); }
+
+ private:
+  std::unique_ptr<BmodeWriter> writer_;
+};
+
+class AdmittingSource final : public acquire::FrameSource {
+ public:
+  AdmittingSource(std::unique_ptr<acquire::FrameSource> source, BmodeRecorder& recorder)
+      : source_(std::move(source)), recorder_(recorder) {}
+  const acquire::AcquisitionParams& params() const override { return source_->params(); }
+  acquire::SampleType sampleType() const override { return source_->sampleType(); }
+  double frameRateHz() const override { return source_->frameRateHz(); }
+  std::uint64_t frameCount() const override { return source_->frameCount(); }
+  void readFrame(std::uint64_t index, std::span<std::byte> dst,
+                 acquire::SliceInfo& slice) override {
+    recorder_.admit();
+    source_->readFrame(index, dst, slice);
+  }
+  std::string describe() const override { return source_->describe(); }
+
+ private:
+  std::unique_ptr<acquire::FrameSource> source_;
+  BmodeRecorder& recorder_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSink> bmodeFileSink(std::unique_ptr<BmodeWriter> writer) {
+  return std::make_unique<BmodeFileSink>(std::move(writer));
+}
+
+std::unique_ptr<acquire::FrameSource> admittingSource(std::unique_ptr<acquire::FrameSource> source,
+                                                      BmodeRecorder& recorder) {
+  return std::make_unique<AdmittingSource>(std::move(source), recorder);
+}
+
+BmodeRecorder::BmodeRecorder(std::unique_ptr<FrameSink> sink, std::size_t pixelsPerFrame, int slots)
+    : sink_(std::move(sink)), pixels_(pixelsPerFrame) {
+  const int count = std::max(1, slots);
+  slots_.resize(static_cast<std::size_t>(count));
   queue_.assign(static_cast<std::size_t>(count), -1);
   for (int i = count - 1; i >= 0; --i) {
-    items_[static_cast<std::size_t>(i)].pixels.resize(pixels_);
-    freeItems_.push_back(i);
+    slots_[static_cast<std::size_t>(i)].pixels.resize(pixels_);
+    freeSlots_.push_back(i);
   }
   thread_ = std::thread([this] { run(); });
 }
@@ -25,6 +68,7 @@ BmodeRecorder::BmodeRecorder(std::unique_ptr<BmodeWriter> writer, std::size_t pi
 BmodeRecorder::~BmodeRecorder() {
   {
     std::lock_guard lock(mutex_);
+    admissionClosed_ = true;
     closing_ = true;
   }
   changed_.notify_all();
@@ -33,30 +77,60 @@ BmodeRecorder::~BmodeRecorder() {
   }
 }
 
-void BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const float> image) {
+std::size_t BmodeRecorder::unreservedFree() const {
+  return freeSlots_.size() - reserved_;  // never negative: a reservation holds a free slot
+}
+
+void BmodeRecorder::admit() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return unreservedFree() > 0 || !error_.empty() || admissionClosed_; });
+  if (!error_.empty()) {
+    throw StoreError(error_);
+  }
+  if (admissionClosed_) {
+    throw StoreError("recorder: no more frames are admitted (recording has ended)");
+  }
+  ++reserved_;
+}
+
+void BmodeRecorder::closeAdmission() {
+  {
+    std::lock_guard lock(mutex_);
+    admissionClosed_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const float> image) {
   if (image.size() != pixels_) {
     throw StoreError("recorder: image of " + std::to_string(image.size()) + " pixels, expected " +
                      std::to_string(pixels_));
   }
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return !freeItems_.empty() || !error_.empty() || closing_; });
   if (!error_.empty()) {
     throw StoreError(error_);
   }
   if (closing_) {
     throw StoreError("recorder: push after finish");
   }
-  const int index = freeItems_.back();
-  freeItems_.pop_back();
+  if (reserved_ > 0) {
+    --reserved_;  // an admitted frame: its reservation held this slot free
+  } else if (unreservedFree() == 0) {
+    ++dropped_;
+    return false;
+  }
+  const int index = freeSlots_.back();
+  freeSlots_.pop_back();
   lock.unlock();
-  Item& item = items_[static_cast<std::size_t>(index)];  // owned by this thread until queued
-  item.header = header;
-  std::copy(image.begin(), image.end(), item.pixels.begin());
+  Slot& slot = slots_[static_cast<std::size_t>(index)];  // owned by this call until queued
+  slot.header = header;
+  std::copy(image.begin(), image.end(), slot.pixels.begin());
   lock.lock();
   queue_[(queueHead_ + queueCount_) % queue_.size()] = index;
   ++queueCount_;
   lock.unlock();
   changed_.notify_all();
+  return true;
 }
 
 void BmodeRecorder::run() {
@@ -72,13 +146,15 @@ void BmodeRecorder::run() {
     --queueCount_;
     const bool failed = !error_.empty();
     lock.unlock();
-    Item& item = items_[static_cast<std::size_t>(index)];
+    Slot& slot = slots_[static_cast<std::size_t>(index)];
     std::string message;
     if (!failed) {
       try {
-        writer_->appendFrame(item.header, item.pixels);
+        sink_->appendFrame(slot.header, slot.pixels);
       } catch (const std::exception& e) {
-        message = e.what();
+        message = std::string("recorder: ") + e.what();
+      } catch (...) {
+        message = "recorder: the sink threw an exception that is not a std::exception";
       }
     }
     lock.lock();
@@ -87,7 +163,7 @@ void BmodeRecorder::run() {
     } else if (!failed && message.empty()) {
       ++written_;
     }
-    freeItems_.push_back(index);
+    freeSlots_.push_back(index);
     changed_.notify_all();
   }
 }
@@ -95,6 +171,7 @@ void BmodeRecorder::run() {
 void BmodeRecorder::finish() {
   {
     std::lock_guard lock(mutex_);
+    admissionClosed_ = true;
     closing_ = true;
   }
   changed_.notify_all();
@@ -104,12 +181,17 @@ void BmodeRecorder::finish() {
   if (!error_.empty()) {
     throw StoreError(error_);
   }
-  writer_->finish();
+  sink_->finish();
 }
 
 std::uint64_t BmodeRecorder::framesWritten() const {
   std::lock_guard lock(mutex_);
   return written_;
+}
+
+std::uint64_t BmodeRecorder::framesDropped() const {
+  std::lock_guard lock(mutex_);
+  return dropped_;
 }
 
 }  // namespace cineflow::store

@@ -1,9 +1,20 @@
 #pragma once
-// BmodeRecorder: takes completed B-mode images from the engine's frame observer (a host callback
-// on the compute stream, which must stay short) and writes them on its own I/O thread ("cf-io")
-// through a BmodeWriter. The images travel through a fixed pool of host buffers sized once:
-// push() copies into a free buffer and returns; when every buffer is queued it waits, so in Block
-// mode a slow disk slows acquisition instead of losing frames.
+// BmodeRecorder: writes completed B-mode images to a file (or any FrameSink) from its own I/O
+// thread ("cf-io"), so that nothing slow runs where the images come from: the engine's frame
+// observer, a host callback in the compute stream's order, which holds that stream (and on CUDA
+// the driver's one callback thread, so every stream's callbacks) for as long as it runs.
+//
+// push(), the observer's half, copies the image into a free slot of a pool sized once and queues
+// it; it never waits, never allocates. When no slot is free it drops the image and counts it
+// (framesDropped()); the file then has a gap in /sequence. The I/O thread writes the queued
+// slots in order and frees them.
+//
+// Lossless recording (the engine's Block policy): admit() reserves a slot for a frame before the
+// frame enters the pipeline, waiting while every slot is written, queued or reserved, so a slow
+// disk holds back the acquisition thread, as a full host ring does, and never a stream. A push()
+// while reservations are open uses one and always finds its slot. admittingSource() wraps a
+// FrameSource so that each read is admitted first. Admit every frame or none: a push() for a
+// frame that was not admitted would take another's reservation.
 
 #include <condition_variable>
 #include <cstdint>
@@ -15,46 +26,80 @@
 #include <vector>
 
 #include "acquire/frame.hpp"
+#include "acquire/frame_source.hpp"
 
 namespace cineflow::store {
 
 class BmodeWriter;
 
+// Where the recorder's frames go, on its I/O thread.
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  virtual void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) = 0;
+  virtual void finish() = 0;  // after the last frame
+};
+
+// The cineflow.bmode/1 file behind `writer` (a completed file only after finish()).
+std::unique_ptr<FrameSink> bmodeFileSink(std::unique_ptr<BmodeWriter> writer);
+
 class BmodeRecorder {
  public:
-  BmodeRecorder(std::unique_ptr<BmodeWriter> writer, std::size_t pixelsPerFrame, int buffers = 8);
-  // Stops the I/O thread; without finish() the writer is discarded (no file under the final name).
+  // `slots` images of `pixelsPerFrame` floats are allocated here, once. For lossless recording
+  // give it more than the frames the pipeline holds (host ring + in-flight slots), or the
+  // reservations throttle the pipeline below the disk's pace.
+  BmodeRecorder(std::unique_ptr<FrameSink> sink, std::size_t pixelsPerFrame, int slots = 8);
+  // Stops the I/O thread; without finish() the sink is discarded (for a file: none is created).
   ~BmodeRecorder();
   BmodeRecorder(const BmodeRecorder&) = delete;
   BmodeRecorder& operator=(const BmodeRecorder&) = delete;
 
-  // Any thread. Throws StoreError when the image size is wrong or a write already failed.
-  void push(const acquire::FrameHeader& header, std::span<const float> image);
-  // Writes everything queued, then completes the file (temporary name renamed onto the final
-  // one). Throws StoreError with the first write error; the file is then not created.
+  // Any one thread (the acquisition thread): waits until a slot can be reserved for the next
+  // push(), and reserves it. Throws StoreError when a write failed or admission is closed.
+  void admit();
+  // Wakes every admit() and makes it, and every later one, throw: for when no more frames will
+  // be pushed (the engine finished or failed), so that no acquisition thread waits for ever.
+  void closeAdmission();
+  // Any thread; never waits. Returns false when it dropped the image (no slot free). Throws
+  // StoreError when the image size is wrong, a write already failed, or after finish().
+  bool push(const acquire::FrameHeader& header, std::span<const float> image);
+  // Closes admission, writes everything queued, then finishes the sink (for a file: the
+  // temporary name is renamed onto the final one). Throws StoreError with the first write error;
+  // the file is then not created.
   void finish();
+
   std::uint64_t framesWritten() const;
+  std::uint64_t framesDropped() const;  // pushes that found no free slot
 
  private:
-  struct Item {
+  struct Slot {
     acquire::FrameHeader header;
     std::vector<float> pixels;
   };
   void run();
+  std::size_t unreservedFree() const;  // caller holds mutex_
 
-  std::unique_ptr<BmodeWriter> writer_;
+  std::unique_ptr<FrameSink> sink_;
   std::size_t pixels_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::vector<Item> items_;
-  std::vector<int> freeItems_;  // stack of free item indices
-  std::vector<int> queue_;      // ring of queued item indices
+  std::vector<Slot> slots_;
+  std::vector<int> freeSlots_;  // stack of free slot indices
+  std::vector<int> queue_;      // ring of queued slot indices
   std::size_t queueHead_ = 0;
   std::size_t queueCount_ = 0;
+  std::size_t reserved_ = 0;  // admitted frames not yet pushed; each holds a free slot
+  bool admissionClosed_ = false;
   bool closing_ = false;
   std::string error_;
   std::uint64_t written_ = 0;
-  std::thread thread_;
+  std::uint64_t dropped_ = 0;
+  std::thread thread_;  // last: starts after every other member exists
 };
+
+// `source` with each readFrame() admitted into `recorder` first (the acquisition thread then
+// waits there while the recorder is full). `recorder` must outlive the returned source.
+std::unique_ptr<acquire::FrameSource> admittingSource(std::unique_ptr<acquire::FrameSource> source,
+                                                      BmodeRecorder& recorder);
 
 }  // namespace cineflow::store

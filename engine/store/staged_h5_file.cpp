@@ -6,11 +6,12 @@
 #include <cstring>
 #include <system_error>
 
+#include "store/durable_rename.hpp"
+
 namespace cineflow::store {
 
-StagedH5File::StagedH5File(std::filesystem::path finalPath) : finalPath_(std::move(finalPath)) {
-  temporaryPath_ = finalPath_;
-  temporaryPath_ += ".partial-" + std::to_string(::getpid());
+StagedH5File::StagedH5File(std::filesystem::path finalPath)
+    : finalPath_(std::move(finalPath)), temporaryPath_(temporaryPathFor(finalPath_)) {
   if (finalPath_.empty() || !finalPath_.has_filename()) {
     state_ = State::Failed;
     throw StoreError("cannot save " + finalPath_.string() + ": create: the path names no file");
@@ -80,10 +81,8 @@ void StagedH5File::commit(std::initializer_list<std::pair<H5Dataset*, const char
   if (!reason.empty()) {
     fail("close", reason);
   }
-  std::error_code ec;
-  std::filesystem::rename(temporaryPath_, finalPath_, ec);
-  if (ec) {
-    fail("rename " + temporaryPath_.string(), ec.message());
+  if (const auto failure = publishFile(temporaryPath_, finalPath_)) {
+    fail(failure->operation, failure->reason);
   }
   state_ = State::Committed;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // An HDF5 file written under a temporary name and renamed onto its final path only when complete
-// (DESIGN.md §5): "<final>.partial-<pid>" in the same directory. Until commit() succeeds, and
+// (DESIGN.md §5): "<final>.partial-<pid>" in the same directory, published durably (synced before
+// the rename, its folder after: store/durable_rename.hpp). Until commit() succeeds, and
 // whenever anything fails, nothing exists under the final name; destroying an uncommitted file
 // removes the temporary. Shared by every writer (BmodeWriter, VolumeWriter). Internal to the
 // store: only .cpp files include it (HDF5 is a private dependency).
@@ -37,8 +38,9 @@ class StagedH5File {
   // Throws StoreError unless the file is open: "<operation>: the writer is finished / spoiled".
   void requireOpen(const std::string& operation) const;
   // Flushes, closes `objects` (each before the file, or H5Fclose would defer their errors, such
-  // as a full disk, to the last close), closes the file and renames it onto the final path,
-  // replacing a file there. On failure discards everything and throws StoreError.
+  // as a full disk, to the last close), closes the file, then syncs it, renames it onto the final
+  // path (replacing a file there) and syncs the folder. On failure discards everything and throws
+  // StoreError ("... : sync <temporary>: <reason>" and the like).
   void commit(std::initializer_list<std::pair<H5Dataset*, const char*>> objects);
   // Closes the file and removes the temporary; safe to call repeatedly. A writer closes its own
   // datasets first.

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "store/durable_rename.hpp"
+
 namespace cineflow::store {
 
 std::string jsonString(std::string_view text) {
@@ -40,24 +42,22 @@ std::string jsonString(std::string_view text) {
 }
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
+  const std::filesystem::path temporary = temporaryPathFor(path);
+  const auto failWith = [&](const std::string& reason) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw std::runtime_error("cannot write " + path + ": " + reason);
+  };
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     file.write(text.data(), static_cast<std::streamsize>(text.size()));
     file.close();
     if (!file) {
-      const std::string reason = std::strerror(errno);
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw std::runtime_error("cannot write " + path + ": " + reason);
+      failWith(std::strerror(errno));
     }
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot write " + path + ": " + error.message());
+  if (const auto failure = publishFile(temporary, path)) {
+    failWith(failure->operation + ": " + failure->reason);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Text files written whole (bench JSON, traces): through a temporary name and a rename, so that a
-// failed write never leaves a partial file under the final name; and the JSON strings in them.
+// Text files written whole (bench JSON, traces): through a temporary name, synced and renamed
+// (store/durable_rename.hpp), so that neither a failed write nor a power cut leaves a partial file
+// under the final name; and the JSON strings in them.
 
 #include <string>
 #include <string_view>
@@ -11,7 +12,8 @@ namespace cineflow::store {
 // escaped.
 std::string jsonString(std::string_view text);
 
-// Throws std::runtime_error("cannot write <path>: <reason>") and removes the temporary file.
+// Writes "<path>.partial-<pid>", then publishes it as `path`. Throws
+// std::runtime_error("cannot write <path>: <reason>") and removes the temporary file.
 void writeFileAtomically(const std::string& path, const std::string& text);
 
 }  // namespace cineflow::store

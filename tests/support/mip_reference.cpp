@@ -77,7 +77,8 @@ bool identical(const std::vector<float>& a, const std::vector<float>& b) {
     return false;
   }
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) {
+    const bool same = a[i] == b[i] && std::signbit(a[i]) == std::signbit(b[i]);
+    if (!(same || (std::isnan(a[i]) && std::isnan(b[i])))) {
       return false;
     }
   }

@@ -23,7 +23,7 @@ Mips referenceMips(std::span<const float> volume, const process::VolumeShape& sh
 Mips runMips(compute::Backend& backend, const std::vector<float>& volume,
              const process::VolumeShape& shape);
 
-// Equal element for element, NaN matching NaN.
+// Equal element for element, zeros with their sign (-0 does not match +0), NaN matching NaN.
 bool identical(const std::vector<float>& a, const std::vector<float>& b);
 
 // A seeded random volume of dB-like values (-80..0) with a few bright voxels.

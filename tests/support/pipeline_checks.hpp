@@ -4,8 +4,10 @@
 // QTest macros: call them from a test slot, then return if QTest::currentTestFailed().
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "compute/backend.hpp"
@@ -21,15 +23,25 @@ struct Observed {
 };
 
 // Collects the tag pixels of every completed frame (observer on the engine's compute stream).
+// stallAt(n) makes the observer hold the stream at the first frame numbered n or later until
+// release(): the engine stops taking frames, the host ring fills, and under Drop the source's
+// frames drop for as long as the test waits, which makes drops a matter of order, not of speed.
+// Release before the engine stops or is destroyed.
 class Collector {
  public:
   Collector() { frames_.reserve(100000); }
   pipeline::FrameObserver observer();
   std::vector<Observed> frames() const;
+  void stallAt(std::uint64_t sequence);
+  bool stalled() const;  // the observer is holding the stream
+  void release();
 
  private:
   mutable std::mutex mutex_;
+  std::condition_variable released_;
   std::vector<Observed> frames_;
+  std::optional<std::uint64_t> stallAt_;
+  bool stalled_ = false;
 };
 
 process::ImagingParams smallGrid(double widthMm = 1.0);

@@ -11,8 +11,9 @@ namespace cineflow::test {
 // bit-identical to its cineloop image, MIPs equal to the plain reference; a copy chained onto the
 // endpoint stream from the callback is bit-exact.
 void checkVolumesAssembleSweepsAndChainCopies(compute::Backend& backend);
-// With Drop and a slow stage, sweeps with a missing slice are abandoned and counted; every
-// published volume still holds one whole sweep in order.
+// With Drop, while the engine is held now and then: every sweep that a drop cut is abandoned and
+// counted, every whole sweep becomes a volume, and every published volume holds one whole sweep in
+// order (counted against the frames processed, not against time).
 void checkDroppedFramesAbandonSweeps(compute::Backend& backend);
 // A VolumeLock keeps its volume from being overwritten while acquisition continues; releasing it
 // lets the engine go on.

@@ -1,10 +1,14 @@
-// The cineflow executable's command line and headless mode, run as a user runs them.
+// The cineflow executable's command line and headless mode, run as a user runs them; and the
+// argument reader that cineflow, bench and convert share (app/arg_reader.hpp): an option's value
+// after a space (negative numbers included) or an '=', a flag given a value refused, "--" ending
+// the options.
 #include <hdf5.h>
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "arg_reader.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 
@@ -26,6 +30,36 @@ Run runApp(const QStringList& args, int timeoutMs = 240000) {
   return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
           QString::fromUtf8(process.readAllStandardOutput()),
           QString::fromUtf8(process.readAllStandardError())};
+}
+
+// What an ArgReader makes of `args` with the options --input and --frames (number) and the flag
+// --headless: one line per argument ("flag headless", "input=VALUE", "frames=N", "file NAME"), or
+// "error: MESSAGE".
+QStringList readArguments(std::vector<std::string> args) {
+  std::vector<char*> argv{const_cast<char*>("cineflow")};
+  for (std::string& arg : args) {
+    argv.push_back(arg.data());
+  }
+  QStringList read;
+  try {
+    cineflow::app::ArgReader reader(static_cast<int>(argv.size()), argv.data(), 1, "test: ");
+    while (reader.next()) {
+      if (reader.flag("--headless")) {
+        read << "flag headless";
+      } else if (reader.option("--input")) {
+        read << QString::fromStdString("input=" + reader.value());
+      } else if (reader.option("--frames")) {
+        read << QString("frames=%1").arg(reader.number<int>());
+      } else if (reader.positional()) {
+        read << QString::fromStdString("file " + std::string(reader.current()));
+      } else {
+        reader.rejectUnknown("see --help");
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    read << QString("error: ") + e.what();
+  }
+  return read;
 }
 
 }  // namespace
@@ -55,11 +89,100 @@ class TestCli : public QObject {
                                       {"--headless", "--output", "x.h5", "--iq-bandwidth", "wide"},
                                       {"--mode", "iq"},
                                       {"--iq-bandwidth", "50"},
-                                      {"--grid", "-5:5:0.1,5:30:0.05"}};
+                                      {"--grid", "-5:5:0.1,5:30:0.05"},
+                                      {"--grid=-5:5:0.1,5:30:0.05"},
+                                      {"--headless", "--output=x.h5", "--frames=ten"},
+                                      {"--frobnicate=1"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
       QCOMPARE(run.exitCode, 2);
       QVERIFY2(run.err.startsWith("cineflow: "), qPrintable(run.err));
+    }
+  }
+
+  void argumentReaderFollowsTheConventions_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("read");
+    QTest::newRow("value after a space")
+        << QStringList{"--input", "sim"} << QStringList{"input=sim"};
+    QTest::newRow("value after '='") << QStringList{"--input=sim"} << QStringList{"input=sim"};
+    QTest::newRow("'=' inside the value")
+        << QStringList{"--input=a=b.h5"} << QStringList{"input=a=b.h5"};
+    QTest::newRow("empty value") << QStringList{"--input="}
+                                 << QStringList{"error: test: --input needs a value"};
+    QTest::newRow("negative value after a space")
+        << QStringList{"--input", "-15:15:0.1,5:45:0.1", "--frames", "-3"}
+        << QStringList{"input=-15:15:0.1,5:45:0.1", "frames=-3"};
+    QTest::newRow("negative value after '='")
+        << QStringList{"--frames=-3"} << QStringList{"frames=-3"};
+    QTest::newRow("flag") << QStringList{"--headless", "a.h5"}
+                          << QStringList{"flag headless", "file a.h5"};
+    QTest::newRow("flag given a value")
+        << QStringList{"--headless=yes"}
+        << QStringList{"error: test: --headless=yes: --headless takes no value"};
+    QTest::newRow("missing value")
+        << QStringList{"--headless", "--input"}
+        << QStringList{"flag headless", "error: test: --input needs a value"};
+    QTest::newRow("not a number") << QStringList{"--frames=ten"}
+                                  << QStringList{
+                                         "error: test: --frames: 'ten' is not a valid number"};
+    QTest::newRow("unknown option with a value")
+        << QStringList{"--colour=red"}
+        << QStringList{"error: test: unknown option '--colour=red' (see --help)"};
+    QTest::newRow("'--' ends the options")
+        << QStringList{"--input", "x", "--", "--headless", "-a.h5"}
+        << QStringList{"input=x", "file --headless", "file -a.h5"};
+    QTest::newRow("'-' alone is positional") << QStringList{"-"} << QStringList{"file -"};
+  }
+
+  void argumentReaderFollowsTheConventions() {
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, read);
+    std::vector<std::string> arguments;
+    for (const QString& arg : args) {
+      arguments.push_back(arg.toStdString());
+    }
+    QCOMPARE(readArguments(arguments), read);
+  }
+
+  void everyCommandTakesValuesAfterAnEqualsSign() {
+    // The grid's negative first value, after '=' and after a space: both image.
+    QTemporaryDir dir;
+    const QString out = dir.filePath("equals.h5");
+    Run run = runApp({"--headless", "--input=sim", "--output=" + out, "--frames=2",
+                      "--grid=-10:10:0.2,10:30:0.05", "--fnumber=1.25", "--apodisation=rect",
+                      "--mode=rf", "--policy=block", "--backend=cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    {
+      const cineflow::test::PlainFile written(out.toStdString());
+      QVERIFY(written.id >= 0);
+      QCOMPARE(cineflow::test::shapeOf(written.id, "bmode_db"),
+               (std::vector<hsize_t>{2, 401, 101}));
+      QCOMPARE(cineflow::test::readDouble(written.id, "f_number"), 1.25);
+      QCOMPARE(cineflow::test::readString(written.id, "apodisation"), std::string("rect"));
+    }
+    // bench and convert read their options the same way (refused here for what they say, not
+    // for how they are written).
+    run = runApp({"bench", "--preset=course", "--save-volumes=d"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("'course' preset has no volumes"), qPrintable(run.err));
+    run = runApp({"convert", "--map=colour=red", "in.mat", "out.h5"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("colour"), qPrintable(run.err));
+    QVERIFY2(!run.err.contains("unknown option"), qPrintable(run.err));
+  }
+
+  void flagsGivenAValueAreRefused() {
+    const QList<std::pair<QStringList, QString>> cases = {
+        {{"--headless=yes", "--output", "x.h5"}, "--headless"},
+        {{"--version=2"}, "--version"},
+        {{"--help=all"}, "--help"},
+        {{"bench", "--help=all"}, "--help"},
+        {{"convert", "--help=all"}, "--help"}};
+    for (const auto& [args, flag] : cases) {
+      const Run run = runApp(args);
+      QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
+      QVERIFY2(run.err.contains(flag + " takes no value"), qPrintable(run.err));
     }
   }
 

@@ -56,7 +56,11 @@ class TestCliBench : public QObject {
                                       {"bench", "--json"},
                                       {"bench", "--frobnicate"},
                                       {"bench", "--save-volumes"},
-                                      {"bench", "--preset", "course", "--save-volumes", "d"}};
+                                      {"bench", "--preset", "course", "--save-volumes", "d"},
+                                      {"bench", "--frames=0"},
+                                      {"bench", "--json="},
+                                      {"bench", "--backend=quantum"},
+                                      {"bench", "--frobnicate=1"}};
     for (const QStringList& args : cases) {
       const Run run = runApp(args);
       QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
@@ -69,8 +73,9 @@ class TestCliBench : public QObject {
   void cpuDefaultPresetPrintsTheTableAndWritesJson() {
     QTemporaryDir dir;
     const QString jsonPath = dir.filePath("b.json");
-    const Run run = runApp(
-        {"bench", "--backend", "cpu", "--preset", "default", "--frames", "3", "--json", jsonPath});
+    // Values after a space and after '=' alike.
+    const Run run =
+        runApp({"bench", "--backend", "cpu", "--preset=default", "--frames=3", "--json", jsonPath});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     for (const char* stage : kStages) {
       QVERIFY2(run.out.contains(stage), stage);
@@ -109,7 +114,7 @@ class TestCliBench : public QObject {
       QVERIFY2(stage.value("median_ms").toDouble() > 0, kStages[i]);
       QVERIFY2(stage.value("p99_ms").toDouble() >= stage.value("median_ms").toDouble(), kStages[i]);
     }
-    QVERIFY(!QFile::exists(jsonPath + ".tmp"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"b.json"});  // no temporary
   }
 
   void savingRunReportsItsCostAndLeavesNoFiles() {
@@ -128,7 +133,9 @@ class TestCliBench : public QObject {
     QVERIFY(json.value("saving_frames_per_s").toDouble() > 0);
     QVERIFY(json.value("save_mb_per_s").toDouble() > 0);
     QVERIFY(json.value("save_cost_fraction").isDouble());
-    QCOMPARE(json.value("saving_dropped").toDouble(), 0.0);  // Block mode loses nothing
+    // Block mode, where the source waits and nothing can drop: the cost is the frame rate, and
+    // no drop count pretends to measure anything.
+    QVERIFY(!json.contains("saving_dropped"));
     // Every saved file was deleted once written; no temporary file was left either.
     QVERIFY(QDir(folder).exists());
     QVERIFY2(QDir(folder).entryList(QDir::Files).isEmpty(),

@@ -9,8 +9,6 @@
 // device's sincospif); test_cuda_stages checks those on a device.
 #include <QtTest>
 
-#if CINEFLOW_HAVE_CUDA
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -198,17 +196,6 @@ class TestDeviceCode : public QObject {
     QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
   }
 };
-
-#else
-
-class TestDeviceCode : public QObject {
-  Q_OBJECT
-
- private slots:
-  void deviceCode() { QSKIP("built without CUDA: no device code to check"); }
-};
-
-#endif
 
 QTEST_GUILESS_MAIN(TestDeviceCode)
 #include "test_device_code.moc"

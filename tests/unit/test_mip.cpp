@@ -1,10 +1,13 @@
 // MIPs on the CPU backend against the plain triple loop, bit for bit (a maximum is exact), on
 // seeded random volumes of awkward sizes (one slice, one row, sizes that are not multiples of any
-// block), with a NaN that must be ignored; and the stage's refusals.
+// block), with a NaN that must be ignored; lines of NaN and of signed zeros, whose signs must
+// survive (std::signbit: -0.0f == 0.0f, so comparing values cannot see them); and the stage's
+// refusals.
 #include <QtTest>
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "compute/buffer.hpp"
 #include "process/mip.hpp"
@@ -46,6 +49,43 @@ class TestMip : public QObject {
     QVERIFY(brightest >= 1.0f);
     QCOMPARE(*std::max_element(actual.alongZ.begin(), actual.alongZ.end()), brightest);
     QCOMPARE(*std::max_element(actual.alongX.begin(), actual.alongX.end()), brightest);
+  }
+
+  void keepsNanLinesAndSignsOfZero() {
+    const process::VolumeShape shape{6, 9, 11};
+    std::vector<float> volume = test::randomVolume(shape, 31);
+    const auto at = [&](int y, int z, int x) -> float& {
+      return volume[(static_cast<std::size_t>(y) * shape.nz + static_cast<std::size_t>(z)) *
+                        shape.nx +
+                    static_cast<std::size_t>(x)];
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int z = 0; z < shape.nz; ++z) {
+      at(1, z, 2) = nan;                         // along z: all NaN
+      at(2, z, 3) = -0.0f;                       // along z: all -0
+      at(3, z, 4) = z == 5 ? 0.0f : -1.0f - z;   // along z: +0 among negatives
+      at(4, z, 5) = z == 5 ? -0.0f : -1.0f - z;  // along z: -0 among negatives
+      at(5, z, 6) = z == 5 ? -0.0f : nan;        // along z: -0 among NaN
+    }
+    const test::Mips expected = test::referenceMips(volume, shape);
+    const test::Mips actual = test::runMips(*cpu_, volume, shape);
+    QVERIFY(test::identical(actual.alongY, expected.alongY));
+    QVERIFY(test::identical(actual.alongZ, expected.alongZ));
+    QVERIFY(test::identical(actual.alongX, expected.alongX));
+    const auto alongZ = [&](int y, int x) { return actual.alongZ[y * shape.nx + x]; };
+    QVERIFY(std::isnan(alongZ(1, 2)));
+    for (const auto& [y, x, negative] : {std::tuple{2, 3, true}, std::tuple{3, 4, false},
+                                         std::tuple{4, 5, true}, std::tuple{5, 6, true}}) {
+      QCOMPARE(alongZ(y, x), 0.0f);
+      QVERIFY2(std::signbit(alongZ(y, x)) == negative,
+               qPrintable(QString("max along z at y %1, x %2 is %3 0")
+                              .arg(y)
+                              .arg(x)
+                              .arg(std::signbit(alongZ(y, x)) ? "-" : "+")));
+    }
+    // The comparison itself tells the signs apart.
+    QVERIFY(!test::identical({-0.0f}, {0.0f}));
+    QVERIFY(test::identical({nan, -0.0f}, {nan, -0.0f}));
   }
 
   void refusesBadShapesAndSpans() {

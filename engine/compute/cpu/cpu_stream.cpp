@@ -59,15 +59,21 @@ void CpuStream::run() {
     try {
       task();
     } catch (const std::exception& e) {
-      std::lock_guard errorLock(mutex_);
-      if (error_.empty()) {
-        error_ = "stream " + name_ + ": " + e.what();
-      }
+      recordError(e.what());
+    } catch (...) {
+      recordError(kUnknownTaskException);
     }
     task.reset();  // destroy captures outside the lock
     lock.lock();
     ++finished_;
     progressed_.notify_all();
+  }
+}
+
+void CpuStream::recordError(const std::string& what) {
+  std::lock_guard lock(mutex_);
+  if (error_.empty()) {
+    error_ = "stream " + name_ + ": " + what;
   }
 }
 

@@ -34,6 +34,7 @@ class CpuStream final : public Stream {
  private:
   void push(HostTask task);
   void run();
+  void recordError(const std::string& what);  // keeps the first
 
   std::string name_;
   std::mutex mutex_;

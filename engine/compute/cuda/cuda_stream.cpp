@@ -1,10 +1,10 @@
 #include "compute/cuda/cuda_stream.hpp"
 
-#include <nvtx3/nvToolsExt.h>
-
 #include <exception>
 #include <iostream>
+#include <optional>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_event.hpp"
 
@@ -37,24 +37,32 @@ void CudaStream::wait(const Event& event) {
   check(cudaStreamWaitEvent(stream_, asCudaEvent(event).get(), 0), "cudaStreamWaitEvent");
 }
 
+// Runs on the driver's callback thread: nothing may escape it, so every exception becomes the
+// stream's error.
 void CUDART_CB CudaStream::runHostTask(void* opaque) {
   auto* slot = static_cast<TaskSlot*>(opaque);
-  nvtxRangePushA("host task");
+  CudaStream& owner = *slot->owner;
+  std::optional<std::string> error;
   try {
+    const ScopedRange range("host task");
     slot->task();
   } catch (const std::exception& e) {
-    std::lock_guard lock(slot->owner->mutex_);
-    if (slot->owner->error_.empty()) {
-      slot->owner->error_ = "stream " + slot->owner->name_ + ": " + e.what();
+    error = e.what();
+  } catch (...) {
+    error = kUnknownTaskException;
+  }
+  if (error) {
+    std::lock_guard lock(owner.mutex_);
+    if (owner.error_.empty()) {
+      owner.error_ = "stream " + owner.name_ + ": " + *error;
     }
   }
-  nvtxRangePop();
   slot->task.reset();
   {
-    std::lock_guard lock(slot->owner->mutex_);
+    std::lock_guard lock(owner.mutex_);
     slot->busy.store(false);
   }
-  slot->owner->slotFreed_.notify_all();
+  owner.slotFreed_.notify_all();
 }
 
 void CudaStream::enqueueHost(HostTask task) {
@@ -89,9 +97,13 @@ void CudaStream::synchronize() {
 
 std::string CudaStream::takeError() {
   const cudaError_t status = cudaStreamQuery(stream_);
+  const unsigned fault = faults_.take();
   std::lock_guard lock(mutex_);
   if (error_.empty() && status != cudaSuccess && status != cudaErrorNotReady) {
     error_ = "stream " + name_ + ": " + cudaGetErrorString(status);
+  }
+  if (error_.empty() && fault != 0) {
+    error_ = "stream " + name_ + ": " + deviceFaultMessage(fault);
   }
   return std::exchange(error_, std::string());
 }

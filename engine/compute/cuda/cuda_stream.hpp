@@ -1,7 +1,9 @@
 #pragma once
 // RAII owner of a non-blocking cudaStream_t. Host tasks go through cudaLaunchHostFunc; each task
 // lives in a slot of a fixed ring owned by the stream (no allocation per task), freed by the
-// callback once it has run. The destructor synchronises, then destroys the stream.
+// callback once it has run. The destructor synchronises, then destroys the stream. Kernels on the
+// stream report the faults they detect themselves into its fault word (device_fault.hpp), which
+// takeError() reads with the stream's other errors.
 
 #include <cuda_runtime.h>
 
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "compute/backend.hpp"
+#include "compute/cuda/device_fault.hpp"
 
 namespace cineflow::compute::cuda {
 
@@ -33,6 +36,8 @@ class CudaStream final : public Stream {
   void synchronize() override;
   std::string takeError() override;
   cudaStream_t get() const { return stream_; }
+  // Where kernels on this stream report faults: pass it to the kernel with a registered code.
+  unsigned* faultWord() const { return faults_.device(); }
 
  private:
   struct TaskSlot {
@@ -43,6 +48,7 @@ class CudaStream final : public Stream {
   static void CUDART_CB runHostTask(void* slot);
 
   std::string name_;
+  DeviceFaultWord faults_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<TaskSlot[]> slots_;
   std::size_t nextSlot_ = 0;

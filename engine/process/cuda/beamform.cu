@@ -3,12 +3,12 @@
 // their samples of a given element row lie close together (cached, nearly coalesced reads).
 // The receive distance and apodisation of a pixel-element pair are computed once and reused for
 // every transmit.
-#include <nvtx3/nvToolsExt.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/das_device.hpp"
@@ -59,7 +59,7 @@ DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams&
           makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {}
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
-  nvtxRangePushA("beamform");
+  const compute::ScopedRange range("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
   const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
@@ -71,7 +71,6 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   const unsigned blocks = static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
   dasKernel<<<blocks, kBlockThreads, 0, s>>>(rf, image, lanes, p);
   compute::cuda::checkLaunch("dasKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda

@@ -3,9 +3,18 @@
 // and for the CPU under a C++ compiler, so that a test on a machine without a GPU runs the very
 // arithmetic and indexing of a kernel's thread (tests/unit/test_device_code.cpp). The few
 // intrinsics they use go through the wrappers below, which take the device's instruction on the
-// GPU and the nearest standard function on the host. Needs the CUDA headers (float2).
+// GPU and the nearest standard function on the host. With CUDA, float2 comes from the CUDA
+// headers; a build without the CUDA toolkit gets the same two-float type here, so that the host
+// test runs in every build.
 
+#if defined(__CUDACC__) || CINEFLOW_HAVE_CUDA
 #include <cuda_runtime.h>
+#else
+struct alignas(8) float2 {
+  float x, y;
+};
+inline float2 make_float2(float x, float y) { return {x, y}; }
+#endif
 
 #include <cmath>
 #include <numbers>

@@ -2,11 +2,11 @@
 // [z][x] image are transformed in place of a transpose by strided batched plans (stride nx,
 // distance 1): R2C, the Hilbert weights on the half spectrum, C2C inverse, magnitude / N.
 #include <cufft.h>
-#include <nvtx3/nvToolsExt.h>
 
 #include <iostream>
 #include <string>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/stage_kernels.hpp"
@@ -83,7 +83,7 @@ EnvelopeKernel::~EnvelopeKernel() {
 }
 
 void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* envelope) const {
-  nvtxRangePushA("envelope");
+  const compute::ScopedRange range("envelope");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   auto* spectrum = reinterpret_cast<float2*>(spectrumStorage_.data());
   const std::size_t count = nz_ * nx_;
@@ -101,7 +101,6 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
   magnitudeKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, envelope, count,
                                                    1.0f / static_cast<float>(nz_));
   compute::cuda::checkLaunch("magnitudeKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda

@@ -1,6 +1,6 @@
 // CUDA twin of process/cpu/log_compress.cpp.
-#include <nvtx3/nvToolsExt.h>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/stage_kernels.hpp"
@@ -20,12 +20,11 @@ __global__ void logCompressKernel(const float* in, float* out,  // may alias: in
 
 void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,
                         float floor) {
-  nvtxRangePushA("log");
+  const compute::ScopedRange range("log");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
   logCompressKernel<<<blocks, 256, 0, s>>>(in, out, count, floor);
   compute::cuda::checkLaunch("logCompressKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda

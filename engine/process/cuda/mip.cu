@@ -1,10 +1,9 @@
 // CUDA twin of process/cpu/mip.cpp: the launchers, and the three-pass fallback for rows that the
 // one-pass kernel (mip_tile.cu) does not take.
-#include <nvtx3/nvToolsExt.h>
-
 #include <algorithm>
 #include <cstdint>
 
+#include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/mip_kernels.hpp"
@@ -91,7 +90,7 @@ unsigned blocksFor(std::size_t items) {
   return static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 65535));
 }
 
-// Scratch layout: the one-pass kernel's two launch marks, padded to 16 bytes, then the three-pass
+// Scratch layout: the one-pass kernel's three launch marks, padded to 16 bytes, then the three-pass
 // partial maxima along z ([zChunks][ny][nx]).
 constexpr std::size_t kTileSyncFloats = 4;
 
@@ -122,13 +121,13 @@ void prepareMipScratch(const MipPlan& plan, float* scratch) {
 void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, const float* volume,
                  int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
                  float* alongX) {
-  nvtxRangePushA("mip");
-  const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  const compute::ScopedRange range("mip");
+  compute::cuda::CudaStream& cudaStream = compute::cuda::asCudaStream(stream);
+  const cudaStream_t s = cudaStream.get();
   const std::size_t plane = static_cast<std::size_t>(ny) * nx;
   if (plan.onePass && aligned16(volume) && aligned16(alongY)) {
     enqueueMipTile(s, plan.tile, volume, ny, nz, nx, reinterpret_cast<unsigned*>(scratch), launch,
-                   alongY, alongZ, alongX);
-    nvtxRangePop();
+                   cudaStream.faultWord(), alongY, alongZ, alongX);
     return;
   }
   float* partialZ = scratch + (plan.onePass ? kTileSyncFloats : 0);
@@ -146,7 +145,6 @@ void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, 
   const std::size_t rows = static_cast<std::size_t>(ny) * nz;
   mipAlongXKernel<<<blocksFor(rows * kWarp), kThreads, 0, s>>>(volume, rows, nx, alongX);
   compute::cuda::checkLaunch("mipAlongXKernel", s);
-  nvtxRangePop();
 }
 
 }  // namespace cineflow::process::cuda

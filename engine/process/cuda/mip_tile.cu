@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/device_fault.hpp"
 #include "process/cuda/mip_kernels.hpp"
 
 namespace cineflow::process::cuda {
@@ -20,6 +21,19 @@ constexpr int kMaxRows = 8;  // depth rows per tile (threadIdx.y); on the H100 8
 constexpr unsigned kEmpty = 0xffffffffu;  // a NaN, which every value beats in atomicFmax
 constexpr std::size_t kTileBytesPerRow = sizeof(float4) * kYChunk * kLanesX;
 constexpr int kClusterBlocks = 8;  // blocks whose maxima along z meet in shared memory (sm_90)
+constexpr int kClusterArchitecture = 90;  // clusters exist in code compiled for compute_90 and up
+constexpr int kLaunchMarks = 3;  // sync words the kernel uses (mip.cu's scratch reserves 4)
+
+// How the blocks of one launch agree that alongZ has been emptied (see mipTileKernel):
+// sync[0] names the launch that claimed the emptying, sync[1] the launch whose emptying is done,
+// sync[2] a launch that gave up waiting for it.
+struct LaunchMarks {
+  unsigned* sync;
+  unsigned launch;
+  unsigned long long waitLimitNs;
+  unsigned* faultWord;
+  unsigned faultCode;
+};
 
 __device__ __forceinline__ float4 nan4() {
   const float n = __int_as_float(0x7fc00000);
@@ -48,6 +62,49 @@ __device__ __forceinline__ void atomicFmax(unsigned* slot, float value) {
   }
 }
 
+__device__ __forceinline__ unsigned long long globalTimerNs() {
+  unsigned long long ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+// True once the launch's first block has emptied alongZ; false when the launch gave up on it.
+//
+// Why a block may wait for another here, and why the wait is bounded: the block waited for is the
+// first of the launch to start, so it is running, and it publishes sync[1] before it waits for
+// anything; by the time the others get here it has long done so, and the first read succeeds.
+// That promise rests on the launch marks: sync shared by two launches running at once, a reused
+// launch number or an overwritten scratch would leave the waiters spinning for ever, hanging the
+// stream and, at its next synchronisation, the program, without a word. So the wait ends after
+// waitLimitNs of global time: the first thread to give up marks the launch abandoned in sync[2],
+// which releases every other waiter of the launch at once, and reports a device fault on the
+// stream (compute/cuda/device_fault.hpp). The kernel then completes with alongZ incomplete, and
+// the engine fails with the fault's message at its next look at the stream's errors.
+__device__ bool alongZEmptied(const LaunchMarks& marks) {
+  const volatile unsigned* emptied = marks.sync + 1;
+  const volatile unsigned* abandoned = marks.sync + 2;
+  if (*emptied == marks.launch) {
+    return true;
+  }
+  const unsigned long long start = globalTimerNs();
+  unsigned pauseNs = 32;
+  for (;;) {
+    __nanosleep(pauseNs);
+    pauseNs = min(2 * pauseNs, 1024u);
+    if (*emptied == marks.launch) {
+      return true;
+    }
+    if (*abandoned == marks.launch) {
+      return false;
+    }
+    if (globalTimerNs() - start > marks.waitLimitNs) {
+      atomicExch(marks.sync + 2, marks.launch);
+      compute::cuda::reportDeviceFault(marks.faultWord, marks.faultCode);
+      return false;
+    }
+  }
+}
+
 // Folds count pairs of m[] across lanes `offset` apart: each lane keeps one half of the indices,
 // so after the folds for offsets 16, 8, 4, 2 (counts 8, 4, 2, 1) lane L holds in m[0] the maximum
 // of index (L >> 1) & 15 over the 16 lanes that share bit 0 of L: 16 shuffles instead of 80.
@@ -67,7 +124,7 @@ __device__ __forceinline__ void foldAcrossLanes(float (&m)[kYChunk], int lane, i
 // launch's first block has emptied it: each block takes 1/clusterSize of the plane, so an element
 // sees one atomic per cluster, not per block.
 __device__ void foldAlongZ(float4* blockZ, int ny, int nx4, int y0, int thread, int threads,
-                           const unsigned* emptied, unsigned launch, unsigned* alongZ) {
+                           const LaunchMarks& marks, unsigned* alongZ) {
 #if __CUDA_ARCH__ >= 900
   cg::cluster_group cluster = cg::this_cluster();
   const int blocks = static_cast<int>(cluster.num_blocks());
@@ -81,6 +138,7 @@ __device__ void foldAlongZ(float4* blockZ, int ny, int nx4, int y0, int thread, 
   const int items = min(kYChunk, ny - y0) * nx4;
   const int begin = items * rank / blocks;
   const int end = items * (rank + 1) / blocks;
+  bool waited = false;
   for (int i = begin + thread; i < end; i += threads) {
     float4 m = blockZ[i];
 #if __CUDA_ARCH__ >= 900
@@ -92,10 +150,15 @@ __device__ void foldAlongZ(float4* blockZ, int ny, int nx4, int y0, int thread, 
     }
 #endif
     // Waiting here, in each thread that has atomics to do, keeps the flag's latency off the
-    // cluster barrier; by now the first block has long emptied alongZ.
-    while (*reinterpret_cast<const volatile unsigned*>(emptied) != launch) {
+    // cluster barrier; by now the first block has long emptied alongZ. A thread that gives up
+    // skips its atomics but still meets the barrier below.
+    if (!waited) {
+      if (!alongZEmptied(marks)) {
+        break;
+      }
+      waited = true;
+      __threadfence();
     }
-    __threadfence();
     unsigned* slot = alongZ + (static_cast<std::size_t>(y0) * nx4 + i) * 4;
     atomicFmax(slot + 0, m.x);
     atomicFmax(slot + 1, m.y);
@@ -117,11 +180,12 @@ __device__ void foldAlongZ(float4* blockZ, int ny, int nx4, int y0, int thread, 
 // in alongZ through foldAlongZ. The first block to start empties alongZ for them: it swaps
 // `launch` into sync[0] (no other block sees anything but `launch` there afterwards), then
 // publishes `launch` in sync[1] once alongZ is empty. Each launch passes a new `launch` value
-// (never 0), so sync needs no reset, and no block waits for one that has not started.
+// (never 0), so sync needs no reset, and no block waits for one that has not started (the wait
+// is bounded all the same: alongZEmptied).
 __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
     mipTileKernel(const float4* __restrict__ volume, int ny, int nz, int nx4,
-                  float4* __restrict__ alongY, float* __restrict__ alongX, unsigned* sync,
-                  unsigned launch, unsigned* __restrict__ alongZ) {
+                  float4* __restrict__ alongY, float* __restrict__ alongX, LaunchMarks marks,
+                  unsigned* __restrict__ alongZ) {
   extern __shared__ float4 shared[];
   float4* blockZ = shared;                    // [kYChunk][nx4]: this block's maxima along z
   float4* tile = shared + kYChunk * kLanesX;  // [kYChunk][blockDim.y][kLanesX]
@@ -138,7 +202,7 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
   const std::size_t slice = static_cast<std::size_t>(nz) * nx4;
 
   if (thread == 0) {
-    emptiesAlongZ = atomicExch(sync, launch) != launch;
+    emptiesAlongZ = atomicExch(marks.sync, marks.launch) != marks.launch;
   }
   __syncthreads();
   if (emptiesAlongZ) {
@@ -149,7 +213,7 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
     __threadfence();
     __syncthreads();
     if (thread == 0) {
-      atomicExch(sync + 1, launch);
+      atomicExch(marks.sync + 1, marks.launch);
     }
   }
 
@@ -207,7 +271,7 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
       }
       __syncthreads();  // the tile is rewritten by the next rows
     }
-    foldAlongZ(blockZ, ny, nx4, y0, thread, threads, sync + 1, launch, alongZ);
+    foldAlongZ(blockZ, ny, nx4, y0, thread, threads, marks, alongZ);
   }
 }
 
@@ -236,23 +300,30 @@ bool mipTileFits(int nx) {
   return nx > 0 && nx % 4 == 0 && nx / 4 <= kLanesX;
 }
 
-MipTilePlan planMipTile(int nz) {
+MipTilePlan planMipTile(int nz, bool allowClusters) {
   int device = 0;
   compute::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
   int sharedOptIn = 0;
-  int major = 0;
+  int clusterLaunch = 0;
   compute::cuda::check(
       cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
       "querying the shared memory per block");
-  compute::cuda::check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-                       "querying the compute capability");
+  compute::cuda::check(cudaDeviceGetAttribute(&clusterLaunch, cudaDevAttrClusterLaunch, device),
+                       "querying cluster support");
+  // The code the runtime picked for this device: its cluster path exists only where it was
+  // compiled for compute_90 or newer (a compute_80 PTX JIT-compiled for an H100 has none).
+  cudaFuncAttributes kernel{};
+  compute::cuda::check(cudaFuncGetAttributes(&kernel, mipTileKernel),
+                       "loading the MIP kernel for this device");
   MipTilePlan plan;
   // blockZ takes one row's share; static shared memory (rowHalves) stays under another.
   const int rowsThatFit =
       static_cast<int>(static_cast<std::size_t>(sharedOptIn) / kTileBytesPerRow) - 2;
   plan.rows = std::clamp(rowsThatFit, 1, kMaxRows);
   plan.sharedBytes = static_cast<std::size_t>(plan.rows + 1) * kTileBytesPerRow;
-  plan.cluster = major >= 9 ? kClusterBlocks : 1;
+  plan.cluster = allowClusters && clusterLaunch != 0 && kernel.ptxVersion >= kClusterArchitecture
+                     ? kClusterBlocks
+                     : 1;
   compute::cuda::check(
       cudaFuncSetAttribute(mipTileKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                            static_cast<int>(plan.sharedBytes)),
@@ -284,18 +355,23 @@ MipTilePlan planMipTile(int nz) {
 }
 
 void prepareMipTileSync(unsigned* sync) {
-  compute::cuda::check(cudaMemset(sync, 0, 2 * sizeof(unsigned)),
-                       "clearing the MIP kernel's launch marks", 2 * sizeof(unsigned));
+  compute::cuda::check(cudaMemset(sync, 0, kLaunchMarks * sizeof(unsigned)),
+                       "clearing the MIP kernel's launch marks", kLaunchMarks * sizeof(unsigned));
 }
 
 void enqueueMipTile(cudaStream_t stream, const MipTilePlan& plan, const float* volume, int ny,
-                    int nz, int nx, unsigned* sync, unsigned launch, float* alongY, float* alongZ,
-                    float* alongX) {
+                    int nz, int nx, unsigned* sync, unsigned launch, unsigned* faultWord,
+                    float* alongY, float* alongZ, float* alongX) {
+  static const unsigned gaveUp = compute::cuda::registerDeviceFault(
+      "the MIP kernel gave up waiting for its projection along z to be emptied (its launch marks "
+      "were not those of one launch: scratch shared by concurrent launches, or overwritten); "
+      "that volume's en-face MIP is incomplete");
+  const LaunchMarks marks{sync, launch, plan.waitLimitNs, faultWord, gaveUp};
   cudaLaunchAttribute cluster{};
   const cudaLaunchConfig_t config = launchConfig(plan, plan.blocks, stream, cluster);
   compute::cuda::check(
       cudaLaunchKernelEx(&config, mipTileKernel, reinterpret_cast<const float4*>(volume), ny, nz,
-                         nx / 4, reinterpret_cast<float4*>(alongY), alongX, sync, launch,
+                         nx / 4, reinterpret_cast<float4*>(alongY), alongX, marks,
                          reinterpret_cast<unsigned*>(alongZ)),
       "launching mipTileKernel");
   compute::cuda::checkLaunch("mipTileKernel", stream);
