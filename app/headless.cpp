@@ -102,29 +102,10 @@ int runHeadless(const CliOptions& options) {
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
     config.cineloopFrames = 8;
 
-    store::AttributeMap attributes = {
-        {"f_number", imaging.fNumber},
-        {"imaging_mode", std::string(process::toString(imaging.mode))},
-        {"apodisation", std::string(process::toString(imaging.apodisation))},
-        {"grid_mm", imaging.grid.toMillimetreString()},
-        {"backend", backend->deviceName()},
-        {"source", source->describe()},
-        {"overflow_policy", std::string(pipeline::toString(config.overflow))}};
-    if (imaging.mode == process::ImagingMode::Iq) {
-      attributes.emplace("iq_bandwidth_percent", imaging.iqBandwidthFor(acq) * 100.0);
-      attributes.emplace("iq_decimation", static_cast<double>(imaging.iqDecimation));
-    } else {
-      const auto [low, high] = imaging.rfBandFor(acq);
-      char band[48];
-      std::snprintf(band, sizeof band, "%.4g:%.4g", low * 100.0, high * 100.0);
-      attributes.emplace("bandpass_percent_of_f0", std::string(band));
-      attributes.emplace("rf_interpolation", static_cast<double>(imaging.rfUpsamplingFor(acq)));
-    }
-    // Where the bandwidth came from: the recording, or measured from its echoes.
-    attributes.emplace("bandwidth_source",
-                       std::string(acq.fractionalBandwidth == 0 ? "default"
-                                   : acq.bandwidthMeasured      ? "measured"
-                                                                : "recorded"));
+    store::AttributeMap attributes = store::imagingAttributes(imaging, acq);
+    attributes.emplace("backend", backend->deviceName());
+    attributes.emplace("source", source->describe());
+    attributes.emplace("overflow_policy", std::string(pipeline::toString(config.overflow)));
     // The recorder writes on its own thread; the observer below only queues a copy. Its slots
     // outnumber the frames the pipeline holds, so that admission (Block) throttles only to the
     // disk's pace.

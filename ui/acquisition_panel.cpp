@@ -1,6 +1,7 @@
 #include "acquisition_panel.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include <QComboBox>
@@ -23,6 +24,41 @@ constexpr double kMaxFrameRateHz = 100'000.0;
 const QString kAlertStyle = QStringLiteral("color: #ff6060; font-weight: bold;");
 // How long the dropped-frame alert stays after the last drop.
 constexpr qint64 kAlertHoldMs = 3000;
+constexpr std::uint64_t kRoomForDrops = 1'000'000;
+
+// The pacing rate, where 0 stands for the source's own rate: the arrows step through the rates in
+// order, the source's included (up from "source rate (20 Hz)" is 25 Hz, down 15 Hz; a step onto
+// or across the source's rate stops there).
+class FrameRateBox : public QDoubleSpinBox {
+ public:
+  FrameRateBox(std::function<double()> sourceRateHz, QWidget* parent)
+      : QDoubleSpinBox(parent), sourceRateHz_(std::move(sourceRateHz)) {}
+
+  void stepBy(int steps) override {
+    const double source = sourceRateHz_();
+    if (source <= 0.0) {
+      QDoubleSpinBox::stepBy(steps);
+      return;
+    }
+    const double from = value() > 0.0 ? value() : source;
+    const double to =
+        std::clamp(from + steps * singleStep(), std::min(singleStep(), source), maximum());
+    const bool reachesSource = (from - source) * (to - source) <= 0.0 && from != source;
+    setValue(reachesSource ? 0.0 : to);
+    selectAll();
+  }
+
+ protected:
+  StepEnabled stepEnabled() const override {
+    if (sourceRateHz_() <= 0.0 || value() > 0.0) {
+      return QDoubleSpinBox::stepEnabled();
+    }
+    return StepUpEnabled | StepDownEnabled;  // around the source's rate
+  }
+
+ private:
+  std::function<double()> sourceRateHz_;
+};
 
 }  // namespace
 
@@ -86,7 +122,7 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
   buttons->addWidget(freeze_);
   layout->addRow(buttons);
 
-  frameRate_ = new QDoubleSpinBox(group);
+  frameRate_ = new FrameRateBox([this] { return controller_.sourceFrameRateHz(); }, group);
   frameRate_->setObjectName(QStringLiteral("frameRateBox"));
   frameRate_->setRange(0.0, kMaxFrameRateHz);
   frameRate_->setDecimals(1);
@@ -114,12 +150,22 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
   droppedCount_ = new QLabel(QStringLiteral("0"), group);
   droppedCount_->setObjectName(QStringLiteral("droppedCount"));
   layout->addRow(tr("Dropped"), droppedCount_);
-  droppedAlert_ = new QLabel(group);
+  // The alert's room stays while it is hidden, so the controls below do not jump under the
+  // cursor when it comes and goes (a box layout keeps a hidden widget's room; a form does not).
+  auto* alertRoom = new QWidget(group);
+  auto* alertLayout = new QVBoxLayout(alertRoom);
+  alertLayout->setContentsMargins(0, 0, 0, 0);
+  droppedAlert_ = new QLabel(alertRoom);
   droppedAlert_->setObjectName(QStringLiteral("droppedAlert"));
   droppedAlert_->setStyleSheet(kAlertStyle);
   droppedAlert_->setWordWrap(true);
+  QSizePolicy keepRoom = droppedAlert_->sizePolicy();
+  keepRoom.setRetainSizeWhenHidden(true);
+  droppedAlert_->setSizePolicy(keepRoom);
+  droppedAlert_->setText(droppedAlertText(kRoomForDrops));  // the room for a long count
   droppedAlert_->hide();
-  layout->addRow(droppedAlert_);
+  alertLayout->addWidget(droppedAlert_);
+  layout->addRow(alertRoom);
   return group;
 }
 
@@ -155,6 +201,11 @@ void AcquisitionPanel::onRunningChanged(bool running) {
   }
 }
 
+QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped) {
+  return tr("⚠ %n frame(s) dropped: processing cannot keep up with the frame rate", nullptr,
+            static_cast<int>(std::min<std::uint64_t>(dropped, std::numeric_limits<int>::max())));
+}
+
 void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   droppedCount_->setText(QString::number(stats.dropped));
   if (stats.dropped <= droppedSeen_) {
@@ -166,11 +217,7 @@ void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   } else {
     droppedSeen_ = stats.dropped;
     lastDrop_.start();
-    droppedAlert_->setText(tr(
-        "⚠ %n frame(s) dropped: processing cannot keep up with the "
-        "frame rate",
-        nullptr,
-        static_cast<int>(std::min<std::uint64_t>(stats.dropped, std::numeric_limits<int>::max()))));
+    droppedAlert_->setText(droppedAlertText(stats.dropped));
     droppedAlert_->show();
   }
 }

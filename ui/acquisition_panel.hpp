@@ -51,6 +51,7 @@ class AcquisitionPanel : public QWidget {
   void onSourceOpened(const QString& description);
   void onRunningChanged(bool running);
   void onStatsUpdated(const pipeline::EngineStats& stats);
+  static QString droppedAlertText(std::uint64_t dropped);
 
   EngineController& controller_;
   QLabel* sourceLabel_ = nullptr;

@@ -340,7 +340,7 @@ void BmodeView::renderProfiler() {
   QPainter painter(&image);
   painter.setFont(font());
   painter.setRenderHint(QPainter::TextAntialiasing);
-  profilerRect_ = paintProfiler(painter, QRectF(rect()), *profiler_);
+  profilerRect_ = paintProfiler(painter, profilerArea(), *profiler_);
   painter.end();
   profilerPixels_ =
       QRect(qFloor(profilerRect_.left() * ratio), qFloor(profilerRect_.top() * ratio),
@@ -355,6 +355,24 @@ void BmodeView::renderProfiler() {
 void BmodeView::setOverlayVisible(bool visible) {
   if (visible != overlayVisible_) {
     overlayVisible_ = visible;
+    update();
+  }
+}
+
+QRectF BmodeView::profilerArea() const {
+  // Right of the depth ruler and under the lateral ruler (over the image): the panel never hides
+  // the rulers' labels.
+  const QRectF image = imageRectInWidget();
+  const QRectF whole(rect());
+  if (image.isEmpty()) {
+    return whole.adjusted(0, kOverlayMargins.top(), 0, 0);
+  }
+  return QRectF(QPointF(image.left(), image.top()), whole.bottomRight());
+}
+
+void BmodeView::setFrozen(bool frozen) {
+  if (frozen != frozen_) {
+    frozen_ = frozen;
     update();
   }
 }
@@ -471,7 +489,7 @@ void BmodeView::paintFrame() {
   if (newFrame && profileLine_) {
     updateLineProfile();
   }
-  if ((overlayVisible_ || profiler_ || profileLine_) && displayed_ && overlayDevice_) {
+  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_) && displayed_ && overlayDevice_) {
     drawOverlay();
   }
   if (newFrame) {
@@ -496,6 +514,9 @@ void BmodeView::drawOverlay() {
   }
   if (profileLine_) {
     paintProfileLine(painter);
+  }
+  if (frozen_) {
+    paintFrozenBadge(painter, size());
   }
   if (profiler_) {
     if (profilerImage_.isNull() || profilerImageSize_ != size()) {

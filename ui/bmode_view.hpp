@@ -67,6 +67,8 @@ class BmodeView : public QOpenGLWidget {
   double dynamicRangeDb() const { return dynamicRangeDb_; }
   ColourMap colourMap() const { return colourMap_; }
   bool overlayVisible() const { return overlayVisible_; }
+  // Whether the view shows its "FROZEN" badge (acquisition stopped by Freeze, reviewing).
+  bool isFrozen() const { return frozen_; }
   // The profiler overlay's panel (widget pixels; empty when it is off), what compositing it onto
   // the last frame took, and what drawing it for the last snapshot took (ms).
   QRectF profilerRect() const { return profilerRect_; }
@@ -143,6 +145,7 @@ class BmodeView : public QOpenGLWidget {
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
   void setColourMap(cineflow::ui::ColourMap map);
   void setOverlayVisible(bool visible);
+  void setFrozen(bool frozen);
   // The line profile: Shift + drag draws a segment across the image (plain drag still pans),
   // Shift + double-click removes it. With the axial profile on, the segment follows the cursor
   // down the whole depth instead.
@@ -173,6 +176,8 @@ class BmodeView : public QOpenGLWidget {
   void onContextAboutToBeDestroyed();
   // The image rectangle in widget (logical) coordinates.
   QRectF imageRectInWidget() const;
+  // Where the profiler panel may go (widget pixels): clear of the rulers.
+  QRectF profilerArea() const;
   void paintFrame();
   void drawOverlay();
   void renderProfiler();
@@ -200,6 +205,7 @@ class BmodeView : public QOpenGLWidget {
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
   ColourMap colourMap_ = ColourMap::Grey;
   bool overlayVisible_ = true;
+  bool frozen_ = false;
   std::shared_ptr<const ProfilerSnapshot> profiler_;
   QImage profilerImage_;  // the panel drawn for profiler_ at profilerImageSize_
   QSize profilerImageSize_;

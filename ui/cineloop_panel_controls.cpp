@@ -180,8 +180,8 @@ void CineloopPanel::updatePosition() {
 
 void CineloopPanel::chooseExportFolder() {
   setPlaying(false);
-  const QString folder = QFileDialog::getExistingDirectory(
-      this, tr("Export the cineloop as PNG frames into"), lastExportFolder_);
+  const QString folder =
+      QFileDialog::getExistingDirectory(this, tr("Export PNG frames to"), lastExportFolder_);
   if (folder.isEmpty()) {
     return;
   }

@@ -26,8 +26,9 @@ QSlider* makeSlider(const QString& objectName, const QString& toolTip, QWidget* 
   return slider;
 }
 
-QLabel* makeValueLabel(QWidget* parent) {
+QLabel* makeValueLabel(QWidget* parent, const QString& objectName) {
   auto* label = new QLabel(parent);
+  label->setObjectName(objectName);
   // Wide enough for "-120 dB" so the toolbar does not jump while dragging.
   label->setMinimumWidth(label->fontMetrics().horizontalAdvance(QStringLiteral("-1200 dB")));
   return label;
@@ -37,19 +38,23 @@ QString decibels(int value) {
   return QStringLiteral("%1 dB").arg(value);
 }
 
+QString signedDecibels(double value) {
+  return QStringLiteral("%1%2 dB").arg(value >= 0 ? QStringLiteral("+") : QString()).arg(value);
+}
+
 }  // namespace
 
 DisplayControls::DisplayControls(QWidget* parent)
     : QWidget(parent),
-      gainSlider_(makeSlider(QStringLiteral("gainSlider"),
-                             tr("Gain: the echo level shown as white (slide right to brighten)"),
-                             this)),
-      gainValue_(makeValueLabel(this)),
+      gainSlider_(makeSlider(
+          QStringLiteral("gainSlider"),
+          tr("Gain: slide right to brighten; +0 dB is the level suggested for the source"), this)),
+      gainValue_(makeValueLabel(this, QStringLiteral("gainValue"))),
       dynamicRangeSlider_(makeSlider(QStringLiteral("dynamicRangeSlider"),
                                      tr("Dynamic range: the span of echo levels from black to "
                                         "white"),
                                      this)),
-      dynamicRangeValue_(makeValueLabel(this)),
+      dynamicRangeValue_(makeValueLabel(this, QStringLiteral("dynamicRangeValue"))),
       colourMapCombo_(new QComboBox(this)) {
   colourMapCombo_->setObjectName(QStringLiteral("colourMapCombo"));
   colourMapCombo_->setToolTip(tr("Colour map: how echo levels are shown"));
@@ -57,14 +62,13 @@ DisplayControls::DisplayControls(QWidget* parent)
   for (const ColourMap map : kColourMaps) {
     colourMapCombo_->addItem(colourMapName(map), static_cast<int>(map));
   }
-  // The value is the white level (DESIGN.md §4), so a lower value brightens the image; operators
-  // expect brighter to the right, as on a scanner's gain knob.
-  gainSlider_->setInvertedAppearance(true);
-  gainSlider_->setRange(-100, 200);
+  // The slider's value is minus the white level (DESIGN.md §4): it rises to the right, as the
+  // gain does, and brightens the image.
+  gainSlider_->setRange(-200, 100);
   gainSlider_->setValue(0);
   dynamicRangeSlider_->setRange(kMinDynamicRangeDb, kMaxDynamicRangeDb);
   dynamicRangeSlider_->setValue(static_cast<int>(BmodeView::kDefaultDynamicRangeDb));
-  gainValue_->setText(decibels(gainSlider_->value()));
+  gainValue_->setText(signedDecibels(relativeGainDb()));
   dynamicRangeValue_->setText(decibels(dynamicRangeSlider_->value()));
 
   auto* layout = new QHBoxLayout(this);
@@ -80,9 +84,9 @@ DisplayControls::DisplayControls(QWidget* parent)
   layout->addWidget(new QLabel(tr("Colour map"), this));
   layout->addWidget(colourMapCombo_);
 
-  connect(gainSlider_, &QSlider::valueChanged, this, [this](int value) {
-    gainValue_->setText(decibels(value));
-    emit gainChanged(value);
+  connect(gainSlider_, &QSlider::valueChanged, this, [this] {
+    gainValue_->setText(signedDecibels(relativeGainDb()));
+    emit gainChanged(gainDb());
   });
   connect(dynamicRangeSlider_, &QSlider::valueChanged, this, [this](int value) {
     dynamicRangeValue_->setText(decibels(value));
@@ -93,7 +97,11 @@ DisplayControls::DisplayControls(QWidget* parent)
 }
 
 double DisplayControls::gainDb() const {
-  return gainSlider_->value();
+  return -gainSlider_->value();
+}
+
+double DisplayControls::relativeGainDb() const {
+  return std::lround(suggestedWhiteDb_) - gainDb();
 }
 
 double DisplayControls::dynamicRangeDb() const {
@@ -108,13 +116,16 @@ void DisplayControls::setColourMap(ColourMap map) {
   colourMapCombo_->setCurrentIndex(colourMapCombo_->findData(static_cast<int>(map)));
 }
 
-void DisplayControls::setGainRange(double minimumDb, double maximumDb) {
-  gainSlider_->setRange(static_cast<int>(std::floor(minimumDb)),
-                        static_cast<int>(std::ceil(maximumDb)));
+void DisplayControls::setSuggestedGain(double whiteDb, double belowDb, double aboveDb) {
+  suggestedWhiteDb_ = whiteDb;
+  gainSlider_->setRange(static_cast<int>(-std::ceil(whiteDb + aboveDb)),
+                        static_cast<int>(-std::floor(whiteDb - belowDb)));
+  setGainDb(whiteDb);
+  gainValue_->setText(signedDecibels(relativeGainDb()));  // also when the value stays
 }
 
 void DisplayControls::setGainDb(double gainDb) {
-  gainSlider_->setValue(static_cast<int>(std::lround(gainDb)));
+  gainSlider_->setValue(static_cast<int>(-std::lround(gainDb)));
 }
 
 void DisplayControls::setDynamicRangeDb(double dynamicRangeDb) {

@@ -1,7 +1,9 @@
 #pragma once
-// Display controls for the B-mode image: gain (the dB value shown as white) and dynamic range
-// (the dB span from black to white) as whole-dB sliders with their values beside them, and the
-// colour map.
+// Display controls for the B-mode image: gain and dynamic range (the dB span from black to white)
+// as whole-dB sliders with their values beside them, and the colour map. The gain slider reads as
+// on a scanner: right is more gain and a brighter image; its label is the gain relative to the
+// level suggested for the source ("+0 dB" when opened). gainDb() and gainChanged() carry the
+// white level the view takes (DESIGN.md §4): more gain is a lower white level.
 
 #include <QWidget>
 
@@ -22,8 +24,12 @@ class DisplayControls : public QWidget {
   double gainDb() const;
   double dynamicRangeDb() const;
   ColourMap colourMap() const;
-  // The gain slider's span; images are absolute dB, so the useful span depends on the source.
-  void setGainRange(double minimumDb, double maximumDb);
+  // The white level suggested for a new source (images are absolute dB, so the useful span
+  // depends on it): the gain returns to it, reads +0 dB there, and spans `belowDb` under it (more
+  // gain) and `aboveDb` over it (less).
+  void setSuggestedGain(double whiteDb, double belowDb, double aboveDb);
+  // The gain as the label reads it: the suggested white level minus the one in effect.
+  double relativeGainDb() const;
 
  public slots:
   void setGainDb(double gainDb);
@@ -41,6 +47,7 @@ class DisplayControls : public QWidget {
   QSlider* dynamicRangeSlider_;
   QLabel* dynamicRangeValue_;
   QComboBox* colourMapCombo_;
+  double suggestedWhiteDb_ = 0.0;
 };
 
 }  // namespace cineflow::ui

@@ -133,6 +133,7 @@ void EngineController::finishOpen(std::unique_ptr<acquire::FrameSource> source, 
     emit errorOccurred(tr("Cannot use the source: %1").arg(QString::fromStdString(error.what())));
     return;
   }
+  emit sourceChanged();
   emit sourceOpened(sourceDescription());
   if (autoStart) {
     start();

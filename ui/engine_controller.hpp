@@ -101,6 +101,9 @@ class EngineController : public QObject {
  signals:
   void openProgress(double fraction, const QString& what);
   void sourceOpened(const QString& description);
+  // A new source is in place in the engine (emitted just before sourceOpened()); not after a
+  // failed open, which leaves the previous source in place.
+  void sourceChanged();
   void runningChanged(bool running);
   void frameReady(std::shared_ptr<const cineflow::ui::Frame> frame);
   void statsUpdated(const cineflow::pipeline::EngineStats& stats);

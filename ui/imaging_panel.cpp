@@ -1,10 +1,12 @@
 #include "imaging_panel.hpp"
 
+#include <array>
 #include <cmath>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -137,10 +139,12 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
   // No cross-field limits here: the engine validates the grid and the panel shows its reason.
   depthStart_ = millimetreBox(this, QStringLiteral("depthStartBox"), 0.0);
   depthEnd_ = millimetreBox(this, QStringLiteral("depthEndBox"), 0.0);
-  depthStep_ = millimetreBox(this, QStringLiteral("depthStepBox"), 0.001, kMaxStepMm, 4);
+  // Steps go down to 0 so that a step too small is refused with the engine's reason rather than
+  // silently put back by the box.
+  depthStep_ = millimetreBox(this, QStringLiteral("depthStepBox"), 0.0, kMaxStepMm, 4);
   lateralStart_ = millimetreBox(this, QStringLiteral("lateralStartBox"), -kMaxExtentMm);
   lateralEnd_ = millimetreBox(this, QStringLiteral("lateralEndBox"), -kMaxExtentMm);
-  lateralStep_ = millimetreBox(this, QStringLiteral("lateralStepBox"), 0.001, kMaxStepMm, 4);
+  lateralStep_ = millimetreBox(this, QStringLiteral("lateralStepBox"), 0.0, kMaxStepMm, 4);
   layout->addRow(tr("Depth from"), depthStart_);
   layout->addRow(tr("Depth to"), depthEnd_);
   layout->addRow(tr("Depth step"), depthStep_);
@@ -158,10 +162,17 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
   imagingError_->setObjectName(QStringLiteral("imagingError"));
   imagingError_->setStyleSheet(kErrorStyle);
   imagingError_->setWordWrap(true);
+  // Wraps within the panel's width rather than widening the dock (and hiding its buttons).
+  imagingError_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::MinimumExpanding);
   imagingError_->hide();
   layout->addRow(imagingError_);
 
   setEnabled(false);
+  // Nothing to show before a source is open: blanks, not the boxes' minimums.
+  for (QDoubleSpinBox* box : numberBoxes()) {
+    box->setSpecialValueText(QStringLiteral(" "));
+    box->setValue(box->minimum());
+  }
   connect(&controller_, &EngineController::sourceOpened, this, &ImagingPanel::onSourceOpened);
 }
 
@@ -178,7 +189,15 @@ void ImagingPanel::onSourceOpened() {
   load();
 }
 
+std::array<QDoubleSpinBox*, 8> ImagingPanel::numberBoxes() const {
+  return {fNumber_,   iqBandwidth_,  depthStart_, depthEnd_,
+          depthStep_, lateralStart_, lateralEnd_, lateralStep_};
+}
+
 void ImagingPanel::load() {
+  for (QDoubleSpinBox* box : numberBoxes()) {
+    box->setSpecialValueText(QString());  // the blanks shown before the first source
+  }
   const acquire::AcquisitionParams* acq = controller_.engine().acquisitionParams();
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
@@ -192,7 +211,7 @@ void ImagingPanel::load() {
   const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
   const double ownPercent =
       (fromFile ? acq->fractionalBandwidth : process::kDefaultIqBandwidthRel) * kPercent;
-  const QString own = !fromFile               ? tr("default (%1 %)")
+  const QString own = !fromFile                ? tr("default (%1 %)")
                       : acq->bandwidthMeasured ? tr("measured (%1 %)")
                                                : tr("recording's (%1 %)");
   iqBandwidth_->setSpecialValueText(own.arg(ownPercent, 0, 'g', 3));
@@ -235,6 +254,22 @@ void ImagingPanel::applyChange(Change change) {
   // The controls show what is in effect: a refused value goes back, with the reason.
   loadLiveControls();
   showImagingResult(error.isEmpty() ? gridError_ : error);
+}
+
+void ImagingPanel::keyPressEvent(QKeyEvent* event) {
+  const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+  const QWidget* focus = focusWidget();  // the grid box or its line edit
+  const auto holds = [focus](const QWidget* box) {
+    return focus != nullptr && (focus == box || box->isAncestorOf(focus));
+  };
+  const bool inGrid = holds(depthStart_) || holds(depthEnd_) || holds(depthStep_) ||
+                      holds(lateralStart_) || holds(lateralEnd_) || holds(lateralStep_);
+  if (enter && inGrid) {
+    applyGrid();
+    event->accept();
+    return;
+  }
+  QGroupBox::keyPressEvent(event);
 }
 
 void ImagingPanel::applyGrid() {

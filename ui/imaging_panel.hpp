@@ -2,13 +2,15 @@
 // The imaging parameters in the acquisition dock: the signal chain (RF or I/Q, and in I/Q mode
 // the low-pass bandwidth and the decimation), the receive aperture (f-number, apodisation) and
 // the reconstruction grid (depth and lateral ranges, pixel steps). The chain and the aperture
-// apply live as they change; the grid applies with its button. Every change goes through
-// EngineController::setImagingParams: a refusal is shown in the panel with the engine's reason,
-// never thrown, and the previous parameters stay in effect. The live controls always show the
-// parameters in effect (a refused value goes back); a refused grid stays in its boxes, with its
-// reason, until a grid applies. Applying the grid takes only the boxes the operator changed (the
-// others keep the exact values in effect, which the boxes show rounded). Disabled until a source
-// is open (the defaults and limits depend on the acquisition).
+// apply live as they change; the grid applies with its button or Return in a grid box. Every change
+// goes through EngineController::setImagingParams: a refusal is shown in the panel with the
+// engine's reason, never thrown, and the previous parameters stay in effect. The live controls
+// always show the parameters in effect (a refused value goes back); a refused grid stays in its
+// boxes, with its reason, until a grid applies. Applying the grid takes only the boxes the operator
+// changed (the others keep the exact values in effect, which the boxes show rounded). Disabled
+// until a source is open (the defaults and limits depend on the acquisition).
+
+#include <array>
 
 #include <QGroupBox>
 #include <QString>
@@ -17,6 +19,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QKeyEvent;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -51,8 +54,14 @@ class ImagingPanel : public QGroupBox {
   // Empty while the parameters shown are in effect; otherwise why they are not.
   QString imagingError() const;
 
+ protected:
+  // Return in a grid box applies the grid (the boxes pass Return on to their parent).
+  void keyPressEvent(QKeyEvent* event) override;
+
  private:
   void onSourceOpened();
+  // The boxes that show numbers (blank before the first source).
+  std::array<QDoubleSpinBox*, 8> numberBoxes() const;
   // Fills every control from the engine's parameters and the acquisition, without applying them
   // back; clears any error.
   void load();

@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStatusBar>
@@ -48,7 +49,8 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 
   setWindowTitle(QStringLiteral("Cineflow"));
   setCentralWidget(view_);
-  resize(1280, 860);
+  // No taller than the screen: the status bar and the docks' lower controls stay on it.
+  resize(QSize(1280, 860).boundedTo(screen()->availableGeometry().size()));
   createActions();
   createToolBar();
   createDocks();
@@ -56,6 +58,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createMenus();
   createStatusBar();
   connectController();
+  updateAcquisitionState();
   restoreSettings();
   // The view chooses its display path once its GL context exists; frames then stay in the
   // cineloop when it can upload them device-to-texture.
@@ -148,6 +151,12 @@ void MainWindow::createStatusBar() {
   messageLabel_ = new QLabel(this);
   messageLabel_->setObjectName(QStringLiteral("messageLabel"));
   statusBar()->addWidget(messageLabel_, 1);
+  acquisitionState_ = new QLabel(this);
+  acquisitionState_->setObjectName(QStringLiteral("acquisitionState"));
+  acquisitionState_->setToolTip(
+      tr("Live: acquiring. Frozen: stopped by Freeze, reviewing the cineloop (F goes live "
+         "again). Stopped: stopped by Stop."));
+  statusBar()->addPermanentWidget(acquisitionState_);
   statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
   profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_,
                                    {&view_->displayProbe(), &volumes_->saveProbe()}, this);
@@ -166,7 +175,11 @@ void MainWindow::connectController() {
   connect(controller_.get(), &EngineController::openProgress, this, &MainWindow::onOpenProgress);
   connect(controller_.get(), &EngineController::errorOccurred, this, &MainWindow::onError);
   connect(controller_.get(), &EngineController::sourceOpened, this, [this](const QString& what) {
-    runAction_->setEnabled(true);
+    frozen_ = false;  // nothing of the new source to review yet
+    // From the new source's first frame: frames of the previous source still arrive while this
+    // one opens, and their level is not this source's.
+    autoGainPending_ = true;
+    updateAcquisitionState();
     cineloopPanel_->refresh();
     showMessage(tr("Source: %1").arg(what), false);
   });
@@ -218,8 +231,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::openSource(const QString& spec, bool autoStart,
                             const acquire::MatMapping& matMapping) {
-  autoGainPending_ = true;
-  runAction_->setEnabled(false);
   showMessage(tr("Opening %1…").arg(spec), false);
   controller_->open(spec, autoStart, matMapping);
 }
@@ -245,7 +256,16 @@ void MainWindow::importMatlabRecording(const QString& path) {
 }
 
 void MainWindow::freeze() {
+  if (frozen_) {
+    controller_->start();  // runningChanged(true) clears frozen_
+    return;
+  }
+  if (!controller_->isRunning()) {
+    return;
+  }
+  frozen_ = true;
   controller_->stop();  // runningChanged(false) puts the cineloop panel in review mode
+  updateAcquisitionState();
   cineloopDock_->show();
   cineloopDock_->raise();
   showMessage(tr("Frozen: reviewing the cineloop (Left / Right step, P plays)"), false);
@@ -261,16 +281,26 @@ void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
       controller_->engine().cineloop().copyImage(frame->header.sequence, copied, header, geometry);
     }
     const double gain = suggestGainDb(frame->pixelsInCineloop ? copied : frame->pixels);
-    displayControls_->setGainRange(gain - kGainSpanBelowDb, gain + kGainSpanAboveDb);
-    displayControls_->setGainDb(gain);
+    displayControls_->setSuggestedGain(gain, kGainSpanBelowDb, kGainSpanAboveDb);
   }
   view_->setFrame(frame);
 }
 
-void MainWindow::onRunningChanged(bool running) {
+void MainWindow::updateAcquisitionState() {
+  const bool running = controller_->isRunning();
+  frozen_ = frozen_ && !running;
+  runAction_->setEnabled(controller_->hasSource());
   runAction_->setText(running ? tr("Stop") : tr("Start"));
   runAction_->setIcon(mediaIcon(running ? MediaIcon::Stop : MediaIcon::Play));
-  freezeAction_->setEnabled(running);
+  freezeAction_->setEnabled(running || frozen_);
+  freezeAction_->setChecked(frozen_);
+  view_->setFrozen(frozen_);
+  acquisitionState_->setText(running ? tr("Live") : frozen_ ? tr("Frozen") : tr("Stopped"));
+  acquisitionState_->setVisible(controller_->hasSource());
+}
+
+void MainWindow::onRunningChanged(bool running) {
+  updateAcquisitionState();
   cineloopPanel_->setLive(running);
   if (running) {
     lastError_.clear();
@@ -285,6 +315,7 @@ void MainWindow::onOpenProgress(double fraction, const QString& what) {
 }
 
 void MainWindow::onError(const QString& message) {
+  updateAcquisitionState();  // a failed open leaves the engine as it was
   lastError_ = message;
   showMessage(message, true);
   emit errorShown(message);

@@ -73,7 +73,8 @@ class MainWindow : public QMainWindow {
   void saveSettings() const;
 
  public slots:
-  // Stops acquiring and switches to cineloop review (the newest kept frame on screen).
+  // Acquiring: stops and switches to cineloop review (the newest kept frame on screen, the view
+  // marked FROZEN). Frozen: acquires again. F and the toolbar's Freeze toggle it.
   void freeze();
 
  signals:
@@ -104,6 +105,9 @@ class MainWindow : public QMainWindow {
   void onOpenProgress(double fraction, const QString& what);
   void onError(const QString& message);
   void showMessage(const QString& text, bool isError);
+  // The run and freeze actions, the view's FROZEN badge and the status bar's acquisition state
+  // from the engine's real state (also after a failed open, which leaves the old source running).
+  void updateAcquisitionState();
 
   std::unique_ptr<EngineController> controller_;
   std::unique_ptr<VolumeController> volumes_;  // after controller_: destroyed before it
@@ -125,6 +129,7 @@ class MainWindow : public QMainWindow {
   MipTriptych* liveMips_ = nullptr;
   QDockWidget* liveMipDock_ = nullptr;
   QLabel* messageLabel_ = nullptr;
+  QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
 
   QAction* openFileAction_ = nullptr;
   QAction* importMatAction_ = nullptr;
@@ -137,7 +142,8 @@ class MainWindow : public QMainWindow {
   QAction* aboutAction_ = nullptr;
 
   bool interactiveErrors_ = true;
-  bool autoGainPending_ = true;  // set the gain from the first frame of each opened source
+  bool frozen_ = false;          // stopped by Freeze (reviewing), not by Stop
+  bool autoGainPending_ = true;  // the gain from each open source's first frame
   QString lastError_;
 };
 

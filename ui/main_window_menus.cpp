@@ -66,8 +66,9 @@ void MainWindow::createActions() {
   freezeAction_ = new QAction(mediaIcon(MediaIcon::Freeze), tr("Freeze"), this);
   freezeAction_->setObjectName(QStringLiteral("freezeAction"));
   freezeAction_->setShortcut(QKeySequence(Qt::Key_F));
-  freezeAction_->setToolTip(tr("Stop acquiring and review the cineloop (F)"));
-  freezeAction_->setEnabled(false);  // while acquiring only
+  freezeAction_->setToolTip(tr("Stop acquiring and review the cineloop; again to go live (F)"));
+  freezeAction_->setCheckable(true);
+  freezeAction_->setEnabled(false);  // while acquiring or frozen
   connect(freezeAction_, &QAction::triggered, this, &MainWindow::freeze);
 
   profilerAction_ = new QAction(tr("&Profiler"), this);

@@ -1,6 +1,6 @@
 // MainWindow's volume docks: the review panel (buffer, review, save, discard) and the live MIPs
-// of the newest volume beside the live B-mode; and the question asked before quitting with unsaved
-// volumes.
+// of the newest volume of the running source beside the live B-mode; and the question asked
+// before quitting with unsaved volumes.
 
 #include <QDockWidget>
 #include <QMessageBox>
@@ -31,6 +31,9 @@ void MainWindow::createVolumeDocks() {
   addDockWidget(Qt::RightDockWidgetArea, liveMipDock_);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshLiveMip);
+  // The previous source's newest volume is not this source's: nothing until this one makes one.
+  connect(controller_.get(), &EngineController::sourceOpened, liveMips_,
+          [this] { liveMips_->clear(tr("No volume from this source yet")); });
 
   // The volume views look like the live one.
   for (const auto axis : {MipTriptych::Axis::Y, MipTriptych::Axis::Z, MipTriptych::Axis::X}) {

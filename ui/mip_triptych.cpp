@@ -2,6 +2,7 @@
 
 #include <QGridLayout>
 #include <QLabel>
+#include <QStackedLayout>
 #include <QVBoxLayout>
 
 #include "bmode_view.hpp"
@@ -11,16 +12,26 @@ namespace cineflow::ui {
 MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companion)
     : QWidget(parent) {
   setObjectName(name);
-  auto* grid = new QGridLayout(this);
+  pages_ = new QStackedLayout(this);
+  grid_ = new QWidget(this);
+  pages_->addWidget(grid_);
+  placeholder_ = new QLabel(tr("No volume yet"), this);
+  placeholder_->setObjectName(name + QLatin1String("Placeholder"));
+  placeholder_->setAlignment(Qt::AlignCenter);
+  placeholder_->setWordWrap(true);
+  placeholder_->setEnabled(false);  // greyed: it says what is missing, it is not content
+  pages_->addWidget(placeholder_);
+  pages_->setCurrentWidget(placeholder_);
+  auto* grid = new QGridLayout(grid_);
   grid->setContentsMargins(0, 0, 0, 0);
   const QString titles[3] = {tr("Through the slab (max over y)"), tr("En face (max over depth)"),
                              tr("Side view (max over x)")};
   const char* suffixes[3] = {"Y", "Z", "X"};
   for (int i = 0; i < 3; ++i) {
     auto* cell = new QVBoxLayout;
-    auto* title = new QLabel(titles[i], this);
+    auto* title = new QLabel(titles[i], grid_);
     title->setStyleSheet(QStringLiteral("font-size: small"));
-    views_[i] = new BmodeView(this);
+    views_[i] = new BmodeView(grid_);
     views_[i]->setObjectName(name + QLatin1String(suffixes[i]));
     views_[i]->setMinimumSize(80, 48);  // the docks share the window with the live view
     cell->addWidget(title);
@@ -51,8 +62,22 @@ void MipTriptych::setImages(const VolumeImages& images) {
   for (int i = 0; i < 3; ++i) {
     if (frames[i]) {
       views_[i]->setFrame(frames[i]);
+      pages_->setCurrentWidget(grid_);
     }
   }
+}
+
+void MipTriptych::clear(const QString& placeholder) {
+  placeholder_->setText(placeholder);
+  pages_->setCurrentWidget(placeholder_);
+}
+
+bool MipTriptych::showsPlaceholder() const {
+  return pages_->currentWidget() == placeholder_;
+}
+
+QString MipTriptych::placeholderText() const {
+  return placeholder_->text();
 }
 
 }  // namespace cineflow::ui

@@ -4,13 +4,15 @@
 // B-mode image) in a tall left column, en face (x-y) and the side view (depth-y) on the right. With
 // a companion widget (the Volumes dock's slice view) the four share a 2 x 2 grid instead: the
 // companion and the projection through the slab above, en face and the side view below. Used by
-// the Live MIP dock (the newest volume) and the Volumes dock (the selected one).
+// the Live MIP dock (the newest volume) and the Volumes dock (the selected one). Until it has
+// something to show, or after clear(), a placeholder says why it is empty.
 
 #include <QWidget>
 
 #include "volume_controller.hpp"
 
 class QLabel;
+class QStackedLayout;
 
 namespace cineflow::ui {
 
@@ -27,12 +29,21 @@ class MipTriptych : public QWidget {
   explicit MipTriptych(const QString& name, QWidget* parent = nullptr,
                        QWidget* companion = nullptr);
 
-  // Shows the projections of `images` (those present); keeps the views as they are otherwise.
+  // Shows the projections of `images` (those present), and the views again after clear(); keeps
+  // everything as it is when `images` holds none.
   void setImages(const VolumeImages& images);
+  // Hides the views (and the companion) behind `placeholder` ("No volume selected"), so that a
+  // volume that is gone, or a source that is no longer running, is not shown as if it were.
+  void clear(const QString& placeholder);
+  bool showsPlaceholder() const;
+  QString placeholderText() const;
   BmodeView& view(Axis axis) { return *views_[static_cast<int>(axis)]; }
 
  private:
   BmodeView* views_[3] = {};
+  QStackedLayout* pages_ = nullptr;  // the views, or the placeholder
+  QWidget* grid_ = nullptr;
+  QLabel* placeholder_ = nullptr;
 };
 
 }  // namespace cineflow::ui

@@ -41,7 +41,15 @@ QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QP
   QRectF plot;
   if (!profile.empty()) {
     const QFontMetricsF metrics(painter.font());
-    const qreal width = std::min<qreal>(image.width() * 0.6, 360);
+    // Two lines (peak; width) so that a narrow plot does not cut the width off, and the plot at
+    // least as wide as they are (units included), within the image.
+    const QString readout =
+        describeProfile(profile).replace(QStringLiteral(" · "), QStringLiteral("\n"));
+    const qreal textWidth =
+        std::ceil(metrics.boundingRect(QRectF(0, 0, 1e6, 1e6), Qt::AlignLeft, readout).width());
+    const qreal width = std::min(
+        std::max<qreal>(std::min<qreal>(image.width() * 0.6, 360), textWidth + 2 * kPadding + 1),
+        image.width() - 2 * kPadding);
     const qreal height = std::min<qreal>(image.height() * 0.35, 140);
     plot = QRectF(image.left() + kPadding, image.bottom() - height - kPadding, width, height);
     painter.setPen(Qt::NoPen);
@@ -69,10 +77,8 @@ QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QP
     painter.setPen(QPen(kLine, 1.5));
     painter.drawPath(curve);
     painter.setPen(kText);
-    // Two lines (peak; width) so that a narrow plot does not cut the width off.
     painter.drawText(plot.adjusted(kPadding, kPadding / 2, -kPadding, 0),
-                     Qt::AlignTop | Qt::AlignLeft,
-                     describeProfile(profile).replace(QStringLiteral(" · "), QStringLiteral("\n")));
+                     Qt::AlignTop | Qt::AlignLeft, readout);
   }
   painter.restore();
   return plot;

@@ -4,6 +4,8 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace cineflow::ui {
 namespace {
@@ -11,6 +13,8 @@ namespace {
 constexpr qreal kPadding = 8;
 constexpr qreal kTimelineHeight = 64;
 constexpr int kValueColumns = 6;  // last, median, p99, max, mean, std
+constexpr int kMinValueColumns = 2;
+constexpr qreal kMinPointSize = 6.0;
 const QColor kPanel(12, 14, 18, 200);
 const QColor kText(225, 228, 235);
 const QColor kDim(150, 155, 165);
@@ -30,29 +34,68 @@ QColor stageColour(int index) {
 
 QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapshot& s) {
   painter.save();
-  // The table's width at the current font; a narrow view gets a smaller font, down to 6 pt.
-  const auto tableWidth = [&s](const QFontMetricsF& m) {
+  const QString footers[] = {
+      QCoreApplication::translate("ProfilerOverlay", "fps  acq %1 · proc %2 · disp %3")
+          .arg(s.acquisitionFps, 0, 'f', 1)
+          .arg(s.processingFps, 0, 'f', 1)
+          .arg(s.displayFps, 0, 'f', 1),
+      QCoreApplication::translate("ProfilerOverlay", "ring %1 / %2 · dropped %3 · memory %4")
+          .arg(s.ringOccupancy)
+          .arg(s.ringSlots)
+          .arg(s.dropped)
+          .arg(s.memoryTotalGiB > 0 ? QCoreApplication::translate("ProfilerOverlay", "%1 / %2 GiB")
+                                          .arg(s.memoryUsedGiB, 0, 'f', 2)
+                                          .arg(s.memoryTotalGiB, 0, 'f', 1)
+                                    : QCoreApplication::translate("ProfilerOverlay", "n/a")),
+      QCoreApplication::translate("ProfilerOverlay",
+                                  "last %n frame(s) by stage · overlay %1 ms/frame, %2 ms/update",
+                                  nullptr, static_cast<int>(s.timeline.size()))
+          .arg(s.overlayMs, 0, 'f', 2)
+          .arg(s.overlayRenderMs, 0, 'f', 1)};
+  // Sized from its text: the widest name, `columns` value columns and the widest footer line
+  // (rounded up, so that no glyph is cut by a fraction of a pixel).
+  const auto namesWidth = [&s](const QFontMetricsF& m) {
     qreal names = m.horizontalAdvance(QStringLiteral("latency"));
     for (const auto* list : {&s.stages, &s.others}) {
       for (const pipeline::StageStats& stage : *list) {
         names = std::max(names, m.horizontalAdvance(QString::fromStdString(stage.name)));
       }
     }
-    return kPadding * 2 + m.height() + names + kPadding +
-           kValueColumns * m.horizontalAdvance(QStringLiteral(" 000.000"));
+    return std::ceil(names) + 1;
   };
+  const auto valueWidthOf = [](const QFontMetricsF& m) {
+    return std::ceil(m.horizontalAdvance(QStringLiteral(" 0000.000")));
+  };
+  const auto widthFor = [&](const QFontMetricsF& m, int columns) {
+    qreal footer = 0;
+    for (const QString& line : footers) {
+      footer = std::max(footer, std::ceil(m.horizontalAdvance(line)) + 1);
+    }
+    const qreal table = m.height() + namesWidth(m) + kPadding + columns * valueWidthOf(m);
+    return kPadding * 2 + std::max(table, footer);
+  };
+  // A narrow view gets a smaller font, down to 6 pt, then fewer value columns (the first two,
+  // last and median, always stay).
   QFont font = painter.font();
   const qreal room = area.width() - 2 * kPadding;
-  const qreal natural = tableWidth(QFontMetricsF(font));
-  if (natural > room && font.pointSizeF() > 0) {
-    font.setPointSizeF(std::max(6.0, font.pointSizeF() * room / natural));
-    painter.setFont(font);
+  int columns = kValueColumns;
+  for (int attempt = 0; attempt < 8 && font.pointSizeF() > kMinPointSize; ++attempt) {
+    const qreal needed = widthFor(QFontMetricsF(font), columns);
+    if (needed <= room) {
+      break;
+    }
+    font.setPointSizeF(std::max(
+        kMinPointSize, std::min(font.pointSizeF() - 0.25, font.pointSizeF() * room / needed)));
   }
+  while (columns > kMinValueColumns && widthFor(QFontMetricsF(font), columns) > room) {
+    --columns;
+  }
+  painter.setFont(font);
   const QFontMetricsF metrics(font);
   const qreal line = metrics.height();
-  const qreal valueWidth = metrics.horizontalAdvance(QStringLiteral(" 000.000"));
-  const qreal width = std::min(tableWidth(metrics), std::max(room, qreal{0}));
-  const qreal nameWidth = width - kPadding * 2 - line - kValueColumns * valueWidth;
+  const qreal valueWidth = valueWidthOf(metrics);
+  const qreal width = widthFor(metrics, columns);
+  const qreal nameWidth = width - kPadding * 2 - line - columns * valueWidth;
   // The header, the stages, the others, latency, and three lines of rates.
   const int rows = 1 + static_cast<int>(s.stages.size() + s.others.size()) + 1 + 3;
   const qreal height = kPadding * 3 + rows * line + kTimelineHeight;
@@ -73,7 +116,7 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
                                           QStringLiteral("p99"),  QStringLiteral("max"),
                                           QStringLiteral("mean"), QStringLiteral("std")};
   text(left + line, nameWidth, QStringLiteral("ms"), kDim, Qt::AlignLeft);
-  for (int c = 0; c < kValueColumns; ++c) {
+  for (int c = 0; c < columns; ++c) {
     text(valuesLeft + c * valueWidth, valueWidth, headers[c], kDim, Qt::AlignRight);
   }
   y += line;
@@ -86,7 +129,7 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
     text(left + line, nameWidth, QString::fromStdString(stage.name), kText, Qt::AlignLeft);
     const double values[kValueColumns] = {stage.lastMs, stage.medianMs, stage.p99Ms,
                                           stage.maxMs,  stage.meanMs,   stage.stdMs};
-    for (int c = 0; c < kValueColumns; ++c) {
+    for (int c = 0; c < columns; ++c) {
       text(valuesLeft + c * valueWidth, valueWidth, ms(values[c]), kText, Qt::AlignRight);
     }
     y += line;
@@ -100,32 +143,12 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
   }
   row(s.latency, nullptr);
   const qreal full = width - 2 * kPadding;
-  text(left, full,
-       QCoreApplication::translate("ProfilerOverlay", "fps  acq %1 · proc %2 · disp %3")
-           .arg(s.acquisitionFps, 0, 'f', 1)
-           .arg(s.processingFps, 0, 'f', 1)
-           .arg(s.displayFps, 0, 'f', 1),
-       kText, Qt::AlignLeft);
-  y += line;
-  text(left, full,
-       QCoreApplication::translate("ProfilerOverlay", "ring %1 / %2 · dropped %3 · memory %4")
-           .arg(s.ringOccupancy)
-           .arg(s.ringSlots)
-           .arg(s.dropped)
-           .arg(s.memoryTotalGiB > 0 ? QCoreApplication::translate("ProfilerOverlay", "%1 / %2 GiB")
-                                           .arg(s.memoryUsedGiB, 0, 'f', 2)
-                                           .arg(s.memoryTotalGiB, 0, 'f', 1)
-                                     : QCoreApplication::translate("ProfilerOverlay", "n/a")),
-       kText, Qt::AlignLeft);
-  y += line;
-  text(left, full,
-       QCoreApplication::translate("ProfilerOverlay",
-                                   "last %n frame(s) by stage · overlay %1 ms/frame, %2 ms/update",
-                                   nullptr, static_cast<int>(s.timeline.size()))
-           .arg(s.overlayMs, 0, 'f', 2)
-           .arg(s.overlayRenderMs, 0, 'f', 1),
-       kDim, Qt::AlignLeft);
-  y += line + kPadding / 2;
+  for (std::size_t i = 0; i < std::size(footers); ++i) {
+    text(left, full, metrics.elidedText(footers[i], Qt::ElideRight, full),
+         i + 1 < std::size(footers) ? kText : kDim, Qt::AlignLeft);
+    y += line;
+  }
+  y += kPadding / 2;
 
   // The timeline: a bar per frame, its stages stacked bottom-up, scaled to the tallest frame.
   const QRectF plot(left, y, full, kTimelineHeight);

@@ -38,8 +38,9 @@ struct ProfilerSnapshot {
 // The colour of stage `index` in the table's swatches and the timeline's bars.
 QColor stageColour(int index);
 
-// Paints the panel inside `area` (widget pixels), anchored at its top-right corner, and returns
-// the rectangle it covered. Leaves the painter's state as it found it.
+// Paints the panel inside `area` (widget pixels), anchored at its top-right corner, sized from its
+// text (the font shrinks to fit a narrow area, down to 6 pt, then the value columns after the
+// median go), and returns the rectangle it covered. Leaves the painter's state as it found it.
 QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapshot& snapshot);
 
 }  // namespace cineflow::ui

@@ -16,6 +16,10 @@ constexpr qint64 kDisplayRateWindowMs = 1000;
 constexpr int kMemoryPollMs = 1000;
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kBackendFieldChars = 72;  // the backend field's width at most, in average characters
+// Behind: the host ring more than half full (it holds a frame or two when processing keeps up),
+// or an image this late after its acquisition.
+constexpr double kBehindRingFraction = 0.5;
+constexpr double kBehindLatencyMs = 500.0;
 const QString kAlertStyle = QStringLiteral("color: #ff6060; font-weight: bold;");
 
 QLabel* addLabel(QStatusBar& statusBar, const QString& objectName, const QString& text) {
@@ -39,6 +43,11 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
   ratesLabel_ = addLabel(statusBar, QStringLiteral("statsLabel"), tr("stopped"));
   ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
   droppedLabel_ = addLabel(statusBar, QStringLiteral("droppedLabel"), tr("dropped 0"));
+  latencyLabel_ = addLabel(statusBar, QStringLiteral("latencyLabel"), QString());
+  latencyLabel_->setToolTip(
+      tr("Host ring: frames waiting for processing / slots; latency: from acquisition to the "
+         "image. A filling ring means processing cannot keep up: in Block mode the source waits "
+         "and the image lags; in Drop mode frames are dropped."));
   memoryLabel_ = addLabel(statusBar, QStringLiteral("memoryLabel"), QString());
   memoryLabel_->setToolTip(tr("Compute device memory: used / total"));
 
@@ -82,6 +91,9 @@ QString StatusIndicators::ratesText() const {
 QString StatusIndicators::droppedText() const {
   return droppedLabel_->text();
 }
+QString StatusIndicators::latencyText() const {
+  return latencyLabel_->text();
+}
 QString StatusIndicators::memoryText() const {
   return memoryLabel_->text();
 }
@@ -103,6 +115,20 @@ void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
                            .arg(displayFps_, 0, 'f', 1));
   droppedLabel_->setText(tr("dropped %1").arg(stats.dropped));
   droppedLabel_->setStyleSheet(stats.dropped > 0 ? kAlertStyle : QString());
+  showLatency(stats);
+}
+
+void StatusIndicators::showLatency(const pipeline::EngineStats& stats) {
+  const double latencyMs = stats.latency.lastMs;
+  behind_ = (stats.ringSlots > 0 &&
+             stats.ringOccupancy > kBehindRingFraction * static_cast<double>(stats.ringSlots)) ||
+            latencyMs > kBehindLatencyMs;
+  const QString latency = latencyMs >= 1000.0 ? tr("%1 s").arg(latencyMs / 1000.0, 0, 'f', 2)
+                                              : tr("%1 ms").arg(latencyMs, 0, 'f', 0);
+  const QString text =
+      tr("ring %1/%2 · latency %3").arg(stats.ringOccupancy).arg(stats.ringSlots).arg(latency);
+  latencyLabel_->setText(behind_ ? tr("⚠ behind: %1").arg(text) : text);
+  latencyLabel_->setStyleSheet(behind_ ? kAlertStyle : QString());
 }
 
 void StatusIndicators::onRunningChanged(bool running) {
@@ -111,6 +137,10 @@ void StatusIndicators::onRunningChanged(bool running) {
     displayFps_ = 0.0;
   } else {
     ratesLabel_->setText(tr("stopped"));
+    // Nothing waits and nothing lags once stopped.
+    behind_ = false;
+    latencyLabel_->clear();
+    latencyLabel_->setStyleSheet(QString());
   }
 }
 

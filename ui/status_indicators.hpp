@@ -1,7 +1,9 @@
 #pragma once
 // The permanent part of the main window's status bar: backend and device, acquisition /
-// processing / display rates, dropped frames and the compute device's memory. Rates and drops
-// follow the controller's statistics; memory is polled about once a second (a cheap query).
+// processing / display rates, dropped frames, the host ring's occupancy with the end-to-end
+// latency (an alert when the pipeline is behind: in Block mode a filling ring holds the source
+// back and the image lags, without drops to show it) and the compute device's memory. Rates and
+// drops follow the controller's statistics; memory is polled about once a second (a cheap query).
 // When CUDA was asked for (auto) but is unavailable, the backend field says so and why ("CPU
 // backend: CUDA unavailable: no NVIDIA driver ..."), elided, with the whole reason in its tooltip.
 
@@ -33,6 +35,8 @@ class StatusIndicators : public QObject {
   QString backendToolTip() const;
   QString ratesText() const;
   QString droppedText() const;
+  QString latencyText() const;  // "ring 1/8 · latency 120 ms", "⚠ behind: ring 8/8 · ..."
+  bool behindAlertShown() const { return behind_; }
   QString memoryText() const;
   // The numbers behind the texts (the profiler overlay shows them too).
   double displayFps() const { return displayFps_; }
@@ -42,6 +46,7 @@ class StatusIndicators : public QObject {
  private:
   void onStatsUpdated(const pipeline::EngineStats& stats);
   void onRunningChanged(bool running);
+  void showLatency(const pipeline::EngineStats& stats);
   void refreshMemory();
   void showBackend(const QString& displayPath, bool deviceUpload);
 
@@ -50,6 +55,8 @@ class StatusIndicators : public QObject {
   QLabel* backendLabel_ = nullptr;
   QLabel* ratesLabel_ = nullptr;
   QLabel* droppedLabel_ = nullptr;
+  QLabel* latencyLabel_ = nullptr;
+  bool behind_ = false;
   QLabel* memoryLabel_ = nullptr;
   QTimer memoryTimer_;
   // Display rate: frames painted per second, measured over about a second.

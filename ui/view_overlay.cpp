@@ -1,8 +1,11 @@
 #include "view_overlay.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include <QFont>
 #include <QFontMetrics>
+#include <QObject>
 #include <QPainter>
 
 #include "display_geometry.hpp"
@@ -126,6 +129,27 @@ void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString&
     painter.drawText(readoutBox, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(readout, Qt::ElideRight, readoutBox.width()));
   }
+  painter.restore();
+}
+
+QRect frozenBadgeRect(const QSize& widgetSize, const QFont& font) {
+  const QFontMetrics metrics(font);
+  const QSize text = metrics.size(Qt::TextSingleLine, QObject::tr("FROZEN"));
+  constexpr int kInset = 2;
+  const QSize badge(text.width() + 2 * metrics.averageCharWidth(),
+                    std::min(text.height() + 2, kOverlayMargins.top() - 2 * kInset));
+  return QRect(QPoint(widgetSize.width() - badge.width() - kInset, kInset), badge);
+}
+
+void paintFrozenBadge(QPainter& painter, const QSize& widgetSize) {
+  painter.save();
+  QFont font = painter.font();
+  font.setBold(true);
+  painter.setFont(font);
+  const QRect badge = frozenBadgeRect(widgetSize, font);
+  painter.fillRect(badge, QColor(kFrozenBadgeColour));
+  painter.setPen(QColor(Qt::white));
+  painter.drawText(badge, Qt::AlignCenter, QObject::tr("FROZEN"));
   painter.restore();
 }
 

@@ -13,7 +13,9 @@
 #include <QRectF>
 #include <QString>
 
+class QFont;
 class QPainter;
+class QSize;
 
 namespace cineflow::ui {
 
@@ -23,6 +25,7 @@ inline constexpr QMargins kOverlayMargins{52, 24, 16, 28};
 // Light on the near-black margins of the dark theme.
 inline constexpr QRgb kOverlayTextColour = qRgb(200, 202, 208);
 inline constexpr QRgb kScaleBarColour = qRgb(235, 235, 235);
+inline constexpr QRgb kFrozenBadgeColour = qRgb(40, 110, 200);
 
 // What the overlay annotates: where the image is and which physical span it shows.
 struct OverlayLayout {
@@ -48,5 +51,11 @@ QString formatReadout(double xM, double zM, double db);
 // Draws ruler, ticks, scale bar and (if not empty) the readout. Leaves the painter's state as it
 // found it.
 void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString& readout);
+
+// Where the "FROZEN" badge goes for a view of `widgetSize`: the widget's top-right corner, in the
+// top margin, sized from `font`'s metrics.
+QRect frozenBadgeRect(const QSize& widgetSize, const QFont& font);
+// Draws the badge that tells a frozen view (reviewing the cineloop) from a live or stopped one.
+void paintFrozenBadge(QPainter& painter, const QSize& widgetSize);
 
 }  // namespace cineflow::ui

@@ -64,6 +64,15 @@ VolumeController::VolumeController(EngineController& engine, QObject* parent)
   engine_.setVolumeCallback([store = store_.get()](const pipeline::VolumeEndpoint& endpoint) {
     store->onVolume(endpoint);
   });
+  // The engine numbers volumes from 0 at each start: a new run's first volume may carry the number
+  // of the last one shown, and must still be announced.
+  const auto forgetLatest = [this] { latestNumber_ = ~std::uint64_t{0}; };
+  connect(&engine_, &EngineController::sourceOpened, this, forgetLatest);
+  connect(&engine_, &EngineController::runningChanged, this, [forgetLatest](bool running) {
+    if (running) {
+      forgetLatest();
+    }
+  });
   pollTimer_.setInterval(kPollMs);
   connect(&pollTimer_, &QTimer::timeout, this, &VolumeController::poll);
   pollTimer_.start();
@@ -84,6 +93,15 @@ int VolumeController::unsavedCount() const {
     unsaved += volume.saved ? 0 : 1;
   }
   return unsaved;
+}
+
+std::optional<std::uint64_t> VolumeController::numberOf(std::uint64_t id) const {
+  for (const auto& volume : store_->list()) {
+    if (volume.id == id) {
+      return volume.info.number;
+    }
+  }
+  return std::nullopt;
 }
 
 VolumeImages VolumeController::buffered(std::uint64_t id) const {
@@ -144,9 +162,9 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
   request.id = id;
   request.path = path.toStdString();
   request.acquisition = acquisition != nullptr ? *acquisition : acquire::AcquisitionParams{};
-  request.attributes = {{"backend", engine_.backendDescription().toStdString()},
-                        {"source", engine_.sourceDescription().toStdString()},
-                        {"f_number", engine_.imagingParams().fNumber}};
+  request.attributes = store::imagingAttributes(engine_.imagingParams(), request.acquisition);
+  request.attributes["backend"] = engine_.backendDescription().toStdString();
+  request.attributes["source"] = engine_.sourceDescription().toStdString();
   request.compression = compression_;
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);

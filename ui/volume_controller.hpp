@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <QObject>
@@ -46,6 +47,9 @@ class VolumeController : public QObject {
   const store::VolumeStore& store() const { return *store_; }
   std::vector<store::BufferedSummary> volumes() const { return store_->list(); }
   int unsavedCount() const;
+  // The engine's number of the volume with store id `id`: the one the list, the file name
+  // (volume_<number>.h5) and every message show; nullopt when it is gone.
+  std::optional<std::uint64_t> numberOf(std::uint64_t id) const;
   bool isSaving() const { return saver_->pending() > 0; }
   // The saver's timing of each save (profiler overlay, traces).
   profile::StageProbe& saveProbe() { return saver_->probe(); }

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
@@ -80,7 +81,9 @@ void VolumeReviewPanel::buildLayout() {
   saveButton_ = new QPushButton(tr("Save…"), this);
   saveAllButton_ = new QPushButton(tr("Save all…"), this);
   discardButton_ = new QPushButton(tr("Discard"), this);
+  discardButton_->setObjectName(QStringLiteral("discardButton"));
   discardAllButton_ = new QPushButton(tr("Discard all"), this);
+  discardAllButton_->setObjectName(QStringLiteral("discardAllButton"));
   for (QPushButton* button : {saveButton_, saveAllButton_, discardButton_, discardAllButton_}) {
     actions->addWidget(button);
   }
@@ -104,7 +107,7 @@ void VolumeReviewPanel::buildLayout() {
     }
   });
   connect(discardButton_, &QPushButton::clicked, this, &VolumeReviewPanel::discardSelected);
-  connect(discardAllButton_, &QPushButton::clicked, &volumes_, &VolumeController::discardAll);
+  connect(discardAllButton_, &QPushButton::clicked, this, &VolumeReviewPanel::discardAll);
   layout->addLayout(actions);
   saving_ = new QProgressBar(this);
   saving_->setObjectName(QStringLiteral("savingBar"));
@@ -125,8 +128,10 @@ void VolumeReviewPanel::buildLayout() {
     pendingJobs_ = pending;
   });
   connect(&volumes_, &VolumeController::saveProgress, this, [this](int percent, quint64 volumeId) {
-    const QString job =
-        volumeId != 0 ? tr("Saving volume %1").arg(volumeId) : tr("Opening a saved volume");
+    const std::optional<std::uint64_t> number = volumes_.numberOf(volumeId);
+    const QString job = volumeId == 0 ? tr("Opening a saved volume")
+                        : number      ? tr("Saving volume %1").arg(*number)
+                                      : tr("Saving a volume");
     const QString queued =
         pendingJobs_ > 1 ? tr(" · %n more queued", nullptr, pendingJobs_ - 1) : QString();
     saving_->setValue(percent);
@@ -220,9 +225,60 @@ void VolumeReviewPanel::saveAll(const QString& folder) {
 }
 
 void VolumeReviewPanel::discardSelected() {
-  if (const auto id = selectedId()) {
+  const std::optional<std::uint64_t> id = selectedId();
+  if (!id) {
+    return;
+  }
+  auto volumes = volumes_.volumes();
+  std::erase_if(volumes, [id](const store::BufferedSummary& volume) { return volume.id != *id; });
+  if (askBeforeLosing(volumes)) {
     volumes_.discard(*id);
   }
+}
+
+void VolumeReviewPanel::discardAll() {
+  // Only the volumes the question named: auto-buffer may add more while it is open.
+  const auto going = volumes_.volumes();
+  if (askBeforeLosing(going)) {
+    for (const store::BufferedSummary& volume : going) {
+      volumes_.discard(volume.id);
+    }
+  }
+}
+
+bool VolumeReviewPanel::askBeforeLosing(const std::vector<store::BufferedSummary>& going) {
+  int unsaved = 0;
+  std::size_t bytes = 0;
+  std::uint64_t number = 0;
+  for (const store::BufferedSummary& volume : going) {
+    if (!volume.saved) {
+      ++unsaved;
+      bytes += volume.bytes;
+      number = volume.info.number;
+    }
+  }
+  if (unsaved == 0 || !askBeforeDiscard_) {
+    return true;
+  }
+  QMessageBox box(QMessageBox::Warning, tr("Discard unsaved volumes"),
+                  unsaved == 1
+                      ? tr("Discard unsaved volume %1 (%2)?").arg(number).arg(megabytes(bytes))
+                      : tr("Discard %1 unsaved volumes (%2)?").arg(unsaved).arg(megabytes(bytes)),
+                  QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName(QStringLiteral("discardQuestion"));
+  box.setInformativeText(unsaved == 1
+                             ? tr("It is not saved: once discarded it cannot be recovered.")
+                             : tr("They are not saved: once discarded they cannot be recovered."));
+  box.setDefaultButton(QMessageBox::Cancel);
+  auto* dontAsk = new QCheckBox(tr("Don't ask again"), &box);
+  dontAsk->setObjectName(QStringLiteral("dontAskAgainBox"));
+  dontAsk->setToolTip(tr("Until Cineflow is restarted"));
+  box.setCheckBox(dontAsk);
+  if (box.exec() != QMessageBox::Discard) {
+    return false;
+  }
+  askBeforeDiscard_ = !dontAsk->isChecked();
+  return true;
 }
 
 void VolumeReviewPanel::setGainDb(double gainDb) {
@@ -302,10 +358,7 @@ void VolumeReviewPanel::refresh() {
 void VolumeReviewPanel::showSelection() {
   const std::optional<std::uint64_t> id = selectedId();
   if (!id) {
-    shown_ = {};
-    shownId_.reset();
-    sliceLabel_->clear();
-    updateButtons();
+    clearSelection();
     return;
   }
   if (shownId_ != id || shown_.slices.empty()) {
@@ -327,6 +380,16 @@ void VolumeReviewPanel::showSelection() {
     mips_->setImages(shown_);
     mipsShownId_ = shownId_;
   }
+  updateButtons();
+}
+
+void VolumeReviewPanel::clearSelection() {
+  shown_ = {};
+  shownId_.reset();
+  mipsShownId_.reset();
+  sliceLabel_->clear();
+  mips_->clear(list_->count() == 0 ? tr("No volume buffered: Buffer (B) keeps the newest one")
+                                   : tr("No volume selected"));
   updateButtons();
 }
 

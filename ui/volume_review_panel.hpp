@@ -5,10 +5,12 @@
 // range, acquisition time, size and whether it is saved; Save, Save all, Discard, Discard all, the
 // compression of saved files, and a progress bar for the running save or open; and the selected
 // volume: its slices (a slider steps through y) above its three MIPs, all with the live view's
-// zoom, pan, readout, gain, dynamic range and colour map.
+// zoom, pan, readout, gain, dynamic range and colour map, or a placeholder when none is selected.
+// Volumes are named by the engine's volume number everywhere (list, progress, messages, files).
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include <QString>
 #include <QWidget>
@@ -47,7 +49,11 @@ class VolumeReviewPanel : public QWidget {
   // Non-interactive save and save all (the buttons ask for a path first).
   void saveSelected(const QString& path);
   void saveAll(const QString& folder);
+  // Discard and Discard all: a volume not saved goes only once the operator agrees
+  // (askBeforeLosing()); saved ones go at once (their files stay). Discard all discards the
+  // volumes listed when it was pressed, not those buffered while the question was open.
   void discardSelected();
+  void discardAll();
 
  public slots:
   void setGainDb(double gainDb);
@@ -60,6 +66,10 @@ class VolumeReviewPanel : public QWidget {
   void buildLayout();
   void showSelection();
   void updateButtons();
+  // Before unsaved volumes are lost: "Discard 3 unsaved volumes (45.2 MB)?", with "Don't ask
+  // again", which holds while the program runs (not saved in the settings). True: go ahead.
+  bool askBeforeLosing(const std::vector<store::BufferedSummary>& going);
+  void clearSelection();  // nothing selected: no volume's images stay on show
 
   VolumeController& volumes_;
   VolumeImages shown_;  // host copy of the selected volume
@@ -79,6 +89,7 @@ class VolumeReviewPanel : public QWidget {
   BmodeView* view_ = nullptr;
   MipTriptych* mips_ = nullptr;
   std::optional<std::uint64_t> mipsShownId_;
+  bool askBeforeDiscard_ = true;
 };
 
 }  // namespace cineflow::ui

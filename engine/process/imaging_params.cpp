@@ -77,6 +77,24 @@ std::string millimetres(double metres) {
   return std::string(buffer, result.ptr);
 }
 
+// Numbers in messages are for people: 3 significant digits ("-19 mm", "0.15 mm", "56.2 M").
+std::string readable(double value, const char* unit) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.3g%s", value, unit);
+  return text;
+}
+std::string readableMillimetres(double metres) {
+  return readable(metres * 1e3, " mm");
+}
+std::string readableGrid(const ImagingGrid& g) {
+  return "x " + readable(g.x0 * 1e3, "") + " to " + readable(g.x1 * 1e3, "") + " step " +
+         readableMillimetres(g.dx) + ", depth " + readable(g.z0 * 1e3, "") + " to " +
+         readable(g.z1 * 1e3, "") + " step " + readableMillimetres(g.dz);
+}
+std::string readableCount(double count) {
+  return count >= 1e6 ? readable(count * 1e-6, " M") : readable(count, "");
+}
+
 }  // namespace
 
 int ImagingGrid::nx() const {
@@ -232,26 +250,26 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
   };
   const double all[] = {grid.x0, grid.x1, grid.dx, grid.z0, grid.z1, grid.dz};
   if (!std::all_of(std::begin(all), std::end(all), [](double v) { return std::isfinite(v); })) {
-    fail("grid " + grid.toMillimetreString() + " mm has a non-finite value");
+    fail("the grid (" + readableGrid(grid) + ") has a non-finite value");
   }
   if (!(grid.dx > 0) || !(grid.dz > 0)) {
-    fail("grid steps dx and dz must be > 0 (got dx " + millimetres(grid.dx) + " mm, dz " +
-         millimetres(grid.dz) + " mm)");
+    fail("grid steps dx and dz must be > 0 (got dx " + readableMillimetres(grid.dx) + ", dz " +
+         readableMillimetres(grid.dz) + ")");
   }
   if (grid.x1 < grid.x0 || grid.z1 < grid.z0) {
-    fail("grid " + grid.toMillimetreString() + " mm needs x1 >= x0 and z1 >= z0");
+    fail("the grid (" + readableGrid(grid) + ") needs x1 >= x0 and z1 >= z0");
   }
   if (grid.z0 < 0) {
-    fail("grid depth z0 must be >= 0 mm (got " + millimetres(grid.z0) + " mm)");
+    fail("grid depth z0 must be >= 0 mm (got " + readableMillimetres(grid.z0) + ")");
   }
   const double pixels = (std::floor((grid.x1 - grid.x0) / grid.dx + 1e-3) + 1.0) *
                         (std::floor((grid.z1 - grid.z0) / grid.dz + 1e-3) + 1.0);
   if (pixels > kMaxPixels) {
-    fail("grid " + grid.toMillimetreString() + " mm has " + std::to_string(pixels) +
-         " pixels; at most 16777216 (16 M) are accepted");
+    fail("the grid (" + readableGrid(grid) + ") has " + readableCount(pixels) +
+         " pixels; at most " + readableCount(kMaxPixels) + " (2^24) are accepted");
   }
   if (!(fNumber >= 0.1 && fNumber <= 20)) {
-    fail("fNumber " + std::to_string(fNumber) + " is outside [0.1, 20]");
+    fail("fNumber " + readable(fNumber, "") + " is outside [0.1, 20]");
   }
   if (firTaps < 3 || firTaps > 511 || firTaps % 2 == 0) {
     fail("firTaps " + std::to_string(firTaps) + " must be odd and in [3, 511]");
@@ -260,7 +278,7 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
   if (!derivedBand &&
       (!(bandLowRel > 0 && bandLowRel < bandHighRel) || !std::isfinite(bandHighRel))) {
     fail("band edges must satisfy 0 < bandLowRel < bandHighRel, or both be 0 (got " +
-         std::to_string(bandLowRel) + ", " + std::to_string(bandHighRel) + ")");
+         readable(bandLowRel, "") + ", " + readable(bandHighRel, "") + ")");
   }
   if (rfUpsampling < 0 || rfUpsampling > kMaxRfUpsampling) {
     fail("the RF interpolation factor " + std::to_string(rfUpsampling) + " is outside [0, " +

@@ -1,9 +1,17 @@
 #include "store/acquisition_layout.hpp"
 
 #include <string>
+#include <type_traits>
 #include <variant>
 
 namespace cineflow::store {
+
+const char* bandwidthSource(const acquire::AcquisitionParams& acq) {
+  if (!(acq.fractionalBandwidth > 0)) {
+    return "default";  // the chain uses its default band
+  }
+  return acq.bandwidthMeasured ? "measured" : "recorded";
+}
 
 void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
                       const AttributeMap& extra) {
@@ -12,15 +20,23 @@ void writeAcquisition(hid_t root, const char* schema, const acquire::Acquisition
   writeNumberAttribute(root, "center_frequency_hz", acq.centerFrequencyHz);
   writeNumberAttribute(root, "sound_speed_m_s", acq.soundSpeedMPerS);
   writeNumberAttribute(root, "t0_s", acq.t0S);
-  writeNumberAttribute(root, "samples", acq.samples);
+  writeIntegerAttribute(root, "samples", acq.samples);
   writeNumberAttribute(root, "fractional_bandwidth", acq.fractionalBandwidth);
-  writeNumberAttribute(root, "frames_per_volume", acq.framesPerVolume);
+  writeStringAttribute(root, "bandwidth_source", bandwidthSource(acq));
+  writeIntegerAttribute(root, "frames_per_volume", acq.framesPerVolume);
   for (const auto& [name, value] : extra) {
-    if (const auto* text = std::get_if<std::string>(&value)) {
-      writeStringAttribute(root, name.c_str(), *text);
-    } else {
-      writeNumberAttribute(root, name.c_str(), std::get<double>(value));
-    }
+    std::visit(
+        [root, &name](const auto& held) {
+          using Held = std::decay_t<decltype(held)>;
+          if constexpr (std::is_same_v<Held, std::string>) {
+            writeStringAttribute(root, name.c_str(), held);
+          } else if constexpr (std::is_same_v<Held, std::int64_t>) {
+            writeIntegerAttribute(root, name.c_str(), held);
+          } else {
+            writeNumberAttribute(root, name.c_str(), held);
+          }
+        },
+        value);
   }
   H5Dataset angles = writeDoubleDataset(root, "angles_rad", acq.anglesRad);
   writeStringAttribute(angles.get(), "units", "rad");

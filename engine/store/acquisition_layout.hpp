@@ -12,10 +12,15 @@
 namespace cineflow::store {
 
 // Root attributes schema, sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s,
-// samples, fractional_bandwidth, frames_per_volume and `extra`; datasets /angles_rad and
+// samples (integer), fractional_bandwidth, bandwidth_source (bandwidthSource()),
+// frames_per_volume (integer) and `extra` (integers as integers); datasets /angles_rad and
 // /element_x_m with their units. Throws Hdf5Error.
 void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
                       const AttributeMap& extra);
+// Where fractional_bandwidth comes from: "recorded" (the file or the simulator states it),
+// "measured" (from the echoes: AcquisitionParams::bandwidthMeasured) or "default" (none: the chain uses its
+// default band, kDefaultIqBandwidthRel or [0.5, 1.5] f0).
+const char* bandwidthSource(const acquire::AcquisitionParams& acq);
 // A float64 dataset with attribute units = "m".
 void writeMetres(hid_t root, const char* name, std::span<const double> values);
 // first, first + step, ... (count values).

@@ -9,7 +9,8 @@
 //   /elevation_m   float64 [frames]  elevation of each frame, units = "m"
 //   /angles_rad, /element_x_m        the acquisition's transmit angles and element positions
 //   root attributes: schema, sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s,
-//     samples, fractional_bandwidth, frames_per_volume, and the caller's extra attributes.
+//     samples (int64), fractional_bandwidth, bandwidth_source, frames_per_volume (int64), and the
+//     caller's extra attributes (store/acquisition_layout.hpp).
 //
 // Atomicity: everything goes to "<final>.partial-<pid>" in the same directory; finish() closes it
 // and renames it onto the final path. Until then, and whenever anything fails, no file exists
@@ -31,9 +32,21 @@
 
 namespace cineflow::store {
 
-// Extra root attributes ("f_number" -> 1.5, "backend" -> "cpu", "grid" -> "-19:19:0.1,...").
-using AttributeValue = std::variant<std::string, double>;
+// Extra root attributes ("f_number" -> 1.5, "backend" -> "cpu", "grid" -> "-19:19:0.1,...");
+// integers (counts, numbers, factors) are written as HDF5 integers.
+using AttributeValue = std::variant<std::string, double, std::int64_t>;
 using AttributeMap = std::map<std::string, AttributeValue>;
+
+// The processing parameters in effect, as root attributes, so that the image can be made again;
+// shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
+// f_number, apodisation ("hann" | "rect"), grid_mm ("x0:x1:dx,z0:z1:dz"); RF mode:
+// bandpass_percent_of_f0 ("70:130"), rf_interpolation and fir_taps (int64); I/Q mode:
+// iq_bandwidth_percent and iq_decimation (int64). The values are those in effect for
+// `acquisition` (ImagingParams::rfBandFor, rfUpsamplingFor, iqBandwidthFor), never the "automatic"
+// zeros; bandwidth_source (writeAcquisition) says where the acquisition's bandwidth came from.
+AttributeMap imagingAttributes(const process::ImagingParams& imaging,
+                               const acquire::AcquisitionParams& acquisition);
+
 
 class BmodeWriter {
  public:

@@ -280,6 +280,12 @@ void writeNumberAttribute(hid_t object, const char* name, double value) {
               std::string("attribute ") + name + ": write");
 }
 
+void writeIntegerAttribute(hid_t object, const char* name, std::int64_t value) {
+  H5Attribute attribute = createScalarAttribute(object, name, H5T_STD_I64LE);
+  checkStatus(H5Awrite(attribute.get(), H5T_NATIVE_INT64, &value),
+              std::string("attribute ") + name + ": write");
+}
+
 void writeStringAttribute(hid_t object, const char* name, const std::string& value) {
   const std::string what = std::string("attribute ") + name;
   H5Datatype type(checkId(H5Tcopy(H5T_C_S1), what + ": copy type"));

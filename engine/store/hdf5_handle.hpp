@@ -111,6 +111,8 @@ double readNumberAttribute(hid_t object, const char* name);
 // Scalar string attribute, variable or fixed length.
 std::string readStringAttribute(hid_t object, const char* name);
 void writeNumberAttribute(hid_t object, const char* name, double value);
+// Written as a 64-bit signed integer (counts, numbers, factors: readers see an integer type).
+void writeIntegerAttribute(hid_t object, const char* name, std::int64_t value);
 // Written as a variable-length UTF-8 string, as h5py does.
 void writeStringAttribute(hid_t object, const char* name, const std::string& value);
 

@@ -123,6 +123,7 @@ LoadedVolume readVolumeFile(const std::filesystem::path& path) {
     axisOf(path, x, "x_m", info.slice.x0, info.slice.dx);
     axisOf(path, z, "z_m", info.slice.z0, info.slice.dz);
     info.elevationM = y;
+    // An int64 since the attributes' types were fixed; a float64 in files written before.
     info.number = attributeExists(root, "volume_number")
                       ? static_cast<std::uint64_t>(readNumberAttribute(root, "volume_number"))
                       : 0;

@@ -90,7 +90,8 @@ void VolumeSaver::run() {
 
 SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
   SaveOutcome outcome{request.id, request.path, false, {}};
-  const std::string what = "volume " + std::to_string(request.id);
+  // Named by the engine's volume number, as the file, the list and the operator know it.
+  std::string what = "volume " + std::to_string(request.id);
   const std::int64_t startNs = profile::steadyNowNs();
   std::int64_t lastFrame = -1;
   try {
@@ -99,6 +100,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       outcome.message = "Cannot save " + what + ": it is no longer buffered";
       return outcome;
     }
+    what = "volume " + std::to_string(access.info().number);
     const pipeline::VolumeView view = access.view();
     if (!access.info().sequence.empty()) {
       lastFrame = static_cast<std::int64_t>(access.info().sequence.back());

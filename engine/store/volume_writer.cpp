@@ -1,5 +1,7 @@
 #include "store/volume_writer.hpp"
 
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -112,7 +114,7 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
   try {
     const hid_t root = file.get();
     AttributeMap extra = attributes;
-    extra["volume_number"] = static_cast<double>(info.number);
+    extra["volume_number"] = static_cast<std::int64_t>(info.number);
     extra["compression"] = attributeText(compression);
     writeAcquisition(root, "cineflow.volume/1", acquisition, extra);
     writeMetres(root, "x_m", axis(shape.nx, info.slice.x0, info.slice.dx));

@@ -13,9 +13,11 @@
 //   /sequence      uint64 [ny]  each slice's frame sequence number
 //   /timestamp_ns  int64 [ny]   each slice's acquisition time (steady clock), units = "ns"
 //   /angles_rad, /element_x_m   the acquisition's transmit angles and element positions
-//   root attributes: schema, volume_number, compression, sampling_frequency_hz,
-//     center_frequency_hz, sound_speed_m_s, t0_s, samples, fractional_bandwidth,
-//     frames_per_volume, and the caller's extra attributes.
+//   root attributes: schema, volume_number (int64: the engine's number, as in volume_<n>.h5),
+//     compression, sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s,
+//     samples (int64), fractional_bandwidth, bandwidth_source ("recorded", "measured" or
+//     "default"), frames_per_volume (int64), and the caller's extra attributes (the GUI adds
+//     imagingAttributes(), backend and source).
 //
 // Written under a temporary name and renamed when complete (store/staged_h5_file.hpp): a failure
 // (full disk, read-only folder) throws StoreError and leaves nothing under either name.
@@ -26,6 +28,7 @@
 
 #include "acquire/frame.hpp"
 #include "pipeline/volume.hpp"
+#include "process/imaging_params.hpp"
 #include "store/bmode_writer.hpp"  // AttributeMap
 #include "store/compression.hpp"
 

@@ -104,8 +104,9 @@ class TestProfilerOverlay : public QObject {
         tracks << event.value("args").toObject().value("name").toString();
       }
     }
-    // About a second of the simulator's 20 frames/s.
-    QVERIFY2(beamformed.size() >= 5 && beamformed.size() <= 60,
+    // One second of the simulator's 20 frames/s: at most 20 frames (60 leaves room for the
+    // recording's start and end); at least one, however loaded the machine (no rate is asserted).
+    QVERIFY2(beamformed.size() >= 1 && beamformed.size() <= 60,
              qPrintable(QString::number(beamformed.size())));
     QVERIFY2(tracks.contains("compute stream") && tracks.contains("cf-acquire") &&
                  tracks.contains("gui"),
@@ -213,9 +214,13 @@ class TestProfilerOverlay : public QObject {
     const QRect panel(qRound(logical.left() * ratio), qRound(logical.top() * ratio),
                       qRound(logical.width() * ratio), qRound(logical.height() * ratio));
     QVERIFY2(panel.right() < on.width() && panel.top() >= 0, "the panel lies inside the view");
-    // Anchored at the top-right corner, inside an 8 px padding.
+    // Anchored at the view's top-right corner, inside an 8 px padding, over the image: under the
+    // lateral ruler and right of the depth ruler (it never covers their labels).
+    const QRect image = view.imageRectInFramebuffer();
+    QVERIFY(!image.isEmpty());
     QVERIFY2(
-        on.width() - 1 - panel.right() <= qRound(10 * ratio) && panel.top() <= qRound(10 * ratio),
+        on.width() - 1 - panel.right() <= qRound(10 * ratio) && panel.top() >= image.top() - 1 &&
+            panel.top() <= image.top() + qRound(10 * ratio) && panel.left() >= image.left() - 1,
         qPrintable(QString("panel %1,%2 %3x%4 in %5x%6")
                        .arg(panel.left())
                        .arg(panel.top())

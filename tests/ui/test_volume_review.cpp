@@ -4,7 +4,10 @@
 // with their shapes; Save writes a cineflow.volume/1 file (progress bar up to 100 %) that reads
 // back through the plain HDF5 C API and marks the volume saved; File > Open volume lists a saved
 // file again, read on the I/O thread (and refuses one that is not a volume); Auto-buffer keeps
-// every volume; Discard and Discard all free them.
+// every volume; Discard and Discard all free them (once the operator agrees to lose unsaved ones)
+// and leave the review grid on a placeholder.
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QFile>
 #include <QListWidget>
@@ -18,6 +21,7 @@
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "message_box_answerer.hpp"
 #include "mip_triptych.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
@@ -180,11 +184,27 @@ class TestVolumeReview : public QObject {
     VolumeReviewPanel& panel = window_->volumeReviewPanel();
     const std::size_t before = window_->volumes().volumes().size();
     QVERIFY(panel.selectedId().has_value());
-    panel.discardSelected();
+    {
+      // The selected volume (the file opened above) is saved: it goes without a question; the
+      // auto-buffered ones are not, so Discard all asks first (test_volume_discard checks the
+      // questions).
+      const auto volumes = window_->volumes().volumes();
+      QVERIFY(std::any_of(volumes.begin(), volumes.end(), [&panel](const auto& volume) {
+        return volume.id == *panel.selectedId() && volume.saved;
+      }));
+      cineflow::test::MessageBoxAnswerer answer(QMessageBox::Discard);
+      panel.discardSelected();
+      QVERIFY(!answer.asked());
+    }
     QCOMPARE(window_->volumes().volumes().size(), before - 1);
     QCOMPARE(static_cast<std::size_t>(panel.list().count()), before - 1);
-    window_->volumes().discardAll();
+    {
+      cineflow::test::MessageBoxAnswerer answer(QMessageBox::Discard);
+      panel.discardAll();
+      QVERIFY(answer.asked());
+    }
     QCOMPARE(panel.list().count(), 0);
+    QVERIFY(panel.mips().showsPlaceholder());
     QCOMPARE(window_->volumes().store().used(), std::size_t{0});
   }
 

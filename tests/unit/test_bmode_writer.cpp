@@ -137,6 +137,18 @@ class TestBmodeWriter : public QObject {
     QCOMPARE(datasetUnits(file.id, "x_m"), std::string("m"));
     QCOMPARE(datasetUnits(file.id, "z_m"), std::string("m"));
     QCOMPARE(datasetUnits(file.id, "bmode_db"), std::string("dB"));
+    // Counts are HDF5 integers (h5py gives an int, not 512.0), with their values.
+    for (const auto& [name, value] :
+         {std::pair{"samples", acquisition.samples},
+          std::pair{"frames_per_volume", acquisition.framesPerVolume}}) {
+      const hid_t attribute = H5Aopen(file.id, name, H5P_DEFAULT);
+      const hid_t type = H5Aget_type(attribute);
+      const H5T_class_t typeClass = H5Tget_class(type);
+      H5Tclose(type);
+      H5Aclose(attribute);
+      QVERIFY2(typeClass == H5T_INTEGER, name);
+      QCOMPARE(readDouble(file.id, name), double(value));
+    }
   }
 
   void zeroFramesStillMakeAValidFile() {

@@ -164,7 +164,7 @@ class TestImagingParams : public QObject {
     QTest::newRow("negative dx") << 0 << "dx and dz must be > 0";
     QTest::newRow("nan z1") << 1 << "non-finite";
     QTest::newRow("reversed x") << 2 << "x1 >= x0";
-    QTest::newRow("too many pixels") << 3 << "16 M";
+    QTest::newRow("too many pixels") << 3 << "at most 16.8 M (2^24)";
     QTest::newRow("f-number small") << 4 << "fNumber";
     QTest::newRow("f-number large") << 5 << "[0.1, 20]";
     QTest::newRow("even taps") << 6 << "firTaps 64 must be odd";
@@ -174,6 +174,29 @@ class TestImagingParams : public QObject {
     QTest::newRow("band above nyquist") << 10 << "0.98 x fs / 2";
     QTest::newRow("negative depth") << 11 << "z0 must be >= 0";
   }
+  // Numbers in the messages read as people write them: no binary round-off digits, no raw
+  // counts with six decimals.
+  void validateMessagesReadAsNumbersForPeople() {
+    const auto acq = cineflow::test::makePlaneWaveAcquisition(64, 1, 1024);
+    ImagingParams params = ImagingParams::defaultsFor(acq);
+    params.grid.x0 = -19.049999999999997e-3;
+    params.grid.x1 = -20e-3;
+    std::string message;
+    QVERIFY(throwsInvalidArgumentMentioning([&] { params.validate(acq); }, "x -19 to -20 step",
+                                            &message));
+    QVERIFY2(message.find("19.04999") == std::string::npos, message.c_str());
+
+    params = ImagingParams::defaultsFor(acq);
+    params.grid.x0 = -40e-3;
+    params.grid.x1 = 40e-3;
+    params.grid.z0 = 0;
+    params.grid.z1 = 70e-3;
+    params.grid.dx = params.grid.dz = 1e-5;  // 8001 x 7001 = 56.0 M pixels
+    QVERIFY(throwsInvalidArgumentMentioning([&] { params.validate(acq); }, "has 56 M pixels",
+                                            &message));
+    QVERIFY2(message.find(".000000") == std::string::npos, message.c_str());
+  }
+
   void validateNamesTheBadParameter() {
     QFETCH(int, which);
     QFETCH(QString, needle);

@@ -60,6 +60,26 @@ class TestVolumeSave : public QObject {
     return id.value_or(0);
   }
 
+  // Buffers the fixture volume into a store of its own and saves it to `path`; true when saved.
+  bool saveFixture(const fs::path& path) {
+    store::VolumeStore store(*cpu_);
+    if (!store.setCapacity(64 << 20).empty()) {
+      return false;
+    }
+    const std::uint64_t id = bufferInto(store);
+    store::VolumeSaver saver(*cpu_, store);
+    return saveAndWait(saver, id, path).ok;
+  }
+
+  static H5T_class_t attributeClass(hid_t object, const char* name) {
+    const hid_t attribute = H5Aopen(object, name, H5P_DEFAULT);
+    const hid_t type = H5Aget_type(attribute);
+    const H5T_class_t typeClass = H5Tget_class(type);
+    H5Tclose(type);
+    H5Aclose(attribute);
+    return typeClass;
+  }
+
   store::SaveOutcome saveAndWait(store::VolumeSaver& saver, std::uint64_t id, const fs::path& path,
                                  const store::Compression& compression = {}) {
     saver.save({id,
@@ -187,13 +207,114 @@ class TestVolumeSave : public QObject {
     QCOMPARE(back, voxels_);
   }
 
-  void damagedFilesAreRefusedWithReasons() {
+  // Integers are written as HDF5 integers (h5py reads 7, not 7.0), and every processing parameter
+  // needed to make the image again is recorded, with the values in effect (not "automatic" 0s).
+  void integersAreIntegersAndTheProcessingIsRecorded_data() {
+    QTest::addColumn<QString>("mode");
+    QTest::newRow("rf") << "rf";
+    QTest::newRow("iq") << "iq";
+  }
+
+  void integersAreIntegersAndTheProcessingIsRecorded() {
+    QFETCH(QString, mode);
+    acquire::AcquisitionParams acquisition = someAcquisition();
+    acquisition.bandwidthMeasured = true;
+    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acquisition);
+    imaging.mode = process::parseImagingMode(mode.toStdString());
+    imaging.apodisation = process::Apodisation::Rectangular;
+    imaging.fNumber = 1.75;
+    imaging.iqDecimation = 2;
     store::VolumeStore store(*cpu_);
     QVERIFY(store.setCapacity(64 << 20).empty());
     const std::uint64_t id = bufferInto(store);
     store::VolumeSaver saver(*cpu_, store);
+    const fs::path path = folder_ / ("recorded-" + mode.toStdString() + ".h5");
+    store::AttributeMap attributes = store::imagingAttributes(imaging, acquisition);
+    attributes["backend"] = std::string("cpu");
+    saver.save({id, path, acquisition, attributes, {}});
+    saver.waitIdle();
+    const auto outcomes = saver.takeOutcomes();
+    QVERIFY(!outcomes.empty());
+    QVERIFY2(outcomes.back().ok, outcomes.back().message.c_str());
+
+    const test::PlainFile plain(path.string());
+    const hid_t file = plain.id;
+    QVERIFY(file >= 0);
+    std::vector<const char*> integers = {"volume_number", "samples", "frames_per_volume"};
+    std::vector<const char*> floats = {"f_number", "fractional_bandwidth"};
+    if (imaging.mode == process::ImagingMode::Rf) {
+      integers.insert(integers.end(), {"rf_interpolation", "fir_taps"});
+      const auto [low, high] = imaging.rfBandFor(acquisition);
+      const std::string band = test::readString(file, "bandpass_percent_of_f0");
+      const auto colon = band.find(':');
+      QVERIFY2(colon != std::string::npos, band.c_str());
+      // Six significant digits (tolerance: 1e-5 relative).
+      QVERIFY2(std::abs(std::stod(band.substr(0, colon)) - low * 100) < 1e-5 * low * 100,
+               band.c_str());
+      QVERIFY2(std::abs(std::stod(band.substr(colon + 1)) - high * 100) < 1e-5 * high * 100,
+               band.c_str());
+      QCOMPARE(test::readDouble(file, "rf_interpolation"),
+               double(imaging.rfUpsamplingFor(acquisition)));
+      QCOMPARE(test::readDouble(file, "fir_taps"), double(imaging.firTaps));
+    } else {
+      integers.push_back("iq_decimation");
+      floats.push_back("iq_bandwidth_percent");
+      QCOMPARE(test::readDouble(file, "iq_bandwidth_percent"),
+               imaging.iqBandwidthFor(acquisition) * 100.0);
+      QCOMPARE(test::readDouble(file, "iq_decimation"), 2.0);
+    }
+    for (const char* name : integers) {
+      QVERIFY2(attributeClass(file, name) == H5T_INTEGER, name);
+    }
+    for (const char* name : floats) {
+      QVERIFY2(attributeClass(file, name) == H5T_FLOAT, name);
+    }
+    QCOMPARE(test::readDouble(file, "volume_number"), 7.0);
+    QCOMPARE(test::readDouble(file, "samples"), 512.0);
+    QCOMPARE(test::readDouble(file, "frames_per_volume"), 4.0);
+    QCOMPARE(test::readString(file, "imaging_mode"), mode.toStdString());
+    QCOMPARE(test::readDouble(file, "f_number"), 1.75);
+    QCOMPARE(test::readString(file, "apodisation"), std::string("rect"));
+    QCOMPARE(test::readString(file, "grid_mm"), imaging.grid.toMillimetreString());
+    QCOMPARE(test::readString(file, "bandwidth_source"), std::string("measured"));
+    QCOMPARE(test::readString(file, "backend"), std::string("cpu"));
+  }
+
+  // Files written before the integer attributes (volume_number, samples, frames_per_volume as
+  // float64) still open, with their number.
+  void filesWithFloatAttributesStillOpen() {
+    const fs::path path = folder_ / "float-attributes.h5";
+    QVERIFY(saveFixture(path));
+    {
+      const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      QVERIFY(file >= 0);
+      const hid_t scalar = H5Screate(H5S_SCALAR);
+      bool rewritten = true;
+      for (const auto& [name, value] :
+           {std::pair{"volume_number", 7.0}, std::pair{"samples", 512.0},
+            std::pair{"frames_per_volume", 4.0}}) {
+        rewritten = rewritten && H5Adelete(file, name) >= 0;
+        const hid_t attribute =
+            H5Acreate2(file, name, H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT);
+        rewritten = rewritten && H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value) >= 0;
+        H5Aclose(attribute);
+      }
+      H5Sclose(scalar);
+      H5Fclose(file);
+      QVERIFY(rewritten);
+    }
+    {
+      const test::PlainFile plain(path.string());
+      QVERIFY(attributeClass(plain.id, "volume_number") == H5T_FLOAT);
+    }
+    const store::LoadedVolume loaded = store::readVolumeFile(path);
+    QCOMPARE(loaded.info.number, std::uint64_t{7});
+    QCOMPARE(loaded.volume, voxels_);
+  }
+
+  void damagedFilesAreRefusedWithReasons() {
     const fs::path good = folder_ / "good.h5";
-    QVERIFY(saveAndWait(saver, id, good).ok);
+    QVERIFY(saveFixture(good));
     const auto refusal = [](const fs::path& path) {
       try {
         store::readVolumeFile(path);
