@@ -26,7 +26,7 @@ struct AcquisitionParams {
   // True when fractionalBandwidth was measured from the echoes (process/echo_band.hpp) because
   // the recording did not state it; a measured value is not written back as a recorded one.
   bool bandwidthMeasured = false;
-  int framesPerVolume = 0;         // elevation positions per sweep (0: not a volume acquisition)
+  int framesPerVolume = 0;  // elevation positions per sweep (0: not a volume acquisition)
 
   int transmits() const { return static_cast<int>(anglesRad.size()); }
   int elements() const { return static_cast<int>(elementXM.size()); }

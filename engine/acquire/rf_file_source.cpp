@@ -110,12 +110,14 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
                                     ? store::readStringAttribute(root, "schema")
                                     : std::string();
       if (other == "cineflow.volume/1") {
-        fail(path, "is a saved volume (cineflow.volume/1), not an RF recording: open it with "
-                   "File > Open saved volume");
+        fail(path,
+             "is a saved volume (cineflow.volume/1), not an RF recording: open it with "
+             "File > Open saved volume");
       }
       if (other == "cineflow.bmode/1") {
-        fail(path, "is a B-mode output (cineflow.bmode/1), not an RF recording: it holds images, "
-                   "not channel data");
+        fail(path,
+             "is a B-mode output (cineflow.bmode/1), not an RF recording: it holds images, "
+             "not channel data");
       }
       fail(path, "/rf: missing (expected the RF dataset [frames][transmits][elements][samples])");
     }

@@ -47,8 +47,8 @@ void DasBeamformer::configure(compute::Backend& backend, const acquire::Acquisit
   }
   kind_ = backend.kind();
   geometry_ = imaging.geometry();
-  rfValues_ = static_cast<std::size_t>(acq.transmits()) *
-              static_cast<std::size_t>(acq.elements()) * samples;
+  rfValues_ = static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements()) *
+              samples;
 }
 
 void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,

@@ -30,8 +30,8 @@ std::size_t nextPowerOfTwo(std::size_t n) {
 EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType type,
                          const acquire::AcquisitionParams& acq) {
   const std::size_t samples = static_cast<std::size_t>(acq.samples);
-  const std::size_t rows = static_cast<std::size_t>(acq.transmits()) *
-                           static_cast<std::size_t>(acq.elements());
+  const std::size_t rows =
+      static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements());
   if (samples < 8 || rows == 0 || frame.size() != rows * samples * acquire::sampleBytes(type)) {
     throw std::invalid_argument("echo band: the frame holds " + std::to_string(frame.size()) +
                                 " bytes, expected " + std::to_string(rows) + " rows of " +
@@ -45,8 +45,8 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
   cpu::FftwPlan plan;
   {
     std::lock_guard lock(cpu::fftwPlannerMutex());
-    plan = cpu::FftwPlan(fftwf_plan_dft_r2c_1d(static_cast<int>(size), in.data(), out.data(),
-                                               FFTW_ESTIMATE));
+    plan = cpu::FftwPlan(
+        fftwf_plan_dft_r2c_1d(static_cast<int>(size), in.data(), out.data(), FFTW_ESTIMATE));
   }
   std::vector<double> window(samples);
   for (std::size_t n = 0; n < samples; ++n) {
@@ -81,11 +81,13 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
   }
   // Smooth over +-1 % of fs: the spectrum of a short window is noisy bin to bin.
   const double binHz = acq.samplingFrequencyHz / static_cast<double>(size);
-  const auto radius = static_cast<std::ptrdiff_t>(std::ceil(0.01 * acq.samplingFrequencyHz / binHz));
+  const auto radius =
+      static_cast<std::ptrdiff_t>(std::ceil(0.01 * acq.samplingFrequencyHz / binHz));
   std::vector<double> smooth(bins, 0.0);
   for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(bins); ++k) {
     const std::ptrdiff_t a = std::max<std::ptrdiff_t>(0, k - radius);
-    const std::ptrdiff_t b = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(bins) - 1, k + radius);
+    const std::ptrdiff_t b =
+        std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(bins) - 1, k + radius);
     double sum = 0;
     for (std::ptrdiff_t j = a; j <= b; ++j) {
       sum += power[static_cast<std::size_t>(j)];
@@ -119,7 +121,9 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
   const auto crossing = [&](std::size_t inside, std::size_t outside) {
     const double a = smooth[inside], b = smooth[outside];
     const double t = (a - half) / (a - b);
-    return (static_cast<double>(inside) + t * (static_cast<double>(outside) - static_cast<double>(inside))) * binHz;
+    return (static_cast<double>(inside) +
+            t * (static_cast<double>(outside) - static_cast<double>(inside))) *
+           binHz;
   };
   band.lowHz = crossing(low, low - 1);
   band.highHz = crossing(high, high + 1);

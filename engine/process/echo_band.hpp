@@ -13,7 +13,7 @@
 namespace cineflow::process {
 
 struct EchoBand {
-  double lowHz = 0;   // -6 dB points of the mean power spectrum around its peak
+  double lowHz = 0;  // -6 dB points of the mean power spectrum around its peak
   double highHz = 0;
   double peakHz = 0;
   bool found = false;  // false: no band stands 6 dB above the rest (silence, noise, DC only)

@@ -21,7 +21,7 @@ std::vector<float> designBandpassTaps(int taps, double lowHz, double highHz, dou
 struct PolyphaseFir {
   int factor = 1;
   int perPhase = 0;
-  std::vector<float> taps;  // [factor][perPhase]
+  std::vector<float> taps;   // [factor][perPhase]
   std::vector<int> offsets;  // [factor]: the input index of each phase's first tap, minus n
 };
 // Splits the centred odd-length filter h (designed at factor * fs) into its phases.

@@ -200,8 +200,8 @@ std::pair<double, double> ImagingParams::rfBandFor(const acquire::AcquisitionPar
   // Zero-phase filtering keeps an echo where it is, but the envelope of a wide band can have a
   // flat, rippled top whose highest ripple is not the pulse's centre: passing only the echoes'
   // own band smooths it into one peak at the centre.
-  const double bandwidth = acq.fractionalBandwidth > 0 ? std::min(acq.fractionalBandwidth, 1.8)
-                                                       : kDefaultIqBandwidthRel;
+  const double bandwidth =
+      acq.fractionalBandwidth > 0 ? std::min(acq.fractionalBandwidth, 1.8) : kDefaultIqBandwidthRel;
   return {1 - bandwidth / 2, 1 + bandwidth / 2};
 }
 

@@ -18,8 +18,8 @@ namespace cineflow::store {
 void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
                       const AttributeMap& extra);
 // Where fractional_bandwidth comes from: "recorded" (the file or the simulator states it),
-// "measured" (from the echoes: AcquisitionParams::bandwidthMeasured) or "default" (none: the chain uses its
-// default band, kDefaultIqBandwidthRel or [0.5, 1.5] f0).
+// "measured" (from the echoes: AcquisitionParams::bandwidthMeasured) or "default" (none: the chain
+// uses its default band, kDefaultIqBandwidthRel or [0.5, 1.5] f0).
 const char* bandwidthSource(const acquire::AcquisitionParams& acq);
 // A float64 dataset with attribute units = "m".
 void writeMetres(hid_t root, const char* name, std::span<const double> values);

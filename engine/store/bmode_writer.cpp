@@ -33,7 +33,6 @@ AttributeMap imagingAttributes(const process::ImagingParams& imaging,
   return attributes;
 }
 
-
 namespace {
 
 // Creates an empty 1-D dataset that grows by one element per frame.

@@ -47,7 +47,6 @@ using AttributeMap = std::map<std::string, AttributeValue>;
 AttributeMap imagingAttributes(const process::ImagingParams& imaging,
                                const acquire::AcquisitionParams& acquisition);
 
-
 class BmodeWriter {
  public:
   // Creates the temporary file and writes everything but the frames. Throws StoreError naming

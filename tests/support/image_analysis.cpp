@@ -64,7 +64,9 @@ Peak findSubPixelPeak(const std::vector<float>& image, const process::ImageGeome
   Peak peak = findPeak(image, g, xM, zM, halfWindowM);
   const int ix = static_cast<int>(std::lround((peak.xM - g.x0) / g.dx));
   const int iz = static_cast<int>(std::lround((peak.zM - g.z0) / g.dz));
-  const auto at = [&](int x, int z) { return double(image[static_cast<std::size_t>(z) * g.nx + x]); };
+  const auto at = [&](int x, int z) {
+    return double(image[static_cast<std::size_t>(z) * g.nx + x]);
+  };
   // The vertex of the parabola through (-1, a), (0, b), (1, c): (a - c) / (2 (a - 2 b + c)).
   const auto vertex = [](double a, double b, double c) {
     const double curvature = a - 2 * b + c;

@@ -69,8 +69,9 @@ PointPhantom makePointPhantom(std::uint64_t seed, int pointCount, bool recordBan
             std::min(static_cast<double>(samples) - 1, std::ceil(centre + reach)));
         for (std::ptrdiff_t n = first; n <= last; ++n) {
           const double dt = (static_cast<double>(n) - centre) / acq.samplingFrequencyHz;
-          row[n] += static_cast<float>(1000 * z / 10e-3 * std::exp(-dt * dt / (2 * sigmaT * sigmaT)) *
-                                       std::cos(2 * std::numbers::pi * f0 * dt));
+          row[n] +=
+              static_cast<float>(1000 * z / 10e-3 * std::exp(-dt * dt / (2 * sigmaT * sigmaT)) *
+                                 std::cos(2 * std::numbers::pi * f0 * dt));
         }
       }
     }

@@ -27,8 +27,8 @@ struct PointPhantom {
 // pitch, 1-5 transmits within +-15 degrees, t0 within +-2 us, `pointCount` points over the
 // middle half of the array's width and z 8-40 mm, and white noise 40 dB below the echoes. (Near
 // the array's edges the receive aperture is cut on one side, which moves a point's image towards
-// the array's centre: a property of the aperture, not of the delays.) `recordBandwidth` false leaves
-// acq.fractionalBandwidth 0, as recordings that do not state it.
+// the array's centre: a property of the aperture, not of the delays.) `recordBandwidth` false
+// leaves acq.fractionalBandwidth 0, as recordings that do not state it.
 PointPhantom makePointPhantom(std::uint64_t seed, int pointCount, bool recordBandwidth);
 
 }  // namespace cineflow::test

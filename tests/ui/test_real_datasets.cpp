@@ -202,9 +202,8 @@ void TestRealDatasets::field2PointsFromThePanel() {
       test::isolatedPointErrors(shown->pixels, shown->geometry, scatterers);
   QCOMPARE(errors.size(), std::size_t{4});
   for (const double error : errors) {
-    QVERIFY2(error <= limitM, qPrintable(QString("error %1 mm, limit %2 mm")
-                                             .arg(error * 1e3)
-                                             .arg(limitM * 1e3)));
+    QVERIFY2(error <= limitM,
+             qPrintable(QString("error %1 mm, limit %2 mm").arg(error * 1e3).arg(limitM * 1e3)));
   }
 }
 

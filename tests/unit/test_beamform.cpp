@@ -135,18 +135,16 @@ class TestBeamform : public QObject {
                              beamformer.enqueue(*stream, rf.view(), image.view()));
     auto bad = problem.imaging;
     bad.grid.dx = -0.1e-3;
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             beamformer.configure(*backend, problem.acq, bad,
-                                                                  problem.acq.samplingFrequencyHz,
-                                                                  400));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        beamformer.configure(*backend, problem.acq, bad, problem.acq.samplingFrequencyHz, 400));
     bad = problem.imaging;
     bad.fNumber = 0;
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             beamformer.configure(*backend, problem.acq, bad,
-                                                                  problem.acq.samplingFrequencyHz,
-                                                                  400));
-    beamformer.configure(*backend, problem.acq, problem.imaging,
-                         problem.acq.samplingFrequencyHz, 400);
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        beamformer.configure(*backend, problem.acq, bad, problem.acq.samplingFrequencyHz, 400));
+    beamformer.configure(*backend, problem.acq, problem.imaging, problem.acq.samplingFrequencyHz,
+                         400);
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument,
         beamformer.enqueue(*stream, rf.view().subspan(1, rf.size() - 1), image.view()));

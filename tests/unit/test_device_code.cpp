@@ -145,8 +145,8 @@ class TestDeviceCode : public QObject {
     test::fillUniform(rf, 4000 + transmits, -100, 100);
     const process::ImageGeometry g = imaging.geometry();
     std::vector<float> expected(g.pixels());
-    process::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, 600).run(rf.data(),
-                                                                           expected.data());
+    process::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, 600)
+        .run(rf.data(), expected.data());
 
     // One thread per pixel (the kernel's lanes = 1): every element summed in order.
     const process::DasParams p = process::makeDasParams(acq, imaging, acq.samplingFrequencyHz, 600);

@@ -30,10 +30,8 @@ double worstError(compute::Backend& backend, const test::PointPhantom& phantom,
         test::bmodeOfRaw(backend, phantom.acq, acquire::SampleType::Float32, raw, imaging);
     const test::Peak peak = test::findSubPixelPeak(image, imaging.geometry(), x, z, 0.4e-3);
     worst = std::max(worst, std::hypot(peak.xM - x, peak.zM - z));
-    if (qEnvironmentVariableIsSet("CINEFLOW_TEST_VERBOSE")) {
-      qInfo("  point (%.3f, %.3f) mm: dx %+.4f dz %+.4f mm", x * 1e3, z * 1e3, (peak.xM - x) * 1e3,
-            (peak.zM - z) * 1e3);
-    }
+    qInfo("  point (%.3f, %.3f) mm: dx %+.4f dz %+.4f mm", x * 1e3, z * 1e3, (peak.xM - x) * 1e3,
+          (peak.zM - z) * 1e3);
   }
   return worst;
 }
@@ -49,9 +47,8 @@ class TestPointAccuracy : public QObject {
     QTest::addColumn<bool>("recorded");
     for (quint64 seed = 1; seed <= 6; ++seed) {
       const bool recorded = seed % 2 == 0;
-      QTest::newRow(qPrintable(QString("seed %1, bandwidth %2")
-                                   .arg(seed)
-                                   .arg(recorded ? "recorded" : "measured")))
+      QTest::newRow(qPrintable(
+          QString("seed %1, bandwidth %2").arg(seed).arg(recorded ? "recorded" : "measured")))
           << seed << recorded;
     }
   }
@@ -79,10 +76,10 @@ class TestPointAccuracy : public QObject {
     // Linear interpolation at the recorded rate, for comparison (README, "Accuracy").
     imaging.rfUpsampling = 1;
     const double rfLinear = worstError(*backend, phantom, imaging);
-    qInfo("worst error: I/Q %.4f mm, RF %.4f mm (interpolated x%d), RF at the recorded rate "
-          "%.4f mm",
-          iq * 1e3, rf * 1e3, process::ImagingParams{}.rfUpsamplingFor(phantom.acq),
-          rfLinear * 1e3);
+    qInfo(
+        "worst error: I/Q %.4f mm, RF %.4f mm (interpolated x%d), RF at the recorded rate "
+        "%.4f mm",
+        iq * 1e3, rf * 1e3, process::ImagingParams{}.rfUpsamplingFor(phantom.acq), rfLinear * 1e3);
     QVERIFY2(iq <= 0.03e-3, qPrintable(QString("I/Q: %1 mm").arg(iq * 1e3)));
     QVERIFY2(rf <= 0.05e-3, qPrintable(QString("RF: %1 mm").arg(rf * 1e3)));
   }

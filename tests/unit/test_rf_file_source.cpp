@@ -88,9 +88,12 @@ class TestRfFileSource : public QObject {
   void cineflowOutputsAreNamed_data() {
     QTest::addColumn<QString>("schema");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("saved volume") << "cineflow.volume/1" << "File > Open saved volume";
-    QTest::newRow("B-mode output") << "cineflow.bmode/1" << "not channel data";
-    QTest::newRow("other HDF5") << "someone.else/3" << "/rf: missing";
+    QTest::newRow("saved volume") << "cineflow.volume/1"
+                                  << "File > Open saved volume";
+    QTest::newRow("B-mode output") << "cineflow.bmode/1"
+                                   << "not channel data";
+    QTest::newRow("other HDF5") << "someone.else/3"
+                                << "/rf: missing";
   }
   void cineflowOutputsAreNamed() {
     // A file without /rf whose root says what it is: the message names it instead of "/rf".
@@ -136,8 +139,9 @@ class TestRfFileSource : public QObject {
     QCOMPARE(source.params().samplingFrequencyHz, spec.fs);
     // The fixture's rows are a tone at f0 decaying over the row, plus noise: a narrow band.
     QVERIFY(source.params().bandwidthMeasured);
-    QVERIFY2(source.params().fractionalBandwidth > 0.02 && source.params().fractionalBandwidth < 0.5,
-             qPrintable(QString::number(source.params().fractionalBandwidth)));
+    QVERIFY2(
+        source.params().fractionalBandwidth > 0.02 && source.params().fractionalBandwidth < 0.5,
+        qPrintable(QString::number(source.params().fractionalBandwidth)));
     QVERIFY(source.elevations().empty());
     QCOMPARE(source.frameRateHz(), 20.0);
   }

@@ -25,16 +25,16 @@ inline void sinCosOfTurn(float u, float& sine, float& cosine) {
   const float cosineSign = 1.0f - 2.0f * folded * folded;
   const float v = w * 6.28318530717958647f;
   const float v2 = v * v;
-  sine = v * (1.0f + v2 * (-1.0f / 6 +
-                           v2 * (1.0f / 120 +
-                                 v2 * (-1.0f / 5040 + v2 * (1.0f / 362880 +
-                                                            v2 * (-1.0f / 39916800))))));
+  sine =
+      v * (1.0f + v2 * (-1.0f / 6 +
+                        v2 * (1.0f / 120 + v2 * (-1.0f / 5040 +
+                                                 v2 * (1.0f / 362880 + v2 * (-1.0f / 39916800))))));
   const float c =
-      1.0f + v2 * (-1.0f / 2 +
-                   v2 * (1.0f / 24 +
-                         v2 * (-1.0f / 720 +
-                               v2 * (1.0f / 40320 +
-                                     v2 * (-1.0f / 3628800 + v2 * (1.0f / 479001600))))));
+      1.0f +
+      v2 * (-1.0f / 2 +
+            v2 * (1.0f / 24 +
+                  v2 * (-1.0f / 720 +
+                        v2 * (1.0f / 40320 + v2 * (-1.0f / 3628800 + v2 * (1.0f / 479001600))))));
   cosine = cosineSign * c;
 }
 

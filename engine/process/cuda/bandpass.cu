@@ -13,9 +13,9 @@ namespace cineflow::process::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kTileIn = 128;          // input samples per block and row
-constexpr int kMaxPhaseTaps = 511;    // taps of one phase (ImagingParams::firTaps <= 511)
-constexpr int kMaxFactor = 8;         // kMaxRfUpsampling
+constexpr int kTileIn = 128;              // input samples per block and row
+constexpr int kMaxPhaseTaps = 511;        // taps of one phase (ImagingParams::firTaps <= 511)
+constexpr int kMaxFactor = 8;             // kMaxRfUpsampling
 constexpr unsigned kMaxGridRows = 65535;  // grid.y limit: more rows loop
 
 // One block filters kTileIn inputs' worth of outputs (kTileIn U) of rows blockIdx.y, blockIdx.y +
@@ -28,8 +28,8 @@ __global__ void bandpassKernel(const Sample* __restrict__ raw, const float* __re
                                int minOffset, int span, int samples, int rows,
                                float* __restrict__ out) {
   extern __shared__ float shared[];
-  float* tapsShared = shared;                 // [factor * perPhase]
-  float* tile = shared + factor * perPhase;   // [span]
+  float* tapsShared = shared;                // [factor * perPhase]
+  float* tile = shared + factor * perPhase;  // [span]
   __shared__ int offsetsShared[kMaxFactor];
   for (int k = threadIdx.x; k < factor * perPhase; k += blockDim.x) {
     tapsShared[k] = taps[k];
@@ -57,17 +57,16 @@ __global__ void bandpassKernel(const Sample* __restrict__ raw, const float* __re
       for (int i = 0; i < perPhase; ++i) {
         sum = fmaf(h[i], x[i], sum);
       }
-      out[static_cast<std::size_t>(row) * outSamples + static_cast<std::size_t>(start) * factor + m] =
-          sum;
+      out[static_cast<std::size_t>(row) * outSamples + static_cast<std::size_t>(start) * factor +
+          m] = sum;
     }
   }
 }
 
 }  // namespace
 
-BandpassKernel::BandpassKernel(compute::Backend& backend, const PolyphaseFir& fir,
-                               std::size_t rows, std::size_t samples,
-                               acquire::SampleType sampleType)
+BandpassKernel::BandpassKernel(compute::Backend& backend, const PolyphaseFir& fir, std::size_t rows,
+                               std::size_t samples, acquire::SampleType sampleType)
     : taps_(backend, fir.taps.size()),
       offsets_(backend, fir.offsets.size()),
       factor_(fir.factor),
@@ -81,12 +80,12 @@ BandpassKernel::BandpassKernel(compute::Backend& backend, const PolyphaseFir& fi
     throw std::invalid_argument("CUDA bandpass supports at most " + std::to_string(kMaxFactor) +
                                 " phases of at most " + std::to_string(kMaxPhaseTaps) + " taps");
   }
-  compute::cuda::check(cudaMemcpy(taps_.data(), fir.taps.data(), taps_.bytes(),
-                                  cudaMemcpyHostToDevice),
-                       "uploading bandpass taps", taps_.bytes());
-  compute::cuda::check(cudaMemcpy(offsets_.data(), fir.offsets.data(), offsets_.bytes(),
-                                  cudaMemcpyHostToDevice),
-                       "uploading bandpass phase offsets", offsets_.bytes());
+  compute::cuda::check(
+      cudaMemcpy(taps_.data(), fir.taps.data(), taps_.bytes(), cudaMemcpyHostToDevice),
+      "uploading bandpass taps", taps_.bytes());
+  compute::cuda::check(
+      cudaMemcpy(offsets_.data(), fir.offsets.data(), offsets_.bytes(), cudaMemcpyHostToDevice),
+      "uploading bandpass phase offsets", offsets_.bytes());
 }
 
 void BandpassKernel::enqueue(compute::Stream& stream, const std::byte* raw, float* out) const {
@@ -96,7 +95,8 @@ void BandpassKernel::enqueue(compute::Stream& stream, const std::byte* raw, floa
                   static_cast<unsigned>(std::min<std::size_t>(rows_, kMaxGridRows)));
   // The tile covers inputs start + minOffset .. start + kTileIn - 1 + maxOffset + perPhase - 1.
   const int span = kTileIn + (maxOffset_ - minOffset_) + perPhase_ - 1;
-  const std::size_t sharedBytes = sizeof(float) * (static_cast<std::size_t>(factor_) * perPhase_ + span);
+  const std::size_t sharedBytes =
+      sizeof(float) * (static_cast<std::size_t>(factor_) * perPhase_ + span);
   const int samples = static_cast<int>(samples_);
   const int rows = static_cast<int>(rows_);
   if (sampleType_ == acquire::SampleType::Int16) {

@@ -13,7 +13,9 @@
 struct alignas(8) float2 {
   float x, y;
 };
-inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float2 make_float2(float x, float y) {
+  return {x, y};
+}
 #endif
 
 #include <cmath>

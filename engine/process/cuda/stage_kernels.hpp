@@ -27,7 +27,7 @@ class BandpassKernel {
   void enqueue(compute::Stream& stream, const std::byte* raw, float* out) const;
 
  private:
-  compute::DeviceBuffer<float> taps_;  // [U][perPhase]
+  compute::DeviceBuffer<float> taps_;   // [U][perPhase]
   compute::DeviceBuffer<int> offsets_;  // [U]
   int factor_, perPhase_, minOffset_, maxOffset_;
   std::size_t rows_, samples_;
