@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 #include <utility>
 #include <vector>
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImageWriter>
 #include <QTextStream>
 
@@ -16,8 +18,8 @@
 namespace cineflow::ui {
 namespace {
 
-// zlib level 1: a 248 x 958 speckle image compresses about as well as at the default level 6 but
-// several times faster, which keeps a 256-frame export on the GUI thread within seconds.
+// zlib level 1: a speckle picture compresses about as well as at the default level 6 but several
+// times faster, which keeps a 256-frame export within seconds.
 constexpr int kPngQuality = 90;  // Qt maps quality q to zlib level (100 - q) * 9 / 91 = 0..1
 
 const QString kIndexFileName = QStringLiteral("index.csv");
@@ -105,64 +107,55 @@ bool writeIndex(const QString& path, const std::vector<IndexRow>& rows, QString&
   return true;
 }
 
-CineloopExportResult failure(const QString& folder, const QString& reason) {
+CineloopExportResult failure(const QString& target, const QString& reason) {
   CineloopExportResult result;
-  result.message = QStringLiteral("Cineloop export to %1 failed: %2").arg(folder, reason);
+  result.message = QStringLiteral("Cineloop export to %1 failed: %2").arg(target, reason);
   return result;
 }
 
-}  // namespace
-
-QString cineloopFrameFileName(std::uint64_t sequence) {
-  return QStringLiteral("frame_%1.png").arg(sequence, 6, 10, QLatin1Char('0'));
-}
-
-void renderGrey(const Frame& frame, const GreyLevels& levels, QImage& image) {
-  const int nx = frame.geometry.nx;
-  const int nz = frame.geometry.nz;
-  if (image.width() != nx || image.height() != nz || image.format() != QImage::Format_Grayscale8) {
-    image = QImage(nx, nz, QImage::Format_Grayscale8);
-  }
-  const float black = static_cast<float>(levels.gainDb - levels.dynamicRangeDb);
-  const float scale = 255.0f / static_cast<float>(std::max(levels.dynamicRangeDb, 1e-6));
-  for (int z = 0; z < nz; ++z) {
-    const float* source = frame.pixels.data() + static_cast<std::size_t>(z) * nx;
-    uchar* row = image.scanLine(z);  // rows are padded to 4 bytes: index by x, not by offset
-    for (int x = 0; x < nx; ++x) {
-      const float grey = std::clamp((source[x] - black) * scale, 0.0f, 255.0f);
-      row[x] = static_cast<uchar>(grey + 0.5f);
+// A folder made for the export: removed again on destruction unless kept (rmdir only removes it
+// when empty, which it is once the staged files are gone: declare this before them).
+class CreatedFolder {
+ public:
+  CreatedFolder() = default;
+  CreatedFolder(const CreatedFolder&) = delete;
+  CreatedFolder& operator=(const CreatedFolder&) = delete;
+  ~CreatedFolder() {
+    if (!path_.isEmpty() && !kept_) {
+      QDir().rmdir(path_);
     }
   }
-}
+  // Creates `path` (and missing parents: only `path` itself is removed again) unless it exists.
+  bool create(const QString& path) {
+    if (QFileInfo(path).isDir()) {
+      return true;
+    }
+    if (!QDir().mkpath(path)) {
+      return false;
+    }
+    path_ = path;
+    return true;
+  }
+  void keep() { kept_ = true; }
 
-CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const QString& folder,
-                                       const GreyLevels& levels, const ExportProgress& progress,
-                                       const std::atomic<bool>* cancel) {
-  if (folder.isEmpty()) {
-    return failure(folder, QStringLiteral("no folder given"));
-  }
-  if (!(levels.dynamicRangeDb > 0)) {
-    return failure(folder, QStringLiteral("the dynamic range must be positive"));
-  }
-  QDir dir(folder);
-  if (!dir.mkpath(QStringLiteral("."))) {
-    return failure(folder, QStringLiteral("cannot create the folder"));
-  }
-  const std::vector<acquire::FrameHeader> headers = cineloop.headers();
-  if (headers.empty()) {
-    return failure(folder, QStringLiteral("the cineloop is empty"));
-  }
+ private:
+  QString path_;
+  bool kept_ = false;
+};
 
-  StagedFiles files(dir);
-  std::vector<IndexRow> rows;
-  rows.reserve(headers.size());
+// Copies each listed entry into `frame` and calls visit(frame), which returns an error message or
+// an empty string. Counts entries overwritten meanwhile in `skipped`. Returns the first error,
+// "cancelled", or an empty string.
+template <typename Visit>
+QString forEachFrame(const pipeline::Cineloop& cineloop,
+                     const std::vector<acquire::FrameHeader>& headers,
+                     const ExportProgress& progress, const std::atomic<bool>* cancel, int& skipped,
+                     Visit visit) {
   Frame frame;  // reused: copyImage resizes its pixels once
-  QImage image;
-  int skipped = 0;
   int done = 0;
   for (const acquire::FrameHeader& listed : headers) {
     if (cancel != nullptr && cancel->load()) {
-      return failure(folder, QStringLiteral("cancelled"));
+      return QStringLiteral("cancelled");
     }
     if (progress) {
       progress(done++, static_cast<int>(headers.size()));
@@ -171,32 +164,142 @@ CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const
       ++skipped;  // overwritten since headers() was taken
       continue;
     }
-    renderGrey(frame, levels, image);
-    const QString name = cineloopFrameFileName(frame.header.sequence);
-    QImageWriter writer(files.stage(name), "png");
-    writer.setQuality(kPngQuality);
-    if (!writer.write(image)) {
-      return failure(folder, QStringLiteral("cannot write %1: %2").arg(name, writer.errorString()));
+    if (QString error = visit(frame); !error.isEmpty()) {
+      return error;
     }
-    rows.push_back({frame.header, name});
   }
-  if (rows.empty()) {
-    return failure(folder, QStringLiteral("every frame was overwritten during the export"));
-  }
+  return {};
+}
 
-  QString error;
-  if (!writeIndex(files.stage(kIndexFileName), rows, error) || !files.commit(error)) {
-    return failure(folder, error);
-  }
+CineloopExportResult succeeded(int written, int skipped, const QString& what,
+                               const QString& target) {
   CineloopExportResult result;
   result.ok = true;
-  result.framesWritten = static_cast<int>(rows.size());
+  result.framesWritten = written;
   result.framesSkipped = skipped;
-  result.message = QStringLiteral("Exported %1 cineloop frames to %2").arg(rows.size()).arg(folder);
+  result.message =
+      QStringLiteral("Exported %1 cineloop frames as %2 to %3").arg(written).arg(what, target);
   if (skipped > 0) {
     result.message += QStringLiteral(" (%1 overwritten meanwhile, skipped)").arg(skipped);
   }
   return result;
+}
+
+CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
+                               const std::vector<acquire::FrameHeader>& headers,
+                               const CineloopExportRequest& request, const ExportProgress& progress,
+                               const std::atomic<bool>* cancel) {
+  const QString& folder = request.target;
+  const QFileInfo info(folder);
+  if (info.exists() && !info.isDir()) {
+    return failure(folder, QStringLiteral("it is not a folder"));
+  }
+  const QDir dir(folder);
+  if (info.exists() &&
+      !dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)
+           .isEmpty()) {
+    return failure(folder,
+                   QStringLiteral("the folder already holds files (nothing is overwritten)"));
+  }
+  CreatedFolder created;
+  if (!created.create(folder)) {
+    return failure(folder, QStringLiteral("cannot create the folder"));
+  }
+
+  StagedFiles files(dir);
+  std::vector<IndexRow> rows;
+  rows.reserve(headers.size());
+  FramePicture picture(request.picture);
+  int skipped = 0;
+  const QString error =
+      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+        const QString name = cineloopFrameFileName(frame.header.sequence);
+        const QImage& image =
+            picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence));
+        QImageWriter writer(files.stage(name), "png");
+        writer.setQuality(kPngQuality);
+        if (!writer.write(image)) {
+          return QStringLiteral("cannot write %1: %2").arg(name, writer.errorString());
+        }
+        rows.push_back({frame.header, name});
+        return QString();
+      });
+  if (!error.isEmpty()) {
+    return failure(folder, error);
+  }
+  if (rows.empty()) {
+    return failure(folder, QStringLiteral("every frame was overwritten during the export"));
+  }
+  QString commitError;
+  if (!writeIndex(files.stage(kIndexFileName), rows, commitError) || !files.commit(commitError)) {
+    return failure(folder, commitError);
+  }
+  created.keep();
+  return succeeded(static_cast<int>(rows.size()), skipped, QStringLiteral("PNG"), folder);
+}
+
+CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
+                                const std::vector<acquire::FrameHeader>& headers,
+                                const CineloopExportRequest& request,
+                                const ExportProgress& progress, const std::atomic<bool>* cancel) {
+  const QString& file = request.target;
+  if (QFileInfo::exists(file)) {
+    return failure(file, QStringLiteral("the file exists already (nothing is overwritten)"));
+  }
+  try {
+    std::unique_ptr<store::BmodeWriter> writer;  // made with the first frame's geometry
+    process::ImageGeometry geometry;
+    int skipped = 0;
+    const QString error =
+        forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+          if (!writer) {
+            writer = std::make_unique<store::BmodeWriter>(toPath(file), frame.geometry,
+                                                          request.acquisition, request.attributes);
+            geometry = frame.geometry;
+          }
+          if (!(frame.geometry == geometry)) {
+            ++skipped;  // made before the grid changed: one file holds one grid
+            return QString();
+          }
+          writer->appendFrame(frame.header, frame.pixels);
+          return QString();
+        });
+    if (!error.isEmpty()) {
+      return failure(file, error);
+    }
+    if (!writer || writer->frames() == 0) {
+      return failure(file, QStringLiteral("every frame was overwritten during the export"));
+    }
+    writer->finish();
+    return succeeded(static_cast<int>(writer->frames()), skipped, QStringLiteral("HDF5"), file);
+  } catch (const std::exception& exception) {
+    return failure(file, QString::fromUtf8(exception.what()));
+  }
+}
+
+}  // namespace
+
+QString cineloopFrameFileName(std::uint64_t sequence) {
+  return QStringLiteral("frame_%1.png").arg(sequence, 6, 10, QLatin1Char('0'));
+}
+
+CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
+                                    const CineloopExportRequest& request,
+                                    const ExportProgress& progress,
+                                    const std::atomic<bool>* cancel) {
+  if (request.target.isEmpty()) {
+    return failure(request.target, QStringLiteral("no folder given"));
+  }
+  if (request.format == CineloopExportFormat::Png && !(request.picture.look.dynamicRangeDb > 0)) {
+    return failure(request.target, QStringLiteral("the dynamic range must be positive"));
+  }
+  const std::vector<acquire::FrameHeader> headers = cineloop.headers();
+  if (headers.empty()) {
+    return failure(request.target, QStringLiteral("the cineloop is empty"));
+  }
+  return request.format == CineloopExportFormat::Png
+             ? exportPng(cineloop, headers, request, progress, cancel)
+             : exportHdf5(cineloop, headers, request, progress, cancel);
 }
 
 }  // namespace cineflow::ui

@@ -1,29 +1,42 @@
 #pragma once
-// Export of the cineloop as 8-bit grey PNG frames, mapped from dB exactly as the display maps them
-// ([gain - dynamic range, gain] -> [0, 255]), one file per kept frame, plus index.csv:
+// Export of the cineloop, in one of two forms chosen by the operator:
 //
-//   <folder>/frame_<sequence, 6 digits>.png   nz rows x nx columns, depth downward
-//   <folder>/index.csv                        sequence,timestamp_ns,elevation_m,file
+// Pictures (PNG): every kept frame drawn as the display draws it (frame_picture.hpp: physical
+// proportions, the display's gain, dynamic range and colour map, optionally rulers and scale bar),
+// one file per frame, plus index.csv, into a folder the export creates:
 //
-// Every file is first written under a hidden temporary name; only when all of them are written are
-// they renamed to their final names, so a failure (unwritable folder, full disk) leaves neither
-// partial files nor a partial set behind: the temporaries are removed and the reason returned.
+//   <folder>/frame_<sequence, 6 digits>.png
+//   <folder>/index.csv          sequence,timestamp_ns,elevation_m,file
+//
+// Data (HDF5): the frames' dB values as they are, in one cineflow.bmode/1 file (BmodeWriter), with
+// the acquisition and the processing that made them.
+//
+// Nothing is ever overwritten: the PNG folder must not exist yet (or be empty), the HDF5 file must
+// not exist. Every file is first written under a temporary name and renamed only when all of them
+// are written, so a failure (unwritable folder, full disk, cancel) leaves neither partial files
+// nor a partial set behind, and a folder the export created is removed again.
 
 #include <atomic>
 #include <functional>
 
-#include <QImage>
 #include <QString>
 
-#include "frame.hpp"
+#include "acquire/frame.hpp"
+#include "frame_picture.hpp"
 #include "pipeline/cineloop.hpp"
+#include "store/bmode_writer.hpp"
 
 namespace cineflow::ui {
 
-// How dB values become grey: the display's gain and dynamic range.
-struct GreyLevels {
-  double gainDb = 0.0;           // shown as white
-  double dynamicRangeDb = 60.0;  // dB span from black to white (> 0)
+enum class CineloopExportFormat { Png, Hdf5 };
+
+struct CineloopExportRequest {
+  CineloopExportFormat format = CineloopExportFormat::Png;
+  QString target;          // PNG: the folder to create; HDF5: the file to create
+  PictureOptions picture;  // PNG only
+  // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
+  acquire::AcquisitionParams acquisition;
+  store::AttributeMap attributes;
 };
 
 struct CineloopExportResult {
@@ -33,20 +46,16 @@ struct CineloopExportResult {
   QString message;        // for the operator: what was written, or why nothing was
 };
 
-// Fills `image` (reallocated only when the geometry changes) with the grey rendering of `frame`.
-void renderGrey(const Frame& frame, const GreyLevels& levels, QImage& image);
-
 // Called after each frame written: (frames done, frames listed).
 using ExportProgress = std::function<void(int, int)>;
 
-// Exports every complete cineloop entry (oldest first) into `folder`, created when missing.
-// Runs on the calling thread (any thread: it reads the cineloop through its const reader API
-// only). When `cancel` becomes true it stops before the next frame, removes what it wrote and
-// returns a failure saying so.
-CineloopExportResult exportCineloopPng(const pipeline::Cineloop& cineloop, const QString& folder,
-                                       const GreyLevels& levels,
-                                       const ExportProgress& progress = {},
-                                       const std::atomic<bool>* cancel = nullptr);
+// Exports every complete cineloop entry (oldest first) as `request` says. Runs on the calling
+// thread (any thread: it reads the cineloop through its const reader API only). When `cancel`
+// becomes true it stops before the next frame, removes what it wrote and returns a failure.
+CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
+                                    const CineloopExportRequest& request,
+                                    const ExportProgress& progress = {},
+                                    const std::atomic<bool>* cancel = nullptr);
 
 // "frame_000042.png"
 QString cineloopFrameFileName(std::uint64_t sequence);

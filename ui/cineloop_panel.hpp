@@ -12,8 +12,10 @@
 //   playPauseAction()    P        toggles looping playback
 // The actions are disabled while live or while the cineloop is empty.
 //
-// Export uses the display's gain and dynamic range: connect DisplayControls::gainChanged and
-// dynamicRangeChanged to setGainDb() / setDynamicRangeDb().
+// Export (cineloop_export_dialog.hpp) draws pictures as the display does: connect
+// DisplayControls::gainChanged, dynamicRangeChanged and colourMapChanged to setGainDb(),
+// setDynamicRangeDb() and setColourMap(), and the source's description to setRecording() (it
+// names the exports).
 
 #include <atomic>
 #include <cstdint>
@@ -26,6 +28,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "cineloop_export_dialog.hpp"
+#include "colour_maps.hpp"
 #include "frame.hpp"
 #include "pipeline/engine.hpp"
 
@@ -48,11 +52,16 @@ class CineloopPanel : public QWidget {
   QAction* stepBackAction() const { return stepBackAction_; }
   QAction* stepForwardAction() const { return stepForwardAction_; }
 
-  // Starts writing every kept frame as frame_<seq>.png plus index.csv into `folder` (see
-  // cineloop_export.hpp) on a background thread, so the window stays live meanwhile. Returns false
-  // (with a message) when an export is already running. exportProgress() follows it;
-  // exportFinished() and messageReady() report the outcome. Destroying the panel cancels it.
-  bool startExport(const QString& folder, double gainDb, double dynamicRangeDb);
+  // The request for an export to `target` (a folder to create for PNG, a file for HDF5) from what
+  // the panel knows: the display's look for pictures, the engine's acquisition and processing
+  // parameters and the recording's description for data.
+  CineloopExportRequest exportRequest(CineloopExportFormat format, const QString& target,
+                                      bool annotations = true) const;
+  // Starts the export (cineloop_export.hpp) on a background thread, so the window stays live
+  // meanwhile. Returns false (with a message) when an export is already running.
+  // exportProgress() follows it; exportFinished() and messageReady() report the outcome.
+  // Destroying the panel cancels it.
+  bool startExport(const CineloopExportRequest& request);
   bool isExporting() const { return exportThread_.joinable(); }
 
   // State, for the owner and tests.
@@ -82,6 +91,8 @@ class CineloopPanel : public QWidget {
   void setPlaybackSpeed(double speed);
   void setGainDb(double gainDb) { gainDb_ = gainDb; }
   void setDynamicRangeDb(double dynamicRangeDb) { dynamicRangeDb_ = dynamicRangeDb; }
+  void setColourMap(cineflow::ui::ColourMap map) { colourMap_ = map; }
+  void setRecording(const QString& description) { recording_ = description; }
 
  signals:
   // The frame to display (review mode only).
@@ -102,7 +113,7 @@ class CineloopPanel : public QWidget {
   void followLive();
   void updateControls();
   void updatePosition();
-  void chooseExportFolder();
+  void chooseExport();
   void finishExport(bool ok, const QString& message);
 
   const pipeline::Engine& engine_;
@@ -111,8 +122,10 @@ class CineloopPanel : public QWidget {
   bool live_ = false;
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = 60.0;
-  QString lastExportFolder_;
-  std::thread exportThread_;  // joined by finishExport() or the destructor
+  ColourMap colourMap_ = ColourMap::Grey;
+  QString recording_;
+  CineloopExportChoice lastExport_;  // the dialog's choices, offered again next time
+  std::thread exportThread_;         // joined by finishExport() or the destructor
   std::atomic<bool> cancelExport_{false};
 
   QSlider* timeline_ = nullptr;

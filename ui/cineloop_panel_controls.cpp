@@ -6,17 +6,22 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QFileDialog>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
 #include "compute/thread_name.hpp"
+#include "export_target.hpp"
 #include "media_icons.hpp"
+#include "store/bmode_writer.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -70,11 +75,12 @@ void CineloopPanel::buildControls() {
   }
   speed_->setCurrentIndex(kNormalSpeedIndex);
   exportButton_ = new QToolButton(this);
-  exportButton_->setText(tr("Export PNG\u2026"));
+  exportButton_->setObjectName(QStringLiteral("cineloopExport"));
+  exportButton_->setText(tr("Export\u2026"));
   exportButton_->setToolTip(
-      tr("Write every kept frame as an 8-bit grey PNG, with the display's "
-         "gain and dynamic range, plus index.csv"));
-  connect(exportButton_, &QToolButton::clicked, this, &CineloopPanel::chooseExportFolder);
+      tr("Write every kept frame as pictures (PNG, as on screen) or as data (HDF5) into a new "
+         "folder or file named after the recording and the time"));
+  connect(exportButton_, &QToolButton::clicked, this, &CineloopPanel::chooseExport);
   connect(this, &CineloopPanel::exportProgress, exportButton_, [this](int done, int total) {
     exportButton_->setText(tr("Exporting %1 / %2\u2026").arg(done).arg(total));
   });
@@ -115,7 +121,24 @@ void CineloopPanel::setPlaybackSpeed(double speed) {
   speed_->setCurrentIndex(static_cast<int>(nearest - kSpeeds.begin()));
 }
 
-bool CineloopPanel::startExport(const QString& folder, double gainDb, double dynamicRangeDb) {
+CineloopExportRequest CineloopPanel::exportRequest(CineloopExportFormat format,
+                                                   const QString& target, bool annotations) const {
+  CineloopExportRequest request;
+  request.format = format;
+  request.target = target;
+  request.picture = {{gainDb_, dynamicRangeDb_, colourMap_}, annotations};
+  if (format == CineloopExportFormat::Hdf5) {
+    if (const acquire::AcquisitionParams* acquisition = engine_.acquisitionParams()) {
+      request.acquisition = *acquisition;
+      request.attributes = store::imagingAttributes(engine_.imagingParams(), *acquisition);
+    }
+    request.attributes["source"] = recording_.toStdString();
+    request.attributes["exported_from"] = std::string("cineloop");
+  }
+  return request;
+}
+
+bool CineloopPanel::startExport(const CineloopExportRequest& request) {
   if (isExporting()) {
     emit messageReady(tr("A cineloop export is already running"), true);
     return false;
@@ -124,15 +147,13 @@ bool CineloopPanel::startExport(const QString& folder, double gainDb, double dyn
   cancelExport_ = false;
   exportButton_->setText(tr("Exporting\u2026"));
   const pipeline::Cineloop& cineloop = engine_.cineloop();
-  const GreyLevels levels{gainDb, dynamicRangeDb};
-  exportThread_ = std::thread([this, &cineloop, folder, levels] {
+  exportThread_ = std::thread([this, &cineloop, request] {
     compute::setCurrentThreadName("cf-export");
     const auto progress = [this](int done, int total) {
       QMetaObject::invokeMethod(
           this, [this, done, total] { emit exportProgress(done, total); }, Qt::QueuedConnection);
     };
-    const CineloopExportResult result =
-        exportCineloopPng(cineloop, folder, levels, progress, &cancelExport_);
+    const CineloopExportResult result = exportCineloop(cineloop, request, progress, &cancelExport_);
     QMetaObject::invokeMethod(
         this, [this, ok = result.ok, message = result.message] { finishExport(ok, message); },
         Qt::QueuedConnection);
@@ -145,7 +166,7 @@ void CineloopPanel::finishExport(bool ok, const QString& message) {
   if (exportThread_.joinable()) {
     exportThread_.join();
   }
-  exportButton_->setText(tr("Export PNG\u2026"));
+  exportButton_->setText(tr("Export\u2026"));
   updateControls();
   emit messageReady(message, !ok);
   emit exportFinished(ok, message);
@@ -178,15 +199,21 @@ void CineloopPanel::updatePosition() {
   position_->setText(live_ ? tr("Live \u00b7 %1").arg(text) : text);
 }
 
-void CineloopPanel::chooseExportFolder() {
+void CineloopPanel::chooseExport() {
   setPlaying(false);
-  const QString folder =
-      QFileDialog::getExistingDirectory(this, tr("Export PNG frames to"), lastExportFolder_);
-  if (folder.isEmpty()) {
+  if (lastExport_.folder.isEmpty()) {
+    lastExport_.folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (!QFileInfo(lastExport_.folder).isDir()) {
+      lastExport_.folder = QDir::homePath();
+    }
+  }
+  CineloopExportDialog dialog(entryCount(), exportStem(recording_, QDateTime::currentDateTime()),
+                              lastExport_, this);
+  if (dialog.exec() != QDialog::Accepted) {
     return;
   }
-  lastExportFolder_ = folder;
-  startExport(folder, gainDb_, dynamicRangeDb_);
+  lastExport_ = dialog.choice();
+  startExport(exportRequest(lastExport_.format, dialog.target(), lastExport_.annotations));
 }
 
 }  // namespace cineflow::ui

@@ -28,6 +28,7 @@
 #include "status_indicators.hpp"
 #include "trace_capture.hpp"
 #include "volume_controller.hpp"
+#include "wheel_guard.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -114,6 +115,7 @@ void MainWindow::createDocks() {
   // Scrolls rather than forcing the window taller than a small screen.
   auto* acquisitionScroll = new QScrollArea(acquisitionDock_);
   acquisitionScroll->setWidget(acquisitionPanel_);
+  guardWheelInside(*acquisitionPanel_);  // the wheel scrolls the dock, not the field under it
   acquisitionScroll->setWidgetResizable(true);
   acquisitionScroll->setFrameShape(QFrame::NoFrame);
   acquisitionScroll->setMinimumWidth(acquisitionPanel_->minimumSizeHint().width() +
@@ -142,8 +144,11 @@ void MainWindow::createDocks() {
           &CineloopPanel::setGainDb);
   connect(displayControls_, &DisplayControls::dynamicRangeChanged, cineloopPanel_,
           &CineloopPanel::setDynamicRangeDb);
+  connect(displayControls_, &DisplayControls::colourMapChanged, cineloopPanel_,
+          &CineloopPanel::setColourMap);
   cineloopPanel_->setGainDb(displayControls_->gainDb());
   cineloopPanel_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  cineloopPanel_->setColourMap(displayControls_->colourMap());
   cineloopPanel_->setLive(controller_->isRunning());
 }
 
@@ -181,6 +186,7 @@ void MainWindow::connectController() {
     autoGainPending_ = true;
     updateAcquisitionState();
     cineloopPanel_->refresh();
+    cineloopPanel_->setRecording(what);
     showMessage(tr("Source: %1").arg(what), false);
   });
   connect(view_, &BmodeView::renderingFailed, this,

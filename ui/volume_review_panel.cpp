@@ -16,7 +16,7 @@
 #include <QVBoxLayout>
 
 #include "bmode_view.hpp"
-#include "cineloop_export.hpp"
+#include "frame_picture.hpp"
 #include "mip_triptych.hpp"
 
 namespace cineflow::ui {
@@ -32,10 +32,9 @@ QString megabytes(std::size_t bytes) {
 }
 
 QIcon thumbnail(const Frame& frame, double gainDb, double dynamicRangeDb) {
-  QImage image;
-  renderGrey(frame, GreyLevels{gainDb, dynamicRangeDb}, image);
-  return QIcon(QPixmap::fromImage(
-      image.scaled(kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+  FramePicture picture({{gainDb, dynamicRangeDb, ColourMap::Grey}, false});
+  return QIcon(QPixmap::fromImage(picture.draw(frame).scaled(
+      kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -71,8 +72,20 @@ double parseNumber(const std::string& text, std::string_view field, const char* 
   return value;
 }
 
+// The shortest decimal millimetre text that parseMillimetres() (value * 1e-3) turns back into
+// `metres` to within a few units in the last place (the scaling by 1e-3 itself rounds): "7.363",
+// where printing metres * 1e3 in full would give "7.3629999999999995".
 std::string millimetres(double metres) {
   char buffer[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, metres * 1e3);
+    double parsed = 0;
+    std::from_chars(buffer, buffer + std::strlen(buffer), parsed);
+    if (std::abs(parsed * 1e-3 - metres) <=
+        4 * std::numeric_limits<double>::epsilon() * std::abs(metres)) {
+      return buffer;
+    }
+  }
   const auto result = std::to_chars(buffer, buffer + sizeof(buffer), metres * 1e3);
   return std::string(buffer, result.ptr);
 }

@@ -1,13 +1,19 @@
 // Cineloop review on the simulator with the CPU backend: after a finished 40-frame acquisition
 // with a 16-frame cineloop, the panel selects the newest frame when leaving live mode, steps and
 // scrubs to the expected sequence numbers, hands out pixels identical to the cineloop's, plays in
-// sequence order, exports 16 grey PNG frames with index.csv on a background thread (one export at a
-// time), and fails cleanly (a message, no files) when the export folder cannot exist or the panel
-// is closed during an export.
+// sequence order, and exports on a background thread (one export at a time): 16 PNG pictures in
+// the frames' physical proportions drawn with the display's colour map (every pixel one of its
+// entries), with rulers and scale bar when asked, plus index.csv; or the dB values bit for bit in
+// one HDF5 file read back with the plain HDF5 C API. An export never writes into a folder that
+// holds files or onto an existing file, and fails cleanly (a message, no files, no folder left
+// behind) when its folder cannot exist or the panel is closed during an export.
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <QAction>
@@ -22,9 +28,14 @@
 #include "acquire/source_factory.hpp"
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
+#include "colour_maps.hpp"
 #include "compute/backend.hpp"
+#include "frame_picture.hpp"
 #include "pipeline/engine.hpp"
+#include "support/plain_hdf5.hpp"
+#include "view_overlay.hpp"
 
+using cineflow::ui::CineloopExportFormat;
 using cineflow::ui::CineloopPanel;
 using cineflow::ui::Frame;
 
@@ -65,7 +76,10 @@ class CineloopReviewTest : public QObject {
   void stepsAndScrubsToTheExpectedSequences();
   void playbackAdvancesInSequenceOrder();
   void liveModeDisablesTheControls();
-  void exportsEveryFrameAsGreyPng();
+  void exportsPicturesAsTheDisplayShowsThem();
+  void annotatedPicturesCarryTheRulers();
+  void exportsTheDataAsHdf5();
+  void neverWritesOverAnything();
   void exportIntoAnImpossibleFolderFailsCleanly();
   void closingDuringAnExportLeavesNoFiles();  // last: destroys the panel
 
@@ -228,23 +242,42 @@ void CineloopReviewTest::liveModeDisablesTheControls() {
   QVERIFY(panel_->timeline()->isEnabled());
 }
 
-void CineloopReviewTest::exportsEveryFrameAsGreyPng() {
-  QTemporaryDir folder;
-  QVERIFY(folder.isValid());
+// Waits for the panel's export to finish; its (ok, message).
+static bool writeFile(const QString& path, const QByteArray& content) {
+  QFile file(path);
+  return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+static std::pair<bool, QString> waitForExport(QSignalSpy& finished) {
+  if (finished.isEmpty() && !finished.wait(60'000)) {
+    return {false, QStringLiteral("the export did not finish")};
+  }
+  const QList<QVariant> last = finished.takeFirst();
+  return {last.at(0).toBool(), last.at(1).toString()};
+}
+
+void CineloopReviewTest::exportsPicturesAsTheDisplayShowsThem() {
+  QTemporaryDir parent;
+  QVERIFY(parent.isValid());
+  const QString folder = QDir(parent.path()).filePath(QStringLiteral("new export"));
   const auto geometry = engine_->cineloop().geometry();
 
   QElapsedTimer timer;
   timer.start();
   const double gainDb = gainFor(*engine_);
+  panel_->setGainDb(gainDb);
+  panel_->setDynamicRangeDb(kDynamicRangeDb);
+  panel_->setColourMap(cineflow::ui::ColourMap::Viridis);
   QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
   QSignalSpy progress(panel_.get(), &cineflow::ui::CineloopPanel::exportProgress);
-  QVERIFY(panel_->startExport(folder.path(), gainDb, kDynamicRangeDb));
+  const auto request = panel_->exportRequest(CineloopExportFormat::Png, folder, false);
+  QVERIFY(panel_->startExport(request));
   QVERIFY(panel_->isExporting());
-  QVERIFY(!panel_->startExport(folder.path(), gainDb, kDynamicRangeDb));  // one at a time
+  QVERIFY(!panel_->startExport(request));  // one at a time
   QVERIFY(lastMessageWasError_);
   messages_.clear();
-  QVERIFY(finished.wait(60'000));
-  QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+  const auto [ok, message] = waitForExport(finished);
+  QVERIFY2(ok, qPrintable(message));
   QVERIFY(!panel_->isExporting());
   QCOMPARE(progress.size(), kCineloopFrames);
   QCOMPARE(progress.back().at(1).toInt(), kCineloopFrames);
@@ -252,31 +285,51 @@ void CineloopReviewTest::exportsEveryFrameAsGreyPng() {
         static_cast<long long>(timer.elapsed()));
   QVERIFY(!lastMessageWasError_);
 
-  const QDir dir(folder.path());
+  // The colours: every pixel is an entry of the Viridis table (the export maps dB through it, as
+  // the display's shader does), and the entries used span the speckle.
+  const cineflow::ui::ColourTable table = colourTable(cineflow::ui::ColourMap::Viridis);
+  std::map<QRgb, int> entryOf;
+  for (int entry = 0; entry < cineflow::ui::kColourTableSize; ++entry) {
+    const auto at = static_cast<std::size_t>(3 * entry);
+    entryOf.emplace(qRgb(table[at], table[at + 1], table[at + 2]), entry);
+  }
+  // The proportions: the picture's width to height is the field's nx*dx to nz*dz, to within the
+  // rounding of either side to whole pixels.
+  const double fieldAspect = (geometry.nx * geometry.dx) / (geometry.nz * geometry.dz);
+  const QDir dir(folder);
   const QStringList pngs = dir.entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name);
   QCOMPARE(pngs.size(), kCineloopFrames);
   QCOMPARE(dir.entryList(QDir::Files | QDir::Hidden).size(), kCineloopFrames + 1);  // no leftovers
   for (std::uint64_t sequence = kOldest; sequence <= kNewest; ++sequence) {
     const QString name = cineflow::ui::cineloopFrameFileName(sequence);
     QCOMPARE(pngs.at(static_cast<int>(sequence - kOldest)), name);
-    const QImage image(dir.filePath(name));
+    const QImage image = QImage(dir.filePath(name)).convertToFormat(QImage::Format_RGB32);
     QVERIFY2(!image.isNull(), qPrintable(name));
-    QCOMPARE(image.width(), geometry.nx);
-    QCOMPARE(image.height(), geometry.nz);
-    QVERIFY(image.isGrayscale());
-    std::vector<int> histogram(256, 0);
-    const QImage grey = image.convertToFormat(QImage::Format_Grayscale8);
-    for (int y = 0; y < grey.height(); ++y) {
-      const uchar* row = grey.constScanLine(y);
-      for (int x = 0; x < grey.width(); ++x) {
-        ++histogram[row[x]];
+    QVERIFY(std::max(image.width(), image.height()) >= cineflow::ui::kMinPictureSide);
+    const double aspect = double(image.width()) / image.height();
+    const double aspectTolerance = fieldAspect * (1.0 / image.width() + 1.0 / image.height());
+    QVERIFY2(std::abs(aspect - fieldAspect) <= aspectTolerance,
+             qPrintable(QStringLiteral("%1 x %2 for a field of aspect %3")
+                            .arg(image.width())
+                            .arg(image.height())
+                            .arg(fieldAspect)));
+    std::vector<int> histogram(cineflow::ui::kColourTableSize, 0);
+    for (int y = 0; y < image.height(); ++y) {
+      const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+      for (int x = 0; x < image.width(); ++x) {
+        const auto entry = entryOf.find(row[x] | 0xff000000u);
+        QVERIFY2(
+            entry != entryOf.end(),
+            qPrintable(
+                QStringLiteral("%1 (%2, %3) is not a Viridis colour").arg(name).arg(x).arg(y)));
+        ++histogram[static_cast<std::size_t>(entry->second)];
       }
     }
     const int levelsUsed = static_cast<int>(
         std::count_if(histogram.begin(), histogram.end(), [](int count) { return count > 0; }));
     const int mostCommon = *std::max_element(histogram.begin(), histogram.end());
     QVERIFY2(levelsUsed > 64, qPrintable(QString::number(levelsUsed)));  // speckle, not flat
-    QVERIFY(mostCommon < grey.width() * grey.height() / 2);              // not saturated
+    QVERIFY(mostCommon < image.width() * image.height() / 2);            // not saturated
   }
 
   QFile index(dir.filePath(QStringLiteral("index.csv")));
@@ -294,21 +347,111 @@ void CineloopReviewTest::exportsEveryFrameAsGreyPng() {
     QCOMPARE(fields.at(1).toLongLong(), header.timestampNs);
     QCOMPARE(fields.at(3), cineflow::ui::cineloopFrameFileName(header.sequence));
   }
+  panel_->setColourMap(cineflow::ui::ColourMap::Grey);
+}
+
+void CineloopReviewTest::annotatedPicturesCarryTheRulers() {
+  QTemporaryDir parent;
+  QVERIFY(parent.isValid());
+  const QString folder = QDir(parent.path()).filePath(QStringLiteral("annotated"));
+  panel_->setGainDb(gainFor(*engine_));
+  QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Png, folder, true)));
+  const auto [ok, message] = waitForExport(finished);
+  QVERIFY2(ok, qPrintable(message));
+
+  const QImage image = QImage(QDir(folder).filePath(cineflow::ui::cineloopFrameFileName(kNewest)))
+                           .convertToFormat(QImage::Format_RGB32);
+  const QSize picture = cineflow::ui::pictureImageSize(engine_->cineloop().geometry());
+  const QMargins margins = cineflow::ui::kOverlayMargins;
+  QCOMPARE(image.size(), picture.grownBy(margins));
+  // The left margin holds the depth ruler's ticks and labels, the bottom one the scale bar: light
+  // pixels (the overlay's text and bar colours) on the near-black background.
+  const auto lightPixels = [&image](const QRect& area) {
+    int light = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+      for (int x = area.left(); x <= area.right(); ++x) {
+        light += qGray(image.pixel(x, y)) > 128 ? 1 : 0;
+      }
+    }
+    return light;
+  };
+  const QRect leftMargin(0, margins.top(), margins.left(), picture.height());
+  const QRect bottomMargin(margins.left(), margins.top() + picture.height(), picture.width(),
+                           margins.bottom());
+  QVERIFY2(lightPixels(leftMargin) > 50, qPrintable(QString::number(lightPixels(leftMargin))));
+  QVERIFY2(lightPixels(bottomMargin) > 50, qPrintable(QString::number(lightPixels(bottomMargin))));
+  QCOMPARE(lightPixels(QRect(image.width() - margins.right(), 0, margins.right(), 4)), 0);
+}
+
+void CineloopReviewTest::exportsTheDataAsHdf5() {
+  QTemporaryDir parent;
+  QVERIFY(parent.isValid());
+  const QString file = QDir(parent.path()).filePath(QStringLiteral("loop.h5"));
+  panel_->setRecording(QStringLiteral("simulator seed 1 (test)"));
+  QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Hdf5, file)));
+  const auto [ok, message] = waitForExport(finished);
+  QVERIFY2(ok, qPrintable(message));
+  QVERIFY2(message.contains(file), qPrintable(message));
+
+  using namespace cineflow::test;
+  const PlainFile h5(file.toStdString());
+  QVERIFY(h5.id >= 0);
+  QCOMPARE(readString(h5.id, "schema"), std::string("cineflow.bmode/1"));
+  QCOMPARE(readString(h5.id, "source"), std::string("simulator seed 1 (test)"));
+  QCOMPARE(readString(h5.id, "imaging_mode"), std::string("rf"));
+  const auto geometry = engine_->cineloop().geometry();
+  const std::vector<hsize_t> shape = shapeOf(h5.id, "bmode_db");
+  QCOMPARE(shape, (std::vector<hsize_t>{hsize_t(kCineloopFrames), hsize_t(geometry.nz),
+                                        hsize_t(geometry.nx)}));
+  const auto values = readAll<float>(h5.id, "bmode_db", H5T_NATIVE_FLOAT);
+  const auto sequences = readAll<std::uint64_t>(h5.id, "sequence", H5T_NATIVE_UINT64);
+  QCOMPARE(sequences.size(), std::size_t(kCineloopFrames));
+  std::vector<float> pixels;
+  cineflow::acquire::FrameHeader header;
+  cineflow::process::ImageGeometry copied;
+  for (int frame = 0; frame < kCineloopFrames; ++frame) {
+    QCOMPARE(sequences[std::size_t(frame)], kOldest + std::uint64_t(frame));
+    QVERIFY(engine_->cineloop().copyImage(sequences[std::size_t(frame)], pixels, header, copied));
+    QVERIFY(std::equal(pixels.begin(), pixels.end(),
+                       values.begin() + std::ptrdiff_t(frame) * std::ptrdiff_t(pixels.size())));
+  }
+}
+
+void CineloopReviewTest::neverWritesOverAnything() {
+  QTemporaryDir folder;
+  QVERIFY(folder.isValid());
+  const QString ownFile = QDir(folder.path()).filePath(QStringLiteral("index.csv"));
+  QVERIFY(writeFile(ownFile, "the operator's own index\n"));
+  QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
+  messages_.clear();
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Png, folder.path())));
+  auto [ok, message] = waitForExport(finished);
+  QVERIFY(!ok);
+  QVERIFY2(message.contains(QStringLiteral("already holds files")), qPrintable(message));
+  QVERIFY(lastMessageWasError_);
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Hdf5, ownFile)));
+  std::tie(ok, message) = waitForExport(finished);
+  QVERIFY(!ok);
+  QVERIFY2(message.contains(QStringLiteral("exists already")), qPrintable(message));
+
+  QCOMPARE(QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+           QStringList{QStringLiteral("index.csv")});
+  QFile file(ownFile);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  QCOMPARE(file.readAll(), QByteArray("the operator's own index\n"));
 }
 
 void CineloopReviewTest::exportIntoAnImpossibleFolderFailsCleanly() {
   QTemporaryDir folder;
   QVERIFY(folder.isValid());
   const QString blocker = QDir(folder.path()).filePath(QStringLiteral("not-a-folder"));
-  {
-    QFile file(blocker);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("a regular file where a folder would have to be\n");
-  }
+  QVERIFY(writeFile(blocker, "a regular file where a folder would have to be\n"));
   const QString impossible = blocker + QStringLiteral("/export");
 
   QSignalSpy finished(panel_.get(), &cineflow::ui::CineloopPanel::exportFinished);
-  QVERIFY(panel_->startExport(impossible, 0.0, kDynamicRangeDb));
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Png, impossible)));
   QVERIFY(finished.wait(10'000));
   QVERIFY(!finished.at(0).at(0).toBool());
   QCOMPARE(messages_.size(), std::size_t{1});
@@ -317,7 +460,7 @@ void CineloopReviewTest::exportIntoAnImpossibleFolderFailsCleanly() {
   const QStringList left =
       QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
   QCOMPARE(left, QStringList{QStringLiteral("not-a-folder")});
-  QVERIFY(panel_->startExport(QString(), 0.0, kDynamicRangeDb));  // no folder at all
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Png, QString())));
   QVERIFY(finished.wait(10'000));
   QVERIFY(!finished.at(1).at(0).toBool());
 }
@@ -325,7 +468,8 @@ void CineloopReviewTest::exportIntoAnImpossibleFolderFailsCleanly() {
 void CineloopReviewTest::closingDuringAnExportLeavesNoFiles() {
   QTemporaryDir folder;
   QVERIFY(folder.isValid());
-  QVERIFY(panel_->startExport(folder.path(), 0.0, kDynamicRangeDb));
+  const QString target = QDir(folder.path()).filePath(QStringLiteral("export"));
+  QVERIFY(panel_->startExport(panel_->exportRequest(CineloopExportFormat::Png, target)));
   panel_.reset();  // cancels and joins the export thread; its temporaries are removed
   const QStringList left =
       QDir(folder.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);

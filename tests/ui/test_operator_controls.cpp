@@ -15,9 +15,11 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionSlider>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "acquisition_panel.hpp"
@@ -94,6 +96,7 @@ class TestOperatorControls : public QObject {
   void gainComesFromTheNewSource();
   void profilerPanelIsSizedFromItsText();
   void lineProfileReadoutKeepsItsUnits();
+  void wheelScrollsThePanelNotTheFieldUnderIt();
 };
 
 void TestOperatorControls::applyGridStaysReachableWithTheIqNote_data() {
@@ -434,6 +437,45 @@ void TestOperatorControls::lineProfileReadoutKeepsItsUnits() {
              qPrintable(QStringLiteral("%1 in %2 px").arg(line).arg(plot.width())));
   }
   QVERIFY(imageRect.contains(plot));
+}
+
+void TestOperatorControls::wheelScrollsThePanelNotTheFieldUnderIt() {
+  auto window = acquiringSimulatorWindow();
+  QVERIFY(window);
+  window->resize(1280, 800);  // a laptop screen: the Acquisition dock scrolls
+  QTest::qWait(50);
+  auto* scroll =
+      qobject_cast<QScrollArea*>(window->acquisitionPanel().parentWidget()->parentWidget());
+  QVERIFY(scroll != nullptr);
+  QVERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the dock does not scroll at 1280 x 800");
+  scroll->verticalScrollBar()->setValue(0);
+  cineflow::ui::ImagingPanel& imaging = window->acquisitionPanel().imaging();
+  QDoubleSpinBox& depthStart = imaging.depthStartBox();
+  scroll->ensureWidgetVisible(&depthStart);
+  const int scrolledTo = scroll->verticalScrollBar()->value();
+  QVERIFY(scrolledTo < scroll->verticalScrollBar()->maximum());  // room left to scroll down
+  window->activateWindow();
+  window->view().setFocus();  // the field is not focused
+  QVERIFY(!depthStart.hasFocus());
+
+  const double before = depthStart.value();
+  const auto wheelDown = [&depthStart] {
+    const QPointF centre = QRectF(depthStart.rect()).center();
+    QWheelEvent wheel(centre, depthStart.mapToGlobal(centre), QPoint(), QPoint(0, -120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&depthStart, &wheel);
+  };
+  wheelDown();
+  QCOMPARE(depthStart.value(), before);                        // the field kept its value ...
+  QVERIFY2(scroll->verticalScrollBar()->value() > scrolledTo,  // ... and the dock scrolled
+           qPrintable(QString::number(scroll->verticalScrollBar()->value())));
+  QVERIFY(!depthStart.hasFocus());
+
+  // Clicked into, the field takes the wheel: one step down.
+  depthStart.setFocus();
+  QTRY_VERIFY(depthStart.hasFocus());
+  wheelDown();
+  QCOMPARE(depthStart.value(), before - depthStart.singleStep());
 }
 
 QTEST_MAIN(TestOperatorControls)

@@ -65,6 +65,11 @@ class TestImagingParams : public QObject {
     QVERIFY(std::abs(parsed.dz - grid.dz) < tolerance);
     QCOMPARE(parsed.nx(), grid.nx());
     QCOMPARE(parsed.nz(), grid.nz());
+    // Written for people: the shortest text that reads back exactly, not metres * 1e3 printed
+    // in full (7.363e-3 * 1e3 prints as 7.3629999999999995).
+    const ImagingGrid verasonics{-18.923e-3, 18.923e-3, 0.148e-3, 7.363e-3, 44.326e-3, 0.037e-3};
+    QCOMPARE(verasonics.toMillimetreString(),
+             std::string("-18.923:18.923:0.148,7.363:44.326:0.037"));
   }
 
   void rejectsMalformedGrids_data() {

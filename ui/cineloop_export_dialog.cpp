@@ -1,0 +1,144 @@
+#include "cineloop_export_dialog.hpp"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include "export_target.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+const QString kHdf5Suffix = QStringLiteral(".h5");
+
+}  // namespace
+
+CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
+                                           const CineloopExportChoice& initial, QWidget* parent)
+    : QDialog(parent), stem_(stem) {
+  setObjectName(QStringLiteral("cineloopExportDialog"));
+  setWindowTitle(tr("Export cineloop"));
+
+  pictures_ = new QRadioButton(tr("Pictures (PNG), as on screen"), this);
+  pictures_->setObjectName(QStringLiteral("exportPictures"));
+  pictures_->setToolTip(
+      tr("One PNG per frame in physical proportions, with the display's gain, dynamic range and "
+         "colour map, plus index.csv with each frame's sequence number and time"));
+  data_ = new QRadioButton(tr("Data (HDF5), dB values"), this);
+  data_->setObjectName(QStringLiteral("exportData"));
+  data_->setToolTip(
+      tr("The frames' dB values as computed, with the acquisition and processing "
+         "parameters (cineflow.bmode/1), for analysis"));
+  annotations_ = new QCheckBox(tr("Rulers and scale bar"), this);
+  annotations_->setObjectName(QStringLiteral("exportAnnotations"));
+
+  folder_ = new QLineEdit(this);
+  folder_->setObjectName(QStringLiteral("exportFolder"));
+  folder_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('M')) * 28);
+  browse_ = new QPushButton(tr("Browse\u2026"), this);
+  browse_->setAutoDefault(false);  // Return in the folder field means Export, not Browse
+  auto* folderRow = new QHBoxLayout;
+  folderRow->addWidget(folder_, 1);
+  folderRow->addWidget(browse_);
+
+  destination_ = new QLabel(this);
+  destination_->setObjectName(QStringLiteral("exportDestination"));
+  destination_->setWordWrap(true);
+  destination_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  auto* form = new QFormLayout;
+  auto* formats = new QVBoxLayout;
+  formats->addWidget(pictures_);
+  auto* annotationsRow = new QHBoxLayout;
+  annotationsRow->addSpacing(pictures_->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) +
+                             6);
+  annotationsRow->addWidget(annotations_);
+  formats->addLayout(annotationsRow);
+  formats->addWidget(data_);
+  form->addRow(frames == 1 ? tr("Export 1 frame as") : tr("Export %1 frames as").arg(frames),
+               formats);
+  form->addRow(tr("Into folder"), folderRow);
+  form->addRow(QString(), destination_);
+
+  buttons_ = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+  export_ = buttons_->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+  export_->setObjectName(QStringLiteral("exportButton"));
+  export_->setDefault(true);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(buttons_);
+
+  connect(buttons_, &QDialogButtonBox::accepted, this, [this] {
+    update();  // the folder may have changed (removed, made read-only) since it was typed
+    if (problem_.isEmpty()) {
+      accept();
+    }
+  });
+  connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(browse_, &QPushButton::clicked, this, &CineloopExportDialog::browse);
+  connect(folder_, &QLineEdit::textChanged, this, &CineloopExportDialog::update);
+  connect(pictures_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
+
+  (initial.format == CineloopExportFormat::Png ? pictures_ : data_)->setChecked(true);
+  annotations_->setChecked(initial.annotations);
+  folder_->setText(initial.folder);
+  update();
+}
+
+CineloopExportChoice CineloopExportDialog::choice() const {
+  return {pictures_->isChecked() ? CineloopExportFormat::Png : CineloopExportFormat::Hdf5,
+          annotations_->isChecked(), QDir::cleanPath(folder_->text().trimmed())};
+}
+
+QString CineloopExportDialog::target() const {
+  const CineloopExportChoice current = choice();
+  if (!exportFolderProblem(current.folder).isEmpty()) {
+    return {};
+  }
+  return unusedExportPath(current.folder, stem_,
+                          current.format == CineloopExportFormat::Png ? QString() : kHdf5Suffix);
+}
+
+void CineloopExportDialog::setFolder(const QString& folder) {
+  folder_->setText(folder);
+}
+
+void CineloopExportDialog::setFormat(CineloopExportFormat format) {
+  (format == CineloopExportFormat::Png ? pictures_ : data_)->setChecked(true);
+}
+
+void CineloopExportDialog::browse() {
+  const QString folder =
+      QFileDialog::getExistingDirectory(this, tr("Export cineloop into"), choice().folder);
+  if (!folder.isEmpty()) {
+    folder_->setText(folder);
+  }
+}
+
+void CineloopExportDialog::update() {
+  annotations_->setEnabled(pictures_->isChecked());
+  const QString folder = choice().folder;
+  problem_ =
+      folder_->text().trimmed().isEmpty() ? tr("Choose a folder.") : exportFolderProblem(folder);
+  export_->setEnabled(problem_.isEmpty());
+  if (!problem_.isEmpty()) {
+    destination_->setText(
+        QStringLiteral("<span style='color:#e0605a'>%1</span>").arg(problem_.toHtmlEscaped()));
+    return;
+  }
+  const QString path = QDir::toNativeSeparators(target());
+  destination_->setText(
+      (pictures_->isChecked() ? tr("Creates the folder %1") : tr("Creates the file %1"))
+          .arg(QStringLiteral("<b>%1</b>").arg(path.toHtmlEscaped())));
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,63 @@
+#pragma once
+// The dialog behind "Export…" in the cineloop panel: the form (pictures as on screen, or the dB
+// data as HDF5), whether pictures carry the rulers and scale bar, and the folder the export goes
+// into. It shows the exact new folder or file the export will create there (export_target.hpp) and
+// keeps Export disabled, with the reason in place of that path, while the folder cannot take it
+// (missing, a system folder, not writable), so a half-typed path can never become the target.
+
+#include <QDateTime>
+#include <QDialog>
+#include <QString>
+
+#include "cineloop_export.hpp"
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+
+namespace cineflow::ui {
+
+struct CineloopExportChoice {
+  CineloopExportFormat format = CineloopExportFormat::Png;
+  bool annotations = true;
+  QString folder;  // where the new folder or file goes
+};
+
+class CineloopExportDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  // `frames`: how many the export will write; `stem`: exportStem() of the recording and now.
+  CineloopExportDialog(int frames, const QString& stem, const CineloopExportChoice& initial,
+                       QWidget* parent = nullptr);
+
+  CineloopExportChoice choice() const;
+  // The folder (PNG) or file (HDF5) to create: a name not in use when this is called; empty while
+  // the folder cannot take an export.
+  QString target() const;
+  // Why Export is disabled; empty when it is enabled.
+  QString problem() const { return problem_; }
+
+  void setFolder(const QString& folder);
+  void setFormat(CineloopExportFormat format);
+
+ private:
+  void browse();
+  void update();
+
+  QString stem_;
+  QString problem_;
+  QRadioButton* pictures_ = nullptr;
+  QRadioButton* data_ = nullptr;
+  QCheckBox* annotations_ = nullptr;
+  QLineEdit* folder_ = nullptr;
+  QPushButton* browse_ = nullptr;
+  QLabel* destination_ = nullptr;
+  QDialogButtonBox* buttons_ = nullptr;
+  QPushButton* export_ = nullptr;
+};
+
+}  // namespace cineflow::ui
