@@ -22,6 +22,7 @@
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
 #include "store/text_file.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -280,7 +281,7 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
   pipeline::Engine engine(backend, config);
   engine.setTraceRecorder(trace);
   engine.setSource(std::make_unique<BenchSource>(workload.acq, workload.sampleType));
-  engine.setImagingParams(workload.imaging);
+  ultrasound::setImaging(engine, workload.imaging);
   std::unique_ptr<ContinuousSaver> saver;
   if (!saveFolder.empty()) {
     saver = std::make_unique<ContinuousSaver>(backend, engine, saveFolder, workload.acq);

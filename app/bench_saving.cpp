@@ -1,4 +1,5 @@
 #include "bench_saving.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 #include <stdexcept>
 #include <system_error>
@@ -69,8 +70,11 @@ void ContinuousSaver::poll() {
   }
   lastNumber_ = number;
   ++started_;
-  saver_->save(
-      {*id, folder_ / ("bench-volume-" + std::to_string(started_) + ".h5"), acquisition_, {}, {}});
+  saver_->save({*id,
+                folder_ / ("bench-volume-" + std::to_string(started_) + ".h5"),
+                ultrasound::describeAcquisition(acquisition_),
+                {},
+                {}});
 }
 
 void ContinuousSaver::finish() {

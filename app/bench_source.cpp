@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "acquire/simulator.hpp"
+#include "ultrasound/simulator.hpp"
 
 namespace cineflow::app {
 namespace {

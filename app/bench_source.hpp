@@ -18,7 +18,8 @@
 #include <string>
 
 #include "acquire/frame_source.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
+#include "ultrasound/ultrasound_source.hpp"
 
 namespace cineflow::app {
 
@@ -41,7 +42,7 @@ inline constexpr const char* kBenchPresets = "default, course";
 // for any other name.
 BenchWorkload benchWorkload(const std::string& preset);
 
-class BenchSource final : public acquire::FrameSource {
+class BenchSource final : public acquire::UltrasoundSource {
  public:
   static constexpr std::size_t kMaxSlots = 64;
   static constexpr std::size_t kStampBytes = 4096;

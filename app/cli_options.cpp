@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "acquire/mat_import.hpp"
 #include "arg_reader.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
+#include "ultrasound/mat_import.hpp"
 
 namespace cineflow::app {
 

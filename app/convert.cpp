@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "acquire/mat_import.hpp"
 #include "arg_reader.hpp"
-#include "store/rf_writer.hpp"
+#include "ultrasound/mat_import.hpp"
+#include "ultrasound/rf_writer.hpp"
 
 namespace cineflow::app {
 namespace {

@@ -6,12 +6,13 @@
 #include <iostream>
 #include <memory>
 
-#include "acquire/source_factory.hpp"
 #include "compute/backend.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
 #include "store/text_file.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -92,7 +93,7 @@ int runHeadless(const CliOptions& options) {
           }
         },
         mapping);
-    const acquire::AcquisitionParams acq = source->params();
+    const acquire::AcquisitionParams acq = acquire::requireUltrasound(*source).params();
     const process::ImagingParams imaging = imagingFor(options, acq);
     const process::ImageGeometry geometry = imaging.geometry();
 
@@ -102,7 +103,7 @@ int runHeadless(const CliOptions& options) {
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
     config.cineloopFrames = 8;
 
-    store::AttributeMap attributes = store::imagingAttributes(imaging, acq);
+    store::AttributeMap attributes;
     attributes.emplace("backend", backend->deviceName());
     attributes.emplace("source", source->describe());
     attributes.emplace("overflow_policy", std::string(pipeline::toString(config.overflow)));
@@ -110,8 +111,8 @@ int runHeadless(const CliOptions& options) {
     // outnumber the frames the pipeline holds, so that admission (Block) throttles only to the
     // disk's pace.
     store::BmodeRecorder recorder(
-        store::bmodeFileSink(
-            std::make_unique<store::BmodeWriter>(options.output, geometry, acq, attributes)),
+        store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
+            options.output, geometry, ultrasound::describeAcquisition(acq, imaging), attributes)),
         geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
     if (config.overflow == pipeline::OverflowPolicy::Block) {
       source = store::admittingSource(std::move(source), recorder);  // a slow disk waits here
@@ -124,7 +125,7 @@ int runHeadless(const CliOptions& options) {
       engine.setTraceRecorder(trace);
     }
     engine.setSource(std::move(source));
-    engine.setImagingParams(imaging);
+    ultrasound::setImaging(engine, imaging);
     engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
       recorder.push(frame.header, frame.image);
     });

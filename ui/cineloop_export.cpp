@@ -254,7 +254,7 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
         forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
           if (!writer) {
             writer = std::make_unique<store::BmodeWriter>(toPath(file), frame.geometry,
-                                                          request.acquisition, request.attributes);
+                                                          request.metadata, request.attributes);
             geometry = frame.geometry;
           }
           if (!(frame.geometry == geometry)) {

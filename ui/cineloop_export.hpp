@@ -35,7 +35,7 @@ struct CineloopExportRequest {
   QString target;          // PNG: the folder to create; HDF5: the file to create
   PictureOptions picture;  // PNG only
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
-  acquire::AcquisitionParams acquisition;
+  store::FileMetadata metadata;
   store::AttributeMap attributes;
 };
 

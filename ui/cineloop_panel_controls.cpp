@@ -128,9 +128,10 @@ CineloopExportRequest CineloopPanel::exportRequest(CineloopExportFormat format,
   request.target = target;
   request.picture = {{gainDb_, dynamicRangeDb_, colourMap_}, annotations};
   if (format == CineloopExportFormat::Hdf5) {
-    if (const acquire::AcquisitionParams* acquisition = engine_.acquisitionParams()) {
-      request.acquisition = *acquisition;
-      request.attributes = store::imagingAttributes(engine_.imagingParams(), *acquisition);
+    const acquire::FrameSource* source = engine_.source();
+    const auto settings = engine_.settings();
+    if (source != nullptr && settings != nullptr) {
+      request.metadata = source->modality().describe(*source, *settings);
     }
     request.attributes["source"] = recording_.toStdString();
     request.attributes["exported_from"] = std::string("cineloop");

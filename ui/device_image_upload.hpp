@@ -21,7 +21,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/cineloop.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
 

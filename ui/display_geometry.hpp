@@ -10,7 +10,7 @@
 #include <QRectF>
 #include <QSize>
 
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
 

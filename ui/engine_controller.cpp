@@ -4,9 +4,10 @@
 #include <exception>
 #include <utility>
 
-#include "acquire/source_factory.hpp"
 #include "compute/thread_name.hpp"
-#include "process/imaging_params.hpp"
+#include "modality/source_factory.hpp"
+#include "ultrasound/imaging_params.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -60,6 +61,10 @@ QString EngineController::backendDescription() const {
 
 QString EngineController::sourceDescription() const {
   return source_ ? QString::fromStdString(source_->describe()) : QString();
+}
+
+process::ImagingParams EngineController::imagingParams() const {
+  return ultrasound::imagingOf(*engine_);
 }
 
 double EngineController::sourceFrameRateHz() const {
@@ -125,10 +130,10 @@ void EngineController::finishOpen(std::unique_ptr<acquire::FrameSource> source, 
   stop();
   try {
     const auto* opened = source.get();
-    const auto imaging = process::ImagingParams::defaultsFor(opened->params());
+    const auto settings = opened->modality().defaultSettings(*opened);
     engine_->setSource(std::move(source));
     source_ = opened;
-    engine_->setImagingParams(imaging);
+    engine_->setSettings(settings);
   } catch (const std::exception& error) {
     emit errorOccurred(tr("Cannot use the source: %1").arg(QString::fromStdString(error.what())));
     return;
@@ -204,7 +209,7 @@ void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {
 
 QString EngineController::setImagingParams(const process::ImagingParams& params) {
   try {
-    engine_->setImagingParams(params);
+    ultrasound::setImaging(*engine_, params);
   } catch (const std::exception& error) {
     return QString::fromStdString(error.what());
   }

@@ -18,11 +18,11 @@
 #include <QTimer>
 
 #include "acquire/frame_source.hpp"
-#include "acquire/mat_import.hpp"
 #include "compute/backend.hpp"
 #include "frame.hpp"
 #include "pipeline/engine.hpp"
 #include "pipeline/engine_types.hpp"
+#include "ultrasound/mat_import.hpp"
 
 namespace cineflow::ui {
 
@@ -73,8 +73,8 @@ class EngineController : public QObject {
   const pipeline::EngineConfig& config() const { return config_; }
   // The open source's own frame rate (what a frame rate of 0 means); 0 while none is open.
   double sourceFrameRateHz() const;
-  // The imaging parameters in effect (or pending, applied at the next frame).
-  process::ImagingParams imagingParams() const { return engine_->imagingParams(); }
+  // Ultrasound's imaging parameters in effect (or pending, applied at the next frame).
+  process::ImagingParams imagingParams() const;
   // The compute device's memory (the backend's figures; the host's for the CPU backend).
   compute::DeviceMemoryInfo memoryInfo() const { return backend_->memoryInfo(); }
 

@@ -9,7 +9,7 @@
 
 #include "acquire/frame.hpp"
 #include "pipeline/engine_types.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
 

@@ -17,7 +17,7 @@
 
 #include "colour_maps.hpp"
 #include "frame.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
 

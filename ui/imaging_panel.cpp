@@ -13,6 +13,7 @@
 #include <QStandardItemModel>
 
 #include "engine_controller.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -198,7 +199,7 @@ void ImagingPanel::load() {
   for (QDoubleSpinBox* box : numberBoxes()) {
     box->setSpecialValueText(QString());  // the blanks shown before the first source
   }
-  const acquire::AcquisitionParams* acq = controller_.engine().acquisitionParams();
+  const acquire::AcquisitionParams* acq = ultrasound::acquisitionOf(controller_.engine());
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
       acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();

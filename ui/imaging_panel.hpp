@@ -15,7 +15,7 @@
 #include <QGroupBox>
 #include <QString>
 
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

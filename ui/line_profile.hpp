@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "display_geometry.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
 

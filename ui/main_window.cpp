@@ -13,7 +13,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 
-#include "acquire/source_factory.hpp"
 #include "acquisition_panel.hpp"
 #include "app_settings.hpp"
 #include "bmode_view.hpp"
@@ -24,6 +23,7 @@
 #include "engine_controller.hpp"
 #include "mat_import_dialog.hpp"
 #include "media_icons.hpp"
+#include "modality/source_factory.hpp"
 #include "profiler_feed.hpp"
 #include "status_indicators.hpp"
 #include "trace_capture.hpp"

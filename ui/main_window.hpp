@@ -13,9 +13,9 @@
 #include <QMainWindow>
 #include <QString>
 
-#include "acquire/mat_import.hpp"
 #include "compute/backend.hpp"
 #include "frame.hpp"
+#include "ultrasound/mat_import.hpp"
 
 class QAction;
 class QDockWidget;

@@ -8,7 +8,7 @@
 #include <QString>
 #include <map>
 
-#include "acquire/mat_import.hpp"
+#include "ultrasound/mat_import.hpp"
 
 class QComboBox;
 class QLineEdit;

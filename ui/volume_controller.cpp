@@ -157,12 +157,14 @@ QString VolumeController::setCapacity(std::size_t bytes) {
 }
 
 void VolumeController::save(std::uint64_t id, const QString& path) {
-  const acquire::AcquisitionParams* acquisition = engine_.engine().acquisitionParams();
+  const acquire::FrameSource* source = engine_.engine().source();
+  const auto settings = engine_.engine().settings();
   store::SaveRequest request;
   request.id = id;
   request.path = path.toStdString();
-  request.acquisition = acquisition != nullptr ? *acquisition : acquire::AcquisitionParams{};
-  request.attributes = store::imagingAttributes(engine_.imagingParams(), request.acquisition);
+  if (source != nullptr && settings != nullptr) {
+    request.metadata = source->modality().describe(*source, *settings);
+  }
   request.attributes["backend"] = engine_.backendDescription().toStdString();
   request.attributes["source"] = engine_.sourceDescription().toStdString();
   request.compression = compression_;

@@ -1,7 +1,9 @@
 #pragma once
-// FrameSource: where raw frames come from (the built-in simulator, an RF recording, later a
-// scanner). The engine's acquisition thread owns pacing, looping, sequence numbers and timestamps;
-// a source only hands out frame `index` of its finite sequence.
+// FrameSource: where raw frames come from (a simulator, a recording, a lab's hardware). The
+// engine's acquisition thread owns pacing, looping, sequence numbers and timestamps; a source only
+// hands out frame `index` of its finite sequence, as bytes of a fixed size. What the bytes are,
+// and which chain images them, is its modality's business (modality/modality.hpp): each modality
+// derives its own source type from this one (ultrasound/ultrasound_source.hpp, oct/...).
 
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +14,10 @@
 #include <string>
 
 #include "acquire/frame.hpp"
+
+namespace cineflow::modality {
+class Modality;
+}
 
 namespace cineflow::acquire {
 
@@ -40,20 +46,25 @@ using ProgressFn = std::function<void(double fraction, const std::string& what)>
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
-  virtual const AcquisitionParams& params() const = 0;
-  virtual SampleType sampleType() const = 0;
+  // The modality whose chain images these frames (never null; lives as long as the program).
+  virtual const modality::Modality& modality() const = 0;
+  // Bytes of one raw frame; the same for every frame.
+  virtual std::size_t frameBytes() const = 0;
+  // Frames per volume (a sweep or raster scan), 0 when the frames do not form volumes.
+  virtual int framesPerVolume() const = 0;
   // Nominal acquisition / replay rate; 0 means "as fast as the consumer takes them".
   virtual double frameRateHz() const = 0;
   // Frames before the sequence repeats (file length, or one elevation sweep of the simulator).
   virtual std::uint64_t frameCount() const = 0;
-  // Writes frame `index` (< frameCount()) into `dst`, which holds exactly
-  // params().samplesPerFrame() * sampleBytes(sampleType()) bytes of host memory. Called from the
-  // acquisition thread only. Throws SourceError.
+  // Writes frame `index` (< frameCount()) into `dst`, which holds exactly frameBytes() bytes of
+  // host memory. Called from the acquisition thread only. Throws SourceError.
   virtual void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) = 0;
   // One line for logs and the status bar ("simulator seed 1", "file.h5 (32 frames)").
   virtual std::string describe() const = 0;
-
-  std::size_t frameBytes() const { return params().samplesPerFrame() * sampleBytes(sampleType()); }
+  // The source that says what the frames are: itself, or for a source that wraps another to add
+  // behaviour (admission control, recording), the wrapped one's origin. Modalities read their
+  // own description of the frames from it.
+  virtual const FrameSource& origin() const { return *this; }
 };
 
 }  // namespace cineflow::acquire

@@ -17,7 +17,7 @@
 
 #include "acquire/frame.hpp"
 #include "compute/buffer.hpp"
-#include "process/imaging_params.hpp"
+#include "process/image_geometry.hpp"
 
 namespace cineflow::pipeline {
 

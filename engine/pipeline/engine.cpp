@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "pipeline/engine_impl.hpp"
-#include "process/bmode_processor.hpp"
 
 namespace cineflow::pipeline {
 
@@ -41,15 +40,16 @@ void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
   requireStopped(state(), "setSource");
   impl_->joinThreads();
   impl_->source = std::move(source);
-  std::lock_guard lock(impl_->imagingMutex);
-  impl_->imagingChosen = false;
-  impl_->pendingImaging.reset();
+  std::lock_guard lock(impl_->settingsMutex);
+  impl_->settings.reset();
+  impl_->pendingSettings.reset();
 }
 
 void Engine::setProcessor(std::unique_ptr<process::FrameProcessor> processor) {
   requireStopped(state(), "setProcessor");
   impl_->joinThreads();
   impl_->processor = std::move(processor);
+  impl_->processorModality = nullptr;
 }
 
 void Engine::setFrameObserver(FrameObserver observer) {
@@ -89,16 +89,18 @@ void Engine::setConfig(const EngineConfig& config) {
   impl_->frameRateHz = config.frameRateHz;
 }
 
-void Engine::setImagingParams(const process::ImagingParams& params) {
-  if (impl_->source) {
-    params.validate(impl_->source->params());
+void Engine::setSettings(std::shared_ptr<const modality::ProcessingSettings> settings) {
+  if (!settings) {
+    throw std::invalid_argument("setSettings: no settings given");
   }
-  std::lock_guard lock(impl_->imagingMutex);
+  if (impl_->source) {
+    impl_->source->modality().validate(*settings, *impl_->source);
+  }
+  std::lock_guard lock(impl_->settingsMutex);
   if (state() == EngineState::Running) {
-    impl_->pendingImaging = params;
+    impl_->pendingSettings = std::move(settings);
   } else {
-    impl_->imaging = params;
-    impl_->imagingChosen = true;
+    impl_->settings = std::move(settings);
   }
 }
 
@@ -143,13 +145,13 @@ EngineState Engine::state() const {
   return impl_->state;
 }
 
-const acquire::AcquisitionParams* Engine::acquisitionParams() const {
-  return impl_->source ? &impl_->source->params() : nullptr;
+const acquire::FrameSource* Engine::source() const {
+  return impl_->source.get();
 }
 
-process::ImagingParams Engine::imagingParams() const {
-  std::lock_guard lock(impl_->imagingMutex);
-  return impl_->pendingImaging.value_or(impl_->imaging);
+std::shared_ptr<const modality::ProcessingSettings> Engine::settings() const {
+  std::lock_guard lock(impl_->settingsMutex);
+  return impl_->pendingSettings ? impl_->pendingSettings : impl_->settings;
 }
 
 EngineStats Engine::stats() const {
@@ -240,28 +242,31 @@ void Engine::Impl::configureForStart() {
   if (!source) {
     throw std::logic_error("start: no frame source set");
   }
-  const acquire::AcquisitionParams& acq = source->params();
-  acq.validate();
   if (source->frameCount() == 0) {
     throw std::invalid_argument("start: the source " + source->describe() + " has no frames");
   }
+  const modality::Modality& modality = source->modality();
+  std::shared_ptr<const modality::ProcessingSettings> chosen;
   {
-    std::lock_guard lock(imagingMutex);
-    if (pendingImaging) {
-      imaging = *pendingImaging;
-      imagingChosen = true;
-      pendingImaging.reset();
+    std::lock_guard lock(settingsMutex);
+    if (pendingSettings) {
+      settings = std::move(pendingSettings);
+      pendingSettings.reset();
     }
-    if (!imagingChosen) {
-      imaging = process::ImagingParams::defaultsFor(acq);
+    if (!settings) {
+      settings = modality.defaultSettings(*source);
     }
+    chosen = settings;
   }
-  if (!processor) {
-    processor = std::make_unique<process::BmodeProcessor>();
+  modality.validate(*chosen, *source);  // set before the source, or for another one
+  if (!processor || (processorModality != nullptr && processorModality != &modality)) {
+    processor = modality.createProcessor();
+    processorModality = &modality;
   }
-  processor->configure(backend, acq, source->sampleType(), imaging);
+  processor->configure(backend, *source, *chosen);
   geometry = processor->geometry();
-  framesPerVolume = config.framesPerVolume >= 0 ? config.framesPerVolume : acq.framesPerVolume;
+  framesPerVolume =
+      config.framesPerVolume >= 0 ? config.framesPerVolume : source->framesPerVolume();
   configureImageStorage();
 
   const std::size_t frameBytes = source->frameBytes();

@@ -17,6 +17,7 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
+#include "modality/modality.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine_types.hpp"
 #include "pipeline/volume.hpp"
@@ -36,7 +37,8 @@ class Engine {
 
   // Only while not running (throws std::logic_error otherwise).
   void setSource(std::unique_ptr<acquire::FrameSource> source);
-  void setProcessor(std::unique_ptr<process::FrameProcessor> processor);  // default: B-mode chain
+  // Default: the source's modality's processor (source->modality().createProcessor()).
+  void setProcessor(std::unique_ptr<process::FrameProcessor> processor);
   void setFrameObserver(FrameObserver observer);
   // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
   void setVolumeCallback(VolumeCallback callback);
@@ -50,8 +52,11 @@ class Engine {
   void setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder);
   void setConfig(const EngineConfig& config);
 
-  // Live: validated now (std::invalid_argument), applied by the engine thread between frames.
-  void setImagingParams(const process::ImagingParams& params);
+  // The modality's processing parameters (modality/modality.hpp). Live: validated now by the
+  // source's modality (std::invalid_argument; without a source, at start()), applied by the
+  // engine thread between frames. Until set, start() takes the modality's defaults for the source;
+  // a new source drops them.
+  void setSettings(std::shared_ptr<const modality::ProcessingSettings> settings);
   void setOverflowPolicy(OverflowPolicy policy);
   // Live: the pacing rate (0: the source's own rate), taken at the next frame; validated now
   // (std::invalid_argument). Overrides EngineConfig::frameRateHz until the next setConfig().
@@ -70,8 +75,10 @@ class Engine {
   EngineState state() const;
   EngineStats stats() const;
   const compute::Backend& backend() const { return backend_; }
-  const acquire::AcquisitionParams* acquisitionParams() const;
-  process::ImagingParams imagingParams() const;
+  // The source set (null without one): for read-only inspection by the controlling thread.
+  const acquire::FrameSource* source() const;
+  // The settings in effect, or those the next frame takes; null while none is set or chosen.
+  std::shared_ptr<const modality::ProcessingSettings> settings() const;
   const Cineloop& cineloop() const { return cineloop_; }
   // Any thread: the newest complete volume, locked against reuse (empty while there is none).
   // Every lock must be released before the engine is destroyed.

@@ -45,7 +45,7 @@ struct Engine::Impl {
   // Threads (engine_loops.cpp).
   void acquisitionLoop();
   void engineLoop();
-  void applyPendingImaging();
+  void applyPendingSettings();
   void dispatch(int hostSlot, InFlightSlot& slot);
   void collect(InFlightSlot& slot);
   void collectMipTimings();  // the volumes whose MIPs completed: statistics and trace, no wait
@@ -71,10 +71,12 @@ struct Engine::Impl {
   VolumeCallback volumeCallback;
   process::ImageGeometry geometry;
 
-  mutable std::mutex imagingMutex;
-  process::ImagingParams imaging;
-  bool imagingChosen = false;  // false: defaults for the source at start()
-  std::optional<process::ImagingParams> pendingImaging;
+  // The processor was made by the engine for this modality (null: set by setProcessor()).
+  const modality::Modality* processorModality = nullptr;
+
+  mutable std::mutex settingsMutex;
+  std::shared_ptr<const modality::ProcessingSettings> settings;         // null: defaults at start()
+  std::shared_ptr<const modality::ProcessingSettings> pendingSettings;  // for the next frame
   std::atomic<OverflowPolicy> overflow;
   std::atomic<double> frameRateHz{0.0};  // live pacing override (config.frameRateHz at setConfig)
 

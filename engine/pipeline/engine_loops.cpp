@@ -115,7 +115,7 @@ void Engine::Impl::engineLoop() {
   std::size_t next = 0;
   try {
     for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
-      applyPendingImaging();
+      applyPendingSettings();
       adoptTraceRequest();
       InFlightSlot& slot = inFlight[next];
       next = (next + 1) % inFlight.size();
@@ -139,17 +139,17 @@ void Engine::Impl::engineLoop() {
   setState(stopRequested ? EngineState::Stopped : EngineState::Finished);
 }
 
-void Engine::Impl::applyPendingImaging() {
-  std::optional<process::ImagingParams> next;
+void Engine::Impl::applyPendingSettings() {
+  std::shared_ptr<const modality::ProcessingSettings> next;
   {
-    std::lock_guard lock(imagingMutex);
-    next.swap(pendingImaging);
+    std::lock_guard lock(settingsMutex);
+    next.swap(pendingSettings);
   }
   if (!next) {
     return;
   }
   drain();  // a parameter change reallocates: once, between frames, with nothing in flight
-  processor->configure(backend, source->params(), source->sampleType(), *next);
+  processor->configure(backend, *source, *next);
   volumes.abandonOpenSweep();  // a volume's slices all come from one configuration
   if (stageNamesChanged()) {
     adoptStageNames();
@@ -163,8 +163,8 @@ void Engine::Impl::applyPendingImaging() {
       }
     }
   }
-  std::lock_guard lock(imagingMutex);
-  imaging = *next;
+  std::lock_guard lock(settingsMutex);
+  settings = std::move(next);
 }
 
 // Host callbacks block the stream they are queued on until they have run (on CUDA, on the

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "acquire/frame.hpp"
-#include "process/imaging_params.hpp"
+#include "process/image_geometry.hpp"
 #include "profile/rolling_stats.hpp"
 
 namespace cineflow::pipeline {
@@ -31,7 +31,7 @@ struct EngineConfig {
   std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
   int statsWindow = 120;        // frames over which stage statistics are computed
   // Frames per elevation sweep, i.e. per volume (pipeline/volume.hpp): -1 takes the source's
-  // (AcquisitionParams::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes
+  // (FrameSource::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes
   // off, K > 0 groups frames by their source index modulo K.
   int framesPerVolume = -1;
   // Throws std::invalid_argument naming the bad field.

@@ -18,7 +18,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/imaging_params.hpp"
+#include "process/image_geometry.hpp"
 #include "process/mip.hpp"
 
 namespace cineflow::pipeline {

@@ -1,15 +1,17 @@
 #pragma once
-// FrameProcessor: turns one raw frame on the device into one float32 image on the device.
-// The engine is generic over it; BmodeProcessor (bmode_processor.hpp) is the imaging chain.
+// FrameProcessor: turns one raw frame on the device into one float32 image on the device. The
+// engine is generic over it; each modality makes its own (modality/modality.hpp): ultrasound's
+// BmodeProcessor, OCT's OctProcessor.
 
 #include <cstddef>
 #include <memory>
 #include <span>
 
-#include "acquire/frame.hpp"
+#include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/imaging_params.hpp"
+#include "modality/modality.hpp"
+#include "process/image_geometry.hpp"
 
 namespace cineflow::process {
 
@@ -22,12 +24,14 @@ class FrameProcessor {
   virtual ~FrameProcessor() = default;
   // Sizes every buffer, table and plan once, outside the frame loop (on the engine thread, with
   // no frame in flight). Throws std::invalid_argument for parameters it cannot honour.
-  virtual void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
-                         acquire::SampleType sampleType, const ImagingParams& imaging) = 0;
+  // `source` and `settings` are its modality's (the processor turns them into its own types and
+  // throws std::invalid_argument for another modality's).
+  virtual void configure(compute::Backend& backend, const acquire::FrameSource& source,
+                         const modality::ProcessingSettings& settings) = 0;
   virtual ImageGeometry geometry() const = 0;
   virtual std::span<const char* const> stageNames() const = 0;
-  // Enqueues the processing of `raw` (device memory, params().samplesPerFrame() samples of the
-  // configured type) into `image` (device memory, geometry().pixels() floats, [z][x]) on
+  // Enqueues the processing of `raw` (device memory, one frame of the configured source's
+  // frameBytes()) into `image` (device memory, geometry().pixels() floats, [z][x]) on
   // `stream`. Never synchronises and never allocates. Records stageNames().size() + 1 marks.
   virtual void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                        compute::DeviceSpan<float> image, StageMarks marks) = 0;

@@ -12,7 +12,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process {
 

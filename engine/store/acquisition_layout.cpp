@@ -13,18 +13,10 @@ const char* bandwidthSource(const acquire::AcquisitionParams& acq) {
   return acq.bandwidthMeasured ? "measured" : "recorded";
 }
 
-void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
-                      const AttributeMap& extra) {
-  writeStringAttribute(root, "schema", schema);
-  writeNumberAttribute(root, "sampling_frequency_hz", acq.samplingFrequencyHz);
-  writeNumberAttribute(root, "center_frequency_hz", acq.centerFrequencyHz);
-  writeNumberAttribute(root, "sound_speed_m_s", acq.soundSpeedMPerS);
-  writeNumberAttribute(root, "t0_s", acq.t0S);
-  writeIntegerAttribute(root, "samples", acq.samples);
-  writeNumberAttribute(root, "fractional_bandwidth", acq.fractionalBandwidth);
-  writeStringAttribute(root, "bandwidth_source", bandwidthSource(acq));
-  writeIntegerAttribute(root, "frames_per_volume", acq.framesPerVolume);
-  for (const auto& [name, value] : extra) {
+namespace {
+
+void writeAttributes(hid_t root, const AttributeMap& attributes) {
+  for (const auto& [name, value] : attributes) {
     std::visit(
         [root, &name](const auto& held) {
           using Held = std::decay_t<decltype(held)>;
@@ -38,9 +30,45 @@ void writeAcquisition(hid_t root, const char* schema, const acquire::Acquisition
         },
         value);
   }
-  H5Dataset angles = writeDoubleDataset(root, "angles_rad", acq.anglesRad);
-  writeStringAttribute(angles.get(), "units", "rad");
-  writeMetres(root, "element_x_m", acq.elementXM);
+}
+
+}  // namespace
+
+void writeMetadata(hid_t root, const char* schema, const FileMetadata& metadata,
+                   const AttributeMap& extra) {
+  writeStringAttribute(root, "schema", schema);
+  AttributeMap attributes = metadata.attributes;
+  for (const auto& [name, value] : extra) {
+    attributes[name] = value;
+  }
+  writeAttributes(root, attributes);
+  for (const MetadataArray& array : metadata.arrays) {
+    H5Dataset dataset = writeDoubleDataset(root, array.name.c_str(), array.values);
+    if (!array.units.empty()) {
+      writeStringAttribute(dataset.get(), "units", array.units.c_str());
+    }
+  }
+}
+
+FileMetadata acquisitionMetadata(const acquire::AcquisitionParams& acq) {
+  FileMetadata metadata;
+  metadata.attributes = {
+      {"sampling_frequency_hz", acq.samplingFrequencyHz},
+      {"center_frequency_hz", acq.centerFrequencyHz},
+      {"sound_speed_m_s", acq.soundSpeedMPerS},
+      {"t0_s", acq.t0S},
+      {"samples", std::int64_t{acq.samples}},
+      {"fractional_bandwidth", acq.fractionalBandwidth},
+      {"bandwidth_source", std::string(bandwidthSource(acq))},
+      {"frames_per_volume", std::int64_t{acq.framesPerVolume}},
+  };
+  metadata.arrays = {{"angles_rad", acq.anglesRad, "rad"}, {"element_x_m", acq.elementXM, "m"}};
+  return metadata;
+}
+
+void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
+                      const AttributeMap& extra) {
+  writeMetadata(root, schema, acquisitionMetadata(acq), extra);
 }
 
 void writeMetres(hid_t root, const char* name, std::span<const double> values) {

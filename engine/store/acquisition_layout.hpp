@@ -11,10 +11,19 @@
 
 namespace cineflow::store {
 
-// Root attributes schema, sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s,
-// samples (integer), fractional_bandwidth, bandwidth_source (bandwidthSource()),
-// frames_per_volume (integer) and `extra` (integers as integers); datasets /angles_rad and
-// /element_x_m with their units. Throws Hdf5Error.
+// Root attribute schema, `metadata`'s attributes (integers as integers) and arrays (float64
+// datasets with their units), then `extra`'s attributes (which win over the metadata's).
+// Throws Hdf5Error.
+void writeMetadata(hid_t root, const char* schema, const FileMetadata& metadata,
+                   const AttributeMap& extra = {});
+// An ultrasound acquisition as attributes sampling_frequency_hz, center_frequency_hz,
+// sound_speed_m_s, t0_s, samples (integer), fractional_bandwidth, bandwidth_source
+// (bandwidthSource()), frames_per_volume (integer) and arrays angles_rad, element_x_m.
+FileMetadata acquisitionMetadata(const acquire::AcquisitionParams& acq);
+// writeMetadata() of acquisitionMetadata(acq): root attributes schema, sampling_frequency_hz,
+// center_frequency_hz, sound_speed_m_s, t0_s, samples (integer), fractional_bandwidth,
+// bandwidth_source (bandwidthSource()), frames_per_volume (integer) and `extra` (integers as
+// integers); datasets /angles_rad and /element_x_m with their units. Throws Hdf5Error.
 void writeAcquisition(hid_t root, const char* schema, const acquire::AcquisitionParams& acq,
                       const AttributeMap& extra);
 // Where fractional_bandwidth comes from: "recorded" (the file or the simulator states it),

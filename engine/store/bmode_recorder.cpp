@@ -26,8 +26,10 @@ class AdmittingSource final : public acquire::FrameSource {
  public:
   AdmittingSource(std::unique_ptr<acquire::FrameSource> source, BmodeRecorder& recorder)
       : source_(std::move(source)), recorder_(recorder) {}
-  const acquire::AcquisitionParams& params() const override { return source_->params(); }
-  acquire::SampleType sampleType() const override { return source_->sampleType(); }
+  const modality::Modality& modality() const override { return source_->modality(); }
+  std::size_t frameBytes() const override { return source_->frameBytes(); }
+  int framesPerVolume() const override { return source_->framesPerVolume(); }
+  const acquire::FrameSource& origin() const override { return source_->origin(); }
   double frameRateHz() const override { return source_->frameRateHz(); }
   std::uint64_t frameCount() const override { return source_->frameCount(); }
   void readFrame(std::uint64_t index, std::span<std::byte> dst,

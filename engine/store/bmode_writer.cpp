@@ -96,9 +96,9 @@ struct BmodeWriter::Impl {
     elevation.reset();
   }
 
-  void writeLayout(const acquire::AcquisitionParams& acq, const AttributeMap& attributes) {
+  void writeLayout(const FileMetadata& metadata, const AttributeMap& attributes) {
     const hid_t root = file.get();
-    writeAcquisition(root, "cineflow.bmode/1", acq, attributes);
+    writeMetadata(root, "cineflow.bmode/1", metadata, attributes);
     writeMetres(root, "x_m", axis(geometry.nx, geometry.x0, geometry.dx));
     writeMetres(root, "z_m", axis(geometry.nz, geometry.z0, geometry.dz));
 
@@ -122,8 +122,7 @@ struct BmodeWriter::Impl {
 };
 
 BmodeWriter::BmodeWriter(const std::filesystem::path& finalPath,
-                         const process::ImageGeometry& geometry,
-                         const acquire::AcquisitionParams& acquisition,
+                         const process::ImageGeometry& geometry, const FileMetadata& metadata,
                          const AttributeMap& attributes) {
   ErrorScope scope;
   const bool finite = std::isfinite(geometry.x0) && std::isfinite(geometry.dx) &&
@@ -135,7 +134,7 @@ BmodeWriter::BmodeWriter(const std::filesystem::path& finalPath,
   impl_ = std::make_unique<Impl>(finalPath);
   impl_->geometry = geometry;
   try {
-    impl_->writeLayout(acquisition, attributes);
+    impl_->writeLayout(metadata, attributes);
   } catch (const Hdf5Error& e) {
     impl_->fail("write header", e.what());
   }

@@ -7,10 +7,9 @@
 //   /sequence      uint64 [frames]   frame sequence numbers (gaps where frames were dropped)
 //   /timestamp_ns  int64 [frames]    acquisition time, steady clock, units = "ns"
 //   /elevation_m   float64 [frames]  elevation of each frame, units = "m"
-//   /angles_rad, /element_x_m        the acquisition's transmit angles and element positions
-//   root attributes: schema, sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s,
-//     samples (int64), fractional_bandwidth, bandwidth_source, frames_per_volume (int64), and the
-//     caller's extra attributes (store/acquisition_layout.hpp).
+//   the modality's metadata (store/file_metadata.hpp): root attributes ("modality", for
+//     ultrasound sampling_frequency_hz, ..., the imaging parameters) and arrays (for ultrasound
+//     /angles_rad, /element_x_m), then the caller's extra attributes; root attribute schema.
 //
 // Atomicity: everything goes to "<final>.partial-<pid>" in the same directory; finish() closes it
 // and renames it onto the final path. Until then, and whenever anything fails, no file exists
@@ -27,15 +26,11 @@
 #include <variant>
 
 #include "acquire/frame.hpp"
-#include "process/imaging_params.hpp"
+#include "store/file_metadata.hpp"
 #include "store/store_error.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::store {
-
-// Extra root attributes ("f_number" -> 1.5, "backend" -> "cpu", "grid" -> "-19:19:0.1,...");
-// integers (counts, numbers, factors) are written as HDF5 integers.
-using AttributeValue = std::variant<std::string, double, std::int64_t>;
-using AttributeMap = std::map<std::string, AttributeValue>;
 
 // The processing parameters in effect, as root attributes, so that the image can be made again;
 // shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
@@ -51,8 +46,10 @@ class BmodeWriter {
  public:
   // Creates the temporary file and writes everything but the frames. Throws StoreError naming
   // the final path and the operation (invalid geometry, unwritable directory, bad path, ...).
+  // `metadata`: the modality's description of the acquisition and processing
+  // (modality/modality.hpp: describe()); `attributes` add to it (the backend, the source, ...).
   BmodeWriter(const std::filesystem::path& finalPath, const process::ImageGeometry& geometry,
-              const acquire::AcquisitionParams& acquisition, const AttributeMap& attributes = {});
+              const FileMetadata& metadata, const AttributeMap& attributes = {});
   // Without a successful finish(): closes and removes the temporary file. Never throws.
   ~BmodeWriter();
   BmodeWriter(const BmodeWriter&) = delete;

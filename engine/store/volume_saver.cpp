@@ -128,7 +128,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       return outcome;
     }
     setProgress(kCopyShare);
-    writeVolumeFile(request.path, access.info(), data, request.acquisition, request.attributes,
+    writeVolumeFile(request.path, access.info(), data, request.metadata, request.attributes,
                     request.compression, [this](double written) {
                       setProgress(kCopyShare + (1.0 - kCopyShare) * written);
                     });

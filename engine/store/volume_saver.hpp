@@ -34,8 +34,8 @@ namespace cineflow::store {
 struct SaveRequest {
   std::uint64_t id = 0;  // in the VolumeStore
   std::filesystem::path path;
-  acquire::AcquisitionParams acquisition;
-  AttributeMap attributes;
+  FileMetadata metadata;    // the modality's (modality/modality.hpp: describe())
+  AttributeMap attributes;  // more, such as the backend
   Compression compression;
 };
 

@@ -87,7 +87,7 @@ H5Dataset writeSeries(hid_t root, const char* name, hid_t fileType, hid_t memTyp
 }  // namespace
 
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
-                     const HostVolume& data, const acquire::AcquisitionParams& acquisition,
+                     const HostVolume& data, const FileMetadata& metadata,
                      const AttributeMap& attributes, const Compression& compression,
                      const std::function<void(double)>& progress) {
   ErrorScope scope;
@@ -116,7 +116,7 @@ void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeIn
     AttributeMap extra = attributes;
     extra["volume_number"] = static_cast<std::int64_t>(info.number);
     extra["compression"] = attributeText(compression);
-    writeAcquisition(root, "cineflow.volume/1", acquisition, extra);
+    writeMetadata(root, "cineflow.volume/1", metadata, extra);
     writeMetres(root, "x_m", axis(shape.nx, info.slice.x0, info.slice.dx));
     writeMetres(root, "z_m", axis(shape.nz, info.slice.z0, info.slice.dz));
     writeMetres(root, "y_m", info.elevationM);

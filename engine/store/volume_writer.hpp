@@ -28,9 +28,9 @@
 
 #include "acquire/frame.hpp"
 #include "pipeline/volume.hpp"
-#include "process/imaging_params.hpp"
 #include "store/bmode_writer.hpp"  // AttributeMap
 #include "store/compression.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::store {
 
@@ -43,7 +43,7 @@ struct HostVolume {
 // cannot be written here (compressionProblem()). The volume is written one slice (one chunk) at a
 // time; `progress`, when given, is called after each with the fraction written so far.
 void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
-                     const HostVolume& data, const acquire::AcquisitionParams& acquisition,
+                     const HostVolume& data, const FileMetadata& metadata,
                      const AttributeMap& attributes = {}, const Compression& compression = {},
                      const std::function<void(double)>& progress = {});
 

@@ -6,21 +6,22 @@
 #include <cmath>
 #include <limits>
 
-#include "acquire/simulator.hpp"
-#include "acquire/source_factory.hpp"
 #include "cuda_test_support.hpp"
-#include "process/bandpass.hpp"
-#include "process/beamform.hpp"
-#include "process/bmode_processor.hpp"
-#include "process/envelope.hpp"
-#include "process/iq_beamform.hpp"
-#include "process/iq_demodulate.hpp"
+#include "modality/source_factory.hpp"
 #include "process/log_compress.hpp"
 #include "support/image_analysis.hpp"
 #include "support/mip_reference.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/bandpass.hpp"
+#include "ultrasound/beamform.hpp"
+#include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/envelope.hpp"
+#include "ultrasound/iq_beamform.hpp"
+#include "ultrasound/iq_demodulate.hpp"
+#include "ultrasound/simulator.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -294,7 +295,8 @@ class TestCudaStages : public QObject {
     if (path.empty())
       QSKIP("../shared/data/field2_pw3_points.h5 is absent");
     auto source = acquire::openSource(path);
-    const auto imaging = process::ImagingParams::defaultsFor(source->params());
+    const auto imaging =
+        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
     const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 0, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 0, imaging);
     report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
@@ -307,7 +309,8 @@ class TestCudaStages : public QObject {
     if (path.empty())
       QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
     auto source = acquire::openSource(path);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source->params());
+    process::ImagingParams imaging =
+        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
     QCOMPARE(imaging.mode, process::ImagingMode::Iq);
     imaging.grid = process::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
     imaging.fNumber = 1.0;

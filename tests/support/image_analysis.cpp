@@ -5,7 +5,8 @@
 #include <stdexcept>
 
 #include "compute/buffer.hpp"
-#include "process/bmode_processor.hpp"
+#include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::test {
 
@@ -14,7 +15,8 @@ std::vector<float> bmodeOfFrame(compute::Backend& backend, acquire::FrameSource&
   std::vector<std::byte> frame(source.frameBytes());
   acquire::SliceInfo slice;
   source.readFrame(index, frame, slice);
-  return bmodeOfRaw(backend, source.params(), source.sampleType(), frame, imaging);
+  const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+  return bmodeOfRaw(backend, ultrasound.params(), ultrasound.sampleType(), frame, imaging);
 }
 
 std::vector<float> bmodeOfRaw(compute::Backend& backend, const acquire::AcquisitionParams& acq,

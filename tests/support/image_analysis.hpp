@@ -7,7 +7,7 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::test {
 

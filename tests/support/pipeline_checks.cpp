@@ -1,4 +1,5 @@
 #include "support/pipeline_checks.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 #include <QtTest>
 
@@ -65,7 +66,7 @@ std::unique_ptr<pipeline::Engine> makeTaggedEngine(
     *processorOut = processor.get();
   engine->setSource(std::move(source));
   engine->setProcessor(std::move(processor));
-  engine->setImagingParams(smallGrid());
+  ultrasound::setImaging(*engine, smallGrid());
   if (collector)
     engine->setFrameObserver(collector->observer());
   return engine;

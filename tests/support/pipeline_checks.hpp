@@ -13,6 +13,7 @@
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "support/tagged_frames.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::test {
 

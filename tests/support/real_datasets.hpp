@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::test {
 

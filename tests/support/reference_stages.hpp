@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "acquire/frame.hpp"
-#include "process/imaging_params.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::test {
 

@@ -1,4 +1,5 @@
 #include "support/tagged_frames.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -32,13 +33,12 @@ void TaggedSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
 
 TaggedProcessor::TaggedProcessor(std::chrono::microseconds workPerFrame) : work_(workPerFrame) {}
 
-void TaggedProcessor::configure(compute::Backend& backend, const acquire::AcquisitionParams&,
-                                acquire::SampleType sampleType,
-                                const process::ImagingParams& imaging) {
-  if (sampleType != acquire::SampleType::Float32) {
+void TaggedProcessor::configure(compute::Backend& backend, const acquire::FrameSource& source,
+                                const modality::ProcessingSettings& settings) {
+  if (acquire::requireUltrasound(source).sampleType() != acquire::SampleType::Float32) {
     throw std::invalid_argument("TaggedProcessor needs float32 frames");
   }
-  geometry_ = imaging.geometry();
+  geometry_ = ultrasound::requireImaging(settings).geometry();
   kind_ = backend.kind();
   ++configureCount;
 }

@@ -11,10 +11,11 @@
 
 #include "acquire/frame_source.hpp"
 #include "process/frame_processor.hpp"
+#include "ultrasound/ultrasound_source.hpp"
 
 namespace cineflow::test {
 
-class TaggedSource final : public acquire::FrameSource {
+class TaggedSource final : public acquire::UltrasoundSource {
  public:
   // samplesPerFrame is split as 1 transmit x 8 elements x (n / 8) samples.
   explicit TaggedSource(int samplesPerFrame = 64 * 1024, double frameRateHz = 0);
@@ -43,8 +44,9 @@ void enqueueCudaTag(compute::Stream& stream, const float* raw, std::size_t count
 class TaggedProcessor final : public process::FrameProcessor {
  public:
   explicit TaggedProcessor(std::chrono::microseconds workPerFrame = std::chrono::microseconds(0));
-  void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
-                 acquire::SampleType sampleType, const process::ImagingParams& imaging) override;
+  // Ultrasound's source and settings (a TaggedSource and the grid of ImagingParams).
+  void configure(compute::Backend& backend, const acquire::FrameSource& source,
+                 const modality::ProcessingSettings& settings) override;
   process::ImageGeometry geometry() const override { return geometry_; }
   std::span<const char* const> stageNames() const override;
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,

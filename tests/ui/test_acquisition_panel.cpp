@@ -26,6 +26,7 @@
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
 #include "status_indicators.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using cineflow::pipeline::OverflowPolicy;
 using cineflow::ui::MainWindow;
@@ -116,11 +117,11 @@ void TestAcquisitionPanel::initTestCase() {
 }
 
 void TestAcquisitionPanel::fNumberChangesLiveAndFramesKeepComing() {
-  const double before = window_->controller().engine().imagingParams().fNumber;
+  const double before = cineflow::ultrasound::imagingOf(window_->controller().engine()).fNumber;
   QCOMPARE(panel().imaging().fNumberBox().value(), before);
   const double wanted = before + 0.5;
   panel().imaging().fNumberBox().setValue(wanted);
-  QCOMPARE(window_->controller().engine().imagingParams().fNumber, wanted);
+  QCOMPARE(cineflow::ultrasound::imagingOf(window_->controller().engine()).fNumber, wanted);
   QVERIFY2(panel().imaging().imagingError().isEmpty(),
            qPrintable(panel().imaging().imagingError()));
   QVERIFY(window_->controller().isRunning());
@@ -140,7 +141,7 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
     return names.join(' ');
   };
   mode.setCurrentIndex(mode.findData(static_cast<int>(ImagingMode::Iq)));
-  QCOMPARE(window_->controller().engine().imagingParams().mode, ImagingMode::Iq);
+  QCOMPARE(cineflow::ultrasound::imagingOf(window_->controller().engine()).mode, ImagingMode::Iq);
   QVERIFY2(panel().imaging().imagingError().isEmpty(),
            qPrintable(panel().imaging().imagingError()));
   QTRY_COMPARE_WITH_TIMEOUT(stageNames(), QStringLiteral("upload demodulate beamform log"),
@@ -153,7 +154,7 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
 }
 
 void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {
-  const auto gridBefore = window_->controller().engine().imagingParams().grid;
+  const auto gridBefore = cineflow::ultrasound::imagingOf(window_->controller().engine()).grid;
   const double depthEndMm = panel().imaging().depthEndBox().value();
   panel().imaging().depthEndBox().setValue(panel().imaging().depthStartBox().value() -
                                            1.0);  // z1 < z0
@@ -161,7 +162,7 @@ void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {
   QVERIFY(!panel().imaging().imagingError().isEmpty());
   QVERIFY(window_->findChild<QLabel*>(QStringLiteral("imagingError"))->isVisible());
   qInfo("refused grid: %s", qPrintable(panel().imaging().imagingError()));
-  QVERIFY(window_->controller().engine().imagingParams().grid == gridBefore);
+  QVERIFY(cineflow::ultrasound::imagingOf(window_->controller().engine()).grid == gridBefore);
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after an invalid grid");
 

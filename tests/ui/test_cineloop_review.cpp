@@ -25,12 +25,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "acquire/source_factory.hpp"
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
 #include "colour_maps.hpp"
 #include "compute/backend.hpp"
 #include "frame_picture.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/plain_hdf5.hpp"
 #include "view_overlay.hpp"

@@ -9,13 +9,13 @@
 #include <cmath>
 #include <memory>
 
-#include "acquire/simulator.hpp"
 #include "bmode_view.hpp"
 #include "compute/backend.hpp"
 #include "gl_format.hpp"
 #include "line_profile.hpp"
 #include "profile_plot.hpp"
 #include "support/image_analysis.hpp"
+#include "ultrasound/simulator.hpp"
 
 using cineflow::ui::BmodeView;
 using cineflow::ui::Frame;

@@ -14,7 +14,6 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "acquire/simulator.hpp"
 #include "app_settings.hpp"
 #include "bmode_view.hpp"
 #include "display_controls.hpp"
@@ -23,6 +22,7 @@
 #include "main_window.hpp"
 #include "mip_triptych.hpp"
 #include "support/gui_latency.hpp"
+#include "ultrasound/simulator.hpp"
 
 using cineflow::acquire::Simulator;
 using cineflow::ui::BmodeView;

@@ -12,9 +12,9 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/bandpass.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/bandpass.hpp"
 
 using namespace cineflow;
 

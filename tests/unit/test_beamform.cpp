@@ -10,9 +10,9 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/beamform.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/beamform.hpp"
 
 using namespace cineflow;
 

@@ -10,9 +10,9 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/bmode_processor.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/bmode_processor.hpp"
 
 using namespace cineflow;
 

@@ -19,6 +19,7 @@
 #include "store/store_error.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/tagged_frames.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -268,7 +269,8 @@ class TestBmodeRecorder : public QObject {
     std::uint64_t dropped = 0;
     auto engine = test::makeTaggedEngine(*backend, config, nullptr);
     engine->setSource(store::admittingSource(std::make_unique<test::TaggedSource>(), recorder));
-    engine->setImagingParams(test::smallGrid());  // a new source starts from its own defaults
+    ultrasound::setImaging(*engine,
+                           test::smallGrid());  // a new source starts from its own defaults
     engine->setFrameObserver([&](const pipeline::CompletedFrame& frame) {
       const bool kept = recorder.push(frame.header, frame.image);
       {

@@ -15,6 +15,7 @@
 #include "store/bmode_writer.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 using test::anyPartialFile;
@@ -51,7 +52,8 @@ class TestBmodeWriter : public QObject {
 
   void expectStoreError(const fs::path& target, const char* operation) {
     try {
-      store::BmodeWriter writer(target, someGeometry(), someAcquisition());
+      store::BmodeWriter writer(target, someGeometry(),
+                                ultrasound::describeAcquisition(someAcquisition()));
       QFAIL("no StoreError");
     } catch (const store::StoreError& e) {
       const std::string message = e.what();
@@ -74,7 +76,7 @@ class TestBmodeWriter : public QObject {
     std::vector<std::vector<float>> images;
     std::vector<acquire::FrameHeader> headers;
     {
-      store::BmodeWriter writer(target, geometry, acquisition,
+      store::BmodeWriter writer(target, geometry, ultrasound::describeAcquisition(acquisition),
                                 {{"f_number", 1.5}, {"backend", std::string("cpu")}});
       QVERIFY(fs::exists(writer.temporaryPath()));
       QVERIFY(!fs::exists(target));  // nothing under the final name until finish()
@@ -153,7 +155,8 @@ class TestBmodeWriter : public QObject {
 
   void zeroFramesStillMakeAValidFile() {
     const fs::path target = path("empty.h5");
-    store::BmodeWriter writer(target, someGeometry(), someAcquisition());
+    store::BmodeWriter writer(target, someGeometry(),
+                              ultrasound::describeAcquisition(someAcquisition()));
     writer.finish();
     File file(target.string());
     QVERIFY(file.id >= 0);
@@ -165,7 +168,8 @@ class TestBmodeWriter : public QObject {
     const fs::path target = path("abandoned.h5");
     fs::path temporary;
     {
-      store::BmodeWriter writer(target, someGeometry(), someAcquisition());
+      store::BmodeWriter writer(target, someGeometry(),
+                                ultrasound::describeAcquisition(someAcquisition()));
       temporary = writer.temporaryPath();
       QCOMPARE(temporary.parent_path(), target.parent_path());
       QVERIFY(temporary.filename().string().find(".partial-" + std::to_string(::getpid())) !=
@@ -179,7 +183,8 @@ class TestBmodeWriter : public QObject {
 
   void wrongImageSizeIsRejected() {
     const fs::path target = path("wrong_size.h5");
-    store::BmodeWriter writer(target, someGeometry(), someAcquisition());
+    store::BmodeWriter writer(target, someGeometry(),
+                              ultrasound::describeAcquisition(someAcquisition()));
     const auto image = test::randomFloats(someGeometry().pixels() - 1, 4);
     QVERIFY_THROWS_EXCEPTION(store::StoreError, writer.appendFrame(acquire::FrameHeader{}, image));
     // A caller mistake does not spoil the file.
@@ -192,7 +197,8 @@ class TestBmodeWriter : public QObject {
   void finishReplacesAnExistingFile() {
     const fs::path target = path("replace.h5");
     std::ofstream(target) << "old contents";
-    store::BmodeWriter writer(target, someGeometry(), someAcquisition());
+    store::BmodeWriter writer(target, someGeometry(),
+                              ultrasound::describeAcquisition(someAcquisition()));
     writer.finish();
     File file(target.string());
     QVERIFY(file.id >= 0);
@@ -233,7 +239,8 @@ class TestBmodeWriter : public QObject {
       const test::FileSizeLimit limit(512 * 1024);
       QVERIFY(limit.active());
       try {
-        store::BmodeWriter writer(target, geometry, someAcquisition());
+        store::BmodeWriter writer(target, geometry,
+                                  ultrasound::describeAcquisition(someAcquisition()));
         for (int f = 0; f < 64; ++f) {  // 4 MiB in all
           writer.appendFrame(acquire::FrameHeader{}, image);
         }
@@ -252,8 +259,9 @@ class TestBmodeWriter : public QObject {
   void invalidGeometryThrows() {
     process::ImageGeometry geometry = someGeometry();
     geometry.nx = 0;
-    QVERIFY_THROWS_EXCEPTION(store::StoreError,
-                             store::BmodeWriter(path("bad.h5"), geometry, someAcquisition()));
+    QVERIFY_THROWS_EXCEPTION(
+        store::StoreError, store::BmodeWriter(path("bad.h5"), geometry,
+                                              ultrasound::describeAcquisition(someAcquisition())));
     QVERIFY(!fs::exists(path("bad.h5")));
     QVERIFY(!anyPartialFile(path("")));
   }

@@ -14,14 +14,14 @@
 #include <cstring>
 #include <vector>
 
-#include "process/cpu/beamform.hpp"
-#include "process/cpu/iq_beamform.hpp"
-#include "process/cpu/iq_demodulate.hpp"
-#include "process/cuda/das_device.hpp"
-#include "process/fir_design.hpp"
-#include "process/iq_demodulate.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/cpu/beamform.hpp"
+#include "ultrasound/cpu/iq_beamform.hpp"
+#include "ultrasound/cpu/iq_demodulate.hpp"
+#include "ultrasound/cuda/das_device.hpp"
+#include "ultrasound/fir_design.hpp"
+#include "ultrasound/iq_demodulate.hpp"
 
 using namespace cineflow;
 

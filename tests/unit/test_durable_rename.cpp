@@ -23,6 +23,7 @@
 #include "store/text_file.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 namespace fs = std::filesystem;
@@ -79,7 +80,8 @@ class TestDurableRename : public QObject {
     const process::ImageGeometry geometry{
         .nx = 12, .nz = 20, .x0 = -1e-3, .dx = 0.1e-3, .z0 = 5e-3, .dz = 0.05e-3};
     try {
-      store::BmodeWriter writer(target, geometry, test::someAcquisition());
+      store::BmodeWriter writer(target, geometry,
+                                ultrasound::describeAcquisition(test::someAcquisition()));
       for (int f = 0; f < 3; ++f) {
         acquire::FrameHeader header;
         header.sequence = static_cast<std::uint64_t>(f);

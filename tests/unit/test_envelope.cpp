@@ -9,9 +9,9 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "process/envelope.hpp"
 #include "support/reference_stages.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/envelope.hpp"
 
 using namespace cineflow;
 

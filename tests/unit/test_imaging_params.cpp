@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "process/imaging_params.hpp"
 #include "support/reference_stages.hpp"
+#include "ultrasound/imaging_params.hpp"
 
 using cineflow::process::ImagingGrid;
 using cineflow::process::ImagingParams;

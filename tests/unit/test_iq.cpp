@@ -13,18 +13,19 @@
 #include <numbers>
 #include <vector>
 
-#include "acquire/source_factory.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
-#include "process/bmode_processor.hpp"
-#include "process/iq_beamform.hpp"
-#include "process/iq_demodulate.hpp"
 #include "support/image_analysis.hpp"
 #include "support/reference_stages.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/iq_beamform.hpp"
+#include "ultrasound/iq_demodulate.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -336,9 +337,9 @@ class TestIq : public QObject {
     engine.start();
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().processed >= 5, 20'000);
     QCOMPARE(engine.stats().stages.size(), std::size_t{5});  // upload + 4 RF stages
-    process::ImagingParams imaging = engine.imagingParams();
+    process::ImagingParams imaging = ultrasound::imagingOf(engine);
     imaging.mode = process::ImagingMode::Iq;
-    engine.setImagingParams(imaging);
+    ultrasound::setImaging(engine, imaging);
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().stages.size() == 4, 20'000);
     const auto stats = engine.stats();
     QCOMPARE(stats.stages[1].name, std::string("demodulate"));
@@ -349,7 +350,7 @@ class TestIq : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().stages[1].count >= 3, 20'000);
     engine.stop();
     QCOMPARE(engine.state(), pipeline::EngineState::Stopped);
-    QCOMPARE(engine.imagingParams().mode, process::ImagingMode::Iq);
+    QCOMPARE(ultrasound::imagingOf(engine).mode, process::ImagingMode::Iq);
   }
 };
 

@@ -20,13 +20,14 @@
 #include <numbers>
 #include <vector>
 
-#include "acquire/mat_import.hpp"
-#include "acquire/rf_file_source.hpp"
-#include "acquire/source_factory.hpp"
-#include "store/rf_writer.hpp"
+#include "modality/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"
+#include "ultrasound/mat_import.hpp"
+#include "ultrasound/rf_file_source.hpp"
+#include "ultrasound/rf_writer.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -208,7 +209,7 @@ class TestMatImport : public QObject {
     QVERIFY(imported.int16Samples == expected);  // every sample, in the same order
 
     auto reference = acquire::openSource(h5);
-    const acquire::AcquisitionParams& want = reference->params();
+    const acquire::AcquisitionParams& want = acquire::requireUltrasound(*reference).params();
     const acquire::AcquisitionParams& got = imported.acq;
     QCOMPARE(got.samples, want.samples);
     QCOMPARE(got.samplingFrequencyHz, want.samplingFrequencyHz);

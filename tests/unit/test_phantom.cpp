@@ -5,7 +5,7 @@
 #include <cstring>
 #include <set>
 
-#include "acquire/phantom.hpp"
+#include "ultrasound/phantom.hpp"
 
 using namespace cineflow::acquire;
 

@@ -10,6 +10,7 @@
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "support/pipeline_checks.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 using namespace std::chrono_literals;
@@ -63,7 +64,7 @@ class TestPipeline : public QObject {
     const int nxAfter = smallGrid(2.0).geometry().nx;
     engine->start();
     QTRY_VERIFY_WITH_TIMEOUT(engine->stats().processed > 20, 10000);
-    engine->setImagingParams(smallGrid(2.0));
+    ultrasound::setImaging(*engine, smallGrid(2.0));
     QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
     engine->stop();
     const auto frames = collector.frames();
@@ -164,7 +165,7 @@ class TestPipeline : public QObject {
     auto engine = std::make_unique<pipeline::Engine>(*backend_, config);
     engine->setSource(std::make_unique<test::TaggedSource>(1024, 200.0));
     engine->setProcessor(std::make_unique<test::TaggedProcessor>());
-    engine->setImagingParams(smallGrid());
+    ultrasound::setImaging(*engine, smallGrid());
     const auto begin = std::chrono::steady_clock::now();
     engine->start();
     engine->waitUntilFinished();
@@ -190,7 +191,7 @@ class TestPipeline : public QObject {
     auto engine = std::make_unique<pipeline::Engine>(*backend_, config);
     engine->setSource(std::make_unique<test::TaggedSource>(1024, 1000.0));
     engine->setProcessor(std::make_unique<test::TaggedProcessor>());
-    engine->setImagingParams(smallGrid());
+    ultrasound::setImaging(*engine, smallGrid());
     Collector collector;
     engine->setFrameObserver(collector.observer());
     const auto started = Clock::now();
@@ -230,7 +231,7 @@ class TestPipeline : public QObject {
     engine.setSource(std::make_unique<test::TaggedSource>());
     process::ImagingParams negative = smallGrid();
     negative.grid.dx = -1;
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine.setImagingParams(negative));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::setImaging(engine, negative));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pipeline::parseOverflowPolicy("sometimes"));
   }
 };

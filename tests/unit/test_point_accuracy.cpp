@@ -9,9 +9,9 @@
 #include <cmath>
 
 #include "compute/backend.hpp"
-#include "process/echo_band.hpp"
 #include "support/image_analysis.hpp"
 #include "support/point_phantom.hpp"
+#include "ultrasound/echo_band.hpp"
 
 using namespace cineflow;
 

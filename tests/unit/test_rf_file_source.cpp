@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "acquire/rf_file_source.hpp"
 #include "support/rf_file_fixture.hpp"
+#include "ultrasound/rf_file_source.hpp"
 
 using namespace cineflow::acquire;
 using cineflow::test::RfDefect;

@@ -11,7 +11,7 @@
 #include <numbers>
 #include <vector>
 
-#include "acquire/simulator.hpp"
+#include "ultrasound/simulator.hpp"
 
 using namespace cineflow::acquire;
 namespace fs = std::filesystem;

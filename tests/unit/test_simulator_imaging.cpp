@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "acquire/simulator.hpp"
 #include "support/image_analysis.hpp"
+#include "ultrasound/simulator.hpp"
 
 using namespace cineflow;
 

@@ -22,6 +22,7 @@
 #include "support/mip_reference.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/plain_hdf5.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 namespace fs = std::filesystem;
@@ -84,7 +85,7 @@ class TestVolumeSave : public QObject {
                                  const store::Compression& compression = {}) {
     saver.save({id,
                 path,
-                someAcquisition(),
+                ultrasound::describeAcquisition(someAcquisition()),
                 {{"f_number", 1.5}, {"backend", std::string("cpu")}},
                 compression});
     saver.waitIdle();
@@ -229,9 +230,11 @@ class TestVolumeSave : public QObject {
     const std::uint64_t id = bufferInto(store);
     store::VolumeSaver saver(*cpu_, store);
     const fs::path path = folder_ / ("recorded-" + mode.toStdString() + ".h5");
-    store::AttributeMap attributes = store::imagingAttributes(imaging, acquisition);
-    attributes["backend"] = std::string("cpu");
-    saver.save({id, path, acquisition, attributes, {}});
+    saver.save({id,
+                path,
+                ultrasound::describeAcquisition(acquisition, imaging),
+                {{"backend", std::string("cpu")}},
+                {}});
     saver.waitIdle();
     const auto outcomes = saver.takeOutcomes();
     QVERIFY(!outcomes.empty());
@@ -423,7 +426,11 @@ class TestVolumeSave : public QObject {
     std::string why;
     const auto id = store.bufferLatest(*engine, why);
     QVERIFY2(id, why.c_str());
-    saver.save({*id, folder_ / "live.h5", someAcquisition(), {}, {store::Codec::Gzip, 4}});
+    saver.save({*id,
+                folder_ / "live.h5",
+                ultrasound::describeAcquisition(someAcquisition()),
+                {},
+                {store::Codec::Gzip, 4}});
     QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
     engine->stop();
     saver.waitIdle();

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 
-#include "acquire/source_factory.hpp"
 #include "compute/buffer.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/mip_reference.hpp"
 #include "support/volume_checks.hpp"
+#include "ultrasound/imaging_params.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -27,7 +29,7 @@ class TestVolumes : public QObject {
     QVERIFY2(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR"),
              "CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs");
     auto source = acquire::openSource("sim");
-    const auto& acq = source->params();
+    const auto& acq = acquire::requireUltrasound(*source).params();
     const int slices = acq.framesPerVolume;
     QVERIFY(slices > 1);
     pipeline::EngineConfig config;
@@ -38,7 +40,7 @@ class TestVolumes : public QObject {
     process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
     imaging.grid.dx = imaging.grid.dz = 0.2e-3;
     engine.setSource(std::move(source));
-    engine.setImagingParams(imaging);
+    ultrasound::setImaging(engine, imaging);
     engine.start();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
     engine.stop();

@@ -8,8 +8,8 @@
 #include <numbers>
 #include <vector>
 
-#include "acquire/rf_file_source.hpp"
 #include "support/test_paths.hpp"
+#include "ultrasound/rf_file_source.hpp"
 
 using namespace cineflow::acquire;
 

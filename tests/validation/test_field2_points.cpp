@@ -7,10 +7,11 @@
 #include <cmath>
 #include <mutex>
 
-#include "acquire/source_factory.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -41,12 +42,13 @@ class TestField2Points : public QObject {
     config.maxFrames = 1;
     pipeline::Engine engine(*backend, config);
     auto source = acquire::openSource(path);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source->params());
+    process::ImagingParams imaging =
+        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
     imaging.mode = process::parseImagingMode(mode.toStdString());
     // The isolated points lie on the axis at 10.35 to 45.83 mm: a narrow 0.01 mm grid over them.
     imaging.grid = process::ImagingGrid::parseMillimetres("-0.4:0.4:0.01,9.9:46.3:0.01");
     engine.setSource(std::move(source));
-    engine.setImagingParams(imaging);
+    ultrasound::setImaging(engine, imaging);
     std::vector<float> image;
     process::ImageGeometry geometry;
     std::mutex mutex;

@@ -13,10 +13,11 @@
 #include <mutex>
 #include <vector>
 
-#include "acquire/source_factory.hpp"
+#include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
 
@@ -42,7 +43,7 @@ class TestVerasonicsDisk : public QObject {
     const std::vector<std::uint8_t>& reference = ref.bmode;
 
     auto source = acquire::openSource(path);
-    const acquire::AcquisitionParams acq = source->params();
+    const acquire::AcquisitionParams acq = acquire::requireUltrasound(*source).params();
     process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
     QCOMPARE(imaging.mode, process::ImagingMode::Iq);  // sampled below 2 f0
     qInfo("%s; I/Q bandwidth %.0f %% of f0", process::bandpassSamplingNotice(acq).c_str(),
@@ -59,7 +60,7 @@ class TestVerasonicsDisk : public QObject {
     config.maxFrames = 32;
     pipeline::Engine engine(*backend, config);
     engine.setSource(std::move(source));
-    engine.setImagingParams(imaging);
+    ultrasound::setImaging(engine, imaging);
     std::vector<std::vector<float>> frames(32);
     std::mutex mutex;
     engine.setFrameObserver([&](const pipeline::CompletedFrame& frame) {

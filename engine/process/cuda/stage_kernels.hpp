@@ -1,91 +1,17 @@
 #pragma once
-// CUDA twins of the CPU stage kernels (process/cpu/*.hpp), behind the same stage contracts
-// (process/bandpass.hpp, beamform.hpp, envelope.hpp, log_compress.hpp, mip.hpp, iq_demodulate.hpp,
-// iq_beamform.hpp). Kernels live in
-// the .cu files; these host launchers take a stream and device pointers, never synchronise and
-// never allocate after construction. Compiled only when CINEFLOW_HAVE_CUDA.
+// CUDA twins of the modality-neutral CPU stage kernels (process/cpu/*.hpp), behind the same stage
+// contracts (process/log_compress.hpp, mip.hpp); each modality declares its own next to its
+// kernels (ultrasound/cuda/ultrasound_kernels.hpp, oct/cuda/...). Kernels live in the .cu files;
+// these host launchers take a stream and device pointers, never synchronise and never allocate
+// after construction. Compiled only when CINEFLOW_HAVE_CUDA.
 
 #include <cstddef>
-#include <memory>
-#include <vector>
 
-#include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
 #include "process/cuda/mip_plan.hpp"
-#include "process/das_params.hpp"
-#include "process/fir_design.hpp"
-#include "process/imaging_params.hpp"
 
 namespace cineflow::process::cuda {
-
-class BandpassKernel {
- public:
-  // `fir`: the filter split into its phases (its factor is the interpolation factor U).
-  BandpassKernel(compute::Backend& backend, const PolyphaseFir& fir, std::size_t rows,
-                 std::size_t samples, acquire::SampleType sampleType);
-  void enqueue(compute::Stream& stream, const std::byte* raw, float* out) const;
-
- private:
-  compute::DeviceBuffer<float> taps_;   // [U][perPhase]
-  compute::DeviceBuffer<int> offsets_;  // [U]
-  int factor_, perPhase_, minOffset_, maxOffset_;
-  std::size_t rows_, samples_;
-  acquire::SampleType sampleType_;
-};
-
-class DasKernel {
- public:
-  // Throws std::invalid_argument when the acquisition exceeds the kernel's table sizes.
-  // The traces hold `samples` samples at `sampleRateHz` (the bandpass's output).
-  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-            double sampleRateHz, std::size_t samples);
-  void enqueue(compute::Stream& stream, const float* rf, float* image) const;
-
- private:
-  std::unique_ptr<DasParams> params_;
-};
-
-class EnvelopeKernel {
- public:
-  EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::size_t nx);
-  ~EnvelopeKernel();
-  EnvelopeKernel(const EnvelopeKernel&) = delete;
-  EnvelopeKernel& operator=(const EnvelopeKernel&) = delete;
-  void enqueue(compute::Stream& stream, const float* rf, float* envelope) const;
-
- private:
-  std::size_t nz_, nx_;
-  compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
-  int forwardPlan_ = 0;                           // cufftHandle (an int)
-  int inversePlan_ = 0;
-};
-
-class IqDemodulateKernel {
- public:
-  // `phasors`: mixingPhasors(acq), 2 * samples floats.
-  IqDemodulateKernel(compute::Backend& backend, const std::vector<float>& taps,
-                     const std::vector<float>& phasors, std::size_t rows, std::size_t samples,
-                     std::size_t iqSamples, std::size_t decimation, acquire::SampleType sampleType);
-  void enqueue(compute::Stream& stream, const std::byte* raw, float* iq) const;
-
- private:
-  compute::DeviceBuffer<float> taps_;
-  compute::DeviceBuffer<float> phasors_;
-  std::size_t rows_, samples_, iqSamples_, decimation_;
-  acquire::SampleType sampleType_;
-};
-
-class IqDasKernel {
- public:
-  IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-              std::size_t iqSamples);
-  void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
-
- private:
-  std::unique_ptr<DasParams> params_;  // at the I/Q rate
-  double cyclesPerSample_;             // f0 D / fs
-};
 
 void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,
                         float floor);

@@ -1,0 +1,49 @@
+#include "modality/source_factory.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+
+#include "ultrasound/rf_file_source.hpp"
+#include "ultrasound/simulator.hpp"
+
+namespace cineflow::acquire {
+
+bool hasMatExtension(const std::string& spec) {
+  std::string extension = std::filesystem::path(spec).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".mat";
+}
+
+bool isMatFile(const std::string& spec) {
+  if (hasMatExtension(spec)) {
+    return true;
+  }
+  // v5 and v7.3 files open with a text header "MATLAB 5.0 MAT-file" / "MATLAB 7.3 MAT-file".
+  std::ifstream file(spec, std::ios::binary);
+  std::array<char, 6> head{};
+  return file.read(head.data(), head.size()) && std::string_view(head.data(), 6) == "MATLAB";
+}
+
+std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz,
+                                        const ProgressFn& progress, const MatMapping& matMapping) {
+  if (spec == "sim") {
+    SimulatorConfig config;
+    if (frameRateHz > 0) {
+      config.frameRateHz = frameRateHz;
+    }
+    return std::make_unique<Simulator>(config, progress);
+  }
+  const double rate = frameRateHz > 0 ? frameRateHz : 20.0;
+  if (isMatFile(spec)) {
+    return std::make_unique<MatSource>(importMat(spec, matMapping, progress),
+                                       std::filesystem::path(spec).filename().string(), rate);
+  }
+  return std::make_unique<RfFileSource>(spec, rate);
+}
+
+}  // namespace cineflow::acquire

@@ -1,0 +1,25 @@
+#pragma once
+// Opens a frame source from the operator's words: "sim" (the built-in phantom simulator), the path
+// of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with MatMapping::verasonics()
+// unless a mapping is given). Shared by the command line and the GUI.
+
+#include <memory>
+#include <string>
+
+#include "acquire/frame_source.hpp"
+#include "ultrasound/mat_import.hpp"
+
+namespace cineflow::acquire {
+
+// `frameRateHz` paces recordings (0: the source's own default). Throws SourceError with the reason.
+std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
+                                        const ProgressFn& progress = {},
+                                        const MatMapping& matMapping = MatMapping::verasonics());
+// Whether `spec` ends in .mat (any case); reads nothing, so the GUI thread may ask.
+bool hasMatExtension(const std::string& spec);
+// Whether `spec` names a MATLAB file: by its extension, else by the text header that v5 and v7.3
+// files begin with (a v7.3 file saved as .h5 is still MATLAB's layout). Reads the file's first
+// bytes.
+bool isMatFile(const std::string& spec);
+
+}  // namespace cineflow::acquire

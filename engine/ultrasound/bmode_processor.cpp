@@ -1,0 +1,133 @@
+#include "ultrasound/bmode_processor.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "ultrasound/ultrasound_modality.hpp"
+
+namespace cineflow::process {
+
+std::span<const char* const> BmodeProcessor::stageNames() const {
+  if (mode_ == ImagingMode::Iq) {
+    return kIqStages;
+  }
+  return kRfStages;
+}
+
+void BmodeProcessor::configure(compute::Backend& backend, const acquire::FrameSource& source,
+                               const modality::ProcessingSettings& settings) {
+  const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+  configure(backend, ultrasound.params(), ultrasound.sampleType(),
+            ultrasound::requireImaging(settings));
+}
+
+void BmodeProcessor::configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                               acquire::SampleType sampleType, const ImagingParams& imaging) {
+  acq.validate();
+  imaging.validate(acq);
+  const ImageGeometry geometry = imaging.geometry();
+  // Build everything before replacing anything, so a failure leaves the old configuration whole.
+  LogCompressor log;
+  log.configure(backend, geometry);
+  compute::DeviceBuffer<float> detected(backend, geometry.pixels());
+  BandpassFilter bandpass;
+  DasBeamformer beamformer;
+  EnvelopeDetector envelope;
+  compute::DeviceBuffer<float> filtered, beamformed, iq;
+  IqDemodulator demodulator;
+  IqBeamformer iqBeamformer;
+  if (imaging.mode == ImagingMode::Rf) {
+    bandpass.configure(backend, acq, sampleType, imaging);
+    beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
+    envelope.configure(backend, geometry);
+    filtered = compute::DeviceBuffer<float>(backend, bandpass.rows() * bandpass.outputSamples());
+    beamformed = compute::DeviceBuffer<float>(backend, geometry.pixels());
+  } else {
+    demodulator.configure(backend, acq, sampleType, imaging);
+    iqBeamformer.configure(backend, acq, imaging, demodulator.iqSamples());
+    iq = compute::DeviceBuffer<float>(backend, demodulator.iqFloats());
+  }
+
+  mode_ = imaging.mode;
+  geometry_ = geometry;
+  rawBytes_ = acq.samplesPerFrame() * acquire::sampleBytes(sampleType);
+  bandpass_ = std::move(bandpass);
+  beamformer_ = std::move(beamformer);
+  envelope_ = std::move(envelope);
+  log_ = log;
+  filtered_ = std::move(filtered);
+  beamformed_ = std::move(beamformed);
+  detected_ = std::move(detected);
+  demodulator_ = std::move(demodulator);
+  iqBeamformer_ = std::move(iqBeamformer);
+  iq_ = std::move(iq);
+}
+
+void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                             compute::DeviceSpan<float> image, StageMarks marks) {
+  if (geometry_.pixels() == 0) {
+    throw std::logic_error("B-mode processor: enqueue() before configure()");
+  }
+  const std::size_t stages = stageNames().size();
+  if (!marks.empty() && marks.size() != stages + 1) {
+    throw std::invalid_argument("B-mode processor: got " + std::to_string(marks.size()) +
+                                " stage marks, expected " + std::to_string(stages + 1) +
+                                " (or none)");
+  }
+  for (const auto& mark : marks) {
+    if (mark == nullptr) {
+      throw std::invalid_argument("B-mode processor: a stage mark is null");
+    }
+  }
+  if (image.size() != geometry_.pixels()) {
+    throw std::invalid_argument("B-mode processor: image holds " + std::to_string(image.size()) +
+                                " floats, expected " + std::to_string(geometry_.pixels()) + " (" +
+                                std::to_string(geometry_.nz) + " x " +
+                                std::to_string(geometry_.nx) + ")");
+  }
+  if (raw.size() != rawBytes_ || raw.data() == nullptr || image.data() == nullptr) {
+    throw std::invalid_argument("B-mode processor: raw frame holds " + std::to_string(raw.size()) +
+                                " bytes, expected " + std::to_string(rawBytes_) +
+                                " (or a span is null)");
+  }
+  if (mode_ == ImagingMode::Iq) {
+    enqueueIq(stream, raw, image, marks);
+  } else {
+    enqueueRf(stream, raw, image, marks);
+  }
+}
+
+namespace {
+void recordMark(compute::Stream& stream, StageMarks marks, std::size_t index) {
+  if (!marks.empty()) {
+    stream.record(*marks[index]);
+  }
+}
+}  // namespace
+
+void BmodeProcessor::enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                               compute::DeviceSpan<float> image, StageMarks marks) {
+  recordMark(stream, marks, 0);
+  bandpass_.enqueue(stream, raw, filtered_.view());
+  recordMark(stream, marks, 1);
+  beamformer_.enqueue(stream, filtered_.view(), beamformed_.view());
+  recordMark(stream, marks, 2);
+  envelope_.enqueue(stream, beamformed_.view(), detected_.view());
+  recordMark(stream, marks, 3);
+  log_.enqueue(stream, detected_.view(), image);
+  recordMark(stream, marks, 4);
+}
+
+void BmodeProcessor::enqueueIq(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                               compute::DeviceSpan<float> image, StageMarks marks) {
+  recordMark(stream, marks, 0);
+  demodulator_.enqueue(stream, raw, iq_.view());
+  recordMark(stream, marks, 1);
+  iqBeamformer_.enqueue(stream, iq_.view(), detected_.view());
+  recordMark(stream, marks, 2);
+  log_.enqueue(stream, detected_.view(), image);
+  recordMark(stream, marks, 3);
+}
+
+}  // namespace cineflow::process

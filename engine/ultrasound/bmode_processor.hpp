@@ -1,0 +1,72 @@
+#pragma once
+// BmodeProcessor: the B-mode imaging chain (DESIGN.md §4) as one FrameProcessor, in the mode
+// ImagingParams::mode chooses:
+//   RF:  raw [T][E][S] int16/float32 -> bandpass, interpolated by U [T][E][S U] -> DAS beamform
+//        [z][x] -> envelope -> dB [z][x]
+//   I/Q: raw [T][E][S] int16/float32 -> demodulate [T][E][ceil(S/D)] complex -> DAS on I/Q
+//        and |IQ| [z][x] -> dB [z][x]
+// A reconfiguration may change the mode, and with it stageNames().
+//
+// Memory: owns the stages and their intermediate device buffers (RF: filtered RF [T][E][S U] float,
+// beamformed RF [z][x], envelope [z][x]; I/Q: I/Q [T][E][ceil(S/D)][2], envelope [z][x]). Stream:
+// enqueue() only enqueues work on `stream`; it never allocates or synchronises. The intermediate
+// buffers are shared by all enqueues of one processor, so a processor serves one stream at a time
+// (the engine keeps one per compute stream, or orders the streams with events).
+
+#include <array>
+
+#include "process/frame_processor.hpp"
+#include "process/log_compress.hpp"
+#include "ultrasound/bandpass.hpp"
+#include "ultrasound/beamform.hpp"
+#include "ultrasound/envelope.hpp"
+#include "ultrasound/iq_beamform.hpp"
+#include "ultrasound/iq_demodulate.hpp"
+
+namespace cineflow::process {
+
+class BmodeProcessor final : public FrameProcessor {
+ public:
+  // Throws std::invalid_argument via acq.validate() / imaging.validate(acq).
+  void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                 acquire::SampleType sampleType, const ImagingParams& imaging);
+  // The same for an UltrasoundSource and UltrasoundSettings (ultrasound/ultrasound_modality.hpp);
+  // throws std::invalid_argument for another modality's.
+  void configure(compute::Backend& backend, const acquire::FrameSource& source,
+                 const modality::ProcessingSettings& settings) override;
+  ImageGeometry geometry() const override { return geometry_; }
+  std::span<const char* const> stageNames() const override;
+  ImagingMode mode() const { return mode_; }
+  // `marks` holds stageNames().size() + 1 events (or is empty: no timing). Throws
+  // std::invalid_argument before enqueuing anything when the spans or marks do not fit.
+  void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+               compute::DeviceSpan<float> image, StageMarks marks) override;
+
+  const BandpassFilter& bandpass() const { return bandpass_; }
+
+ private:
+  static constexpr std::array<const char*, 4> kRfStages = {"bandpass", "beamform", "envelope",
+                                                           "log"};
+  static constexpr std::array<const char*, 3> kIqStages = {"demodulate", "beamform", "log"};
+
+  void enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                 compute::DeviceSpan<float> image, StageMarks marks);
+  void enqueueIq(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                 compute::DeviceSpan<float> image, StageMarks marks);
+
+  ImagingMode mode_ = ImagingMode::Rf;
+  ImageGeometry geometry_;
+  std::size_t rawBytes_ = 0;
+  BandpassFilter bandpass_;
+  DasBeamformer beamformer_;
+  EnvelopeDetector envelope_;
+  LogCompressor log_;
+  compute::DeviceBuffer<float> filtered_;    // [T][E][S U]
+  compute::DeviceBuffer<float> beamformed_;  // [z][x]
+  compute::DeviceBuffer<float> detected_;    // [z][x] envelope (both modes)
+  IqDemodulator demodulator_;
+  IqBeamformer iqBeamformer_;
+  compute::DeviceBuffer<float> iq_;  // [T][E][S/D][2]
+};
+
+}  // namespace cineflow::process

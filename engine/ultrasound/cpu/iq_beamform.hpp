@@ -1,0 +1,30 @@
+#pragma once
+// CPU backend of IqBeamformer (process/iq_beamform.hpp holds the contract).
+
+#include <cstddef>
+
+#include "acquire/frame.hpp"
+#include "compute/backend.hpp"
+#include "ultrasound/cpu/das_geometry.hpp"
+#include "ultrasound/imaging_params.hpp"
+
+namespace cineflow::process::cpu {
+
+class IqDasKernel {
+ public:
+  // acq and imaging must already be validated; `iqSamples` per trace at fs / iqDecimation.
+  IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+              std::size_t iqSamples);
+  // Enqueues the beamforming of `iq` into `envelope` (host-accessible backend memory); the task
+  // runs parallelFor over image rows on the stream's thread.
+  void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
+  void run(const float* iq, float* envelope) const;
+
+ private:
+  void beamformRow(std::size_t row, const float* iq, float* envelope) const;
+
+  DasGeometry g_;           // at the I/Q rate fs / D
+  double cyclesPerSample_;  // f0 D / fs: carrier cycles per I/Q sample of path
+};
+
+}  // namespace cineflow::process::cpu

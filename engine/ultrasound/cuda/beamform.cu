@@ -1,0 +1,76 @@
+// CUDA twin of process/cpu/beamform.cpp: delay-and-sum of plane-wave RF with coherent
+// compounding, one thread per pixel. Threads of a warp cover consecutive depths of one column, so
+// their samples of a given element row lie close together (cached, nearly coalesced reads).
+// The receive distance and apodisation of a pixel-element pair are computed once and reused for
+// every transmit.
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "compute/annotate.hpp"
+#include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/cuda_stream.hpp"
+#include "ultrasound/cuda/das_device.hpp"
+#include "ultrasound/cuda/ultrasound_kernels.hpp"
+
+namespace cineflow::process::cuda {
+namespace {
+
+constexpr int kBlockThreads = 256;
+// Enough threads to fill the device several times over (132 SMs x 2048 threads on an H100).
+constexpr std::size_t kTargetThreads = 1u << 19;
+
+// One pixel per group of `lanes` consecutive threads (a power of two <= 32, so a group never
+// spans two warps): lane l of the group sums elements first + l, first + l + lanes, ... and the
+// group reduces with warp shuffles. Large grids use lanes = 1 (one thread per pixel); small grids
+// split the aperture so that the device still fills. Pixels are numbered with z fastest, so the
+// threads of a warp cover consecutive depths of one column and read nearby samples of each row.
+__global__ void __launch_bounds__(kBlockThreads)
+    dasKernel(const float* __restrict__ rf, float* __restrict__ image, int lanes,
+              const DasParams p) {
+  const int thread = blockIdx.x * kBlockThreads + threadIdx.x;
+  const int pixel = thread / lanes;
+  const int lane = thread % lanes;
+  const bool valid = pixel < p.nx * p.nz;
+  const int iz = valid ? pixel % p.nz : 0;
+  const int ix = valid ? pixel / p.nz : 0;
+  DasPixel px;  // no elements for threads past the last pixel (they still join the shuffles)
+  if (valid) {
+    px = dasPixel(p, ix, iz);
+  }
+  float sum = 0.0f;
+  for (int e = px.first + lane; e <= px.last; e += lanes) {
+    sum = rfDasAccumulate(rf, p, px, e, sum);
+  }
+  for (int offset = lanes / 2; offset > 0; offset /= 2) {
+    sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);
+  }
+  if (valid && lane == 0) {
+    image[static_cast<std::size_t>(iz) * p.nx + ix] = sum / static_cast<float>(p.transmits);
+  }
+}
+
+}  // namespace
+
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                     double sampleRateHz, std::size_t samples)
+    : params_(std::make_unique<DasParams>(
+          makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {}
+
+void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
+  const compute::ScopedRange range("beamform");
+  const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  const DasParams& p = *params_;
+  const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
+  int lanes = 1;
+  while (lanes < 32 && pixels * lanes < kTargetThreads && lanes * 2 <= p.elements) {
+    lanes *= 2;
+  }
+  const std::size_t threads = pixels * static_cast<std::size_t>(lanes);
+  const unsigned blocks = static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
+  dasKernel<<<blocks, kBlockThreads, 0, s>>>(rf, image, lanes, p);
+  compute::cuda::checkLaunch("dasKernel", s);
+}
+
+}  // namespace cineflow::process::cuda

@@ -1,0 +1,106 @@
+// CUDA twin of process/cpu/envelope.cpp: |analytic signal| along z with cuFFT. The columns of the
+// [z][x] image are transformed in place of a transpose by strided batched plans (stride nx,
+// distance 1): R2C, the Hilbert weights on the half spectrum, C2C inverse, magnitude / N.
+#include <cufft.h>
+
+#include <iostream>
+#include <string>
+
+#include "compute/annotate.hpp"
+#include "compute/cuda/cuda_check.hpp"
+#include "compute/cuda/cuda_stream.hpp"
+#include "ultrasound/cuda/ultrasound_kernels.hpp"
+
+namespace cineflow::process::cuda {
+namespace {
+
+void checkCufft(cufftResult status, const char* what) {
+  if (status != CUFFT_SUCCESS) {
+    throw compute::cuda::CudaError(std::string(what) + ": cuFFT error " +
+                                   std::to_string(static_cast<int>(status)));
+  }
+}
+
+// Turns the half spectrum X[k] (rows 0..N/2) into the analytic signal's spectrum:
+// k = 0 and k = N/2 (N even) kept, 0 < k < N/2 doubled, k > N/2 zeroed.
+__global__ void hilbertWeightsKernel(float2* spectrum, int nz, int nx) {
+  const std::size_t count = static_cast<std::size_t>(nz) * nx;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int k = static_cast<int>(i / nx);
+    float scale;
+    if (k == 0 || (nz % 2 == 0 && k == nz / 2)) {
+      scale = 1.0f;
+    } else if (k < (nz + 1) / 2) {
+      scale = 2.0f;
+    } else {
+      scale = 0.0f;
+    }
+    float2 v = scale == 0.0f ? make_float2(0.0f, 0.0f) : spectrum[i];
+    spectrum[i] = make_float2(v.x * scale, v.y * scale);
+  }
+}
+
+__global__ void magnitudeKernel(const float2* __restrict__ analytic, float* __restrict__ envelope,
+                                std::size_t count, float inverseN) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const float2 v = analytic[i];
+    envelope[i] = hypotf(v.x, v.y) * inverseN;
+  }
+}
+
+unsigned blocksFor(std::size_t count) {
+  return static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 8192));
+}
+
+}  // namespace
+
+EnvelopeKernel::EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::size_t nx)
+    : nz_(nz), nx_(nx), spectrumStorage_(backend, 2 * nz * nx) {
+  int n[1] = {static_cast<int>(nz)};
+  int embed[1] = {static_cast<int>(nz)};
+  cufftHandle forward = 0;
+  cufftHandle inverse = 0;
+  checkCufft(cufftPlanMany(&forward, 1, n, embed, static_cast<int>(nx), 1, embed,
+                           static_cast<int>(nx), 1, CUFFT_R2C, static_cast<int>(nx)),
+             "cufftPlanMany (envelope R2C)");
+  const cufftResult inverseStatus =
+      cufftPlanMany(&inverse, 1, n, embed, static_cast<int>(nx), 1, embed, static_cast<int>(nx), 1,
+                    CUFFT_C2C, static_cast<int>(nx));
+  if (inverseStatus != CUFFT_SUCCESS) {
+    cufftDestroy(forward);
+    checkCufft(inverseStatus, "cufftPlanMany (envelope C2C)");
+  }
+  forwardPlan_ = forward;
+  inversePlan_ = inverse;
+}
+
+EnvelopeKernel::~EnvelopeKernel() {
+  if (cufftDestroy(forwardPlan_) != CUFFT_SUCCESS || cufftDestroy(inversePlan_) != CUFFT_SUCCESS) {
+    std::cerr << "cineflow: cufftDestroy failed\n";
+  }
+}
+
+void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* envelope) const {
+  const compute::ScopedRange range("envelope");
+  const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
+  auto* spectrum = reinterpret_cast<float2*>(spectrumStorage_.data());
+  const std::size_t count = nz_ * nx_;
+  checkCufft(cufftSetStream(forwardPlan_, s), "cufftSetStream");
+  checkCufft(cufftSetStream(inversePlan_, s), "cufftSetStream");
+  checkCufft(
+      cufftExecR2C(forwardPlan_, const_cast<float*>(rf), reinterpret_cast<cufftComplex*>(spectrum)),
+      "cufftExecR2C");
+  hilbertWeightsKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, static_cast<int>(nz_),
+                                                        static_cast<int>(nx_));
+  compute::cuda::checkLaunch("hilbertWeightsKernel", s);
+  checkCufft(cufftExecC2C(inversePlan_, reinterpret_cast<cufftComplex*>(spectrum),
+                          reinterpret_cast<cufftComplex*>(spectrum), CUFFT_INVERSE),
+             "cufftExecC2C");
+  magnitudeKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, envelope, count,
+                                                   1.0f / static_cast<float>(nz_));
+  compute::cuda::checkLaunch("magnitudeKernel", s);
+}
+
+}  // namespace cineflow::process::cuda

@@ -1,0 +1,58 @@
+#pragma once
+// Envelope detection: magnitude of the analytic signal along depth (DESIGN.md §4).
+//
+// Contract
+//   input   beamformed RF float32 [nz][nx] (x fastest), device memory.
+//   output  envelope float32 [nz][nx], device memory; may be the input itself (in place), must
+//           not otherwise overlap it.
+//   formula per column, with N = nz: X = DFT_N(x); Y[k] = X[k] H[k] with H[0] = 1,
+//           H[k] = 2 for 1 <= k < (N+1)/2, H[N/2] = 1 when N is even, else 0;
+//           envelope = |IDFT_N(Y)| (scipy.signal.hilbert, then abs). No windowing or padding:
+//           the DFT is circular, so the top and bottom few rows see the other end.
+//   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The
+//           detector must outlive the enqueued work and must not be reconfigured meanwhile; its
+//           scratch is shared by its enqueues, so order them (one stream, or events).
+
+#include <memory>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "ultrasound/imaging_params.hpp"
+
+namespace cineflow::process {
+
+namespace cpu {
+class EnvelopeKernel;
+}
+namespace cuda {
+class EnvelopeKernel;
+}
+
+class EnvelopeDetector {
+ public:
+  EnvelopeDetector();
+  ~EnvelopeDetector();
+  EnvelopeDetector(EnvelopeDetector&&) noexcept;
+  EnvelopeDetector& operator=(EnvelopeDetector&&) noexcept;
+  EnvelopeDetector(const EnvelopeDetector&) = delete;
+  EnvelopeDetector& operator=(const EnvelopeDetector&) = delete;
+
+  // Makes the FFT plans and scratch. Throws std::invalid_argument for an empty geometry,
+  // std::logic_error for a backend without this stage.
+  void configure(compute::Backend& backend, const ImageGeometry& geometry);
+  // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
+  void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
+               compute::DeviceSpan<float> envelope) const;
+
+  const ImageGeometry& geometry() const { return geometry_; }
+
+ private:
+  compute::BackendKind kind_ = compute::BackendKind::Cpu;
+  ImageGeometry geometry_;
+  std::unique_ptr<cpu::EnvelopeKernel> cpu_;
+#if CINEFLOW_HAVE_CUDA
+  std::unique_ptr<cuda::EnvelopeKernel> cuda_;
+#endif
+};
+
+}  // namespace cineflow::process

@@ -1,0 +1,96 @@
+#pragma once
+// Imaging parameters: the reconstruction grid and the signal-chain settings (DESIGN.md §4).
+
+#include <string>
+#include <utility>
+
+#include "acquire/frame.hpp"
+#include "process/image_geometry.hpp"
+
+namespace cineflow::process {
+
+// A regular grid in metres; x lateral, z depth. Samples at x0 + i*dx for i in [0, nx), nx the
+// largest count with x0 + (nx-1)*dx <= x1 (+ a tolerance of dx/1000); likewise for z.
+struct ImagingGrid {
+  double x0 = 0, x1 = 0, dx = 0;
+  double z0 = 0, z1 = 0, dz = 0;
+  int nx() const;
+  int nz() const;
+  // Parses "x0:x1:dx,z0:z1:dz" in millimetres; throws std::invalid_argument with the reason.
+  static ImagingGrid parseMillimetres(const std::string& text);
+  std::string toMillimetreString() const;
+  bool operator==(const ImagingGrid&) const = default;
+};
+
+// RF: bandpass, DAS on RF, Hilbert envelope. I/Q: demodulation and low-pass, DAS on I/Q with phase
+// rotation, |IQ| (DESIGN.md §4). RF data sampled below 2 f0 (bandpass sampling) can only be
+// imaged in I/Q mode.
+enum class ImagingMode { Rf, Iq };
+const char* toString(ImagingMode mode) noexcept;  // "rf" | "iq"
+// Throws std::invalid_argument for anything but "rf" and "iq".
+ImagingMode parseImagingMode(const std::string& text);
+// True when fs < 2 f0: the RF chain cannot image the acquisition.
+bool isBandpassSampled(const acquire::AcquisitionParams& acq);
+// For the operator when defaultsFor() chose I/Q by itself: "sampled at 6.67 MHz, below 2 x f0 =
+// 10.0 MHz: imaging in I/Q mode"; empty when the acquisition is not bandpass sampled.
+std::string bandpassSamplingNotice(const acquire::AcquisitionParams& acq);
+
+// The receive apodisation over the aperture |x - x_e| < z / (2 fNumber): a Hann window
+// (default: lower side lobes), or rectangular (uniform weights, as PyMUST's dasmtx uses).
+enum class Apodisation { Hann, Rectangular };
+const char* toString(Apodisation apodisation) noexcept;  // "hann" | "rect"
+// Throws std::invalid_argument for anything but "hann" and "rect".
+Apodisation parseApodisation(const std::string& text);
+
+// The I/Q low-pass bandwidth (relative to f0) used when neither the imaging parameters nor the
+// acquisition give one: 100 %, a cut-off at f0 / 2, wider than typical probes' -6 dB band.
+inline constexpr double kDefaultIqBandwidthRel = 1.0;
+
+// RF mode: linear interpolation between samples of a sinusoid at f loses up to 1 - cos(pi f / fs)
+// of its amplitude between samples, which distorts the envelope and moves its peak; at 8 samples
+// per period of the band's upper edge that is under 8 %. Measured on the Field II points and on
+// random phantoms (test_point_accuracy): README, "Accuracy".
+inline constexpr double kRfSamplesPerPeriod = 8.0;
+inline constexpr int kMaxRfUpsampling = 8;
+
+struct ImagingParams {
+  ImagingGrid grid;
+  ImagingMode mode = ImagingMode::Rf;
+  double fNumber = 1.5;  // receive aperture width = depth / fNumber
+  Apodisation apodisation = Apodisation::Hann;
+  int firTaps = 65;  // bandpass length at the RF rate (odd); interpolating, it spans the same time
+  // RF mode's bandpass edges relative to f0. Both 0 (the default) derive them from the
+  // acquisition's bandwidth B (recorded or measured): f0 (1 -+ B / 2), or [0.5, 1.5] f0 when the
+  // acquisition has none (rfBandFor).
+  double bandLowRel = 0;
+  double bandHighRel = 0;
+  // RF mode: the bandpass also interpolates the RF by this factor, so that the beamformer's
+  // linear interpolation sees at least kRfSamplesPerPeriod samples per period of the band's
+  // upper edge; 0 (the default) picks it (rfUpsamplingFor), 1 keeps the recorded rate.
+  int rfUpsampling = 0;
+  // I/Q mode: the low-pass filter passes [-B/2, B/2] around the carrier (its -6 dB points) for a
+  // bandwidth B = iqBandwidthRel * f0; 0 takes the acquisition's fractionalBandwidth (a file's
+  // fractional_bandwidth_percent) or, when unknown, kDefaultIqBandwidthRel.
+  double iqBandwidthRel = 0;
+  int iqDecimation = 1;  // keep every Nth demodulated sample (1: all)
+  // The bandwidth in effect for `acq` (relative to f0).
+  double iqBandwidthFor(const acquire::AcquisitionParams& acq) const;
+  // RF mode's bandpass edges in effect for `acq`, relative to f0: {low, high}.
+  std::pair<double, double> rfBandFor(const acquire::AcquisitionParams& acq) const;
+  // RF mode's interpolation factor in effect for `acq`, in [1, kMaxRfUpsampling].
+  int rfUpsamplingFor(const acquire::AcquisitionParams& acq) const;
+  // Reasonable defaults for a recording: the array's lateral extent, depth from 5 mm (or the
+  // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
+  // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).
+  static ImagingParams defaultsFor(const acquire::AcquisitionParams& acq);
+  ImageGeometry geometry() const;
+  // Throws std::invalid_argument naming the bad parameter and the accepted range.
+  void validate(const acquire::AcquisitionParams& acq) const;
+  // The I/Q parameters alone (validate() checks them in I/Q mode; the I/Q stages always): the
+  // bandwidth within (0, fs / D], decimation in [1, 64] leaving 2 samples, and the image of the
+  // negative band (at -2 f0, aliased by the sampling) clear of the low-pass band.
+  void validateIq(const acquire::AcquisitionParams& acq) const;
+  bool operator==(const ImagingParams&) const = default;
+};
+
+}  // namespace cineflow::process

@@ -1,0 +1,63 @@
+#pragma once
+// Delay-and-sum beamforming of plane-wave I/Q with phase rotation and coherent compounding, then
+// detection (DESIGN.md §4): the second stage of the I/Q chain.
+//
+// Contract
+//   input   iq complex float32 [transmits][elements][S][2] (IqDemodulator's output: S samples at
+//           the rate fs / D from t0), device memory.
+//   output  envelope float32 [nz][nx] (x fastest) on ImagingParams::geometry(), device memory;
+//           must not overlap the input.
+//   formula envelope(x, z) = |(1/T) sum_t sum_e w(x, z, e) iq_t,e((tau - t0) fs / D)
+//                              exp(j 2 pi f0 tau)|,
+//           with tau, the linear interpolation (0 outside [0, S - 1], applied to I and Q) and the
+//           receive apodisation w (Hann or rectangular) of the RF beamformer
+//           (process/beamform.hpp). The input is 8-byte aligned (complex float).
+//   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The
+//           beamformer must outlive the enqueued work and must not be reconfigured meanwhile.
+
+#include <memory>
+
+#include "acquire/frame.hpp"
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "ultrasound/imaging_params.hpp"
+
+namespace cineflow::process {
+
+namespace cpu {
+class IqDasKernel;
+}
+namespace cuda {
+class IqDasKernel;
+}
+
+class IqBeamformer {
+ public:
+  IqBeamformer();
+  ~IqBeamformer();
+  IqBeamformer(IqBeamformer&&) noexcept;
+  IqBeamformer& operator=(IqBeamformer&&) noexcept;
+  IqBeamformer(const IqBeamformer&) = delete;
+  IqBeamformer& operator=(const IqBeamformer&) = delete;
+
+  // `iqSamples`: S, the demodulator's samples per trace. Throws std::invalid_argument for invalid
+  // parameters, std::logic_error for a backend without this stage.
+  void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                 const ImagingParams& imaging, std::size_t iqSamples);
+  // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
+  void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> iq,
+               compute::DeviceSpan<float> envelope) const;
+
+  const ImageGeometry& geometry() const { return geometry_; }
+
+ private:
+  compute::BackendKind kind_ = compute::BackendKind::Cpu;
+  ImageGeometry geometry_;
+  std::size_t iqFloats_ = 0;
+  std::unique_ptr<cpu::IqDasKernel> cpu_;
+#if CINEFLOW_HAVE_CUDA
+  std::unique_ptr<cuda::IqDasKernel> cuda_;
+#endif
+};
+
+}  // namespace cineflow::process

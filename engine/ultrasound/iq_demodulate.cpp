@@ -1,0 +1,103 @@
+#include "ultrasound/iq_demodulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "process/stage_checks.hpp"
+#include "ultrasound/cpu/iq_demodulate.hpp"
+#if CINEFLOW_HAVE_CUDA
+#include "ultrasound/cuda/ultrasound_kernels.hpp"
+#endif
+
+namespace cineflow::process {
+namespace {
+
+constexpr const char* kStage = "demodulate";
+
+}  // namespace
+
+std::vector<float> mixingPhasors(const acquire::AcquisitionParams& acq) {
+  std::vector<float> phasors(2 * static_cast<std::size_t>(acq.samples));
+  for (int n = 0; n < acq.samples; ++n) {
+    const double cycles = acq.centerFrequencyHz * (acq.t0S + n / acq.samplingFrequencyHz);
+    const double phase = 2 * std::numbers::pi * (cycles - std::floor(cycles));
+    phasors[2 * static_cast<std::size_t>(n)] = static_cast<float>(std::cos(phase));
+    phasors[2 * static_cast<std::size_t>(n) + 1] = static_cast<float>(-std::sin(phase));
+  }
+  return phasors;
+}
+
+IqDemodulator::IqDemodulator() = default;
+IqDemodulator::~IqDemodulator() = default;
+IqDemodulator::IqDemodulator(IqDemodulator&&) noexcept = default;
+IqDemodulator& IqDemodulator::operator=(IqDemodulator&&) noexcept = default;
+
+void IqDemodulator::configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                              acquire::SampleType sampleType, const ImagingParams& imaging) {
+  acq.validate();
+  imaging.validate(acq);
+  imaging.validateIq(acq);  // also when a caller configures this stage outside I/Q mode
+  const double cutoffHz = imaging.iqBandwidthFor(acq) * acq.centerFrequencyHz / 2;
+  std::vector<float> taps = designLowpassTaps(lowpassTapsFor(cutoffHz, acq.samplingFrequencyHz),
+                                              cutoffHz, acq.samplingFrequencyHz);
+  const std::vector<float> phasors = mixingPhasors(acq);
+  const auto rows =
+      static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements());
+  const auto samples = static_cast<std::size_t>(acq.samples);
+  const auto decimation = static_cast<std::size_t>(imaging.iqDecimation);
+  const std::size_t iqSamples = (samples + decimation - 1) / decimation;
+  const cpu::IqDemodulateShape shape{rows, samples, iqSamples, decimation};
+  if (backend.kind() == compute::BackendKind::Cuda) {
+#if CINEFLOW_HAVE_CUDA
+    cuda_ = std::make_unique<cuda::IqDemodulateKernel>(backend, taps, phasors, rows, samples,
+                                                       iqSamples, decimation, sampleType);
+    cpu_.reset();
+#else
+    detail::throwNoCudaTwin(kStage);
+#endif
+  } else {
+    cpu_ = std::make_unique<cpu::IqDemodulateKernel>(taps, phasors, shape, sampleType);
+#if CINEFLOW_HAVE_CUDA
+    cuda_.reset();
+#endif
+  }
+  kind_ = backend.kind();
+  sampleType_ = sampleType;
+  rows_ = rows;
+  samples_ = samples;
+  iqSamples_ = iqSamples;
+  taps_ = std::move(taps);
+}
+
+void IqDemodulator::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                            compute::DeviceSpan<float> iq) const {
+  if (taps_.empty()) {
+    detail::throwNotConfigured(kStage);
+  }
+  detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
+                      rows_ * samples_ * acquire::sampleBytes(sampleType_));
+  detail::requireSize(kStage, "I/Q output (floats)", iq.size(), iqFloats());
+  detail::requireData(kStage, "raw frame", raw.data());
+  detail::requireData(kStage, "I/Q output", iq.data());
+  if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
+    throw std::invalid_argument("demodulate: the I/Q output must be 8-byte aligned (complex)");
+  }
+  switch (kind_) {
+    case compute::BackendKind::Cpu:
+      cpu_->enqueue(stream, raw.data(), iq.data());
+      return;
+    case compute::BackendKind::Cuda:
+#if CINEFLOW_HAVE_CUDA
+      cuda_->enqueue(stream, raw.data(), iq.data());
+      return;
+#else
+      detail::throwNoCudaTwin(kStage);
+#endif
+  }
+}
+
+}  // namespace cineflow::process

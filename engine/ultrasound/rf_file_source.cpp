@@ -1,0 +1,291 @@
+#include "ultrasound/rf_file_source.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+#include "store/hdf5_handle.hpp"
+#include "ultrasound/echo_band.hpp"
+
+namespace cineflow::acquire {
+
+using store::checkId;
+using store::checkStatus;
+using store::ErrorScope;
+using store::Hdf5Error;
+
+namespace {
+
+constexpr const char* kSchema = "cineflow.rf/1";
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& problem) {
+  throw SourceError(path.string() + ": " + problem);
+}
+
+// Attributes normally sit on /rf (as in the shipped recordings); the root group is accepted too.
+hid_t attributeHolder(hid_t rf, hid_t root, const char* name) {
+  if (store::attributeExists(rf, name)) {
+    return rf;
+  }
+  if (store::attributeExists(root, name)) {
+    return root;
+  }
+  return H5I_INVALID_HID;
+}
+
+double requiredNumber(const std::filesystem::path& path, hid_t rf, hid_t root, const char* name) {
+  const hid_t holder = attributeHolder(rf, root, name);
+  if (holder < 0) {
+    fail(path, std::string("attribute ") + name + ": missing (looked on /rf and on /)");
+  }
+  const double value = store::readNumberAttribute(holder, name);
+  if (!std::isfinite(value)) {
+    fail(path, std::string("attribute ") + name + ": expected a finite number, found " +
+                   numberText(value));
+  }
+  return value;
+}
+
+double requiredPositive(const std::filesystem::path& path, hid_t rf, hid_t root, const char* name) {
+  const double value = requiredNumber(path, rf, root, name);
+  if (!(value > 0)) {
+    fail(path, std::string("attribute ") + name + ": expected a positive number, found " +
+                   numberText(value));
+  }
+  return value;
+}
+
+bool isInt16(hid_t type) {
+  return H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == 2 &&
+         H5Tget_sign(type) == H5T_SGN_2;
+}
+
+bool isFloat32(hid_t type) {
+  return H5Tget_class(type) == H5T_FLOAT && H5Tget_size(type) == 4;
+}
+
+}  // namespace
+
+struct RfFileSource::Handles {
+  store::H5File file;
+  store::H5Dataset rf;
+  store::H5Dataspace fileSpace;
+};
+
+RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz)
+    : path_(path), frameRateHz_(frameRateHz), handles_(std::make_unique<Handles>()) {
+  if (!std::isfinite(frameRateHz) || frameRateHz < 0) {
+    throw std::invalid_argument("RfFileSource: frame rate must be >= 0 and finite");
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    fail(path, "file not found");
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    fail(path, "is a directory, not an RF recording");
+  }
+
+  ErrorScope scope;
+  // Contextless Hdf5Errors from the helpers below get the file name here.
+  try {
+    const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
+    if (isHdf5 == 0) {
+      fail(path, "not an HDF5 file (no HDF5 signature found)");
+    }
+    store::H5PropertyList access(checkId(H5Pcreate(H5P_FILE_ACCESS), "file access properties"));
+    // Replay only reads; file locks fail on some read-only and network file systems.
+    H5Pset_file_locking(access.get(), false, true);
+    handles_->file = store::H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+    if (!handles_->file) {
+      fail(path, "cannot open as HDF5 (damaged or truncated?): " + store::errorStackText());
+    }
+    const hid_t root = handles_->file.get();
+
+    if (!store::linkExists(root, "/rf")) {
+      // Cineflow's own outputs are HDF5 too: say what the file is and where it opens.
+      const std::string other = store::attributeExists(root, "schema")
+                                    ? store::readStringAttribute(root, "schema")
+                                    : std::string();
+      if (other == "cineflow.volume/1") {
+        fail(path,
+             "is a saved volume (cineflow.volume/1), not an RF recording: open it with "
+             "File > Open saved volume");
+      }
+      if (other == "cineflow.bmode/1") {
+        fail(path,
+             "is a B-mode output (cineflow.bmode/1), not an RF recording: it holds images, "
+             "not channel data");
+      }
+      fail(path, "/rf: missing (expected the RF dataset [frames][transmits][elements][samples])");
+    }
+    handles_->rf = store::H5Dataset(H5Dopen2(root, "/rf", H5P_DEFAULT));
+    if (!handles_->rf) {
+      fail(path, "/rf: expected a dataset, found another kind of object");
+    }
+    const hid_t rf = handles_->rf.get();
+
+    const hid_t schemaHolder = attributeHolder(rf, root, "schema");
+    if (schemaHolder < 0) {
+      fail(path, std::string("attribute schema: missing (expected \"") + kSchema + "\")");
+    }
+    const std::string schema = store::readStringAttribute(schemaHolder, "schema");
+    if (schema != kSchema) {
+      fail(path,
+           "attribute schema: expected \"" + std::string(kSchema) + "\", found \"" + schema + "\"");
+    }
+
+    store::H5Datatype type(checkId(H5Dget_type(rf), "/rf: get type"));
+    if (isInt16(type.get())) {
+      sampleType_ = SampleType::Int16;
+    } else if (isFloat32(type.get())) {
+      sampleType_ = SampleType::Float32;
+    } else {
+      fail(path, "/rf: unsupported sample type " + store::describeType(type.get()) +
+                     " (expected int16 or float32)");
+    }
+    const std::vector<hsize_t> shape = store::datasetShape(rf);
+    if (shape.size() != 4) {
+      fail(path, "/rf: expected rank 4 [frames][transmits][elements][samples], found shape " +
+                     store::shapeText(shape));
+    }
+    if (shape[0] == 0) {
+      fail(path, "/rf: holds zero frames (shape " + store::shapeText(shape) + ")");
+    }
+    if (shape[1] == 0 || shape[2] == 0 || shape[3] < 2) {
+      fail(path, "/rf: expected at least 1 transmit, 1 element and 2 samples, found shape " +
+                     store::shapeText(shape));
+    }
+    if (shape[3] > static_cast<hsize_t>(std::numeric_limits<int>::max())) {
+      fail(path, "/rf: too many samples per line (" + std::to_string(shape[3]) + ")");
+    }
+    frames_ = shape[0];
+
+    params_.samplingFrequencyHz = requiredPositive(path, rf, root, "sampling_frequency_hz");
+    params_.centerFrequencyHz = requiredPositive(path, rf, root, "center_frequency_hz");
+    params_.soundSpeedMPerS = requiredPositive(path, rf, root, "sound_speed_m_s");
+    params_.t0S = requiredNumber(path, rf, root, "t0_s");
+    if (const hid_t holder = attributeHolder(rf, root, "fractional_bandwidth_percent");
+        holder >= 0) {
+      const double percent = store::readNumberAttribute(holder, "fractional_bandwidth_percent");
+      if (!std::isfinite(percent) || percent <= 0) {
+        fail(path, "attribute fractional_bandwidth_percent: expected a positive number, found " +
+                       numberText(percent));
+      }
+      params_.fractionalBandwidth = percent / 100;
+    }
+    if (const hid_t holder = attributeHolder(rf, root, "frames_per_volume"); holder >= 0) {
+      const double k = store::readNumberAttribute(holder, "frames_per_volume");
+      if (!(k >= 0) || k != std::floor(k) || k > 1e6) {
+        fail(path,
+             "attribute frames_per_volume: expected a whole number >= 0, found " + numberText(k));
+      }
+      params_.framesPerVolume = static_cast<int>(k);
+    }
+    params_.samples = static_cast<int>(shape[3]);
+
+    params_.anglesRad = store::readDoubleDataset(root, "/angles_rad");
+    if (params_.anglesRad.size() != shape[1]) {
+      fail(path, "/angles_rad: holds " + std::to_string(params_.anglesRad.size()) +
+                     " angles, but /rf has " + std::to_string(shape[1]) + " transmits");
+    }
+    for (double a : params_.anglesRad) {
+      if (!std::isfinite(a) || std::abs(a) >= std::numbers::pi / 2) {
+        fail(path, "/angles_rad: expected angles in radians within (-pi/2, pi/2), found " +
+                       numberText(a));
+      }
+    }
+    params_.elementXM = store::readDoubleDataset(root, "/element_x_m");
+    if (params_.elementXM.size() != shape[2]) {
+      fail(path, "/element_x_m: holds " + std::to_string(params_.elementXM.size()) +
+                     " positions, but /rf has " + std::to_string(shape[2]) + " elements");
+    }
+    for (std::size_t i = 1; i < params_.elementXM.size(); ++i) {
+      if (!(params_.elementXM[i] > params_.elementXM[i - 1])) {
+        fail(path, "/element_x_m: expected strictly increasing positions (metres), element " +
+                       std::to_string(i) + " is not");
+      }
+    }
+    if (store::linkExists(root, "/elevation_m")) {
+      elevations_ = store::readDoubleDataset(root, "/elevation_m");
+      if (elevations_.size() != shape[0]) {
+        fail(path, "/elevation_m: holds " + std::to_string(elevations_.size()) +
+                       " elevations, but /rf has " + std::to_string(shape[0]) + " frames");
+      }
+    }
+    try {
+      params_.validate();
+    } catch (const std::invalid_argument& e) {
+      fail(path, std::string("inconsistent acquisition parameters: ") + e.what());
+    }
+    handles_->fileSpace = store::H5Dataspace(checkId(H5Dget_space(rf), "/rf: get dataspace"));
+  } catch (const Hdf5Error& e) {
+    fail(path, e.what());
+  }
+  if (params_.fractionalBandwidth == 0) {
+    // The recording does not state its bandwidth: measure it from the first frame's echoes.
+    std::vector<std::byte> first(frameBytes());
+    SliceInfo slice;
+    readFrame(0, first, slice);
+    process::measureBandwidthIfUnknown(params_, first, sampleType_);
+  }
+}
+
+RfFileSource::~RfFileSource() {
+  ErrorScope scope;  // a failed close must not print from a destructor
+  handles_.reset();
+}
+
+void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+  if (index >= frames_) {
+    fail(path_, "/rf: frame " + std::to_string(index) + " out of range (" +
+                    std::to_string(frames_) + " frames)");
+  }
+  if (dst.size() != frameBytes()) {
+    fail(path_, "/rf: frame " + std::to_string(index) + ": destination holds " +
+                    std::to_string(dst.size()) + " bytes, a frame needs " +
+                    std::to_string(frameBytes()));
+  }
+  ErrorScope scope;
+  const hsize_t start[4] = {index, 0, 0, 0};
+  const hsize_t count[4] = {1, static_cast<hsize_t>(params_.transmits()),
+                            static_cast<hsize_t>(params_.elements()),
+                            static_cast<hsize_t>(params_.samples)};
+  const hsize_t memDims[1] = {params_.samplesPerFrame()};
+  const hid_t memType = sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT;
+  // Every HDF5 call clears the error stack on entry, so the reason is taken right after the
+  // failing call, before the memory dataspace is closed.
+  std::string reason;
+  if (H5Sselect_hyperslab(handles_->fileSpace.get(), H5S_SELECT_SET, start, nullptr, count,
+                          nullptr) < 0) {
+    reason = store::errorStackText();
+  } else {
+    store::H5Dataspace memSpace(H5Screate_simple(1, memDims, nullptr));
+    if (!memSpace || H5Dread(handles_->rf.get(), memType, memSpace.get(), handles_->fileSpace.get(),
+                             H5P_DEFAULT, dst.data()) < 0) {
+      reason = store::errorStackText();
+      if (reason.empty()) {
+        reason = "unknown HDF5 error";
+      }
+    }
+  }
+  if (!reason.empty()) {
+    fail(path_,
+         "/rf: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);
+  }
+  slice.elevationM = elevations_.empty() ? 0.0 : elevations_[index];
+  slice.sliceIndex =
+      params_.framesPerVolume > 0
+          ? static_cast<int>(index % static_cast<std::uint64_t>(params_.framesPerVolume))
+          : 0;
+}
+
+std::string RfFileSource::describe() const {
+  return path_.filename().string() + " (" + framesText(frames_) + ", " +
+         std::to_string(params_.transmits()) + " x " + std::to_string(params_.elements()) + " x " +
+         std::to_string(params_.samples) + " " + toString(sampleType_) + ")";
+}
+
+}  // namespace cineflow::acquire

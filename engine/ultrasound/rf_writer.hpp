@@ -1,0 +1,19 @@
+#pragma once
+// Writes a recording held in memory (acquire::ImportedRecording, e.g. a MATLAB import) as an RF
+// recording in schema cineflow.rf/1 (DESIGN.md §5), which RfFileSource replays: /rf int16 or
+// float32 [frames][transmits][elements][samples] (one chunk per frame, so that a replay reads a
+// frame at a time), the acquisition as root attributes (with fractional_bandwidth_percent when
+// known), /angles_rad and /element_x_m. Written under a temporary name and renamed when complete;
+// on failure nothing is left under `path` and StoreError says why (full disk, read-only folder).
+
+#include <filesystem>
+
+#include "store/bmode_writer.hpp"  // AttributeMap
+#include "ultrasound/mat_import.hpp"
+
+namespace cineflow::store {
+
+void writeRfRecording(const std::filesystem::path& path,
+                      const acquire::ImportedRecording& recording, const AttributeMap& extra = {});
+
+}  // namespace cineflow::store

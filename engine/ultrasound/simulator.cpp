@@ -1,0 +1,278 @@
+#include "ultrasound/simulator.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numbers>
+#include <stdexcept>
+
+#include "acquire/sim_cache.hpp"
+#include "ultrasound/sim_synthesis.hpp"
+
+namespace cineflow::acquire {
+
+namespace {
+
+// Bump when the synthesis changes what it writes for the same configuration, so that old cache
+// files stop matching.
+constexpr std::uint64_t kSynthesisVersion = 1;
+
+void requirePositive(double value, const char* field) {
+  if (!std::isfinite(value) || value <= 0) {
+    throw std::invalid_argument(std::string("SimulatorConfig.") + field +
+                                " must be positive and finite (got " + std::to_string(value) + ")");
+  }
+}
+
+std::string hex(std::uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+void report(const ProgressFn& progress, double fraction, const std::string& what) {
+  if (progress) {
+    progress(fraction, what);
+  }
+}
+
+std::uint64_t cacheHash(const SimulatorConfig& c, const Phantom& phantom) {
+  detail::Hasher h;
+  h.add(kSynthesisVersion);
+  h.add(c.seed);
+  h.add(static_cast<std::uint64_t>(c.elements));
+  h.add(c.pitchM);
+  h.add(c.centerFrequencyHz);
+  h.add(c.samplingFrequencyHz);
+  h.add(c.fractionalBandwidth);
+  h.add(static_cast<std::uint64_t>(c.anglesDeg.size()));
+  for (double a : c.anglesDeg) {
+    h.add(a);
+  }
+  h.add(c.soundSpeedMPerS);
+  h.add(c.t0S);
+  h.add(c.maxDepthM);
+  h.add(static_cast<std::uint64_t>(c.slicesPerVolume));
+  h.add(c.elevationHalfSpanM);
+  h.add(c.elevationSigmaM);
+  h.add(c.receiveAcceptanceDeg);
+  h.add(static_cast<std::uint64_t>(c.noise));
+  h.add(c.noiseDb);
+  h.add(static_cast<std::uint64_t>(c.sampleType));
+  // frameRateHz only paces replay and does not change a sample, so it is left out. The phantom
+  // enters through its scatterers, which covers its config, its seed and its generator's code.
+  const auto scatterers = phantom.scatterers();
+  h.add(static_cast<std::uint64_t>(scatterers.size()));
+  h.addBytes(std::as_bytes(scatterers));
+  return h.value();
+}
+
+}  // namespace
+
+void SimulatorConfig::validate() const {
+  if (elements < 1) {
+    throw std::invalid_argument("SimulatorConfig.elements must be at least 1");
+  }
+  requirePositive(pitchM, "pitchM");
+  requirePositive(centerFrequencyHz, "centerFrequencyHz");
+  requirePositive(samplingFrequencyHz, "samplingFrequencyHz");
+  requirePositive(fractionalBandwidth, "fractionalBandwidth");
+  requirePositive(soundSpeedMPerS, "soundSpeedMPerS");
+  requirePositive(maxDepthM, "maxDepthM");
+  requirePositive(elevationSigmaM, "elevationSigmaM");
+  requirePositive(frameRateHz, "frameRateHz");
+  if (anglesDeg.empty()) {
+    throw std::invalid_argument("SimulatorConfig.anglesDeg must hold at least one angle");
+  }
+  for (double a : anglesDeg) {
+    if (!std::isfinite(a) || std::abs(a) >= 90) {
+      throw std::invalid_argument("SimulatorConfig.anglesDeg must lie in (-90, 90) degrees");
+    }
+  }
+  if (!std::isfinite(t0S) || t0S >= 2 * maxDepthM / soundSpeedMPerS) {
+    throw std::invalid_argument("SimulatorConfig.t0S must be finite and before the deepest echo");
+  }
+  if (slicesPerVolume < 1) {
+    throw std::invalid_argument("SimulatorConfig.slicesPerVolume must be at least 1");
+  }
+  if (!std::isfinite(elevationHalfSpanM) || elevationHalfSpanM < 0) {
+    throw std::invalid_argument("SimulatorConfig.elevationHalfSpanM must be >= 0 and finite");
+  }
+  if (!std::isfinite(receiveAcceptanceDeg) || receiveAcceptanceDeg <= 0 ||
+      receiveAcceptanceDeg >= 90) {
+    throw std::invalid_argument("SimulatorConfig.receiveAcceptanceDeg must lie in (0, 90)");
+  }
+  if (!std::isfinite(noiseDb)) {
+    throw std::invalid_argument("SimulatorConfig.noiseDb must be finite");
+  }
+  // Bounds the precomputed frames (about 0.8 MB each at the defaults) to something sane.
+  if (static_cast<double>(samples()) * elements * static_cast<double>(anglesDeg.size()) *
+          slicesPerVolume * 4.0 >
+      4e9) {
+    throw std::invalid_argument("SimulatorConfig: the sweep would need more than 4 GB");
+  }
+}
+
+int SimulatorConfig::samples() const {
+  // Deepest on-axis echo, plus the pulse tail (3.5 sigma_t), rounded up to a multiple of 64.
+  const double sigmaT = std::sqrt(2 * std::numbers::ln2) /
+                        (std::numbers::pi * fractionalBandwidth * centerFrequencyHz);
+  const double echo = std::ceil((2 * maxDepthM / soundSpeedMPerS - t0S) * samplingFrequencyHz);
+  const double margin = std::ceil(3.5 * sigmaT * samplingFrequencyHz) * 2;
+  const double total = std::max(2.0, echo + margin);
+  return static_cast<int>(std::ceil(total / 64) * 64);
+}
+
+AcquisitionParams SimulatorConfig::acquisitionParams() const {
+  AcquisitionParams p;
+  p.samplingFrequencyHz = samplingFrequencyHz;
+  p.centerFrequencyHz = centerFrequencyHz;
+  p.soundSpeedMPerS = soundSpeedMPerS;
+  p.t0S = t0S;
+  for (double a : anglesDeg) {
+    p.anglesRad.push_back(a * std::numbers::pi / 180);
+  }
+  for (int e = 0; e < elements; ++e) {
+    p.elementXM.push_back((e - (elements - 1) / 2.0) * pitchM);
+  }
+  p.samples = samples();
+  p.fractionalBandwidth = fractionalBandwidth;
+  p.framesPerVolume = slicesPerVolume;
+  return p;
+}
+
+Simulator::Simulator(const SimulatorConfig& config, const ProgressFn& progress)
+    : Simulator(config, (config.validate(), Phantom(config.phantom, config.seed)), progress) {}
+
+Simulator::Simulator(const SimulatorConfig& config, Phantom phantom, const ProgressFn& progress)
+    : config_(config), phantom_(std::move(phantom)) {
+  config_.validate();
+  params_ = config_.acquisitionParams();
+  params_.validate();
+
+  const detail::SimCacheKey key{cacheHash(config_, phantom_),
+                                static_cast<std::uint32_t>(config_.sampleType),
+                                static_cast<std::uint64_t>(slices()),
+                                static_cast<std::uint64_t>(params_.transmits()),
+                                static_cast<std::uint64_t>(params_.elements()),
+                                static_cast<std::uint64_t>(params_.samples),
+                                frameBytes() * static_cast<std::uint64_t>(slices())};
+  cachePath_ = cacheDirectory() / ("sim-" + hex(key.configHash) + ".bin");
+
+  report(progress, 0, "cache: looking for " + cachePath_.string());
+  detail::SimCacheContents cached;
+  std::string reason;
+  if (detail::loadSimCache(cachePath_, key, cached, reason)) {
+    frames_ = std::move(cached.payload);
+    sampleScale_ = cached.sampleScale;
+    cacheOutcome_ = CacheOutcome::Loaded;
+    cacheMessage_ = "loaded from cache " + cachePath_.string();
+    report(progress, 1, "cache: " + cacheMessage_);
+    return;
+  }
+  if (reason != "missing") {
+    report(progress, 0, "cache: ignoring " + cachePath_.string() + " (" + reason + ")");
+  }
+
+  synthesise(progress);
+
+  report(progress, 0.99, "cache: writing " + cachePath_.string());
+  try {
+    detail::writeSimCache(cachePath_, key, sampleScale_, frames_);
+    cacheOutcome_ = CacheOutcome::Written;
+    cacheMessage_ = "wrote cache " + cachePath_.string();
+  } catch (const std::exception& e) {
+    // The frames are fine; only the next start will be slower.
+    cacheOutcome_ = CacheOutcome::Unsaved;
+    cacheMessage_ = std::string("warning: simulator cache not saved: ") + e.what();
+    std::fprintf(stderr, "cineflow: %s\n", cacheMessage_.c_str());
+  }
+  report(progress, 1, cacheMessage_);
+}
+
+void Simulator::synthesise(const ProgressFn& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t frameSamples = params_.samplesPerFrame();
+  std::vector<float> rf(frameSamples * static_cast<std::size_t>(slices()), 0.0f);
+  std::vector<double> elevations;
+  for (int k = 0; k < slices(); ++k) {
+    elevations.push_back(elevationM(k));
+  }
+  report(progress, 0, "simulating " + std::to_string(slices()) + " slices");
+  detail::synthesiseSweep(
+      config_, params_, phantom_.scatterers(), elevations, rf, [&](double fraction) {
+        report(progress, 0.95 * fraction, "simulating " + std::to_string(slices()) + " slices");
+      });
+
+  // One scale for every slice keeps brightness comparable across the sweep.
+  const double peak = detail::peakMagnitude(rf);
+  const double fullScale = 32767.0;
+  sampleScale_ = peak > 0 ? 0.25 * fullScale / peak : 1.0;
+  const double noiseSigma =
+      config_.noise && peak > 0 ? peak * std::pow(10.0, config_.noiseDb / 20) : 0.0;
+  report(progress, 0.95, "quantising");
+  frames_.assign(frameBytes() * static_cast<std::size_t>(slices()), std::byte{0});
+  for (int k = 0; k < slices(); ++k) {
+    const auto offset = static_cast<std::size_t>(k);
+    detail::quantiseFrame(std::span<const float>(rf).subspan(offset * frameSamples, frameSamples),
+                          static_cast<std::size_t>(params_.samples), sampleScale_, noiseSigma,
+                          config_.seed, offset, config_.sampleType,
+                          std::span(frames_).subspan(offset * frameBytes(), frameBytes()));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char text[64];
+  std::snprintf(text, sizeof text, "simulated %d slices in %.2f s", slices(), seconds);
+  report(progress, 0.98, text);
+}
+
+double Simulator::elevationM(int slice) const {
+  if (slices() <= 1) {
+    return 0.0;
+  }
+  return -config_.elevationHalfSpanM + 2 * config_.elevationHalfSpanM * slice / (slices() - 1);
+}
+
+void Simulator::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+  if (index >= frameCount()) {
+    throw SourceError("simulator: frame " + std::to_string(index) + " out of range (" +
+                      std::to_string(frameCount()) + " frames)");
+  }
+  if (dst.size() != frameBytes()) {
+    throw SourceError("simulator: destination holds " + std::to_string(dst.size()) +
+                      " bytes, a frame needs " + std::to_string(frameBytes()));
+  }
+  const int k = static_cast<int>(index);
+  std::memcpy(dst.data(), frames_.data() + static_cast<std::size_t>(k) * frameBytes(),
+              frameBytes());
+  slice.sliceIndex = k;
+  slice.elevationM = elevationM(k);
+}
+
+std::string Simulator::describe() const {
+  return "simulator seed " + std::to_string(config_.seed) + " (" + std::to_string(slices()) +
+         " slices, " + std::to_string(params_.transmits()) + " angles, " +
+         std::to_string(params_.elements()) + " elements)";
+}
+
+std::filesystem::path Simulator::cacheDirectory() {
+  auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+  };
+  if (const std::string dir = env("CINEFLOW_CACHE_DIR"); !dir.empty()) {
+    return dir;
+  }
+  if (const std::string dir = env("XDG_CACHE_HOME"); !dir.empty()) {
+    return std::filesystem::path(dir) / "cineflow";
+  }
+  if (const std::string home = env("HOME"); !home.empty()) {
+    return std::filesystem::path(home) / ".cache" / "cineflow";
+  }
+  std::error_code ec;
+  return std::filesystem::temp_directory_path(ec) / "cineflow-cache";
+}
+
+}  // namespace cineflow::acquire

@@ -1,0 +1,120 @@
+#include "ultrasound/ultrasound_modality.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "store/acquisition_layout.hpp"
+#include "store/bmode_writer.hpp"
+#include "ultrasound/bmode_processor.hpp"
+
+namespace cineflow::ultrasound {
+namespace {
+
+class UltrasoundModality final : public modality::Modality {
+ public:
+  const char* name() const override { return "ultrasound"; }
+
+  std::shared_ptr<const modality::ProcessingSettings> defaultSettings(
+      const acquire::FrameSource& source) const override {
+    return makeSettings(
+        process::ImagingParams::defaultsFor(acquire::requireUltrasound(source).params()));
+  }
+
+  void validate(const modality::ProcessingSettings& settings,
+                const acquire::FrameSource& source) const override {
+    const acquire::AcquisitionParams& acquisition = acquire::requireUltrasound(source).params();
+    acquisition.validate();
+    requireImaging(settings).validate(acquisition);
+  }
+
+  std::unique_ptr<process::FrameProcessor> createProcessor() const override {
+    return std::make_unique<process::BmodeProcessor>();
+  }
+
+  store::FileMetadata describe(const acquire::FrameSource& source,
+                               const modality::ProcessingSettings& settings) const override {
+    return describeAcquisition(acquire::requireUltrasound(source).params(),
+                               requireImaging(settings));
+  }
+};
+
+const UltrasoundModality kUltrasound;
+
+}  // namespace
+
+const modality::Modality& UltrasoundSettings::modality() const {
+  return kUltrasound;
+}
+
+const modality::Modality& ultrasoundModality() {
+  return kUltrasound;
+}
+
+std::shared_ptr<const UltrasoundSettings> makeSettings(const process::ImagingParams& imaging) {
+  return std::make_shared<const UltrasoundSettings>(imaging);
+}
+
+const process::ImagingParams& requireImaging(const modality::ProcessingSettings& settings) {
+  const auto* ultrasound = dynamic_cast<const UltrasoundSettings*>(&settings);
+  if (ultrasound == nullptr) {
+    throw std::invalid_argument(
+        std::string("ultrasound imaging needs ultrasound parameters, not ") +
+        settings.modality().name() + " ones");
+  }
+  return ultrasound->imaging();
+}
+
+const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine) {
+  const acquire::UltrasoundSource* source = acquire::asUltrasound(engine.source());
+  return source != nullptr ? &source->params() : nullptr;
+}
+
+process::ImagingParams imagingOf(const pipeline::Engine& engine) {
+  const auto settings = engine.settings();
+  if (const auto* ultrasound = dynamic_cast<const UltrasoundSettings*>(settings.get())) {
+    return ultrasound->imaging();
+  }
+  return {};
+}
+
+void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging) {
+  engine.setSettings(makeSettings(imaging));
+}
+
+store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acq) {
+  store::FileMetadata metadata = store::acquisitionMetadata(acq);
+  metadata.attributes["modality"] = std::string("ultrasound");
+  return metadata;
+}
+
+store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
+                                        const process::ImagingParams& imaging) {
+  store::FileMetadata metadata = describeAcquisition(acquisition);
+  for (auto& [name, value] : store::imagingAttributes(imaging, acquisition)) {
+    metadata.attributes[name] = value;
+  }
+  return metadata;
+}
+
+}  // namespace cineflow::ultrasound
+
+namespace cineflow::acquire {
+
+const modality::Modality& UltrasoundSource::modality() const {
+  return ultrasound::ultrasoundModality();
+}
+
+const UltrasoundSource* asUltrasound(const FrameSource* source) {
+  return source != nullptr ? dynamic_cast<const UltrasoundSource*>(&source->origin()) : nullptr;
+}
+
+const UltrasoundSource& requireUltrasound(const FrameSource& source) {
+  const auto* ultrasound = asUltrasound(&source);
+  if (ultrasound == nullptr) {
+    throw std::invalid_argument("ultrasound imaging cannot read " + source.describe() + ", a " +
+                                source.modality().name() + " source");
+  }
+  return *ultrasound;
+}
+
+}  // namespace cineflow::acquire

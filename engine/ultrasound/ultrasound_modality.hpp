@@ -1,0 +1,48 @@
+#pragma once
+// The ultrasound modality (modality/modality.hpp): plane-wave channel data from an
+// UltrasoundSource, imaged by BmodeProcessor (RF or I/Q chain) with ImagingParams.
+// Also ultrasound's view of a running engine, for the GUI, the command line and tests: the
+// acquisition of its source and the imaging parameters in effect.
+
+#include <memory>
+
+#include "modality/modality.hpp"
+#include "pipeline/engine.hpp"
+#include "ultrasound/imaging_params.hpp"
+#include "ultrasound/ultrasound_source.hpp"
+
+namespace cineflow::ultrasound {
+
+class UltrasoundSettings final : public modality::ProcessingSettings {
+ public:
+  explicit UltrasoundSettings(const process::ImagingParams& imaging) : imaging_(imaging) {}
+  const process::ImagingParams& imaging() const { return imaging_; }
+  const modality::Modality& modality() const override;
+
+ private:
+  process::ImagingParams imaging_;
+};
+
+const modality::Modality& ultrasoundModality();
+
+std::shared_ptr<const UltrasoundSettings> makeSettings(const process::ImagingParams& imaging);
+// `settings` as ultrasound's imaging parameters; throws std::invalid_argument otherwise.
+const process::ImagingParams& requireImaging(const modality::ProcessingSettings& settings);
+
+// The acquisition of the engine's source; null without a source or with another modality's.
+const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine);
+// The imaging parameters the engine uses (or will use at the next frame); the defaults when none
+// are set, or when the engine runs another modality.
+process::ImagingParams imagingOf(const pipeline::Engine& engine);
+// Engine::setSettings with ultrasound's parameters (validated against the source now).
+void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging);
+
+// Root attributes and datasets for saved files: the acquisition (sampling_frequency_hz,
+// center_frequency_hz, sound_speed_m_s, t0_s, samples, fractional_bandwidth, bandwidth_source,
+// frames_per_volume; /angles_rad, /element_x_m) and, with `imaging`, how it was imaged
+// (store::imagingAttributes); "modality" = "ultrasound".
+store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition);
+store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
+                                        const process::ImagingParams& imaging);
+
+}  // namespace cineflow::ultrasound

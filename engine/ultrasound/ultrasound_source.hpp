@@ -1,0 +1,29 @@
+#pragma once
+// UltrasoundSource: a FrameSource of plane-wave channel data (DESIGN.md §4): each raw frame is
+// [transmits][elements][samples] of sampleType(), described by params(). The simulator, RF
+// recordings, MATLAB imports and test sources derive from it; the ultrasound modality
+// (ultrasound_modality.hpp) images them.
+
+#include "acquire/frame.hpp"
+#include "acquire/frame_source.hpp"
+
+namespace cineflow::acquire {
+
+class UltrasoundSource : public FrameSource {
+ public:
+  virtual const AcquisitionParams& params() const = 0;
+  virtual SampleType sampleType() const = 0;
+
+  const modality::Modality& modality() const final;
+  std::size_t frameBytes() const final {
+    return params().samplesPerFrame() * sampleBytes(sampleType());
+  }
+  int framesPerVolume() const final { return params().framesPerVolume; }
+};
+
+// `source`'s origin as an ultrasound source; null when it is another modality's (or null).
+const UltrasoundSource* asUltrasound(const FrameSource* source);
+// `source` as an ultrasound source; throws std::invalid_argument naming the source otherwise.
+const UltrasoundSource& requireUltrasound(const FrameSource& source);
+
+}  // namespace cineflow::acquire
