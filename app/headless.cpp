@@ -51,6 +51,23 @@ process::ImagingParams imagingFor(const CliOptions& options,
   return imaging;
 }
 
+// Ultrasound takes the imaging options; another modality its defaults (imaging options given for
+// it are refused, not ignored).
+std::shared_ptr<const modality::ProcessingSettings> settingsFor(
+    const CliOptions& options, const acquire::FrameSource& source) {
+  if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&source)) {
+    return ultrasound::makeSettings(imagingFor(options, ultrasound->params()));
+  }
+  if (options.grid || options.fNumber || options.apodisation || options.mode ||
+      options.iqBandwidthPercent || options.iqDecimation) {
+    throw std::invalid_argument(
+        "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth and --iq-decimation apply to "
+        "ultrasound; " +
+        source.describe() + " is " + source.modality().name());
+  }
+  return source.modality().defaultSettings(source);
+}
+
 void printReport(const pipeline::EngineStats& stats, double seconds, const std::string& device) {
   std::printf("backend: %s\n", device.c_str());
   std::printf("frames: %llu processed, %llu dropped in %.2f s: %.1f frames/s\n",
@@ -93,9 +110,10 @@ int runHeadless(const CliOptions& options) {
           }
         },
         mapping);
-    const acquire::AcquisitionParams acq = acquire::requireUltrasound(*source).params();
-    const process::ImagingParams imaging = imagingFor(options, acq);
-    const process::ImageGeometry geometry = imaging.geometry();
+    const modality::Modality& modality = source->modality();
+    const auto settings = settingsFor(options, *source);
+    modality.validate(*settings, *source);
+    const process::ImageGeometry geometry = modality.geometry(*settings, *source);
 
     pipeline::EngineConfig config;
     config.pace = false;  // a file or the simulator, processed as fast as the backend can
@@ -112,7 +130,7 @@ int runHeadless(const CliOptions& options) {
     // disk's pace.
     store::BmodeRecorder recorder(
         store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
-            options.output, geometry, ultrasound::describeAcquisition(acq, imaging), attributes)),
+            options.output, geometry, modality.describe(*source, *settings), attributes)),
         geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
     if (config.overflow == pipeline::OverflowPolicy::Block) {
       source = store::admittingSource(std::move(source), recorder);  // a slow disk waits here
@@ -125,7 +143,7 @@ int runHeadless(const CliOptions& options) {
       engine.setTraceRecorder(trace);
     }
     engine.setSource(std::move(source));
-    ultrasound::setImaging(engine, imaging);
+    engine.setSettings(settings);
     engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
       recorder.push(frame.header, frame.image);
     });

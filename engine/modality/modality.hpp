@@ -18,6 +18,7 @@
 
 #include <memory>
 
+#include "process/image_geometry.hpp"
 #include "store/file_metadata.hpp"
 
 namespace cineflow::acquire {
@@ -52,6 +53,9 @@ class Modality {
   // (settings or source of another modality included).
   virtual void validate(const ProcessingSettings& settings,
                         const acquire::FrameSource& source) const = 0;
+  // The image `settings` make of `source`'s frames (validated settings).
+  virtual process::ImageGeometry geometry(const ProcessingSettings& settings,
+                                          const acquire::FrameSource& source) const = 0;
   // A processor for this modality's frames, configured by the engine before use.
   virtual std::unique_ptr<process::FrameProcessor> createProcessor() const = 0;
   // The acquisition and processing as saved files record them (store/file_metadata.hpp).

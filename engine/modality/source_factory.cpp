@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "oct/oct_simulator.hpp"
 #include "ultrasound/rf_file_source.hpp"
 #include "ultrasound/simulator.hpp"
 
@@ -37,6 +38,13 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
       config.frameRateHz = frameRateHz;
     }
     return std::make_unique<Simulator>(config, progress);
+  }
+  if (spec == "oct-sim") {
+    oct::OctSimulatorConfig config;
+    if (frameRateHz > 0) {
+      config.frameRateHz = frameRateHz;
+    }
+    return std::make_unique<oct::OctSimulator>(config, progress);
   }
   const double rate = frameRateHz > 0 ? frameRateHz : 20.0;
   if (isMatFile(spec)) {

@@ -1,6 +1,7 @@
 #pragma once
-// Opens a frame source from the operator's words: "sim" (the built-in phantom simulator), the path
-// of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with MatMapping::verasonics()
+// Opens a frame source from the operator's words: "sim" (the built-in ultrasound phantom
+// simulator), "oct-sim" (the built-in OCT simulator, oct/oct_simulator.hpp), the path of a
+// cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with MatMapping::verasonics()
 // unless a mapping is given). Shared by the command line and the GUI.
 
 #include <memory>

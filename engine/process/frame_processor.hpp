@@ -37,4 +37,14 @@ class FrameProcessor {
                        compute::DeviceSpan<float> image, StageMarks marks) = 0;
 };
 
+// The boundary checks every processor's enqueue() makes before enqueuing anything (one wording
+// for all): configured (pixels > 0), `marks` empty or stages + 1 non-null events, `image` of
+// `pixels` floats, `raw` of `rawBytes` bytes, neither null. Throws std::logic_error (not
+// configured) or std::invalid_argument naming `processor`.
+void checkEnqueue(const char* processor, std::size_t pixels, std::size_t rawBytes,
+                  std::size_t stages, compute::DeviceSpan<const std::byte> raw,
+                  compute::DeviceSpan<float> image, StageMarks marks);
+// Records marks[index] on `stream` unless `marks` is empty (no timing).
+void recordMark(compute::Stream& stream, StageMarks marks, std::size_t index);
+
 }  // namespace cineflow::process

@@ -12,7 +12,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "ultrasound/imaging_params.hpp"
+#include "process/image_geometry.hpp"
 
 namespace cineflow::process {
 

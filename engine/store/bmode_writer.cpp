@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <vector>
 
 #include "store/acquisition_layout.hpp"
@@ -10,28 +9,6 @@
 #include "store/staged_h5_file.hpp"
 
 namespace cineflow::store {
-
-AttributeMap imagingAttributes(const process::ImagingParams& imaging,
-                               const acquire::AcquisitionParams& acquisition) {
-  AttributeMap attributes = {
-      {"imaging_mode", std::string(process::toString(imaging.mode))},
-      {"f_number", imaging.fNumber},
-      {"apodisation", std::string(process::toString(imaging.apodisation))},
-      {"grid_mm", imaging.grid.toMillimetreString()},
-  };
-  if (imaging.mode == process::ImagingMode::Rf) {
-    const auto [low, high] = imaging.rfBandFor(acquisition);
-    char band[64];
-    std::snprintf(band, sizeof band, "%.6g:%.6g", low * 100.0, high * 100.0);
-    attributes["bandpass_percent_of_f0"] = std::string(band);
-    attributes["rf_interpolation"] = std::int64_t{imaging.rfUpsamplingFor(acquisition)};
-    attributes["fir_taps"] = std::int64_t{imaging.firTaps};
-  } else {
-    attributes["iq_bandwidth_percent"] = imaging.iqBandwidthFor(acquisition) * 100.0;
-    attributes["iq_decimation"] = std::int64_t{imaging.iqDecimation};
-  }
-  return attributes;
-}
 
 namespace {
 

@@ -26,21 +26,11 @@
 #include <variant>
 
 #include "acquire/frame.hpp"
+#include "process/image_geometry.hpp"
 #include "store/file_metadata.hpp"
 #include "store/store_error.hpp"
-#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::store {
-
-// The processing parameters in effect, as root attributes, so that the image can be made again;
-// shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
-// f_number, apodisation ("hann" | "rect"), grid_mm ("x0:x1:dx,z0:z1:dz"); RF mode:
-// bandpass_percent_of_f0 ("70:130"), rf_interpolation and fir_taps (int64); I/Q mode:
-// iq_bandwidth_percent and iq_decimation (int64). The values are those in effect for
-// `acquisition` (ImagingParams::rfBandFor, rfUpsamplingFor, iqBandwidthFor), never the "automatic"
-// zeros; bandwidth_source (writeAcquisition) says where the acquisition's bandwidth came from.
-AttributeMap imagingAttributes(const process::ImagingParams& imaging,
-                               const acquire::AcquisitionParams& acquisition);
 
 class BmodeWriter {
  public:

@@ -30,7 +30,6 @@
 #include "pipeline/volume.hpp"
 #include "store/bmode_writer.hpp"  // AttributeMap
 #include "store/compression.hpp"
-#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::store {
 

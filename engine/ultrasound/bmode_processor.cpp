@@ -66,45 +66,14 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
 
 void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                              compute::DeviceSpan<float> image, StageMarks marks) {
-  if (geometry_.pixels() == 0) {
-    throw std::logic_error("B-mode processor: enqueue() before configure()");
-  }
-  const std::size_t stages = stageNames().size();
-  if (!marks.empty() && marks.size() != stages + 1) {
-    throw std::invalid_argument("B-mode processor: got " + std::to_string(marks.size()) +
-                                " stage marks, expected " + std::to_string(stages + 1) +
-                                " (or none)");
-  }
-  for (const auto& mark : marks) {
-    if (mark == nullptr) {
-      throw std::invalid_argument("B-mode processor: a stage mark is null");
-    }
-  }
-  if (image.size() != geometry_.pixels()) {
-    throw std::invalid_argument("B-mode processor: image holds " + std::to_string(image.size()) +
-                                " floats, expected " + std::to_string(geometry_.pixels()) + " (" +
-                                std::to_string(geometry_.nz) + " x " +
-                                std::to_string(geometry_.nx) + ")");
-  }
-  if (raw.size() != rawBytes_ || raw.data() == nullptr || image.data() == nullptr) {
-    throw std::invalid_argument("B-mode processor: raw frame holds " + std::to_string(raw.size()) +
-                                " bytes, expected " + std::to_string(rawBytes_) +
-                                " (or a span is null)");
-  }
+  checkEnqueue("B-mode processor", geometry_.pixels(), rawBytes_, stageNames().size(), raw, image,
+               marks);
   if (mode_ == ImagingMode::Iq) {
     enqueueIq(stream, raw, image, marks);
   } else {
     enqueueRf(stream, raw, image, marks);
   }
 }
-
-namespace {
-void recordMark(compute::Stream& stream, StageMarks marks, std::size_t index) {
-  if (!marks.empty()) {
-    stream.record(*marks[index]);
-  }
-}
-}  // namespace
 
 void BmodeProcessor::enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                                compute::DeviceSpan<float> image, StageMarks marks) {

@@ -1,5 +1,6 @@
 #include "ultrasound/ultrasound_modality.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,11 @@ class UltrasoundModality final : public modality::Modality {
     const acquire::AcquisitionParams& acquisition = acquire::requireUltrasound(source).params();
     acquisition.validate();
     requireImaging(settings).validate(acquisition);
+  }
+
+  process::ImageGeometry geometry(const modality::ProcessingSettings& settings,
+                                  const acquire::FrameSource&) const override {
+    return requireImaging(settings).geometry();
   }
 
   std::unique_ptr<process::FrameProcessor> createProcessor() const override {
@@ -81,6 +87,28 @@ void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging)
   engine.setSettings(makeSettings(imaging));
 }
 
+store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
+                                      const acquire::AcquisitionParams& acquisition) {
+  store::AttributeMap attributes = {
+      {"imaging_mode", std::string(process::toString(imaging.mode))},
+      {"f_number", imaging.fNumber},
+      {"apodisation", std::string(process::toString(imaging.apodisation))},
+      {"grid_mm", imaging.grid.toMillimetreString()},
+  };
+  if (imaging.mode == process::ImagingMode::Rf) {
+    const auto [low, high] = imaging.rfBandFor(acquisition);
+    char band[64];
+    std::snprintf(band, sizeof band, "%.6g:%.6g", low * 100.0, high * 100.0);
+    attributes["bandpass_percent_of_f0"] = std::string(band);
+    attributes["rf_interpolation"] = std::int64_t{imaging.rfUpsamplingFor(acquisition)};
+    attributes["fir_taps"] = std::int64_t{imaging.firTaps};
+  } else {
+    attributes["iq_bandwidth_percent"] = imaging.iqBandwidthFor(acquisition) * 100.0;
+    attributes["iq_decimation"] = std::int64_t{imaging.iqDecimation};
+  }
+  return attributes;
+}
+
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acq) {
   store::FileMetadata metadata = store::acquisitionMetadata(acq);
   metadata.attributes["modality"] = std::string("ultrasound");
@@ -90,7 +118,7 @@ store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acq) {
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
                                         const process::ImagingParams& imaging) {
   store::FileMetadata metadata = describeAcquisition(acquisition);
-  for (auto& [name, value] : store::imagingAttributes(imaging, acquisition)) {
+  for (auto& [name, value] : imagingAttributes(imaging, acquisition)) {
     metadata.attributes[name] = value;
   }
   return metadata;

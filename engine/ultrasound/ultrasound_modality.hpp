@@ -37,10 +37,20 @@ process::ImagingParams imagingOf(const pipeline::Engine& engine);
 // Engine::setSettings with ultrasound's parameters (validated against the source now).
 void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging);
 
+// The processing parameters in effect, as root attributes, so that the image can be made again;
+// shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
+// f_number, apodisation ("hann" | "rect"), grid_mm ("x0:x1:dx,z0:z1:dz"); RF mode:
+// bandpass_percent_of_f0 ("70:130"), rf_interpolation and fir_taps (int64); I/Q mode:
+// iq_bandwidth_percent and iq_decimation (int64). The values are those in effect for
+// `acquisition` (ImagingParams::rfBandFor, rfUpsamplingFor, iqBandwidthFor), never the "automatic"
+// zeros; bandwidth_source (writeAcquisition) says where the acquisition's bandwidth came from.
+store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
+                                      const acquire::AcquisitionParams& acquisition);
+
 // Root attributes and datasets for saved files: the acquisition (sampling_frequency_hz,
 // center_frequency_hz, sound_speed_m_s, t0_s, samples, fractional_bandwidth, bandwidth_source,
 // frames_per_volume; /angles_rad, /element_x_m) and, with `imaging`, how it was imaged
-// (store::imagingAttributes); "modality" = "ultrasound".
+// (imagingAttributes()); "modality" = "ultrasound".
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition);
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
                                         const process::ImagingParams& imaging);

@@ -1,0 +1,56 @@
+#pragma once
+// CPU twins of the OCT stages (oct/oct_params.hpp has the chain's arithmetic). The per-A-scan
+// functions are the stages' definitions, which the tests compare with plain references; the CPU
+// processor runs them fused per A-scan (one pass over each A-scan, in cache) so that a B-scan
+// costs one read of the raw frame and one write of the image.
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "compute/backend.hpp"
+#include "oct/oct_params.hpp"
+#include "process/cpu/fftw_handles.hpp"
+
+namespace cineflow::oct::cpu {
+
+// background[i] = mean over the first `ascans` A-scans of raw[a][i] (the rolling mean over the
+// B-scan).
+void meanSpectrum(const std::uint16_t* raw, int ascans, int samples, float* background);
+
+// One A-scan: out[j] = (raw - background) at raw index positions[j] (linear or Catmull-Rom cubic
+// interpolation between samples, edges clamped), times (phaseCos[j], phaseSin[j]) (the window and
+// exp(-i phi)).
+void shapeAscan(const std::uint16_t* raw, const float* background, const SpectralTables& tables,
+                Interpolation interpolation, std::complex<float>* out);
+
+// The image column of one transformed A-scan: column[(n - first) * stride] =
+// 20 log10(max(|X_n| / N, floor)) for n in [first, last).
+void depthColumn(const std::complex<float>* transformed, int samples, int first, int last,
+                 float* column, int stride);
+
+inline constexpr float kDbFloor = 1e-10f;  // -200 dB
+
+// The CPU processor's work: tables, FFTW plan and per-chunk scratch made by configure(), none in
+// the frame loop.
+class OctCpuChain {
+ public:
+  void configure(const OctAcquisition& acquisition, const OctParams& params);
+  // The mean spectrum of the B-scan into `background` (RollingMean only).
+  void enqueueBackground(compute::Stream& stream, const std::uint16_t* raw, float* background);
+  // Every imaged A-scan through shapeAscan, the FFT and depthColumn into image [z][x].
+  void enqueueTransform(compute::Stream& stream, const std::uint16_t* raw, const float* background,
+                        float* image);
+  void transform(const std::uint16_t* raw, const float* background, float* image);
+
+ private:
+  OctAcquisition acquisition_;
+  SpectralTables tables_;
+  Interpolation interpolation_ = Interpolation::Cubic;
+  int first_ = 0, last_ = 0, columns_ = 0;
+  std::size_t grain_ = 1;
+  process::cpu::FftwPlan plan_;
+  std::vector<process::cpu::FftwArray<fftwf_complex>> scratch_;  // one A-scan per chunk
+};
+
+}  // namespace cineflow::oct::cpu

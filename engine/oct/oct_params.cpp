@@ -1,0 +1,198 @@
+#include "oct/oct_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace cineflow::oct {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw std::invalid_argument("OCT processing: " + what);
+}
+
+// A Gaussian window's standard deviation, in samples per sample count: the edges sit 2.5 sigma
+// from the centre (4 % of the peak).
+constexpr double kGaussianSigma = 0.2;
+
+}  // namespace
+
+const char* toString(Background value) noexcept {
+  return value == Background::Reference ? "reference" : "rolling-mean";
+}
+
+const char* toString(KLinearisation value) noexcept {
+  switch (value) {
+    case KLinearisation::Polynomial:
+      return "polynomial";
+    case KLinearisation::Table:
+      return "table";
+    case KLinearisation::None:
+      return "none";
+    case KLinearisation::Wavelengths:
+      break;
+  }
+  return "wavelengths";
+}
+
+const char* toString(Interpolation value) noexcept {
+  return value == Interpolation::Linear ? "linear" : "cubic";
+}
+
+const char* toString(SpectralWindow value) noexcept {
+  switch (value) {
+    case SpectralWindow::Gaussian:
+      return "gaussian";
+    case SpectralWindow::Rectangular:
+      return "rectangular";
+    case SpectralWindow::Hann:
+      break;
+  }
+  return "hann";
+}
+
+OctParams OctParams::defaultsFor(const OctAcquisition&) {
+  return OctParams{};
+}
+
+int OctParams::lastDepth(const OctAcquisition& acquisition) const {
+  return depthLast > 0 ? depthLast : acquisition.samples / 2;
+}
+
+void OctParams::validate(const OctAcquisition& acquisition) const {
+  const int n = acquisition.samples;
+  if (background == Background::Reference && static_cast<int>(reference.size()) != n) {
+    refuse("the reference spectrum has " + std::to_string(reference.size()) +
+           " values for A-scans of " + std::to_string(n) + " samples; capture it again");
+  }
+  if (kLinearisation == KLinearisation::Table) {
+    if (static_cast<int>(kTable.size()) != n) {
+      refuse("the k-linearisation table has " + std::to_string(kTable.size()) + " entries for " +
+             std::to_string(n) + " samples");
+    }
+    for (const float position : kTable) {
+      if (!(position >= 0.0f && position <= static_cast<float>(n - 1))) {
+        refuse("the k-linearisation table points outside the spectrum [0, " +
+               std::to_string(n - 1) + "]");
+      }
+    }
+  }
+  if (kLinearisation == KLinearisation::Polynomial) {
+    if (kPolynomial.empty() || kPolynomial.size() > 4) {
+      refuse(
+          "the k-linearisation polynomial needs 1 to 4 coefficients (c0 + c1 j + c2 j^2 + c3 "
+          "j^3)");
+    }
+    for (const double c : kPolynomial) {
+      if (!std::isfinite(c)) {
+        refuse("a k-linearisation coefficient is not a number");
+      }
+    }
+  }
+  if (!std::isfinite(a2) || !std::isfinite(a3)) {
+    refuse("the dispersion coefficients must be numbers");
+  }
+  if (!(refractiveIndex >= 1.0 && refractiveIndex <= 4.0)) {
+    refuse("refractive index " + std::to_string(refractiveIndex) + " outside [1, 4]");
+  }
+  const int last = lastDepth(acquisition);
+  if (depthFirst < 0 || last > n / 2 || depthFirst >= last) {
+    refuse("depth pixels [" + std::to_string(depthFirst) + ", " + std::to_string(last) +
+           ") must lie in [0, " + std::to_string(n / 2) + "] and not be empty");
+  }
+}
+
+process::ImageGeometry OctParams::geometry(const OctAcquisition& acquisition) const {
+  process::ImageGeometry geometry;
+  geometry.nx = acquisition.imagedAscans();
+  geometry.dx = acquisition.lateralStepM;
+  geometry.x0 = -0.5 * (geometry.nx - 1) * geometry.dx;
+  geometry.nz = lastDepth(acquisition) - depthFirst;
+  geometry.dz = acquisition.axialPixelInAirM() / refractiveIndex;
+  geometry.z0 = depthFirst * geometry.dz;
+  return geometry;
+}
+
+std::vector<float> positionsFromWavelengths(const std::vector<double>& wavelengthM) {
+  const int n = static_cast<int>(wavelengthM.size());
+  std::vector<double> k(wavelengthM.size());
+  for (int i = 0; i < n; ++i) {
+    k[static_cast<std::size_t>(i)] =
+        2.0 * std::numbers::pi / wavelengthM[static_cast<std::size_t>(i)];
+  }
+  const bool rising = k.back() > k.front();
+  const double kMin = std::min(k.front(), k.back());
+  const double kMax = std::max(k.front(), k.back());
+  std::vector<float> positions(wavelengthM.size());
+  int below = 0;  // walks along the table: the targets rise in k
+  for (int j = 0; j < n; ++j) {
+    const double target = kMin + (kMax - kMin) * j / (n - 1);
+    // In rising-k order the raw index is i (rising) or n - 1 - i (falling wavelength order).
+    const auto kAt = [&](int step) {
+      return k[static_cast<std::size_t>(rising ? step : n - 1 - step)];
+    };
+    while (below < n - 2 && kAt(below + 1) < target) {
+      ++below;
+    }
+    const double k0 = kAt(below), k1 = kAt(below + 1);
+    const double t = std::clamp((target - k0) / (k1 - k0), 0.0, 1.0);
+    const double step = below + t;
+    positions[static_cast<std::size_t>(j)] = static_cast<float>(rising ? step : (n - 1) - step);
+  }
+  return positions;
+}
+
+double dispersionPhase(double a2, double a3, int j, int n) {
+  const double u = (j - 0.5 * n) / n;
+  return u * u * (a2 + a3 * u);
+}
+
+SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition& acquisition) {
+  const int n = acquisition.samples;
+  SpectralTables tables;
+  switch (params.kLinearisation) {
+    case KLinearisation::Wavelengths:
+      tables.positions = positionsFromWavelengths(acquisition.wavelengthM);
+      break;
+    case KLinearisation::Table:
+      tables.positions = params.kTable;
+      break;
+    case KLinearisation::Polynomial:
+    case KLinearisation::None:
+      tables.positions.resize(static_cast<std::size_t>(n));
+      for (int j = 0; j < n; ++j) {
+        double position = j;
+        if (params.kLinearisation == KLinearisation::Polynomial) {
+          position = 0.0;
+          for (std::size_t c = params.kPolynomial.size(); c-- > 0;) {
+            position = position * j + params.kPolynomial[c];
+          }
+        }
+        tables.positions[static_cast<std::size_t>(j)] =
+            static_cast<float>(std::clamp(position, 0.0, static_cast<double>(n - 1)));
+      }
+      break;
+  }
+  tables.window.resize(static_cast<std::size_t>(n));
+  tables.phaseCos.resize(static_cast<std::size_t>(n));
+  tables.phaseSin.resize(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    double w = 1.0;
+    if (params.window == SpectralWindow::Hann) {
+      w = 0.5 - 0.5 * std::cos(2.0 * std::numbers::pi * j / (n - 1));
+    } else if (params.window == SpectralWindow::Gaussian) {
+      const double x = (j - 0.5 * (n - 1)) / (kGaussianSigma * n);
+      w = std::exp(-0.5 * x * x);
+    }
+    const double phi = dispersionPhase(params.a2, params.a3, j, n);
+    const auto at = static_cast<std::size_t>(j);
+    tables.window[at] = static_cast<float>(w);
+    tables.phaseCos[at] = static_cast<float>(w * std::cos(phi));
+    tables.phaseSin[at] = static_cast<float>(-w * std::sin(phi));
+  }
+  return tables;
+}
+
+}  // namespace cineflow::oct

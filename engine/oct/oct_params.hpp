@@ -1,0 +1,78 @@
+#pragma once
+// OCT processing parameters (the OCT modality's ProcessingSettings, oct_modality.hpp) and the image
+// they give. The chain (oct_processor.hpp), per A-scan of N samples:
+//
+//   raw counts -> minus the background (the operator's reference spectrum, or the mean spectrum of
+//   this B-scan) -> resampled to N points evenly spaced in k, k_j = kMin + j dk
+//   (kLinearisation) -> times the window w_j and the dispersion phase exp(-i phi(u_j)),
+//   phi(u) = a2 u^2 + a3 u^3, u_j = (j - N/2) / N -> complex FFT -> |X_n| / N in dB for the depth
+//   pixels n in [depthFirst, depthLast) -> image column.
+//
+// Multiplying the real spectrum by the complex phase keeps one side of the transform compensated
+// (positive depths, which are kept) and doubles the dispersion of the mirror image (negative
+// depths, which are dropped): one complex FFT per A-scan, as with an analytic spectrum.
+// Depth pixel n lies at n * axialPixelInAirM() / refractiveIndex.
+
+#include <string>
+#include <vector>
+
+#include "oct/oct_acquisition.hpp"
+#include "process/image_geometry.hpp"
+
+namespace cineflow::oct {
+
+enum class Background { RollingMean, Reference };
+enum class KLinearisation {
+  Wavelengths,  // from the acquisition's wavelength table (exact for a calibrated spectrometer)
+  Polynomial,   // raw index = c0 + c1 j + c2 j^2 + c3 j^3 for output sample j
+  Table,        // raw index per output sample, e.g. read from a file
+  None,         // the samples are already linear in k
+};
+enum class Interpolation { Linear, Cubic };
+enum class SpectralWindow { Hann, Gaussian, Rectangular };
+
+const char* toString(Background value) noexcept;      // "rolling-mean" | "reference"
+const char* toString(KLinearisation value) noexcept;  // "wavelengths" | "polynomial" | ...
+const char* toString(Interpolation value) noexcept;   // "linear" | "cubic"
+const char* toString(SpectralWindow value) noexcept;  // "hann" | "gaussian" | "rectangular"
+
+struct OctParams {
+  Background background = Background::RollingMean;
+  std::vector<float> reference;  // Reference: one value per sample, in counts
+  KLinearisation kLinearisation = KLinearisation::Wavelengths;
+  std::vector<double> kPolynomial;  // Polynomial: c0, c1, c2, c3 (missing ones are 0)
+  std::vector<float> kTable;        // Table: samples raw indices
+  Interpolation interpolation = Interpolation::Cubic;
+  double a2 = 0.0;  // dispersion, radians at u = 1 (see above)
+  double a3 = 0.0;
+  SpectralWindow window = SpectralWindow::Hann;
+  int depthFirst = 0;            // first depth pixel shown
+  int depthLast = 0;             // one past the last; 0: samples / 2 (every positive depth)
+  double refractiveIndex = 1.0;  // group index of the sample: depth = optical path / n
+
+  static OctParams defaultsFor(const OctAcquisition& acquisition);
+  // Throws std::invalid_argument naming the first parameter `acquisition` cannot be imaged with.
+  void validate(const OctAcquisition& acquisition) const;
+  int lastDepth(const OctAcquisition& acquisition) const;  // depthLast, 0 resolved
+  // [z][x]: x across the imaged A-scans (centred on 0), z the depth pixels kept.
+  process::ImageGeometry geometry(const OctAcquisition& acquisition) const;
+};
+
+// The tables the chain applies, made once per configuration (both backends use them):
+// raw index of each output sample, the window, and the dispersion phase's cosine and sine
+// (exp(-i phi) = cos phi - i sin phi, stored as cos phi and -sin phi).
+struct SpectralTables {
+  std::vector<float> positions;  // N raw indices in [0, N - 1]
+  std::vector<float> window;     // N
+  std::vector<float> phaseCos;   // N: w_j cos(phi_j)
+  std::vector<float> phaseSin;   // N: -w_j sin(phi_j)
+};
+SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition& acquisition);
+
+// The raw index where the spectrum has wavenumber kMin + j dk, for each j (strictly monotonic
+// wavelength table; linear interpolation of the index between samples).
+std::vector<float> positionsFromWavelengths(const std::vector<double>& wavelengthM);
+// The dispersion phase phi(u) = a2 u^2 + a3 u^3 at output sample j of n.
+double dispersionPhase(double a2, double a3, int j, int n);
+
+}  // namespace cineflow::oct

@@ -1,0 +1,56 @@
+#include "oct/oct_processor.hpp"
+
+#include <stdexcept>
+
+#include "oct/oct_modality.hpp"
+#include "process/stage_checks.hpp"
+
+namespace cineflow::oct {
+namespace {
+constexpr const char* kName = "OCT processor";
+}
+
+void OctProcessor::configure(compute::Backend& backend, const acquire::FrameSource& source,
+                             const modality::ProcessingSettings& settings) {
+  configure(backend, requireOct(source).acquisition(), requireParams(settings));
+}
+
+void OctProcessor::configure(compute::Backend& backend, const OctAcquisition& acquisition,
+                             const OctParams& params) {
+  acquisition.validate();
+  params.validate(acquisition);
+  if (backend.kind() == compute::BackendKind::Cuda) {
+    process::detail::throwNoCudaTwin("OCT chain");  // the CUDA twins land with the GPU sweep
+  }
+  // Everything new is made first: a failure leaves the previous configuration in place.
+  compute::DeviceBuffer<float> background(backend, static_cast<std::size_t>(acquisition.samples));
+  if (params.background == Background::Reference) {
+    backend.copyBlocking(background.data(), params.reference.data(),
+                         params.reference.size() * sizeof(float));
+  }
+  cpu::OctCpuChain chain;
+  chain.configure(acquisition, params);
+
+  kind_ = backend.kind();
+  acquisition_ = acquisition;
+  geometry_ = params.geometry(acquisition);
+  rollingBackground_ = params.background == Background::RollingMean;
+  background_ = std::move(background);
+  cpu_ = std::move(chain);
+}
+
+void OctProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+                           compute::DeviceSpan<float> image, process::StageMarks marks) {
+  process::checkEnqueue(kName, geometry_.pixels(), acquisition_.samplesPerFrame() * 2,
+                        kStages.size(), raw, image, marks);
+  const auto* spectra = reinterpret_cast<const std::uint16_t*>(raw.data());
+  process::recordMark(stream, marks, 0);
+  if (rollingBackground_) {
+    cpu_.enqueueBackground(stream, spectra, background_.data());
+  }
+  process::recordMark(stream, marks, 1);
+  cpu_.enqueueTransform(stream, spectra, background_.data(), image.data());
+  process::recordMark(stream, marks, 2);
+}
+
+}  // namespace cineflow::oct

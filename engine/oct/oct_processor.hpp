@@ -1,0 +1,41 @@
+#pragma once
+// OctProcessor: the OCT chain (oct_params.hpp) as one FrameProcessor.
+//   stages (CPU): "background" (the B-scan's mean spectrum; nothing with a reference spectrum),
+//                 "transform" (per A-scan, fused: background subtraction, k-linearisation,
+//                 window and dispersion, FFT, dB; oct/cpu/oct_stages.hpp)
+// Memory: the background spectrum [samples] floats, and on the CPU the chain's tables, FFT plan
+// and per-chunk scratch; all made by configure(). enqueue() never allocates or synchronises.
+
+#include <array>
+
+#include "compute/buffer.hpp"
+#include "oct/cpu/oct_stages.hpp"
+#include "oct/oct_params.hpp"
+#include "process/frame_processor.hpp"
+
+namespace cineflow::oct {
+
+class OctProcessor final : public process::FrameProcessor {
+ public:
+  void configure(compute::Backend& backend, const OctAcquisition& acquisition,
+                 const OctParams& params);
+  // An OctSource and OctSettings; throws std::invalid_argument for another modality's.
+  void configure(compute::Backend& backend, const acquire::FrameSource& source,
+                 const modality::ProcessingSettings& settings) override;
+  process::ImageGeometry geometry() const override { return geometry_; }
+  std::span<const char* const> stageNames() const override { return kStages; }
+  void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+               compute::DeviceSpan<float> image, process::StageMarks marks) override;
+
+ private:
+  static constexpr std::array<const char*, 2> kStages = {"background", "transform"};
+
+  compute::BackendKind kind_ = compute::BackendKind::Cpu;
+  OctAcquisition acquisition_;
+  process::ImageGeometry geometry_;
+  bool rollingBackground_ = true;
+  compute::DeviceBuffer<float> background_;  // [samples]
+  cpu::OctCpuChain cpu_;
+};
+
+}  // namespace cineflow::oct
