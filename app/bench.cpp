@@ -35,6 +35,7 @@ constexpr int kInFlightSlots = 3;
 const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                       [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
+       cineflow bench --modality oct [--backend cpu|cuda] [--frames N]
 
 Measures the processing engine flat out on frames that a simulated scanner deposits straight
 into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
@@ -58,6 +59,9 @@ Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
                    frames/s and never drops a frame
   --trace FILE     also record the timed engine run as Chrome trace JSON (open it in
                    ui.perfetto.dev): the source's reads, uploads and stages of every frame
+  --modality oct   measure the OCT chain instead: B-scans of 1024 A-scans x 2048 uint16 samples
+                   (the OCT simulator's sample) through the engine flat out; reports A-scans/s
+                   against the host-to-device bound, and each stage's time
   --json FILE      also write the results as JSON
   --help           print this help and exit
 
@@ -74,6 +78,7 @@ struct BenchOptions {
   std::string jsonPath;
   std::string saveFolder;  // empty: no saving run
   std::string tracePath;   // empty: no trace
+  std::string modality = "ultrasound";
 };
 
 // Throws std::invalid_argument unless `text` is a whole number in [1, kMaxFrames].
@@ -120,6 +125,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       options.jsonPath = args.value();
     } else if (args.option("--save-volumes")) {
       options.saveFolder = args.value();
+    } else if (args.option("--modality")) {
+      options.modality = args.value();
+      if (options.modality != "ultrasound" && options.modality != "oct") {
+        throw args.error("--modality " + options.modality + ": expected ultrasound or oct");
+      }
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
     } else {
@@ -162,6 +172,8 @@ double timeOnStream(compute::Backend& backend, compute::Stream& stream, int warm
   return stop->elapsedMsSince(*start) * 1e-3;
 }
 
+}  // namespace
+
 // Pinned host -> device bandwidth of frame-sized copies. The copies rotate through at least
 // 64 MiB on both sides, so a CPU backend is not measured out of its caches.
 double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes) {
@@ -181,6 +193,8 @@ double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes) {
       });
   return static_cast<double>(frameBytes) * repeats / seconds / 1e9;
 }
+
+namespace {
 
 // Fills `count` elements of device memory with pattern(i % chunk), through a pinned buffer of
 // `chunk` elements, and waits for the copies.
@@ -356,6 +370,9 @@ int runBench(int argc, char** argv) {
       std::cerr << "cineflow: " << fallback << '\n';
     }
     const bool cuda = backend->kind() == compute::BackendKind::Cuda;
+    if (options.modality == "oct") {
+      return runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
+    }
     BenchWorkload workload = benchWorkload(options.preset);
     workload.imaging.mode = options.mode;
     workload.imaging.validate(workload.acq);

@@ -8,3 +8,19 @@ namespace cineflow::app {
 int runBench(int argc, char** argv);
 
 }  // namespace cineflow::app
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cineflow::compute {
+class Backend;
+}
+
+namespace cineflow::app {
+
+// Pinned host-to-device bandwidth of `frameBytes` copies, GB/s (bench.cpp).
+double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes);
+// `cineflow bench --modality oct` (bench_oct.cpp): prints the report, returns the exit code.
+int runOctBench(compute::Backend& backend, std::uint64_t frames);
+
+}  // namespace cineflow::app

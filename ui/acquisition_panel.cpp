@@ -16,6 +16,7 @@
 
 #include "engine_controller.hpp"
 #include "imaging_panel.hpp"
+#include "oct_panel.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -70,6 +71,8 @@ AcquisitionPanel::AcquisitionPanel(EngineController& controller, QWidget* parent
   layout->addWidget(createAcquisitionGroup());
   imaging_ = new ImagingPanel(controller_, this);
   layout->addWidget(imaging_);
+  oct_ = new OctPanel(controller_, this);  // each shows itself for its modality's sources
+  layout->addWidget(oct_);
   layout->addStretch(1);
 
   connect(&controller_, &EngineController::sourceOpened, this, &AcquisitionPanel::onSourceOpened);
@@ -87,7 +90,13 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   sourceLabel_->setWordWrap(true);
   auto* simulator = new QPushButton(tr("Simulator"), group);
   simulator->setObjectName(QStringLiteral("simulatorButton"));
-  simulator->setToolTip(tr("Acquire from the built-in phantom simulator"));
+  simulator->setToolTip(tr("Acquire from the built-in ultrasound phantom simulator"));
+  auto* octSimulator = new QPushButton(tr("OCT simulator"), group);
+  octSimulator->setObjectName(QStringLiteral("octSimulatorButton"));
+  octSimulator->setToolTip(
+      tr("Acquire OCT B-scans and volumes from the built-in OCT simulator (a layered sample)"));
+  connect(octSimulator, &QPushButton::clicked, this,
+          [this] { emit openRequested(QStringLiteral("oct-sim")); });
   auto* file = new QPushButton(tr("RF file…"), group);
   file->setObjectName(QStringLiteral("openFileButton"));
   file->setToolTip(tr("Replay a recorded RF file (cineflow.rf/1)"));
@@ -99,6 +108,7 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   buttons->addWidget(file);
   layout->addWidget(sourceLabel_);
   layout->addLayout(buttons);
+  layout->addWidget(octSimulator);
   return group;
 }
 

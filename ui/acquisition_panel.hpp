@@ -20,6 +20,7 @@ namespace cineflow::ui {
 
 class EngineController;
 class ImagingPanel;
+class OctPanel;
 
 class AcquisitionPanel : public QWidget {
   Q_OBJECT
@@ -31,6 +32,7 @@ class AcquisitionPanel : public QWidget {
   QDoubleSpinBox& frameRateBox() { return *frameRate_; }
   QComboBox& overflowBox() { return *overflow_; }
   ImagingPanel& imaging() { return *imaging_; }
+  OctPanel& oct() { return *oct_; }
   // Visible while frames are being dropped (Drop policy with the engine falling behind).
   const QLabel& droppedAlert() const { return *droppedAlert_; }
 
@@ -63,6 +65,7 @@ class AcquisitionPanel : public QWidget {
   QLabel* droppedCount_ = nullptr;
   QLabel* droppedAlert_ = nullptr;
   ImagingPanel* imaging_ = nullptr;
+  OctPanel* oct_ = nullptr;
   std::uint64_t droppedSeen_ = 0;
   QElapsedTimer lastDrop_;  // since the last newly dropped frame
 };

@@ -207,14 +207,19 @@ void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {
   engine_->setOverflowPolicy(policy);
 }
 
-QString EngineController::setImagingParams(const process::ImagingParams& params) {
+QString EngineController::setSettings(
+    std::shared_ptr<const modality::ProcessingSettings> settings) {
   try {
-    ultrasound::setImaging(*engine_, params);
+    engine_->setSettings(std::move(settings));
   } catch (const std::exception& error) {
     return QString::fromStdString(error.what());
   }
-  emit imagingParamsChanged();
+  emit settingsChanged();
   return {};
+}
+
+QString EngineController::setImagingParams(const process::ImagingParams& params) {
+  return setSettings(ultrasound::makeSettings(params));
 }
 
 std::shared_ptr<Frame> EngineController::takeFreeFrame() {

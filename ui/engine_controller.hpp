@@ -94,8 +94,11 @@ class EngineController : public QObject {
   bool setFrameRate(double hz);
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
-  // Live (applied between frames). Returns an empty string on success, otherwise why the
-  // parameters were refused; the previous ones stay in effect.
+  // The modality's processing parameters (modality/modality.hpp), live (applied between
+  // frames). Returns an empty string on success, otherwise why they were refused; the previous
+  // ones stay in effect.
+  QString setSettings(std::shared_ptr<const cineflow::modality::ProcessingSettings> settings);
+  // setSettings() with ultrasound's imaging parameters.
   QString setImagingParams(const cineflow::process::ImagingParams& params);
 
  signals:
@@ -108,8 +111,8 @@ class EngineController : public QObject {
   void frameReady(std::shared_ptr<const cineflow::ui::Frame> frame);
   void statsUpdated(const cineflow::pipeline::EngineStats& stats);
   void errorOccurred(const QString& message);
-  // After setImagingParams() accepted new parameters.
-  void imagingParamsChanged();
+  // After setSettings() accepted new parameters.
+  void settingsChanged();
 
  private:
   struct OpenJob;

@@ -186,7 +186,13 @@ QString ImagingPanel::imagingError() const {
 }
 
 void ImagingPanel::onSourceOpened() {
-  setEnabled(true);
+  // Ultrasound's panel: hidden while another modality's source is open (its panel shows).
+  const bool ultrasound = ultrasound::acquisitionOf(controller_.engine()) != nullptr;
+  setVisible(ultrasound);
+  setEnabled(ultrasound);
+  if (!ultrasound) {
+    return;
+  }
   load();
 }
 

@@ -1,11 +1,14 @@
 #include "main_window.hpp"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLayout>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
@@ -21,9 +24,11 @@
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
 #include "engine_controller.hpp"
+#include "imaging_panel.hpp"
 #include "mat_import_dialog.hpp"
 #include "media_icons.hpp"
 #include "modality/source_factory.hpp"
+#include "oct_panel.hpp"
 #include "profiler_feed.hpp"
 #include "status_indicators.hpp"
 #include "trace_capture.hpp"
@@ -118,8 +123,15 @@ void MainWindow::createDocks() {
   guardWheelInside(*acquisitionPanel_);  // the wheel scrolls the dock, not the field under it
   acquisitionScroll->setWidgetResizable(true);
   acquisitionScroll->setFrameShape(QFrame::NoFrame);
-  acquisitionScroll->setMinimumWidth(acquisitionPanel_->minimumSizeHint().width() +
+  // Wide enough for either modality's panel (only the open source's is shown), so that opening
+  // another modality's source never clips the dock.
+  const int modalityPanels = std::max(acquisitionPanel_->imaging().minimumSizeHint().width(),
+                                      acquisitionPanel_->oct().minimumSizeHint().width());
+  const QMargins margins = acquisitionPanel_->layout()->contentsMargins();
+  acquisitionScroll->setMinimumWidth(std::max(acquisitionPanel_->minimumSizeHint().width(),
+                                              modalityPanels + margins.left() + margins.right()) +
                                      acquisitionScroll->verticalScrollBar()->sizeHint().width());
+  acquisitionScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   acquisitionDock_->setWidget(acquisitionScroll);
   addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
   // A MATLAB file needs its mapping: the import dialog opens with the chosen path.

@@ -23,27 +23,29 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
   pages_->addWidget(placeholder_);
   pages_->setCurrentWidget(placeholder_);
   auto* grid = new QGridLayout(grid_);
+  gridLayout_ = grid;
+  hasCompanion_ = companion != nullptr;
   grid->setContentsMargins(0, 0, 0, 0);
   const QString titles[3] = {tr("Through the slab (max over y)"), tr("En face (max over depth)"),
                              tr("Side view (max over x)")};
   const char* suffixes[3] = {"Y", "Z", "X"};
   for (int i = 0; i < 3; ++i) {
-    auto* cell = new QVBoxLayout;
-    auto* title = new QLabel(titles[i], grid_);
+    cells_[i] = new QWidget(grid_);
+    auto* cell = new QVBoxLayout(cells_[i]);
+    cell->setContentsMargins(0, 0, 0, 0);
+    auto* title = new QLabel(titles[i], cells_[i]);
     title->setStyleSheet(QStringLiteral("font-size: small"));
-    views_[i] = new BmodeView(grid_);
+    views_[i] = new BmodeView(cells_[i]);
     views_[i]->setObjectName(name + QLatin1String(suffixes[i]));
     views_[i]->setMinimumSize(80, 48);  // the docks share the window with the live view
     cell->addWidget(title);
     cell->addWidget(views_[i], 1);
     if (companion != nullptr) {
-      grid->addLayout(cell, (i + 1) / 2, (i + 1) % 2);
-    } else if (i == 0) {
-      // The projection through the slab looks like the B-mode: it gets the tall left column.
-      grid->addLayout(cell, 0, 0, 2, 1);
-    } else {
-      grid->addLayout(cell, i - 1, 1);
+      grid->addWidget(cells_[i], (i + 1) / 2, (i + 1) % 2);
     }
+  }
+  if (companion == nullptr) {
+    arrange(0);
   }
   if (companion != nullptr) {
     grid->addWidget(companion, 0, 0);
@@ -57,7 +59,30 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
   }
 }
 
+void MipTriptych::arrange(int lead) {
+  lead_ = lead;
+  for (QWidget* cell : cells_) {
+    gridLayout_->removeWidget(cell);
+  }
+  gridLayout_->addWidget(cells_[lead], 0, 0, 2, 1);
+  int row = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (i != lead) {
+      gridLayout_->addWidget(cells_[i], row++, 1);
+    }
+  }
+}
+
 void MipTriptych::setImages(const VolumeImages& images) {
+  if (!hasCompanion_ && images.alongY && images.alongZ) {
+    const auto area = [](const Frame& frame) {
+      return frame.geometry.nx * frame.geometry.dx * frame.geometry.nz * frame.geometry.dz;
+    };
+    const int lead = area(*images.alongZ) > area(*images.alongY) ? 1 : 0;
+    if (lead != lead_) {
+      arrange(lead);
+    }
+  }
   const std::shared_ptr<const Frame> frames[3] = {images.alongY, images.alongZ, images.alongX};
   for (int i = 0; i < 3; ++i) {
     if (frames[i]) {

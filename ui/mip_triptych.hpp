@@ -11,6 +11,7 @@
 
 #include "volume_controller.hpp"
 
+class QGridLayout;
 class QLabel;
 class QStackedLayout;
 
@@ -40,7 +41,16 @@ class MipTriptych : public QWidget {
   BmodeView& view(Axis axis) { return *views_[static_cast<int>(axis)]; }
 
  private:
+  // Without a companion: the projection through the slab (x-z) or the en-face one (x-y),
+  // whichever covers the larger physical area, takes the tall left column (the B-mode-like
+  // x-z for a thin ultrasound sweep, the en-face view for an OCT raster volume).
+  void arrange(int lead);
+
   BmodeView* views_[3] = {};
+  QWidget* cells_[3] = {};  // title + view
+  QGridLayout* gridLayout_ = nullptr;
+  bool hasCompanion_ = false;
+  int lead_ = 0;
   QStackedLayout* pages_ = nullptr;  // the views, or the placeholder
   QWidget* grid_ = nullptr;
   QLabel* placeholder_ = nullptr;

@@ -144,6 +144,31 @@ std::vector<float> positionsFromWavelengths(const std::vector<double>& wavelengt
   return positions;
 }
 
+InterpolationTaps makeTaps(const std::vector<float>& positions, Interpolation interpolation) {
+  const int n = static_cast<int>(positions.size());
+  InterpolationTaps taps;
+  taps.first.resize(positions.size());
+  taps.weights.assign(4 * positions.size(), 0.0f);
+  for (int j = 0; j < n; ++j) {
+    const float position = positions[static_cast<std::size_t>(j)];
+    const int i = std::min(static_cast<int>(position), n - 2);
+    const float t = position - static_cast<float>(i);
+    taps.first[static_cast<std::size_t>(j)] = i;
+    float* w = taps.weights.data() + 4 * static_cast<std::size_t>(j);
+    if (interpolation == Interpolation::Linear) {
+      w[1] = 1.0f - t;
+      w[2] = t;
+    } else {  // Catmull-Rom weights of the samples i - 1 .. i + 2
+      const float t2 = t * t, t3 = t2 * t;
+      w[0] = -0.5f * t3 + t2 - 0.5f * t;
+      w[1] = 1.5f * t3 - 2.5f * t2 + 1.0f;
+      w[2] = -1.5f * t3 + 2.0f * t2 + 0.5f * t;
+      w[3] = 0.5f * t3 - 0.5f * t2;
+    }
+  }
+  return taps;
+}
+
 double dispersionPhase(double a2, double a3, int j, int n) {
   const double u = (j - 0.5 * n) / n;
   return u * u * (a2 + a3 * u);

@@ -36,6 +36,9 @@ const char* toString(KLinearisation value) noexcept;  // "wavelengths" | "polyno
 const char* toString(Interpolation value) noexcept;   // "linear" | "cubic"
 const char* toString(SpectralWindow value) noexcept;  // "hann" | "gaussian" | "rectangular"
 
+// The floor of |X| / N before the logarithm: -200 dB, far below any displayed range.
+inline constexpr float kDbFloor = 1e-10f;
+
 struct OctParams {
   Background background = Background::RollingMean;
   std::vector<float> reference;  // Reference: one value per sample, in counts
@@ -68,6 +71,15 @@ struct SpectralTables {
   std::vector<float> phaseSin;   // N: -w_j sin(phi_j)
 };
 SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition& acquisition);
+
+// The resampling as taps, for both backends' fast paths: output sample j is
+// sum_k weights[4 j + k] * (raw - background)[first[j] - 1 + k], raw indices clamped to the
+// spectrum (linear interpolation uses the middle two weights; Catmull-Rom all four).
+struct InterpolationTaps {
+  std::vector<int> first;      // N: the raw index of the second tap
+  std::vector<float> weights;  // [N][4]
+};
+InterpolationTaps makeTaps(const std::vector<float>& positions, Interpolation interpolation);
 
 // The raw index where the spectrum has wavenumber kMin + j dk, for each j (strictly monotonic
 // wavelength table; linear interpolation of the index between samples).

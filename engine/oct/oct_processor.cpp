@@ -19,9 +19,11 @@ void OctProcessor::configure(compute::Backend& backend, const OctAcquisition& ac
                              const OctParams& params) {
   acquisition.validate();
   params.validate(acquisition);
+#if !CINEFLOW_HAVE_CUDA
   if (backend.kind() == compute::BackendKind::Cuda) {
-    process::detail::throwNoCudaTwin("OCT chain");  // the CUDA twins land with the GPU sweep
+    process::detail::throwNoCudaTwin("OCT chain");
   }
+#endif
   // Everything new is made first: a failure leaves the previous configuration in place.
   compute::DeviceBuffer<float> background(backend, static_cast<std::size_t>(acquisition.samples));
   if (params.background == Background::Reference) {
@@ -29,7 +31,16 @@ void OctProcessor::configure(compute::Backend& backend, const OctAcquisition& ac
                          params.reference.size() * sizeof(float));
   }
   cpu::OctCpuChain chain;
+#if CINEFLOW_HAVE_CUDA
+  std::unique_ptr<cuda::OctCudaChain> cudaChain;
+  if (backend.kind() == compute::BackendKind::Cuda) {
+    cudaChain = std::make_unique<cuda::OctCudaChain>(backend, acquisition, params);
+  } else {
+    chain.configure(acquisition, params);
+  }
+#else
   chain.configure(acquisition, params);
+#endif
 
   kind_ = backend.kind();
   acquisition_ = acquisition;
@@ -37,14 +48,39 @@ void OctProcessor::configure(compute::Backend& backend, const OctAcquisition& ac
   rollingBackground_ = params.background == Background::RollingMean;
   background_ = std::move(background);
   cpu_ = std::move(chain);
+#if CINEFLOW_HAVE_CUDA
+  cuda_ = std::move(cudaChain);
+#endif
+}
+
+std::span<const char* const> OctProcessor::stageNames() const {
+  if (kind_ == compute::BackendKind::Cuda) {
+    return kCudaStages;
+  }
+  return kCpuStages;
 }
 
 void OctProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                            compute::DeviceSpan<float> image, process::StageMarks marks) {
   process::checkEnqueue(kName, geometry_.pixels(), acquisition_.samplesPerFrame() * 2,
-                        kStages.size(), raw, image, marks);
+                        stageNames().size(), raw, image, marks);
   const auto* spectra = reinterpret_cast<const std::uint16_t*>(raw.data());
   process::recordMark(stream, marks, 0);
+#if CINEFLOW_HAVE_CUDA
+  if (cuda_) {
+    if (rollingBackground_) {
+      cuda_->enqueueBackground(stream, spectra, background_.data());
+    }
+    process::recordMark(stream, marks, 1);
+    cuda_->enqueueSpectra(stream, spectra, background_.data());
+    process::recordMark(stream, marks, 2);
+    cuda_->enqueueFft(stream);
+    process::recordMark(stream, marks, 3);
+    cuda_->enqueueImage(stream, image.data());
+    process::recordMark(stream, marks, 4);
+    return;
+  }
+#endif
   if (rollingBackground_) {
     cpu_.enqueueBackground(stream, spectra, background_.data());
   }

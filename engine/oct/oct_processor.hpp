@@ -1,8 +1,9 @@
 #pragma once
 // OctProcessor: the OCT chain (oct_params.hpp) as one FrameProcessor.
-//   stages (CPU): "background" (the B-scan's mean spectrum; nothing with a reference spectrum),
-//                 "transform" (per A-scan, fused: background subtraction, k-linearisation,
-//                 window and dispersion, FFT, dB; oct/cpu/oct_stages.hpp)
+//   stages (CPU):  "background" (the B-scan's mean spectrum; nothing with a reference spectrum),
+//                  "transform" (per A-scan, fused: background subtraction, k-linearisation,
+//                  window and dispersion, FFT, dB; oct/cpu/oct_stages.hpp)
+//   stages (CUDA): "background", "spectra", "fft", "image" (oct/cuda/oct_kernels.hpp)
 // Memory: the background spectrum [samples] floats, and on the CPU the chain's tables, FFT plan
 // and per-chunk scratch; all made by configure(). enqueue() never allocates or synchronises.
 
@@ -11,6 +12,11 @@
 #include "compute/buffer.hpp"
 #include "oct/cpu/oct_stages.hpp"
 #include "oct/oct_params.hpp"
+#if CINEFLOW_HAVE_CUDA
+#include <memory>
+
+#include "oct/cuda/oct_kernels.hpp"
+#endif
 #include "process/frame_processor.hpp"
 
 namespace cineflow::oct {
@@ -23,12 +29,14 @@ class OctProcessor final : public process::FrameProcessor {
   void configure(compute::Backend& backend, const acquire::FrameSource& source,
                  const modality::ProcessingSettings& settings) override;
   process::ImageGeometry geometry() const override { return geometry_; }
-  std::span<const char* const> stageNames() const override { return kStages; }
+  std::span<const char* const> stageNames() const override;
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                compute::DeviceSpan<float> image, process::StageMarks marks) override;
 
  private:
-  static constexpr std::array<const char*, 2> kStages = {"background", "transform"};
+  static constexpr std::array<const char*, 2> kCpuStages = {"background", "transform"};
+  static constexpr std::array<const char*, 4> kCudaStages = {"background", "spectra", "fft",
+                                                             "image"};
 
   compute::BackendKind kind_ = compute::BackendKind::Cpu;
   OctAcquisition acquisition_;
@@ -36,6 +44,9 @@ class OctProcessor final : public process::FrameProcessor {
   bool rollingBackground_ = true;
   compute::DeviceBuffer<float> background_;  // [samples]
   cpu::OctCpuChain cpu_;
+#if CINEFLOW_HAVE_CUDA
+  std::unique_ptr<cuda::OctCudaChain> cuda_;
+#endif
 };
 
 }  // namespace cineflow::oct

@@ -47,9 +47,9 @@ std::vector<SimulatedLayer> simulatedLayers(const OctSimulatorConfig& config, do
                      static_cast<int>(std::floor(yM / kCheckerM))) %
                         2 ==
                     0;
-  return {{0.05, surface},
-          {cell ? 0.05 : 0.025, surface + 0.20e-3 + 0.15e-3 * (u * u + v * v)},
-          {0.04, surface + kLayerThicknessM}};
+  return {{0.03, surface},
+          {cell ? 0.08 : 0.02, surface + 0.20e-3 + 0.15e-3 * (u * u + v * v)},
+          {0.03, surface + kLayerThicknessM}};
 }
 
 OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::ProgressFn& progress)

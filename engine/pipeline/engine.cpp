@@ -145,6 +145,24 @@ EngineState Engine::state() const {
   return impl_->state;
 }
 
+bool Engine::snapshotRaw(std::vector<std::byte>& bytes, acquire::FrameHeader& header,
+                         std::chrono::milliseconds timeout) const {
+  if (!impl_->source || state() != EngineState::Running) {
+    return false;
+  }
+  bytes.resize(impl_->source->frameBytes());
+  std::unique_lock lock(impl_->snapshotMutex);
+  impl_->snapshot = &bytes;
+  impl_->snapshotHeader = &header;
+  impl_->snapshotRequested = true;
+  const bool taken =
+      impl_->snapshotTaken.wait_for(lock, timeout, [&] { return !impl_->snapshotRequested; });
+  impl_->snapshotRequested = false;  // a late frame must not write into `bytes` after we return
+  impl_->snapshot = nullptr;
+  impl_->snapshotHeader = nullptr;
+  return taken;
+}
+
 const acquire::FrameSource* Engine::source() const {
   return impl_->source.get();
 }

@@ -11,6 +11,8 @@
 // Every method is called from one controlling thread (the GUI or main thread) except stats(),
 // state(), cineloop() readers and copyLatest(), which any thread may call.
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -88,6 +90,13 @@ class Engine {
   void copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const;
   // Frames per volume in effect since the last start() (0: no volumes).
   int framesPerVolume() const;
+
+  // Copies the next raw frame the engine takes from the host ring (as the source delivered it)
+  // into `bytes` (resized here, on the calling thread) with its header; for tools that work on
+  // raw data, such as a modality's background capture or dispersion search. Any thread; waits up
+  // to `timeout` and returns false when no frame came (the engine is not running).
+  bool snapshotRaw(std::vector<std::byte>& bytes, acquire::FrameHeader& header,
+                   std::chrono::milliseconds timeout) const;
 
   // Copies the newest complete image to host memory if its sequence differs from
   // `lastSequence` (pass ~0 for "any"). Returns false when nothing newer exists. Never blocks the

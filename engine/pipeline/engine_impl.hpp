@@ -80,6 +80,14 @@ struct Engine::Impl {
   std::atomic<OverflowPolicy> overflow;
   std::atomic<double> frameRateHz{0.0};  // live pacing override (config.frameRateHz at setConfig)
 
+  // snapshotRaw(): the caller sizes `snapshot` and raises the request; the engine thread copies
+  // the next frame it dispatches into it.
+  std::mutex snapshotMutex;
+  std::condition_variable snapshotTaken;
+  bool snapshotRequested = false;  // snapshotMutex
+  std::vector<std::byte>* snapshot = nullptr;
+  acquire::FrameHeader* snapshotHeader = nullptr;
+
   HostRing ring;
   VolumeAssembler volumes;
   std::atomic<int> framesPerVolume{0};  // in effect since the last start

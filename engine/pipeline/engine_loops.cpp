@@ -174,6 +174,15 @@ void Engine::Impl::applyPendingSettings() {
 void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   slot.header = ring.header(hostSlot);
   const std::span<std::byte> hostFrame = ring.data(hostSlot);
+  {
+    std::lock_guard lock(snapshotMutex);
+    if (snapshotRequested && snapshot->size() == hostFrame.size()) {
+      std::copy(hostFrame.begin(), hostFrame.end(), snapshot->begin());
+      *snapshotHeader = slot.header;
+      snapshotRequested = false;
+      snapshotTaken.notify_all();
+    }
+  }
 
   {
     const compute::ScopedRange range("upload");

@@ -16,6 +16,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "oct/dispersion_search.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_processor.hpp"
 #include "oct/oct_simulator.hpp"
@@ -190,6 +191,20 @@ class TestOctChain : public QObject {
              qPrintable(QStringLiteral("%1 against %2 px").arg(withWidth).arg(limitWidth)));
     QVERIFY2(withoutWidth > 1.5 * limitWidth,
              qPrintable(QStringLiteral("%1 against %2 px").arg(withoutWidth).arg(limitWidth)));
+  }
+
+  void autoDispersionFindsTheSimulatedMismatch() {
+    auto config = smallSample(true);
+    oct::OctSimulator simulator(config);
+    std::vector<std::uint16_t> bscan(simulator.acquisition().samplesPerFrame());
+    acquire::SliceInfo slice;
+    simulator.readFrame(2, std::as_writable_bytes(std::span(bscan)), slice);
+    const auto estimate =
+        oct::searchDispersion(simulator.acquisition(), oct::OctParams{}, bscan, 300, 150, 2);
+    qInfo("auto dispersion: a2 %.2f (simulated %.1f), a3 %.2f (simulated %.1f)", estimate.a2,
+          config.a2, estimate.a3, config.a3);
+    QVERIFY2(std::abs(estimate.a2 - config.a2) <= 0.10 * config.a2,
+             qPrintable(QString::number(estimate.a2)));
   }
 
   void volumesGoThroughTheEngine() {

@@ -29,10 +29,12 @@ void shapeAscan(const std::uint16_t* raw, const float* background, const Spectra
 void depthColumn(const std::complex<float>* transformed, int samples, int first, int last,
                  float* column, int stride);
 
-inline constexpr float kDbFloor = 1e-10f;  // -200 dB
-
 // The CPU processor's work: tables, FFTW plan and per-chunk scratch made by configure(), none in
-// the frame loop.
+// the frame loop. The fused loop computes what shapeAscan() and depthColumn() define, faster:
+// each A-scan minus the background is converted once into a padded float line, the
+// interpolation reads it through per-sample taps (first index and four weights, the window and
+// phase folded in), the dB come from |X|^2 (no square root) through a vectorisable logarithm, and
+// 16 A-scans' dB are written to the image row by row.
 class OctCpuChain {
  public:
   void configure(const OctAcquisition& acquisition, const OctParams& params);
@@ -51,6 +53,10 @@ class OctCpuChain {
   std::size_t grain_ = 1;
   process::cpu::FftwPlan plan_;
   std::vector<process::cpu::FftwArray<fftwf_complex>> scratch_;  // one A-scan per chunk
+  static constexpr std::size_t kTileColumns = 16;  // A-scans whose dB are written together
+  std::vector<std::vector<float>> lines_;          // per chunk: raw - background, padded by 1 and 2
+  std::vector<std::vector<float>> tiles_;          // per chunk: [kTileColumns][depths] dB
+  InterpolationTaps taps_;
 };
 
 }  // namespace cineflow::oct::cpu

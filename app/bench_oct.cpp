@@ -1,0 +1,73 @@
+// `cineflow bench --modality oct`: the OCT chain through the engine flat out, on B-scans of the
+// OCT simulator's sample at 1024 A-scans x 2048 samples (8 distinct B-scans, replayed).
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "bench.hpp"
+#include "compute/backend.hpp"
+#include "oct/oct_modality.hpp"
+#include "oct/oct_simulator.hpp"
+#include "pipeline/engine.hpp"
+
+namespace cineflow::app {
+
+int runOctBench(compute::Backend& backend, std::uint64_t frames) {
+  oct::OctSimulatorConfig config;
+  config.ascans = 1024;
+  config.bscans = 8;
+  config.frameRateHz = 0;  // as fast as the engine takes them
+  auto source = std::make_unique<oct::OctSimulator>(config);
+  const oct::OctAcquisition acquisition = source->acquisition();
+  const std::size_t frameBytes = source->frameBytes();
+  const double h2dGbps = measureHostToDevice(backend, frameBytes);
+  const double boundAscans = h2dGbps * 1e9 / frameBytes * acquisition.ascans;
+
+  oct::OctParams params;
+  params.a2 = config.a2;
+  params.a3 = config.a3;
+  pipeline::EngineConfig engineConfig;
+  engineConfig.pace = false;
+  engineConfig.framesPerVolume = 0;
+  const std::uint64_t warmup = 16;
+  engineConfig.maxFrames = frames + warmup;
+  engineConfig.statsWindow = static_cast<int>(frames);
+  pipeline::Engine engine(backend, engineConfig);
+  engine.setSource(std::move(source));
+  oct::setParams(engine, params);
+  std::chrono::steady_clock::time_point begin;
+  std::uint64_t seen = 0;
+  engine.setFrameObserver([&](const pipeline::CompletedFrame&) {
+    if (++seen == warmup) {
+      begin = std::chrono::steady_clock::now();
+    }
+  });
+  engine.start();
+  const pipeline::EngineState state = engine.waitUntilFinished();
+  const auto end = std::chrono::steady_clock::now();
+  engine.stop();
+  const pipeline::EngineStats stats = engine.stats();
+  if (state == pipeline::EngineState::Failed) {
+    std::fprintf(stderr, "cineflow: %s\n", stats.error.c_str());
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(end - begin).count();
+  const double bscansPerSecond = static_cast<double>(frames) / seconds;
+  const double ascansPerSecond = bscansPerSecond * acquisition.ascans;
+  std::printf("backend: %s\n", backend.deviceName().c_str());
+  std::printf("OCT: %d A-scans x %d uint16 samples per B-scan (%.1f MB), %llu B-scans timed\n",
+              acquisition.ascans, acquisition.samples, frameBytes / 1e6,
+              static_cast<unsigned long long>(frames));
+  std::printf("%-12s %10s %10s\n", "stage", "median ms", "p99 ms");
+  for (const pipeline::StageStats& stage : stats.stages) {
+    std::printf("%-12s %10.3f %10.3f\n", stage.name.c_str(), stage.medianMs, stage.p99Ms);
+  }
+  std::printf("B-scans/s     %.1f\n", bscansPerSecond);
+  std::printf("A-scans/s     %.0f\n", ascansPerSecond);
+  std::printf("host-to-device %.2f GB/s: bound %.0f A-scans/s; reached %.1f %% of it\n", h2dGbps,
+              boundAscans, 100.0 * ascansPerSecond / boundAscans);
+  return 0;
+}
+
+}  // namespace cineflow::app

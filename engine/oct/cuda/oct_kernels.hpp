@@ -1,0 +1,42 @@
+#pragma once
+// The CUDA twin of the OCT chain (oct/oct_params.hpp; CPU twin oct/cpu/oct_stages.hpp), as four
+// timed stages: "background" (each sample's mean over the B-scan), "spectra" (background
+// subtraction, resampling through the same taps as the CPU, window and dispersion phase:
+// complex [ascans][N]), "fft" (one batched cuFFT C2C, in place), "image" (|X|^2 in dB for the
+// kept depths, transposed to [z][x] through shared-memory tiles). Owns its device tables, the
+// spectra and the cuFFT plan, all made in the constructor; the enqueues never allocate or
+// synchronise. Compiled only when CINEFLOW_HAVE_CUDA.
+
+#include <cstdint>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+#include "oct/oct_params.hpp"
+
+namespace cineflow::oct::cuda {
+
+class OctCudaChain {
+ public:
+  OctCudaChain(compute::Backend& backend, const OctAcquisition& acquisition,
+               const OctParams& params);
+  ~OctCudaChain();
+  OctCudaChain(const OctCudaChain&) = delete;
+  OctCudaChain& operator=(const OctCudaChain&) = delete;
+
+  void enqueueBackground(compute::Stream& stream, const std::uint16_t* raw,
+                         float* background) const;
+  void enqueueSpectra(compute::Stream& stream, const std::uint16_t* raw,
+                      const float* background) const;
+  void enqueueFft(compute::Stream& stream) const;
+  void enqueueImage(compute::Stream& stream, float* image) const;
+
+ private:
+  int samples_ = 0, columns_ = 0, first_ = 0, last_ = 0;
+  compute::DeviceBuffer<int> tapFirst_;
+  compute::DeviceBuffer<float> tapWeights_;  // [N][4]
+  compute::DeviceBuffer<float> phaseCos_, phaseSin_;
+  compute::DeviceBuffer<float> spectra_;  // complex [columns][N], interleaved
+  int plan_ = 0;                          // cufftHandle
+};
+
+}  // namespace cineflow::oct::cuda

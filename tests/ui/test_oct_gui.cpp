@@ -1,0 +1,92 @@
+// OCT in the operator window, as an operator meets it under Xvfb: the OCT simulator opens from its
+// button, the OCT panel replaces the ultrasound imaging panel, B-scans arrive, the a2 slider
+// changes the engine's dispersion live, Auto dispersion finds the simulated mismatch (60 rad)
+// within 10 %, a volume buffers and saves with OCT metadata, and opening the ultrasound simulator
+// brings the ultrasound panel back.
+
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "acquisition_panel.hpp"
+#include "bmode_view.hpp"
+#include "engine_controller.hpp"
+#include "imaging_panel.hpp"
+#include "main_window.hpp"
+#include "oct/oct_modality.hpp"
+#include "oct_panel.hpp"
+#include "sim_window.hpp"
+#include "support/plain_hdf5.hpp"
+#include "volume_controller.hpp"
+
+using cineflow::ui::MainWindow;
+
+namespace {
+constexpr int kTimeoutMs = 60'000;
+}
+
+class TestOctGui : public QObject {
+  Q_OBJECT
+
+ public:
+  static void initMain() { cineflow::test::useFreshSettings("test_oct_gui"); }
+
+ private slots:
+  void initTestCase() { QVERIFY(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR")); }
+
+  void octSourceShowsItsPanelAndImages() {
+    MainWindow window(cineflow::compute::BackendRequest::Cpu);
+    window.setInteractiveErrors(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* button = window.findChild<QPushButton*>(QStringLiteral("octSimulatorButton"));
+    QVERIFY(button != nullptr);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
+                             kTimeoutMs);
+    QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+    cineflow::ui::OctPanel& panel = window.acquisitionPanel().oct();
+    QTRY_VERIFY(panel.isVisible());
+    QVERIFY(!window.acquisitionPanel().imaging().isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(window.view().framesDisplayed() > 2, kTimeoutMs);
+
+    // The slider applies live.
+    panel.a2Slider().setValue(25);
+    QTRY_COMPARE(cineflow::oct::paramsOf(window.controller().engine()).a2, 25.0);
+
+    // Auto dispersion on the live B-scan.
+    QVERIFY2(panel.autoDispersion(), qPrintable(panel.message()));
+    const double a2 = cineflow::oct::paramsOf(window.controller().engine()).a2;
+    QVERIFY2(std::abs(a2 - 60.0) <= 6.0, qPrintable(QString::number(a2)));
+    QVERIFY(std::abs(panel.a2Box().value() - a2) < 0.05);
+
+    // A volume buffers and saves with the OCT metadata.
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller().engine().stats().volumes >= 1, kTimeoutMs);
+    cineflow::ui::VolumeController& volumes = window.volumes();
+    QVERIFY(volumes.bufferLatest());
+    QTRY_VERIFY(!volumes.volumes().empty());
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("oct-volume.h5"));
+    volumes.save(volumes.volumes().front().id, path);
+    QTRY_VERIFY_WITH_TIMEOUT(!volumes.isSaving() && QFile::exists(path), kTimeoutMs);
+    {
+      const cineflow::test::PlainFile file(path.toStdString());
+      QVERIFY(file.id >= 0);
+      QCOMPARE(cineflow::test::readString(file.id, "modality"), std::string("oct"));
+      QCOMPARE(cineflow::test::readString(file.id, "schema"), std::string("cineflow.volume/1"));
+      QVERIFY(std::abs(cineflow::test::readDouble(file.id, "dispersion_a2_rad") - a2) < 1e-9);
+      QCOMPARE(cineflow::test::readDouble(file.id, "samples"), 2048.0);
+    }
+
+    // Back to ultrasound: its panel returns.
+    window.openSource(QStringLiteral("sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.acquisitionPanel().imaging().isVisible(), kTimeoutMs);
+    QVERIFY(!panel.isVisible());
+  }
+};
+
+QTEST_MAIN(TestOctGui)
+#include "test_oct_gui.moc"
