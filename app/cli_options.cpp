@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "arg_reader.hpp"
+#include "oct/k_table_file.hpp"
+#include "oct/oct_params.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/mat_import.hpp"
 
@@ -11,11 +13,12 @@ namespace cineflow::app {
 const char* usageText() {
   return R"(Usage: cineflow [options]
 
-Live plane-wave ultrasound imaging. Without --headless, opens the operator window.
+Live plane-wave ultrasound and spectral-domain OCT imaging. Without --headless, opens the operator window.
 An option's value follows it or an '=': --grid -15:15:0.1,5:45:0.1 or --grid=-15:15:0.1,5:45:0.1.
 
 Options:
-  --input SOURCE         'sim' (built-in 3-D phantom simulator, default), a cineflow.rf/1
+  --input SOURCE         'sim' (built-in 3-D phantom simulator, default), 'oct-sim' (the
+                         built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
                          Verasonics layout; see cineflow convert --help)
@@ -36,6 +39,17 @@ Options:
                          points at +-half of it around the carrier); default: the file's
                          fractional_bandwidth_percent, else 100
   --iq-decimation N      I/Q mode: keep every Nth demodulated sample (default 1)
+  --oct-dispersion A2,A3 OCT: dispersion compensation phase a2 u^2 + a3 u^3 in radians,
+                         u = (j - N/2) / N over the resampled spectrum (default: the
+                         recording's, else 0,0)
+  --oct-k-table FILE     OCT: resample with this table (the raw sample index to read for each
+                         output sample, one number per spectrometer sample, text) instead of the
+                         recording's wavelength table
+  --oct-k-polynomial C0,C1,C2,C3
+                         OCT: raw sample index = c0 + c1 j + c2 j^2 + c3 j^3 for output sample j
+  --oct-window hann|gaussian|rect
+                         OCT: spectral window (default hann)
+  --refractive-index N   OCT: group index of the sample; depths are optical path / N (default 1)
   --frames N             frames to process (default: every frame of the file once, or one
                          elevation sweep of the simulator)
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
@@ -45,7 +59,10 @@ Options:
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
 
-Convert:   cineflow convert IN.mat OUT.h5 [--map SPEC]   (cineflow convert --help for details)
+Convert:   cineflow convert IN.mat OUT.h5 [--map SPEC]          MATLAB channel data to cineflow.rf/1
+           cineflow convert IN.bin OUT.h5 --describe DESC.json  raw OCT spectra to cineflow.oct/1
+           cineflow convert oct-sim OUT.h5 [--frames N]       the OCT simulator to cineflow.oct/1
+           (cineflow convert --help for details)
 Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                           [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
                           (cineflow bench --help for details)
@@ -94,6 +111,18 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.iqBandwidthPercent = args.number<double>();
     } else if (args.option("--iq-decimation")) {
       options.iqDecimation = args.number<int>();
+    } else if (args.option("--oct-dispersion")) {
+      options.octDispersion = args.value();
+    } else if (args.option("--oct-k-table")) {
+      options.octKTable = args.value();
+    } else if (args.option("--oct-k-polynomial")) {
+      options.octKPolynomial = args.value();
+      oct::parseKPolynomial(*options.octKPolynomial);  // bad coefficients: a command-line error
+    } else if (args.option("--oct-window")) {
+      options.octWindow = args.value();
+      oct::parseSpectralWindow(*options.octWindow);
+    } else if (args.option("--refractive-index")) {
+      options.refractiveIndex = args.number<double>();
     } else if (args.option("--backend")) {
       options.backend = args.value();
     } else if (args.option("--frames")) {
@@ -117,12 +146,16 @@ CliOptions parseCommandLine(int argc, char** argv) {
     // The window has its own controls for these; silently ignoring them would mislead.
     if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
         options.apodisation || options.iqBandwidthPercent || options.iqDecimation ||
-        options.frames > 0 || options.policy != "block" || !options.tracePath.empty()) {
+        options.frames > 0 || options.policy != "block" || !options.tracePath.empty() ||
+        options.anyOctOption()) {
       throw std::invalid_argument(
           "--output, --grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation, "
-          "--frames, --policy and --trace are used with --headless only (in the window, use the "
-          "acquisition panel)");
+          "the --oct- options, --refractive-index, --frames, --policy and --trace are used with "
+          "--headless only (in the window, use the acquisition panel)");
     }
+  }
+  if (options.octKTable && options.octKPolynomial) {
+    throw std::invalid_argument("--oct-k-table and --oct-k-polynomial exclude each other");
   }
   if (options.afterFrames < 1) {
     throw std::invalid_argument("--after-frames must be at least 1");

@@ -22,6 +22,16 @@ struct CliOptions {
   std::optional<std::string> mode;  // "rf" | "iq"; default: RF, or I/Q for bandpass-sampled data
   std::optional<double> iqBandwidthPercent;  // of f0; default: the file's, else 100
   std::optional<int> iqDecimation;
+  // OCT (an OCT source, headless): dispersion "a2,a3" (rad), a k-linearisation table file or
+  // polynomial, the spectral window, the sample's refractive index.
+  std::optional<std::string> octDispersion;
+  std::optional<std::string> octKTable;
+  std::optional<std::string> octKPolynomial;
+  std::optional<std::string> octWindow;  // "hann" | "gaussian" | "rect"
+  std::optional<double> refractiveIndex;
+  bool anyOctOption() const {
+    return octDispersion || octKTable || octKPolynomial || octWindow || refractiveIndex;
+  }
   std::string backend = "auto";
   std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";

@@ -3,10 +3,14 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arg_reader.hpp"
+#include "oct/oct_simulator.hpp"
+#include "oct/oct_writer.hpp"
+#include "oct/raw_spectra_import.hpp"
 #include "ultrasound/mat_import.hpp"
 #include "ultrasound/rf_writer.hpp"
 
@@ -15,7 +19,10 @@ namespace {
 
 const char* convertUsage() {
   return R"(Usage: cineflow convert IN.mat OUT.h5 [--map SPEC]
+       cineflow convert IN.bin OUT.h5 --describe DESC.json
+       cineflow convert oct-sim OUT.h5 [--frames N]
 
+MATLAB channel data (IN.mat)
 Imports RF channel data from a MATLAB file (v5 or v7.3) and writes it as a cineflow.rf/1
 recording, sample for sample (integer samples stay int16).
 
@@ -37,15 +44,115 @@ The mapping says where everything is; the default is the Verasonics layout as Py
   bandwidth  fractional bandwidth in percent (empty: none)
   elements   element count to check against the RF (empty: no check)
 
+Raw OCT spectra (IN.bin, --describe DESC.json)
+Writes uint16 spectra, frames after frames [frames][ascans][samples] (as OCTproZ, vortex and lab
+code save them), as a cineflow.oct/1 recording, count for count. The file must hold the header
+and whole frames, nothing else. DESC.json describes them; unknown keys are refused:
+  {"samples": 2048, "ascans": 512, "bit_depth": 12,
+   "wavelength_first_m": 790e-9, "wavelength_last_m": 890e-9, "centre_wavelength_m": 840e-9,
+   "bscans_per_volume": 32, "bidirectional": false, "flyback_ascans": 0,
+   "lateral_step_m": 10e-6, "elevation_step_m": 150e-6}
+  samples, ascans      per A-scan, per B-scan (flyback included)
+  bit_depth            12 or 16
+  header_bytes         bytes before the first frame (default 0)
+  sample_format        "uint16" (little-endian, default) or "uint16be"
+  the wavelength of each sample, one of:
+    wavelength_first_m + wavelength_last_m  evenly spaced in wavelength
+    wavelength_file                         a text file, one wavelength in metres per line,
+                                            relative to DESC.json's folder
+    wavelength_polynomial_m                 [c0, c1, ...]: lambda(i) = sum c_k i^k
+  centre_wavelength_m  the source's centre wavelength; bandwidth_m (optional) its FWHM
+  bscans_per_volume    0: B-scans only
+  bidirectional        true when every other B-scan runs back
+  flyback_ascans       A-scans at the end of each B-scan that are not imaged
+  lateral_step_m, elevation_step_m, line_rate_hz (optional)
+  dispersion_a2_rad, dispersion_a3_rad      optional: the compensation that images it
+
+The OCT simulator (oct-sim)
+Records the built-in OCT simulator's raster scan as a cineflow.oct/1 recording.
+  --frames N           B-scans in the simulated volume (default 32)
+
 Exit status: 0 on success, 1 on an import or write error, 2 on a bad command line.
 )";
+}
+
+struct ConvertCommand {
+  std::vector<std::string> positional;
+  std::optional<acquire::MatMapping> mapping;
+  std::optional<std::string> description;
+  std::optional<int> frames;
+};
+
+// Which of the three forms the command line asks for; throws std::invalid_argument when its
+// options do not belong together.
+void checkForm(const ConvertCommand& command) {
+  if (command.positional.size() != 2) {
+    throw std::invalid_argument(
+        "needs IN.mat, IN.bin or oct-sim, then OUT.h5 (see cineflow convert --help)");
+  }
+  if (command.positional[0] == "oct-sim") {
+    if (command.mapping || command.description) {
+      throw std::invalid_argument(std::string(command.mapping ? "--map" : "--describe") +
+                                  " is not for oct-sim (see cineflow convert --help)");
+    }
+    return;
+  }
+  if (command.frames) {
+    throw std::invalid_argument("--frames is for oct-sim only (a file converts whole)");
+  }
+  if (command.description && command.mapping) {
+    throw std::invalid_argument(
+        "--map is for MATLAB files, --describe for raw spectra: give one of them");
+  }
+}
+
+int convertMat(const ConvertCommand& command) {
+  const acquire::MatMapping mapping = command.mapping.value_or(acquire::MatMapping::verasonics());
+  const std::string& in = command.positional[0];
+  const std::string& out = command.positional[1];
+  const acquire::ImportedRecording recording = acquire::importMat(in, mapping);
+  store::writeRfRecording(out, recording,
+                          {{"source", in + " (MATLAB import: " + mapping.toString() + ")"}});
+  std::printf("%s\nwrote %llu frames of %d transmit(s) x %d elements x %d samples to %s\n",
+              recording.note.c_str(), static_cast<unsigned long long>(recording.frames),
+              recording.acq.transmits(), recording.acq.elements(), recording.acq.samples,
+              out.c_str());
+  return 0;
+}
+
+int convertRawSpectra(const ConvertCommand& command) {
+  const std::string& in = command.positional[0];
+  const std::string& out = command.positional[1];
+  const oct::RawSpectraDescription description =
+      oct::readRawSpectraDescription(*command.description);
+  const std::uint64_t frames = oct::importRawSpectra(
+      in, description, out,
+      {{"source", in + " (raw spectra described by " + *command.description + ")"}});
+  std::printf("wrote %llu frames of %d A-scans x %d samples to %s\n",
+              static_cast<unsigned long long>(frames), description.acquisition.ascans,
+              description.acquisition.samples, out.c_str());
+  return 0;
+}
+
+int convertOctSimulator(const ConvertCommand& command) {
+  const std::string& out = command.positional[1];
+  oct::OctSimulatorConfig config;
+  config.bscans = command.frames.value_or(config.bscans);
+  oct::OctSimulator simulator(config);
+  // The simulator's dispersion mismatch is what the chain's a2 / a3 compensate.
+  oct::recordOctSource(out, simulator, {{"source", simulator.describe()}},
+                       oct::OctDispersion{config.a2, config.a3});
+  std::printf("wrote %llu frames of %d A-scans x %d samples to %s (from the %s)\n",
+              static_cast<unsigned long long>(simulator.frameCount()),
+              simulator.acquisition().ascans, simulator.acquisition().samples, out.c_str(),
+              simulator.describe().c_str());
+  return 0;
 }
 
 }  // namespace
 
 int runConvert(int argc, char** argv) {
-  std::vector<std::string> positional;
-  acquire::MatMapping mapping = acquire::MatMapping::verasonics();
+  ConvertCommand command;
   try {
     ArgReader args(argc, argv, 2);
     while (args.next()) {
@@ -54,30 +161,32 @@ int runConvert(int argc, char** argv) {
         return 0;
       }
       if (args.option("--map")) {
-        mapping = acquire::MatMapping::parse(args.value(), mapping);
+        command.mapping = acquire::MatMapping::parse(
+            args.value(), command.mapping.value_or(acquire::MatMapping::verasonics()));
+      } else if (args.option("--describe")) {
+        command.description = args.value();
+      } else if (args.option("--frames")) {
+        const int frames = args.number<int>();
+        if (frames < 1 || frames > 512) {
+          throw args.error("expected 1 to 512 B-scans, found " + std::to_string(frames));
+        }
+        command.frames = frames;
       } else if (args.positional()) {
-        positional.emplace_back(args.current());
+        command.positional.emplace_back(args.current());
       } else {
         args.rejectUnknown("see cineflow convert --help");
       }
     }
-    if (positional.size() != 2) {
-      throw std::invalid_argument("needs IN.mat and OUT.h5 (see cineflow convert --help)");
-    }
+    checkForm(command);
   } catch (const std::exception& e) {
     std::cerr << "cineflow convert: " << e.what() << '\n';
     return 2;
   }
   try {
-    const acquire::ImportedRecording recording = acquire::importMat(positional[0], mapping);
-    store::writeRfRecording(
-        positional[1], recording,
-        {{"source", positional[0] + " (MATLAB import: " + mapping.toString() + ")"}});
-    std::printf("%s\nwrote %llu frames of %d transmit(s) x %d elements x %d samples to %s\n",
-                recording.note.c_str(), static_cast<unsigned long long>(recording.frames),
-                recording.acq.transmits(), recording.acq.elements(), recording.acq.samples,
-                positional[1].c_str());
-    return 0;
+    if (command.positional[0] == "oct-sim") {
+      return convertOctSimulator(command);
+    }
+    return command.description ? convertRawSpectra(command) : convertMat(command);
   } catch (const std::exception& e) {
     std::cerr << "cineflow convert: " << e.what() << '\n';
     return 1;

@@ -1,6 +1,10 @@
 #pragma once
-// `cineflow convert IN.mat OUT.h5 [--map SPEC]`: imports MATLAB channel data
-// (acquire/mat_import.hpp) and writes it as a cineflow.rf/1 recording (store/rf_writer.hpp).
+// `cineflow convert`: recordings from elsewhere into Cineflow's recording schemas.
+//   convert IN.mat OUT.h5 [--map SPEC]         MATLAB channel data (ultrasound/mat_import.hpp)
+//                                              to cineflow.rf/1 (ultrasound/rf_writer.hpp)
+//   convert IN.bin OUT.h5 --describe DESC.json raw OCT spectra (oct/raw_spectra_import.hpp) to
+//                                              cineflow.oct/1 (oct/oct_writer.hpp)
+//   convert oct-sim OUT.h5 [--frames N]        the built-in OCT simulator to cineflow.oct/1
 
 namespace cineflow::app {
 

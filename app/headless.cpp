@@ -5,9 +5,14 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "compute/backend.hpp"
 #include "modality/source_factory.hpp"
+#include "oct/k_table_file.hpp"
+#include "oct/oct_modality.hpp"
 #include "pipeline/engine.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
@@ -51,12 +56,55 @@ process::ImagingParams imagingFor(const CliOptions& options,
   return imaging;
 }
 
-// Ultrasound takes the imaging options; another modality its defaults (imaging options given for
-// it are refused, not ignored).
+// "a2,a3" in radians.
+std::pair<double, double> parseDispersion(const std::string& text) {
+  const std::vector<double> values = oct::parseKPolynomial(text);  // the same number list
+  if (values.size() != 2) {
+    throw std::invalid_argument("--oct-dispersion needs two numbers, a2,a3 (radians), not '" +
+                                text + "'");
+  }
+  return {values[0], values[1]};
+}
+
+oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source) {
+  oct::OctParams params =
+      oct::requireParams(*source.modality().defaultSettings(source));  // recording's or zeros
+  if (options.octDispersion) {
+    std::tie(params.a2, params.a3) = parseDispersion(*options.octDispersion);
+  }
+  if (options.octKTable) {
+    params.kLinearisation = oct::KLinearisation::Table;
+    params.kTable = oct::readKTable(*options.octKTable, source.acquisition().samples);
+  }
+  if (options.octKPolynomial) {
+    params.kLinearisation = oct::KLinearisation::Polynomial;
+    params.kPolynomial = oct::parseKPolynomial(*options.octKPolynomial);
+  }
+  if (options.octWindow) {
+    params.window = oct::parseSpectralWindow(*options.octWindow);
+  }
+  if (options.refractiveIndex) {
+    params.refractiveIndex = *options.refractiveIndex;
+  }
+  params.validate(source.acquisition());
+  return params;
+}
+
+// Each modality takes its own options; options of another modality are refused, not ignored.
 std::shared_ptr<const modality::ProcessingSettings> settingsFor(
     const CliOptions& options, const acquire::FrameSource& source) {
   if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&source)) {
+    if (options.anyOctOption()) {
+      throw std::invalid_argument("the --oct- options and --refractive-index apply to OCT; " +
+                                  source.describe() + " is " + source.modality().name());
+    }
     return ultrasound::makeSettings(imagingFor(options, ultrasound->params()));
+  }
+  if (const oct::OctSource* octSource = oct::asOct(&source);
+      octSource != nullptr &&
+      !(options.grid || options.fNumber || options.apodisation || options.mode ||
+        options.iqBandwidthPercent || options.iqDecimation)) {
+    return oct::makeSettings(octFor(options, *octSource));
   }
   if (options.grid || options.fNumber || options.apodisation || options.mode ||
       options.iqBandwidthPercent || options.iqDecimation) {

@@ -16,7 +16,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   libgl-dev libglew-dev
   libhdf5-dev hdf5-tools
-  libfftw3-dev libmatio-dev
+  libfftw3-dev libmatio-dev nlohmann-json3-dev
   xvfb xauth libgl1-mesa-dri
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression.

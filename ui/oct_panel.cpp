@@ -9,8 +9,11 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
@@ -18,6 +21,7 @@
 #include "engine_controller.hpp"
 #include "oct/cpu/oct_stages.hpp"
 #include "oct/dispersion_search.hpp"
+#include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
 
 namespace cineflow::ui {
@@ -79,9 +83,23 @@ OctPanel::OctPanel(EngineController& controller, QWidget* parent)
   kLinearisation_ =
       makeCombo(this, "octKLinearisation",
                 {{tr("Wavelength table"), static_cast<int>(oct::KLinearisation::Wavelengths)},
+                 {tr("Table from file…"), static_cast<int>(oct::KLinearisation::Table)},
+                 {tr("Polynomial…"), static_cast<int>(oct::KLinearisation::Polynomial)},
                  {tr("None (linear in k)"), static_cast<int>(oct::KLinearisation::None)}});
-  kLinearisation_->setToolTip(tr("How the spectrometer's samples are resampled evenly in k"));
-  layout->addRow(tr("k-linearisation"), kLinearisation_);
+  kLinearisation_->setToolTip(
+      tr("How the spectrometer's samples are resampled evenly in k: from the recording's "
+         "wavelength table, a resampling table (a text file of raw sample indices, one per "
+         "sample), or a polynomial raw index = c0 + c1 j + c2 j² + c3 j³"));
+  // Its longest choice need not widen the dock (the wider panel sets the Acquisition dock's width).
+  kLinearisation_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  kLinearisation_->setMinimumContentsLength(10);
+  editKLinearisation_ = new QPushButton(tr("Edit…"), this);
+  editKLinearisation_->setObjectName(QStringLiteral("octEditKLinearisation"));
+  editKLinearisation_->setToolTip(tr("Load another table file, or change the polynomial"));
+  auto* kRow = new QHBoxLayout;
+  kRow->addWidget(kLinearisation_, 1);
+  kRow->addWidget(editKLinearisation_);
+  layout->addRow(tr("k-linearisation"), kRow);
   interpolation_ = makeCombo(this, "octInterpolation",
                              {{tr("Cubic"), static_cast<int>(oct::Interpolation::Cubic)},
                               {tr("Linear"), static_cast<int>(oct::Interpolation::Linear)}});
@@ -134,9 +152,19 @@ OctPanel::OctPanel(EngineController& controller, QWidget* parent)
   };
   comboApplies(background_,
                [](oct::OctParams& p, int v) { p.background = static_cast<oct::Background>(v); });
-  comboApplies(kLinearisation_, [](oct::OctParams& p, int v) {
-    p.kLinearisation = static_cast<oct::KLinearisation>(v);
+  // A table or polynomial needs its numbers first: choosing one asks for them.
+  connect(kLinearisation_, &QComboBox::currentIndexChanged, this, [this] {
+    if (loading_) {
+      return;
+    }
+    const auto kind = static_cast<oct::KLinearisation>(kLinearisation_->currentData().toInt());
+    if (kind == oct::KLinearisation::Table || kind == oct::KLinearisation::Polynomial) {
+      editKLinearisation();
+      return;
+    }
+    apply([kind](oct::OctParams& p) { p.kLinearisation = kind; });
   });
+  connect(editKLinearisation_, &QPushButton::clicked, this, [this] { editKLinearisation(); });
   comboApplies(interpolation_, [](oct::OctParams& p, int v) {
     p.interpolation = static_cast<oct::Interpolation>(v);
   });
@@ -178,6 +206,83 @@ OctPanel::OctPanel(EngineController& controller, QWidget* parent)
   hide();  // until an OCT source is open
 }
 
+void OctPanel::editKLinearisation() {
+  const auto kind = static_cast<oct::KLinearisation>(kLinearisation_->currentData().toInt());
+  if (kind == oct::KLinearisation::Table) {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("k-linearisation table"), QString(),
+                                     tr("Resampling tables (*.txt *.csv *.dat);;All files (*)"));
+    if (path.isEmpty()) {
+      load();  // the choice goes back to what is in effect
+    } else {
+      loadKTable(path);
+    }
+  } else if (kind == oct::KLinearisation::Polynomial) {
+    const oct::OctParams p = oct::paramsOf(controller_.engine());
+    QStringList current;
+    for (const double c : p.kPolynomial) {
+      current << QString::number(c, 'g', 12);
+    }
+    bool accepted = false;
+    const QString text = QInputDialog::getText(
+        this, tr("k-linearisation polynomial"),
+        tr("Raw sample index = c0 + c1 j + c2 j² + c3 j³ for output sample j.\nc0, c1, c2, c3:"),
+        QLineEdit::Normal, current.isEmpty() ? QStringLiteral("0, 1, 0, 0") : current.join(", "),
+        &accepted);
+    if (accepted) {
+      setKPolynomial(text);
+    } else {
+      load();
+    }
+  }
+}
+
+bool OctPanel::loadKTable(const QString& path) {
+  const oct::OctAcquisition* acq = oct::acquisitionOf(controller_.engine());
+  if (acq == nullptr) {
+    return false;
+  }
+  std::vector<float> table;
+  try {
+    table = oct::readKTable(path.toStdString(), acq->samples);
+  } catch (const std::exception& error) {
+    load();
+    showMessage(QString::fromUtf8(error.what()), true);
+    return false;
+  }
+  if (!applyKLinearisation([&](oct::OctParams& p) {
+        p.kLinearisation = oct::KLinearisation::Table;
+        p.kTable = std::move(table);
+      })) {
+    return false;
+  }
+  showMessage(tr("k-linearisation table from %1.").arg(QFileInfo(path).fileName()), false);
+  return true;
+}
+
+bool OctPanel::setKPolynomial(const QString& text) {
+  std::vector<double> coefficients;
+  try {
+    coefficients = oct::parseKPolynomial(text.toStdString());
+  } catch (const std::exception& error) {
+    load();
+    showMessage(QString::fromUtf8(error.what()), true);
+    return false;
+  }
+  return applyKLinearisation([&](oct::OctParams& p) {
+    p.kLinearisation = oct::KLinearisation::Polynomial;
+    p.kPolynomial = std::move(coefficients);
+  });
+}
+
+template <class Change>
+bool OctPanel::applyKLinearisation(Change change) {
+  apply(change);
+  const bool applied = message_->isHidden();
+  load();
+  return applied;
+}
+
 QString OctPanel::message() const {
   return message_->isHidden() ? QString() : message_->text();
 }
@@ -200,6 +305,8 @@ void OctPanel::load() {
   loading_ = true;
   selectData(background_, static_cast<int>(p.background));
   selectData(kLinearisation_, static_cast<int>(p.kLinearisation));
+  editKLinearisation_->setEnabled(p.kLinearisation == oct::KLinearisation::Table ||
+                                  p.kLinearisation == oct::KLinearisation::Polynomial);
   selectData(interpolation_, static_cast<int>(p.interpolation));
   selectData(window_, static_cast<int>(p.window));
   a2_->setValue(p.a2);

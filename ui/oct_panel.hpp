@@ -44,6 +44,11 @@ class OctPanel : public QGroupBox {
   bool autoDispersion();
   // Captures the live B-scan's mean spectrum as the reference background and applies it.
   bool captureReference();
+  // Resampling from a table file (oct/k_table_file.hpp) or polynomial coefficients typed as
+  // "c0, c1, c2, c3", applied. Returns false with the reason in message() (a word that is not a
+  // number, a count that does not fit, a table the engine refuses), the previous one in effect.
+  bool loadKTable(const QString& path);
+  bool setKPolynomial(const QString& text);
 
  private:
   void onSourceOpened();
@@ -52,11 +57,15 @@ class OctPanel : public QGroupBox {
   void apply(Change change);
   void showMessage(const QString& text, bool isError);
   bool takeBscan(std::vector<std::uint16_t>& bscan);
+  void editKLinearisation();  // asks for the table file or the polynomial chosen
+  template <class Change>
+  bool applyKLinearisation(Change change);
 
   EngineController& controller_;
   QComboBox* background_ = nullptr;
   QPushButton* captureReference_ = nullptr;
   QComboBox* kLinearisation_ = nullptr;
+  QPushButton* editKLinearisation_ = nullptr;
   QComboBox* interpolation_ = nullptr;
   QSlider* a2Slider_ = nullptr;
   QDoubleSpinBox* a2_ = nullptr;

@@ -73,6 +73,11 @@ class Backend {
   // behind the pipeline's streams. The caller guarantees nothing writes `src` meanwhile, or checks
   // afterwards (the cineloop's seqlock).
   virtual void copyBlocking(void* dst, const void* src, std::size_t bytes) const = 0;
+  // Sets `bytes` of device memory at `dst` to zero, outside any stream's order (configuration
+  // time only). On the CPU backend this also commits the pages, so a buffer the frame loop writes
+  // costs no page faults there (and a shortage of memory shows when it is configured, not as a
+  // fault in the middle of an acquisition).
+  virtual void zeroBlocking(void* dst, std::size_t bytes) const = 0;
   virtual DeviceMemoryInfo memoryInfo() const = 0;
 };
 

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <string_view>
 
+#include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
+#include "store/replay_file.hpp"
 #include "ultrasound/rf_file_source.hpp"
 #include "ultrasound/simulator.hpp"
 
@@ -50,6 +52,12 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
   if (isMatFile(spec)) {
     return std::make_unique<MatSource>(importMat(spec, matMapping, progress),
                                        std::filesystem::path(spec).filename().string(), rate);
+  }
+  // Recordings say what they are: an OCT recording by its root schema; anything else (RF
+  // recordings, which may keep their schema on /rf, and files that are not recordings at all) is
+  // left to the RF reader, whose messages say what a file is instead.
+  if (store::rootSchema(spec) == oct::kOctSchema) {
+    return std::make_unique<oct::OctFileSource>(spec, rate);
   }
   return std::make_unique<RfFileSource>(spec, rate);
 }

@@ -85,7 +85,7 @@ DispersionEstimate searchDispersion(const OctAcquisition& acquisition, const Oct
     params.a2 = a2;
     params.a3 = a3;
     chain.configure(sub, params);
-    chain.transform(raw.data(), background.data(), image.data());
+    chain.transform(raw.data(), background.data(), image.data(), false);
     double sum = 0, squares = 0;
     for (const float db : image) {
       const double intensity = std::pow(10.0, db / 10.0);

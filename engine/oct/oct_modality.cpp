@@ -14,7 +14,13 @@ class OctModality final : public modality::Modality {
 
   std::shared_ptr<const modality::ProcessingSettings> defaultSettings(
       const acquire::FrameSource& source) const override {
-    return makeSettings(OctParams::defaultsFor(requireOct(source).acquisition()));
+    const OctSource& oct = requireOct(source);
+    OctParams params = OctParams::defaultsFor(oct.acquisition());
+    if (const std::optional<OctDispersion> recorded = oct.recordedDispersion()) {
+      params.a2 = recorded->a2Rad;
+      params.a3 = recorded->a3Rad;
+    }
+    return makeSettings(std::move(params));
   }
 
   void validate(const modality::ProcessingSettings& settings,

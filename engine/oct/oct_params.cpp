@@ -53,6 +53,20 @@ const char* toString(SpectralWindow value) noexcept {
   return "hann";
 }
 
+SpectralWindow parseSpectralWindow(const std::string& text) {
+  if (text == "hann") {
+    return SpectralWindow::Hann;
+  }
+  if (text == "gaussian") {
+    return SpectralWindow::Gaussian;
+  }
+  if (text == "rect" || text == "rectangular") {
+    return SpectralWindow::Rectangular;
+  }
+  throw std::invalid_argument("the spectral window '" + text +
+                              "' is not one of hann, gaussian, rect");
+}
+
 OctParams OctParams::defaultsFor(const OctAcquisition&) {
   return OctParams{};
 }

@@ -35,6 +35,8 @@ const char* toString(Background value) noexcept;      // "rolling-mean" | "refer
 const char* toString(KLinearisation value) noexcept;  // "wavelengths" | "polynomial" | ...
 const char* toString(Interpolation value) noexcept;   // "linear" | "cubic"
 const char* toString(SpectralWindow value) noexcept;  // "hann" | "gaussian" | "rectangular"
+// "hann", "gaussian", "rect" or "rectangular"; throws std::invalid_argument otherwise.
+SpectralWindow parseSpectralWindow(const std::string& text);
 
 // The floor of |X| / N before the logarithm: -200 dB, far below any displayed range.
 inline constexpr float kDbFloor = 1e-10f;

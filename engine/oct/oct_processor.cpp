@@ -60,11 +60,13 @@ std::span<const char* const> OctProcessor::stageNames() const {
   return kCpuStages;
 }
 
-void OctProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+void OctProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
+                           compute::DeviceSpan<const std::byte> raw,
                            compute::DeviceSpan<float> image, process::StageMarks marks) {
   process::checkEnqueue(kName, geometry_.pixels(), acquisition_.samplesPerFrame() * 2,
                         stageNames().size(), raw, image, marks);
   const auto* spectra = reinterpret_cast<const std::uint16_t*>(raw.data());
+  const bool reverse = reversed(acquisition_, frame);
   process::recordMark(stream, marks, 0);
 #if CINEFLOW_HAVE_CUDA
   if (cuda_) {
@@ -76,7 +78,7 @@ void OctProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const st
     process::recordMark(stream, marks, 2);
     cuda_->enqueueFft(stream);
     process::recordMark(stream, marks, 3);
-    cuda_->enqueueImage(stream, image.data());
+    cuda_->enqueueImage(stream, image.data(), reverse);
     process::recordMark(stream, marks, 4);
     return;
   }
@@ -85,7 +87,7 @@ void OctProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const st
     cpu_.enqueueBackground(stream, spectra, background_.data());
   }
   process::recordMark(stream, marks, 1);
-  cpu_.enqueueTransform(stream, spectra, background_.data(), image.data());
+  cpu_.enqueueTransform(stream, spectra, background_.data(), image.data(), reverse);
   process::recordMark(stream, marks, 2);
 }
 

@@ -4,6 +4,8 @@
 //                  "transform" (per A-scan, fused: background subtraction, k-linearisation,
 //                  window and dispersion, FFT, dB; oct/cpu/oct_stages.hpp)
 //   stages (CUDA): "background", "spectra", "fft", "image" (oct/cuda/oct_kernels.hpp)
+// The flyback crop drops the last A-scans of every raw B-scan (in the order they were acquired);
+// the reversal of bidirectional B-scans applies to the image columns.
 // Memory: the background spectrum [samples] floats, and on the CPU the chain's tables, FFT plan
 // and per-chunk scratch; all made by configure(). enqueue() never allocates or synchronises.
 
@@ -30,8 +32,15 @@ class OctProcessor final : public process::FrameProcessor {
                  const modality::ProcessingSettings& settings) override;
   process::ImageGeometry geometry() const override { return geometry_; }
   std::span<const char* const> stageNames() const override;
-  void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-               compute::DeviceSpan<float> image, process::StageMarks marks) override;
+  // With bidirectional scanning, the B-scans of odd `frame.sourceIndex` ran right to left: their
+  // imaged A-scans are written to the image in reverse, so every B-scan reads left to right.
+  void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
+               compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
+               process::StageMarks marks) override;
+  // Whether the B-scan `frame` of `acquisition` was scanned right to left.
+  static bool reversed(const OctAcquisition& acquisition, const acquire::FrameHeader& frame) {
+    return acquisition.bidirectional && frame.sourceIndex % 2 == 1;
+  }
 
  private:
   static constexpr std::array<const char*, 2> kCpuStages = {"background", "transform"};

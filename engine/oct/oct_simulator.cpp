@@ -56,7 +56,9 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
     : config_(config) {
   OctAcquisition& acq = acquisition_;
   acq.samples = config.samples;
-  acq.ascans = config.ascans;
+  acq.ascans = config.ascans + config.flybackAscans;
+  acq.flybackAscans = config.flybackAscans;
+  acq.bidirectional = config.bidirectional;
   acq.bitDepth = 12;
   acq.wavelengthM = linearWavelengths(config.samples, kFirstWavelengthM, kLastWavelengthM);
   acq.centreWavelengthM = kCentreWavelengthM;
@@ -64,7 +66,7 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
   acq.bscansPerVolume = config.bscans;
   acq.lateralStepM = config.widthM / config.ascans;
   acq.elevationStepM = config.heightM / config.bscans;
-  acq.lineRateHz = config.frameRateHz * config.ascans;
+  acq.lineRateHz = config.frameRateHz * acq.ascans;
   acq.validate();
 
   const int n = config.samples;
@@ -98,7 +100,9 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
     plan = process::cpu::FftwPlan(
         fftwf_plan_dft_1d(fine, probe.data(), probe.data(), FFTW_BACKWARD, FFTW_ESTIMATE));
   }
-  frames_.resize(static_cast<std::size_t>(config.bscans) * acq.samplesPerFrame());
+  const std::size_t storedPerFrame =
+      static_cast<std::size_t>(config.ascans) * static_cast<std::size_t>(n);
+  frames_.resize(static_cast<std::size_t>(config.bscans) * storedPerFrame);
   std::atomic<int> done{0};
   std::mutex progressMutex;
   auto makeBscan = [&](std::size_t begin, std::size_t end) {
@@ -147,7 +151,7 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
           const double interference = 2.0 * (dispersion[at] * field + fixedPattern[at]).real();
           counts[at] = kDarkCounts + kReferenceCounts * power[at] * (1.0 + interference);
         }
-        std::uint16_t* line = frames_.data() + b * acq.samplesPerFrame() +
+        std::uint16_t* line = frames_.data() + b * storedPerFrame +
                               static_cast<std::size_t>(a) * static_cast<std::size_t>(n);
         for (int i = 0; i < n; ++i) {
           const double mean = counts[static_cast<std::size_t>(i)];
@@ -174,6 +178,18 @@ double OctSimulator::yOf(int bscan) const {
   return (bscan - 0.5 * (config_.bscans - 1)) * acquisition_.elevationStepM;
 }
 
+int OctSimulator::storedAscan(std::uint64_t bscan, int raw) const {
+  const int imaged = config_.ascans, flyback = config_.flybackAscans;
+  const bool reverse = config_.bidirectional && bscan % 2 == 1;
+  // Imaged A-scans in scan order; then the return sweep, evenly back over the sample.
+  const int forward = raw < imaged
+                          ? raw
+                          : imaged - 1 -
+                                static_cast<int>(std::lround(static_cast<double>(raw - imaged + 1) *
+                                                             (imaged - 1) / (flyback + 1)));
+  return reverse ? imaged - 1 - forward : forward;
+}
+
 void OctSimulator::readFrame(std::uint64_t index, std::span<std::byte> dst,
                              acquire::SliceInfo& slice) {
   const std::size_t bytes = frameBytes();
@@ -182,7 +198,15 @@ void OctSimulator::readFrame(std::uint64_t index, std::span<std::byte> dst,
         "OCT simulator: frame " + std::to_string(index) + " of " + std::to_string(frameCount()) +
         " into " + std::to_string(dst.size()) + " bytes (expected " + std::to_string(bytes) + ")");
   }
-  std::memcpy(dst.data(), frames_.data() + index * acquisition_.samplesPerFrame(), bytes);
+  const auto samples = static_cast<std::size_t>(acquisition_.samples);
+  const std::uint16_t* stored =
+      frames_.data() + index * static_cast<std::size_t>(config_.ascans) * samples;
+  auto* out = reinterpret_cast<std::uint16_t*>(dst.data());
+  for (int raw = 0; raw < acquisition_.ascans; ++raw) {
+    std::memcpy(out + static_cast<std::size_t>(raw) * samples,
+                stored + static_cast<std::size_t>(storedAscan(index, raw)) * samples,
+                samples * sizeof(std::uint16_t));
+  }
   slice.sliceIndex = static_cast<int>(index);
   slice.elevationM = yOf(static_cast<int>(index));
 }

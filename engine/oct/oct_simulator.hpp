@@ -31,8 +31,14 @@ namespace cineflow::oct {
 struct OctSimulatorConfig {
   std::uint64_t seed = 1;
   int samples = 2048;
-  int ascans = 512;
-  int bscans = 32;  // per volume
+  int ascans = 512;  // imaged, per B-scan
+  int bscans = 32;   // per volume
+  // The galvanometer's return: A-scans appended to every B-scan, sweeping back over the sample
+  // (not imaged; the chain crops them).
+  int flybackAscans = 0;
+  // Every other B-scan runs right to left (its A-scans in reverse order), as a bidirectional
+  // raster scan delivers them; the chain turns them back.
+  bool bidirectional = false;
   double frameRateHz = 20.0;
   double widthM = 5.12e-3;  // W, across the A-scans
   double heightM = 4.8e-3;  // H, across the B-scans
@@ -69,7 +75,9 @@ class OctSimulator final : public OctSource {
  private:
   OctSimulatorConfig config_;
   OctAcquisition acquisition_;
-  std::vector<std::uint16_t> frames_;  // [bscans][ascans][samples]
+  std::vector<std::uint16_t> frames_;  // [bscans][config ascans][samples], left to right
+  // The stored A-scan at raw A-scan `raw` of B-scan `bscan` (scan direction and flyback).
+  int storedAscan(std::uint64_t bscan, int raw) const;
 };
 
 }  // namespace cineflow::oct

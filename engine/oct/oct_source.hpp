@@ -3,14 +3,20 @@
 // uint16 [ascans][samples]. The OCT simulator and cineflow.oct/1 recordings derive from it; the
 // OCT modality (oct_modality.hpp) images them.
 
+#include <optional>
+
 #include "acquire/frame_source.hpp"
 #include "oct/oct_acquisition.hpp"
+#include "oct/oct_recording.hpp"
 
 namespace cineflow::oct {
 
 class OctSource : public acquire::FrameSource {
  public:
   virtual const OctAcquisition& acquisition() const = 0;
+  // The dispersion compensation the source states (a recording's attributes), which the OCT
+  // modality's defaults then use; none for a live system, whose dispersion the operator finds.
+  virtual std::optional<OctDispersion> recordedDispersion() const { return std::nullopt; }
 
   const modality::Modality& modality() const final;
   std::size_t frameBytes() const final {

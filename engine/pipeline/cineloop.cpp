@@ -13,6 +13,9 @@ void Cineloop::configure(compute::Backend& backend, int capacity,
   auto fresh = std::make_shared<Storage>();
   fresh->backend = &backend;
   fresh->images = compute::DeviceBuffer<float>(backend, geometry.pixels() * capacity);
+  // Committed now, not page by page as the frame loop first writes each slot (on the CPU backend
+  // that cost a quarter of an OCT B-scan's time until the ring had wrapped).
+  backend.zeroBlocking(fresh->images.data(), fresh->images.bytes());
   fresh->entries = std::vector<Slot>(static_cast<std::size_t>(capacity));
   fresh->writeOrder.assign(static_cast<std::size_t>(capacity), 0);
   fresh->geometry = geometry;

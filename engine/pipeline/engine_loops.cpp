@@ -200,7 +200,7 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
                                 : cineloop.claimNextSlot();
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
-  processor->enqueue(*compute, slot.raw.view(), image, slot.marks);
+  processor->enqueue(*compute, slot.header, slot.raw.view(), image, slot.marks);
   if (observer) {
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
     compute->enqueueHost([this, &slot] {

@@ -32,9 +32,12 @@ class FrameProcessor {
   virtual std::span<const char* const> stageNames() const = 0;
   // Enqueues the processing of `raw` (device memory, one frame of the configured source's
   // frameBytes()) into `image` (device memory, geometry().pixels() floats, [z][x]) on
-  // `stream`. Never synchronises and never allocates. Records stageNames().size() + 1 marks.
-  virtual void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-                       compute::DeviceSpan<float> image, StageMarks marks) = 0;
+  // `stream`. `frame` is the raw frame's header: which frame of its source it is (a modality
+  // whose frames alternate, such as OCT's bidirectional B-scans, reads the direction from it).
+  // Never synchronises and never allocates. Records stageNames().size() + 1 marks.
+  virtual void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
+                       compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
+                       StageMarks marks) = 0;
 };
 
 // The boundary checks every processor's enqueue() makes before enqueuing anything (one wording

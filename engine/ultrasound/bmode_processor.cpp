@@ -64,7 +64,8 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
   iq_ = std::move(iq);
 }
 
-void BmodeProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+void BmodeProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& /*frame*/,
+                             compute::DeviceSpan<const std::byte> raw,
                              compute::DeviceSpan<float> image, StageMarks marks) {
   checkEnqueue("B-mode processor", geometry_.pixels(), rawBytes_, stageNames().size(), raw, image,
                marks);

@@ -39,8 +39,14 @@ class BmodeProcessor final : public FrameProcessor {
   ImagingMode mode() const { return mode_; }
   // `marks` holds stageNames().size() + 1 events (or is empty: no timing). Throws
   // std::invalid_argument before enqueuing anything when the spans or marks do not fit.
+  // Plane-wave frames are imaged alike whichever frame they are: `frame` is not read.
+  void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
+               compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
+               StageMarks marks) override;
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-               compute::DeviceSpan<float> image, StageMarks marks) override;
+               compute::DeviceSpan<float> image, StageMarks marks) {
+    enqueue(stream, acquire::FrameHeader{}, raw, image, marks);
+  }
 
   const BandpassFilter& bandpass() const { return bandpass_; }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "store/hdf5_handle.hpp"
+#include "store/replay_file.hpp"
 #include "ultrasound/echo_band.hpp"
 
 namespace cineflow::acquire {
@@ -80,28 +81,10 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
   if (!std::isfinite(frameRateHz) || frameRateHz < 0) {
     throw std::invalid_argument("RfFileSource: frame rate must be >= 0 and finite");
   }
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    fail(path, "file not found");
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    fail(path, "is a directory, not an RF recording");
-  }
-
   ErrorScope scope;
   // Contextless Hdf5Errors from the helpers below get the file name here.
   try {
-    const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
-    if (isHdf5 == 0) {
-      fail(path, "not an HDF5 file (no HDF5 signature found)");
-    }
-    store::H5PropertyList access(checkId(H5Pcreate(H5P_FILE_ACCESS), "file access properties"));
-    // Replay only reads; file locks fail on some read-only and network file systems.
-    H5Pset_file_locking(access.get(), false, true);
-    handles_->file = store::H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
-    if (!handles_->file) {
-      fail(path, "cannot open as HDF5 (damaged or truncated?): " + store::errorStackText());
-    }
+    handles_->file = store::openForReplay(path, "an RF recording");
     const hid_t root = handles_->file.get();
 
     if (!store::linkExists(root, "/rf")) {
@@ -249,28 +232,12 @@ void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
                     std::to_string(frameBytes()));
   }
   ErrorScope scope;
-  const hsize_t start[4] = {index, 0, 0, 0};
-  const hsize_t count[4] = {1, static_cast<hsize_t>(params_.transmits()),
-                            static_cast<hsize_t>(params_.elements()),
-                            static_cast<hsize_t>(params_.samples)};
-  const hsize_t memDims[1] = {params_.samplesPerFrame()};
+  const hsize_t frameDims[3] = {static_cast<hsize_t>(params_.transmits()),
+                                static_cast<hsize_t>(params_.elements()),
+                                static_cast<hsize_t>(params_.samples)};
   const hid_t memType = sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT;
-  // Every HDF5 call clears the error stack on entry, so the reason is taken right after the
-  // failing call, before the memory dataspace is closed.
-  std::string reason;
-  if (H5Sselect_hyperslab(handles_->fileSpace.get(), H5S_SELECT_SET, start, nullptr, count,
-                          nullptr) < 0) {
-    reason = store::errorStackText();
-  } else {
-    store::H5Dataspace memSpace(H5Screate_simple(1, memDims, nullptr));
-    if (!memSpace || H5Dread(handles_->rf.get(), memType, memSpace.get(), handles_->fileSpace.get(),
-                             H5P_DEFAULT, dst.data()) < 0) {
-      reason = store::errorStackText();
-      if (reason.empty()) {
-        reason = "unknown HDF5 error";
-      }
-    }
-  }
+  const std::string reason = store::readFrameSlab(handles_->rf.get(), handles_->fileSpace.get(),
+                                                  index, frameDims, memType, dst.data());
   if (!reason.empty()) {
     fail(path_,
          "/rf: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);

@@ -34,6 +34,9 @@ class FailingBackend final : public compute::Backend {
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override {
     inner_.copyBlocking(dst, src, bytes);
   }
+  void zeroBlocking(void* dst, std::size_t bytes) const override {
+    inner_.zeroBlocking(dst, bytes);
+  }
   compute::DeviceMemoryInfo memoryInfo() const override { return inner_.memoryInfo(); }
 
  private:

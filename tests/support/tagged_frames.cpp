@@ -48,7 +48,8 @@ std::span<const char* const> TaggedProcessor::stageNames() const {
   return names;
 }
 
-void TaggedProcessor::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+void TaggedProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& /*frame*/,
+                              compute::DeviceSpan<const std::byte> raw,
                               compute::DeviceSpan<float> image, process::StageMarks marks) {
   stream.record(*marks[0]);
 #if CINEFLOW_HAVE_CUDA

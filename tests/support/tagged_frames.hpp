@@ -49,8 +49,9 @@ class TaggedProcessor final : public process::FrameProcessor {
                  const modality::ProcessingSettings& settings) override;
   process::ImageGeometry geometry() const override { return geometry_; }
   std::span<const char* const> stageNames() const override;
-  void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-               compute::DeviceSpan<float> image, process::StageMarks marks) override;
+  void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
+               compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
+               process::StageMarks marks) override;
 
   std::optional<std::uint64_t> failAtTag;  // the stage throws when it sees this frame
   std::atomic<int> configureCount{0};

@@ -4,10 +4,13 @@
 // within 10 %, a volume buffers and saves with OCT metadata, and opening the ultrasound simulator
 // brings the ultrasound panel back.
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QPushButton>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QTextStream>
 #include <QtTest>
 
 #include "acquisition_panel.hpp"
@@ -85,6 +88,80 @@ class TestOctGui : public QObject {
     window.openSource(QStringLiteral("sim"));
     QTRY_VERIFY_WITH_TIMEOUT(window.acquisitionPanel().imaging().isVisible(), kTimeoutMs);
     QVERIFY(!panel.isVisible());
+  }
+
+  // A resampling table from a file and a typed polynomial reach the engine; a file with a word
+  // that is not a number, or of the wrong length, and bad coefficients are refused with the
+  // reason, and the resampling in effect stays.
+  void kLinearisationFromAFileOrAPolynomial() {
+    MainWindow window(cineflow::compute::BackendRequest::Cpu);
+    window.setInteractiveErrors(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openSource(QStringLiteral("oct-sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
+                             kTimeoutMs);
+    QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+    cineflow::ui::OctPanel& panel = window.acquisitionPanel().oct();
+    const cineflow::oct::OctAcquisition* acq =
+        cineflow::oct::acquisitionOf(window.controller().engine());
+    QVERIFY(acq != nullptr);
+    const auto engineParams = [&window] {
+      return cineflow::oct::paramsOf(window.controller().engine());
+    };
+
+    // The table the wavelength calibration gives, written as an operator's file would be.
+    const std::vector<float> positions = cineflow::oct::positionsFromWavelengths(acq->wavelengthM);
+    QTemporaryDir folder;
+    const QString good = folder.filePath(QStringLiteral("k-table.txt"));
+    {
+      QFile file(good);
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+      QTextStream out(&file);
+      out << "# raw sample index per output sample\n";
+      for (const float p : positions) {
+        out << QString::number(p, 'g', 9) << '\n';
+      }
+    }
+    QVERIFY2(panel.loadKTable(good), qPrintable(panel.message()));
+    QCOMPARE(engineParams().kLinearisation, cineflow::oct::KLinearisation::Table);
+    QCOMPARE(engineParams().kTable.size(), positions.size());
+    QCOMPARE(engineParams().kTable[100], positions[100]);
+
+    const QString bad = folder.filePath(QStringLiteral("bad.txt"));
+    {
+      QFile file(bad);
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+      file.write("1.5\n2.5\nabc\n");
+    }
+    QVERIFY(!panel.loadKTable(bad));
+    QVERIFY2(panel.message().contains(QStringLiteral("line 3")) &&
+                 panel.message().contains(QStringLiteral("'abc'")),
+             qPrintable(panel.message()));
+    QCOMPARE(engineParams().kLinearisation, cineflow::oct::KLinearisation::Table);
+
+    const QString shortTable = folder.filePath(QStringLiteral("short.txt"));
+    {
+      QFile file(shortTable);
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+      file.write("1 2 3 4\n");
+    }
+    QVERIFY(!panel.loadKTable(shortTable));
+    QVERIFY2(panel.message().contains(QStringLiteral("has 4 numbers")),
+             qPrintable(panel.message()));
+
+    QVERIFY(!panel.setKPolynomial(QStringLiteral("0, one")));
+    QVERIFY2(panel.message().contains(QStringLiteral("'one'")), qPrintable(panel.message()));
+    QCOMPARE(engineParams().kLinearisation, cineflow::oct::KLinearisation::Table);
+    QVERIFY2(panel.setKPolynomial(QStringLiteral("0.5, 0.999")), qPrintable(panel.message()));
+    QCOMPARE(engineParams().kLinearisation, cineflow::oct::KLinearisation::Polynomial);
+    QCOMPARE(engineParams().kPolynomial, (std::vector<double>{0.5, 0.999}));
+    const auto* combo = panel.findChild<QComboBox*>(QStringLiteral("octKLinearisation"));
+    QVERIFY(combo != nullptr);
+    QCOMPARE(combo->currentData().toInt(),
+             static_cast<int>(cineflow::oct::KLinearisation::Polynomial));
+    QVERIFY(panel.findChild<QPushButton*>(QStringLiteral("octEditKLinearisation"))->isEnabled());
   }
 };
 

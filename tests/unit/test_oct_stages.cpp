@@ -12,7 +12,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include <QTemporaryDir>
+
 #include "oct/cpu/oct_stages.hpp"
+#include "oct/k_table_file.hpp"
 #include "oct/oct_params.hpp"
 #include "support/test_random.hpp"
 
@@ -196,7 +199,7 @@ class TestOctStages : public QObject {
     QCOMPARE(geometry.nx, ascans - 1);
     QCOMPARE(geometry.nz, 96);
     std::vector<float> image(geometry.pixels());
-    chain.transform(raw.data(), background.data(), image.data());
+    chain.transform(raw.data(), background.data(), image.data(), false);
 
     const auto tables = oct::makeSpectralTables(params, acq);
     std::vector<double> meanD(n, 0.0);
@@ -223,6 +226,64 @@ class TestOctStages : public QObject {
     }
     qInfo("largest difference from the plain DFT: %.2g dB", worst);
     QVERIFY2(worst < 0.01, qPrintable(QString::number(worst)));  // float FFT of random spectra
+
+    // A right-to-left B-scan of a bidirectional scan: the same columns, mirrored, bit for bit.
+    std::vector<float> mirrored(geometry.pixels());
+    chain.transform(raw.data(), background.data(), mirrored.data(), true);
+    for (int z = 0; z < geometry.nz; ++z) {
+      for (int x = 0; x < geometry.nx; ++x) {
+        QCOMPARE(mirrored[static_cast<std::size_t>(z * geometry.nx + geometry.nx - 1 - x)],
+                 image[static_cast<std::size_t>(z * geometry.nx + x)]);
+      }
+    }
+  }
+
+  void kTablesAndPolynomialsAreReadOrRefusedWithTheReason() {
+    QTemporaryDir folder;
+    const auto write = [&folder](const char* name, const QByteArray& text) {
+      const QString path = folder.filePath(QString::fromLatin1(name));
+      QFile file(path);
+      if (!file.open(QIODevice::WriteOnly)) {
+        qFatal("cannot write %s", qPrintable(path));
+      }
+      file.write(text);
+      return path.toStdString();
+    };
+    // Comments, commas, semicolons, tabs and CRLF line ends, as tables come from other tools.
+    const std::vector<float> table =
+        oct::readKTable(write("ok.txt", "# k table\r\n0, 1.25;2.5\t3.75 # four\r\n4e0\n"), 5);
+    QCOMPARE(table, (std::vector<float>{0.0f, 1.25f, 2.5f, 3.75f, 4.0f}));
+    const auto refusal = [](auto call) {
+      try {
+        call();
+      } catch (const std::invalid_argument& error) {
+        return QString::fromUtf8(error.what());
+      }
+      return QString();
+    };
+    QString why = refusal([&] { oct::readKTable(write("word.txt", "1\n2 x3\n"), 3); });
+    QVERIFY2(why.contains("word.txt, line 2: 'x3' is not a finite number"), qPrintable(why));
+    why = refusal([&] { oct::readKTable(write("nan.txt", "1 nan 3"), 3); });
+    QVERIFY2(why.contains("'nan' is not a finite number"), qPrintable(why));
+    why = refusal([&] { oct::readKTable(write("few.txt", "1 2 3"), 2048); });
+    QVERIFY2(why.contains("has 3 numbers; the spectrometer has 2048 samples"), qPrintable(why));
+    why = refusal([&] { oct::readKTable(folder.filePath("absent.txt").toStdString(), 3); });
+    QVERIFY2(why.contains("absent.txt"), qPrintable(why));
+    why = refusal([&] { oct::readKTable(write("big.txt", QByteArray(5 << 20, '1')), 3); });
+    QVERIFY2(why.contains("bytes"), qPrintable(why));
+
+    QCOMPARE(oct::parseKPolynomial("0.5, 0.999 1e-6;0"),
+             (std::vector<double>{0.5, 0.999, 1e-6, 0.0}));
+    why = refusal([] { oct::parseKPolynomial("1, 2, 3, 4, 5"); });
+    QVERIFY2(why.contains("1 to 4 coefficients"), qPrintable(why));
+    why = refusal([] { oct::parseKPolynomial(""); });
+    QVERIFY2(why.contains("not 0"), qPrintable(why));
+    why = refusal([] { oct::parseKPolynomial("1, two"); });
+    QVERIFY2(why.contains("'two'"), qPrintable(why));
+
+    QCOMPARE(oct::parseSpectralWindow("rect"), oct::SpectralWindow::Rectangular);
+    QCOMPARE(oct::parseSpectralWindow("gaussian"), oct::SpectralWindow::Gaussian);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, oct::parseSpectralWindow("hamming"));
   }
 
   void badParametersAreRefusedWithTheReason() {

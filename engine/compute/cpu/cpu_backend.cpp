@@ -36,6 +36,10 @@ void CpuBackend::copyBlocking(void* dst, const void* src, std::size_t bytes) con
   std::memcpy(dst, src, bytes);
 }
 
+void CpuBackend::zeroBlocking(void* dst, std::size_t bytes) const {
+  std::memset(dst, 0, bytes);
+}
+
 DeviceMemoryInfo CpuBackend::memoryInfo() const {
   const long pageSize = sysconf(_SC_PAGESIZE);
   const long pages = sysconf(_SC_PHYS_PAGES);

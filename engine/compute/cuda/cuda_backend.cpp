@@ -66,6 +66,10 @@ void CudaBackend::copyBlocking(void* dst, const void* src, std::size_t bytes) co
   check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy", bytes);
 }
 
+void CudaBackend::zeroBlocking(void* dst, std::size_t bytes) const {
+  check(cudaMemset(dst, 0, bytes), "cudaMemset", bytes);
+}
+
 DeviceMemoryInfo CudaBackend::memoryInfo() const {
   DeviceMemoryInfo info;
   check(cudaMemGetInfo(&info.freeBytes, &info.totalBytes), "cudaMemGetInfo");

@@ -17,6 +17,7 @@ class CudaBackend final : public Backend {
   void* allocate(MemorySpace space, std::size_t bytes) override;
   void deallocate(MemorySpace space, void* ptr) noexcept override;
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override;
+  void zeroBlocking(void* dst, std::size_t bytes) const override;
   DeviceMemoryInfo memoryInfo() const override;
   int device() const { return device_; }
 

@@ -35,15 +35,24 @@ void depthColumn(const std::complex<float>* transformed, int samples, int first,
 // interpolation reads it through per-sample taps (first index and four weights, the window and
 // phase folded in), the dB come from |X|^2 (no square root) through a vectorisable logarithm, and
 // 16 A-scans' dB are written to the image row by row.
+// The resampling taps (InterpolationTaps) as separate arrays, with the window and dispersion
+// phase beside them, so that the loop over output samples vectorises (gathers from the line).
+struct ResamplingTaps {
+  std::vector<int> first;  // the first tap's index in the padded line (raw index + 1 - 1)
+  std::vector<float> w0, w1, w2, w3;
+  std::vector<float> cos, sin;  // SpectralTables::phaseCos, phaseSin
+};
+
 class OctCpuChain {
  public:
   void configure(const OctAcquisition& acquisition, const OctParams& params);
   // The mean spectrum of the B-scan into `background` (RollingMean only).
   void enqueueBackground(compute::Stream& stream, const std::uint16_t* raw, float* background);
-  // Every imaged A-scan through shapeAscan, the FFT and depthColumn into image [z][x].
+  // Every imaged A-scan through shapeAscan, the FFT and depthColumn into image [z][x]: A-scan a
+  // into column a, or with `reverse` into column imagedAscans - 1 - a.
   void enqueueTransform(compute::Stream& stream, const std::uint16_t* raw, const float* background,
-                        float* image);
-  void transform(const std::uint16_t* raw, const float* background, float* image);
+                        float* image, bool reverse);
+  void transform(const std::uint16_t* raw, const float* background, float* image, bool reverse);
 
  private:
   OctAcquisition acquisition_;
@@ -56,7 +65,7 @@ class OctCpuChain {
   static constexpr std::size_t kTileColumns = 16;  // A-scans whose dB are written together
   std::vector<std::vector<float>> lines_;          // per chunk: raw - background, padded by 1 and 2
   std::vector<std::vector<float>> tiles_;          // per chunk: [kTileColumns][depths] dB
-  InterpolationTaps taps_;
+  ResamplingTaps taps_;
 };
 
 }  // namespace cineflow::oct::cpu

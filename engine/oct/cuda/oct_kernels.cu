@@ -65,7 +65,7 @@ __global__ void spectraKernel(const std::uint16_t* raw, const float* background,
 
 // Tiles of 32 depths x 32 A-scans: read along depth (coalesced), written along x (coalesced).
 __global__ void imageKernel(const float2* spectra, int columns, int samples, int first, int depths,
-                            float offset, float floorSquared, float* image) {
+                            float offset, float floorSquared, bool reverse, float* image) {
   __shared__ float tile[kTile][kTile + 1];
   const int z0 = blockIdx.x * kTile, x0 = blockIdx.y * kTile;
   for (int row = threadIdx.y; row < kTile; row += blockDim.y) {
@@ -79,7 +79,8 @@ __global__ void imageKernel(const float2* spectra, int columns, int samples, int
   for (int row = threadIdx.y; row < kTile; row += blockDim.y) {
     const int z = z0 + row, x = x0 + threadIdx.x;
     if (x < columns && z < depths) {
-      image[static_cast<std::size_t>(z) * columns + x] = tile[threadIdx.x][row];
+      image[static_cast<std::size_t>(z) * columns + (reverse ? columns - 1 - x : x)] =
+          tile[threadIdx.x][row];
     }
   }
 }
@@ -146,7 +147,7 @@ void OctCudaChain::enqueueFft(compute::Stream& stream) const {
   checkCufft(cufftExecC2C(plan_, data, data, CUFFT_FORWARD), "cufftExecC2C (OCT)");
 }
 
-void OctCudaChain::enqueueImage(compute::Stream& stream, float* image) const {
+void OctCudaChain::enqueueImage(compute::Stream& stream, float* image, bool reverse) const {
   const compute::ScopedRange range("image");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const int depths = last_ - first_;
@@ -154,7 +155,7 @@ void OctCudaChain::enqueueImage(compute::Stream& stream, float* image) const {
   const dim3 grid((depths + kTile - 1) / kTile, (columns_ + kTile - 1) / kTile);
   imageKernel<<<grid, dim3(kTile, 8), 0, s>>>(
       reinterpret_cast<const float2*>(spectra_.data()), columns_, samples_, first_, depths,
-      20.0f * std::log10(n), kDbFloor * kDbFloor * n * n, image);
+      20.0f * std::log10(n), kDbFloor * kDbFloor * n * n, reverse, image);
   compute::cuda::checkLaunch("imageKernel", s);
 }
 

@@ -28,7 +28,9 @@ class OctCudaChain {
   void enqueueSpectra(compute::Stream& stream, const std::uint16_t* raw,
                       const float* background) const;
   void enqueueFft(compute::Stream& stream) const;
-  void enqueueImage(compute::Stream& stream, float* image) const;
+  // A-scan a into column a, or with `reverse` (a bidirectional scan's right-to-left B-scans)
+  // into column columns - 1 - a.
+  void enqueueImage(compute::Stream& stream, float* image, bool reverse) const;
 
  private:
   int samples_ = 0, columns_ = 0, first_ = 0, last_ = 0;
