@@ -4,6 +4,8 @@
 
 #include <array>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -160,6 +162,66 @@ void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, do
     throw std::runtime_error("cannot publish cache file " + path.string() + ": " +
                              failure->operation + ": " + failure->reason);
   }
+}
+
+std::filesystem::path simCacheDirectory() {
+  auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+  };
+  if (const std::string dir = env("CINEFLOW_CACHE_DIR"); !dir.empty()) {
+    return dir;
+  }
+  if (const std::string dir = env("XDG_CACHE_HOME"); !dir.empty()) {
+    return std::filesystem::path(dir) / "cineflow";
+  }
+  if (const std::string home = env("HOME"); !home.empty()) {
+    return std::filesystem::path(home) / ".cache" / "cineflow";
+  }
+  std::error_code ec;
+  return std::filesystem::temp_directory_path(ec) / "cineflow-cache";
+}
+
+std::filesystem::path simCachePath(const std::string& prefix, const SimCacheKey& key) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key.configHash));
+  return simCacheDirectory() / (prefix + "-" + hex + ".bin");
+}
+
+CachedFrames loadOrSynthesise(const std::filesystem::path& path, const SimCacheKey& key,
+                              const std::function<SimCacheContents()>& synthesise,
+                              const ProgressFn& progress) {
+  const auto report = [&progress](double fraction, const std::string& what) {
+    if (progress) {
+      progress(fraction, what);
+    }
+  };
+  CachedFrames frames;
+  report(0, "cache: looking for " + path.string());
+  std::string reason;
+  if (loadSimCache(path, key, frames.contents, reason)) {
+    frames.outcome = CacheOutcome::Loaded;
+    frames.message = "loaded from cache " + path.string();
+    report(1, "cache: " + frames.message);
+    return frames;
+  }
+  if (reason != "missing") {
+    report(0, "cache: ignoring " + path.string() + " (" + reason + ")");
+  }
+  frames.contents = synthesise();
+  report(0.99, "cache: writing " + path.string());
+  try {
+    writeSimCache(path, key, frames.contents.sampleScale, frames.contents.payload);
+    frames.outcome = CacheOutcome::Written;
+    frames.message = "wrote cache " + path.string();
+  } catch (const std::exception& e) {
+    // The frames are fine; only the next start will be slower.
+    frames.outcome = CacheOutcome::Unsaved;
+    frames.message = std::string("warning: simulator cache not saved: ") + e.what();
+    std::fprintf(stderr, "cineflow: %s\n", frames.message.c_str());
+  }
+  report(1, frames.message);
+  return frames;
 }
 
 }  // namespace cineflow::acquire::detail

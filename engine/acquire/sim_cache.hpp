@@ -1,5 +1,6 @@
 #pragma once
-// The Simulator's frame cache: one binary file per configuration. Internal.
+// The simulators' frame cache (the ultrasound Simulator, the OctSimulator): one binary file per
+// configuration. Internal.
 //
 // Layout (host byte order; the cache never leaves the machine): a fixed header
 //   magic "CFSIMRF\0", format version, sample type, config hash, frames, transmits, elements,
@@ -10,9 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "acquire/frame_source.hpp"  // ProgressFn
 
 namespace cineflow::acquire::detail {
 
@@ -50,5 +54,28 @@ bool loadSimCache(const std::filesystem::path& path, const SimCacheKey& key,
 // never sees a half-written cache. Throws std::runtime_error with the path and the reason.
 void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, double sampleScale,
                    std::span<const std::byte> payload);
+
+// $CINEFLOW_CACHE_DIR, else $XDG_CACHE_HOME/cineflow, else ~/.cache/cineflow, else
+// <temp>/cineflow-cache.
+std::filesystem::path simCacheDirectory();
+// "<prefix>-<16 hex digits of key.configHash>.bin" in simCacheDirectory().
+std::filesystem::path simCachePath(const std::string& prefix, const SimCacheKey& key);
+
+enum class CacheOutcome {
+  Loaded,   // frames came from the cache file
+  Written,  // frames were synthesised and the cache file written
+  Unsaved,  // frames were synthesised; writing the cache failed (see the message)
+};
+struct CachedFrames {
+  CacheOutcome outcome = CacheOutcome::Written;
+  std::string message;  // "loaded from cache PATH", "wrote cache PATH", "warning: ..."
+  SimCacheContents contents;
+};
+// The frames cached at `path` under `key`, or else those `synthesise` makes, then cached there. A
+// cache that cannot be written costs only the next start's time: a warning on stderr and in the
+// message. Reports the cache's steps through `progress`.
+CachedFrames loadOrSynthesise(const std::filesystem::path& path, const SimCacheKey& key,
+                              const std::function<SimCacheContents()>& synthesise,
+                              const ProgressFn& progress);
 
 }  // namespace cineflow::acquire::detail

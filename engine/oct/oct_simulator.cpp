@@ -10,6 +10,7 @@
 #include <random>
 
 #include "acquire/random.hpp"
+#include "acquire/sim_cache.hpp"
 #include "compute/cpu/parallel_for.hpp"
 #include "process/cpu/fftw_handles.hpp"
 #include "process/cpu/fftw_lock.hpp"
@@ -28,6 +29,9 @@ constexpr double kFixedPatternAmplitude = 0.01;
 constexpr double kScattererSigma = 0.002;  // per depth pixel, complex Gaussian
 constexpr double kLayerThicknessM = 0.55e-3;
 constexpr double kCheckerM = 1e-3;
+// Bump when the synthesis changes what it makes for the same configuration (old caches then miss).
+constexpr std::uint64_t kSynthesisVersion = 1;
+constexpr std::uint32_t kCacheSampleType = 0x4f435431;  // "OCT1": uint16 spectra
 
 using Complex = std::complex<double>;
 
@@ -69,6 +73,45 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
   acq.lineRateHz = config.frameRateHz * acq.ascans;
   acq.validate();
 
+  acquire::detail::Hasher hash;
+  for (const std::uint64_t value :
+       {kSynthesisVersion, config.seed, std::uint64_t(config.samples), std::uint64_t(config.ascans),
+        std::uint64_t(config.bscans), std::uint64_t(config.scattering ? 1 : 0)}) {
+    hash.add(value);
+  }
+  for (const double value : {config.widthM, config.heightM, config.a2, config.a3, config.noise}) {
+    hash.add(value);
+  }
+  const std::size_t storedValues = static_cast<std::size_t>(config.bscans) *
+                                   static_cast<std::size_t>(config.ascans) *
+                                   static_cast<std::size_t>(config.samples);
+  const acquire::detail::SimCacheKey key{hash.value(),
+                                         kCacheSampleType,
+                                         static_cast<std::uint64_t>(config.bscans),
+                                         1,
+                                         static_cast<std::uint64_t>(config.ascans),
+                                         static_cast<std::uint64_t>(config.samples),
+                                         storedValues * sizeof(std::uint16_t)};
+  cachePath_ = acquire::detail::simCachePath("oct-sim", key);
+  acquire::detail::CachedFrames cached = acquire::detail::loadOrSynthesise(
+      cachePath_, key,
+      [&] {
+        synthesise(progress);
+        acquire::detail::SimCacheContents contents;
+        contents.payload.resize(frames_.size() * sizeof(std::uint16_t));
+        std::memcpy(contents.payload.data(), frames_.data(), contents.payload.size());
+        return contents;
+      },
+      progress);
+  frames_.resize(storedValues);
+  std::memcpy(frames_.data(), cached.contents.payload.data(), cached.contents.payload.size());
+  cacheOutcome_ = cached.outcome;
+  cacheMessage_ = std::move(cached.message);
+}
+
+void OctSimulator::synthesise(const acquire::ProgressFn& progress) {
+  const OctSimulatorConfig& config = config_;
+  const OctAcquisition& acq = acquisition_;
   const int n = config.samples;
   const int fine = 2 * n;  // depth bins of the scattering medium (and k samples of its spectrum)
   const double kMin = acq.kMin(), kMax = acq.kMax();

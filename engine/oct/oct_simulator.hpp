@@ -17,13 +17,16 @@
 //
 // Specular layers are summed exactly at every spectrometer sample; the scattering medium is made
 // on an evenly-k grid twice as fine by an inverse FFT and interpolated to the samples. All
-// frames are made at open (about a second) and kept in memory.
+// frames are made at open (about a second for the default volume on two cores) and kept in
+// memory, and cached on disk like the ultrasound simulator's (acquire/sim_cache.hpp), keyed by
+// every field that changes them.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/sim_cache.hpp"
 #include "oct/oct_source.hpp"
 
 namespace cineflow::oct {
@@ -71,11 +74,19 @@ class OctSimulator final : public OctSource {
   // Lateral position of A-scan a and elevation of B-scan b.
   double xOf(int ascan) const;
   double yOf(int bscan) const;
+  acquire::detail::CacheOutcome cacheOutcome() const { return cacheOutcome_; }
+  const std::string& cacheMessage() const { return cacheMessage_; }
+  const std::filesystem::path& cachePath() const { return cachePath_; }
 
  private:
   OctSimulatorConfig config_;
   OctAcquisition acquisition_;
+  void synthesise(const acquire::ProgressFn& progress);
+
   std::vector<std::uint16_t> frames_;  // [bscans][config ascans][samples], left to right
+  acquire::detail::CacheOutcome cacheOutcome_ = acquire::detail::CacheOutcome::Written;
+  std::string cacheMessage_;
+  std::filesystem::path cachePath_;
   // The stored A-scan at raw A-scan `raw` of B-scan `bscan` (scan direction and flyback).
   int storedAscan(std::uint64_t bscan, int raw) const;
 };

@@ -26,12 +26,6 @@ void requirePositive(double value, const char* field) {
   }
 }
 
-std::string hex(std::uint64_t value) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 void report(const ProgressFn& progress, double fraction, const std::string& what) {
   if (progress) {
     progress(fraction, what);
@@ -159,37 +153,18 @@ Simulator::Simulator(const SimulatorConfig& config, Phantom phantom, const Progr
                                 static_cast<std::uint64_t>(params_.elements()),
                                 static_cast<std::uint64_t>(params_.samples),
                                 frameBytes() * static_cast<std::uint64_t>(slices())};
-  cachePath_ = cacheDirectory() / ("sim-" + hex(key.configHash) + ".bin");
-
-  report(progress, 0, "cache: looking for " + cachePath_.string());
-  detail::SimCacheContents cached;
-  std::string reason;
-  if (detail::loadSimCache(cachePath_, key, cached, reason)) {
-    frames_ = std::move(cached.payload);
-    sampleScale_ = cached.sampleScale;
-    cacheOutcome_ = CacheOutcome::Loaded;
-    cacheMessage_ = "loaded from cache " + cachePath_.string();
-    report(progress, 1, "cache: " + cacheMessage_);
-    return;
-  }
-  if (reason != "missing") {
-    report(progress, 0, "cache: ignoring " + cachePath_.string() + " (" + reason + ")");
-  }
-
-  synthesise(progress);
-
-  report(progress, 0.99, "cache: writing " + cachePath_.string());
-  try {
-    detail::writeSimCache(cachePath_, key, sampleScale_, frames_);
-    cacheOutcome_ = CacheOutcome::Written;
-    cacheMessage_ = "wrote cache " + cachePath_.string();
-  } catch (const std::exception& e) {
-    // The frames are fine; only the next start will be slower.
-    cacheOutcome_ = CacheOutcome::Unsaved;
-    cacheMessage_ = std::string("warning: simulator cache not saved: ") + e.what();
-    std::fprintf(stderr, "cineflow: %s\n", cacheMessage_.c_str());
-  }
-  report(progress, 1, cacheMessage_);
+  cachePath_ = detail::simCachePath("sim", key);
+  detail::CachedFrames cached = detail::loadOrSynthesise(
+      cachePath_, key,
+      [&] {
+        synthesise(progress);
+        return detail::SimCacheContents{sampleScale_, std::move(frames_)};
+      },
+      progress);
+  frames_ = std::move(cached.contents.payload);
+  sampleScale_ = cached.contents.sampleScale;
+  cacheOutcome_ = cached.outcome;
+  cacheMessage_ = std::move(cached.message);
 }
 
 void Simulator::synthesise(const ProgressFn& progress) {
@@ -255,24 +230,6 @@ std::string Simulator::describe() const {
   return "simulator seed " + std::to_string(config_.seed) + " (" + std::to_string(slices()) +
          " slices, " + std::to_string(params_.transmits()) + " angles, " +
          std::to_string(params_.elements()) + " elements)";
-}
-
-std::filesystem::path Simulator::cacheDirectory() {
-  auto env = [](const char* name) -> std::string {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-  };
-  if (const std::string dir = env("CINEFLOW_CACHE_DIR"); !dir.empty()) {
-    return dir;
-  }
-  if (const std::string dir = env("XDG_CACHE_HOME"); !dir.empty()) {
-    return std::filesystem::path(dir) / "cineflow";
-  }
-  if (const std::string home = env("HOME"); !home.empty()) {
-    return std::filesystem::path(home) / ".cache" / "cineflow";
-  }
-  std::error_code ec;
-  return std::filesystem::temp_directory_path(ec) / "cineflow-cache";
 }
 
 }  // namespace cineflow::acquire

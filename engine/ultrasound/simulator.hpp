@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/sim_cache.hpp"
 #include "ultrasound/phantom.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
@@ -55,11 +56,7 @@ struct SimulatorConfig {
 
 class Simulator final : public UltrasoundSource {
  public:
-  enum class CacheOutcome {
-    Loaded,   // frames came from the cache file
-    Written,  // frames were synthesised and the cache file written
-    Unsaved,  // frames were synthesised; writing the cache failed (see cacheMessage())
-  };
+  using CacheOutcome = detail::CacheOutcome;
 
   // Builds the phantom from config.phantom and config.seed. `progress` is called on the
   // constructing thread with a fraction in [0, 1] and what is happening ("cache: loaded ...",
@@ -89,7 +86,7 @@ class Simulator final : public UltrasoundSource {
 
   // $CINEFLOW_CACHE_DIR, else $XDG_CACHE_HOME/cineflow, else ~/.cache/cineflow, else
   // <temp>/cineflow-cache.
-  static std::filesystem::path cacheDirectory();
+  static std::filesystem::path cacheDirectory() { return detail::simCacheDirectory(); }
 
  private:
   void synthesise(const ProgressFn& progress);

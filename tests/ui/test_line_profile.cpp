@@ -86,6 +86,14 @@ class TestLineProfile : public QObject {
     expectWidth(back, kSigmaM, "reversed");
     QVERIFY(std::abs(back.peakDistanceM - 3e-3) < 0.05e-3);
     QVERIFY(cineflow::ui::describeProfile(back).contains(QStringLiteral("-6 dB width 0.7")));
+    // An OCT reflector's micrometres are not rounded away to "0.01 mm".
+    LineProfile thin = back;
+    thin.widthM = 9.74e-6;
+    thin.peakDistanceM = 0.271e-3;
+    const QString text = cineflow::ui::describeProfile(thin);
+    QVERIFY2(text.contains(QStringLiteral("at 0.271 mm")) &&
+                 text.contains(QStringLiteral("-6 dB width 9.7 µm")),
+             qPrintable(text));
   }
 
   void flatOrMissedProfilesHaveNoWidth() {

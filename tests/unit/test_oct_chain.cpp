@@ -247,6 +247,44 @@ class TestOctChain : public QObject {
                         rawPlain.begin()));
   }
 
+  // The simulator's frames are cached on disk: a second open loads exactly what the first made,
+  // and a damaged cache file is ignored and made again.
+  void simulatorIsCachedOnDisk() {
+    QTemporaryDir cache;
+    const QByteArray previous = qgetenv("CINEFLOW_CACHE_DIR");
+    qputenv("CINEFLOW_CACHE_DIR", cache.path().toUtf8());
+    oct::OctSimulatorConfig config = smallSample(true);
+    config.seed = 5;
+    config.bscans = 2;
+    oct::OctSimulator made(config);
+    oct::OctSimulator loaded(config);
+    config.seed = 6;
+    oct::OctSimulator other(config);
+    {
+      QFile file(QString::fromStdString(loaded.cachePath().string()));
+      QVERIFY(file.open(QIODevice::ReadWrite));
+      file.seek(file.size() - 3);
+      file.write("xyz");  // the payload's checksum no longer matches
+    }
+    config.seed = 5;
+    oct::OctSimulator remade(config);
+    qputenv("CINEFLOW_CACHE_DIR", previous);
+    using Outcome = acquire::detail::CacheOutcome;
+    QCOMPARE(made.cacheOutcome(), Outcome::Written);
+    QCOMPARE(loaded.cacheOutcome(), Outcome::Loaded);
+    QCOMPARE(other.cacheOutcome(), Outcome::Written);  // another seed, another file
+    QVERIFY(other.cachePath() != made.cachePath());
+    QCOMPARE(remade.cacheOutcome(), Outcome::Written);
+    std::vector<std::byte> a(made.frameBytes()), b(made.frameBytes()), c(made.frameBytes());
+    for (std::uint64_t f = 0; f < made.frameCount(); ++f) {
+      acquire::SliceInfo slice;
+      made.readFrame(f, a, slice);
+      loaded.readFrame(f, b, slice);
+      remade.readFrame(f, c, slice);
+      QVERIFY(a == b && a == c);
+    }
+  }
+
   void volumesGoThroughTheEngine() {
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     pipeline::EngineConfig config;
