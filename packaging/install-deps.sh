@@ -16,12 +16,14 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   libgl-dev libglew-dev
   libhdf5-dev hdf5-tools
-  libfftw3-dev libmatio-dev nlohmann-json3-dev
+  libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev
   xvfb xauth libgl1-mesa-dri
 )
-# Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression.
-# Without them those codecs are listed as unavailable and their tests skip, saying why.
-optional=(hdf5-filter-plugin hdf5-filter-plugin-blosc-serial)
+# Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and
+# the bitshuffle filter (32008) that other HDF5 readers need for Cineflow's compressed raw
+# recordings (Cineflow reads them without it). Without them those codecs are listed as
+# unavailable and their tests skip, saying why.
+optional=(hdf5-filter-plugin hdf5-filter-plugin-blosc-serial bitshuffle)
 
 system_name() {
   if [ -r /etc/os-release ]; then

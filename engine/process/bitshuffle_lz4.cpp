@@ -1,0 +1,230 @@
+#include "process/bitshuffle_lz4.hpp"
+
+#include <lz4.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace cineflow::process {
+namespace {
+
+constexpr std::size_t kHeaderBytes = 12;
+constexpr std::size_t kTargetBlockBytes = 8192;
+constexpr std::size_t kMinBlockElements = 128;
+
+std::uint64_t readBigEndian(const std::byte* p, int bytes) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value = (value << 8) | static_cast<std::uint64_t>(p[i]);
+  }
+  return value;
+}
+
+void writeBigEndian(std::byte* p, std::uint64_t value, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) {
+    p[i] = static_cast<std::byte>(value & 0xff);
+    value >>= 8;
+  }
+}
+
+// The 8 x 8 bit matrix in `x` (row r = byte r, column c = bit c) transposed: bit c of byte r goes
+// to bit r of byte c. Three exchanges of 1-, 2- and 4-bit sub-blocks across the diagonal.
+inline std::uint64_t transpose8x8(std::uint64_t x) {
+  std::uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAULL;
+  x ^= t ^ (t << 7);
+  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCULL;
+  x ^= t ^ (t << 14);
+  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ULL;
+  x ^= t ^ (t << 28);
+  return x;
+}
+
+// Elements in the last, partial block (a multiple of 8) and in the raw tail.
+struct Split {
+  std::size_t fullBlocks, lastBlockElements, tailElements;
+};
+Split split(std::size_t elements, std::size_t blockElements) {
+  const std::size_t remainder = elements % blockElements;
+  return {elements / blockElements, remainder - remainder % 8, elements % 8};
+}
+
+[[noreturn]] void refuse(const std::string& why) {
+  throw ChunkError("bitshuffle-LZ4 chunk: " + why);
+}
+
+}  // namespace
+
+std::size_t defaultBlockElements(std::size_t elementBytes) {
+  const std::size_t elements = kTargetBlockBytes / std::max<std::size_t>(elementBytes, 1);
+  return std::max(kMinBlockElements, elements - elements % 8);
+}
+
+void bitshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements,
+                     std::size_t elementBytes) {
+  const std::size_t rowBytes = elements / 8;
+  for (std::size_t group = 0; group < rowBytes; ++group) {
+    const std::byte* first = in + group * 8 * elementBytes;
+    for (std::size_t j = 0; j < elementBytes; ++j) {
+      std::uint64_t x = 0;
+      for (std::size_t e = 0; e < 8; ++e) {
+        x |= static_cast<std::uint64_t>(first[e * elementBytes + j]) << (8 * e);
+      }
+      x = transpose8x8(x);
+      std::byte* row = out + 8 * j * rowBytes + group;
+      for (std::size_t k = 0; k < 8; ++k) {
+        row[k * rowBytes] = static_cast<std::byte>((x >> (8 * k)) & 0xff);
+      }
+    }
+  }
+}
+
+void bitunshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements,
+                       std::size_t elementBytes) {
+  const std::size_t rowBytes = elements / 8;
+  for (std::size_t group = 0; group < rowBytes; ++group) {
+    std::byte* first = out + group * 8 * elementBytes;
+    for (std::size_t j = 0; j < elementBytes; ++j) {
+      const std::byte* row = in + 8 * j * rowBytes + group;
+      std::uint64_t x = 0;
+      for (std::size_t k = 0; k < 8; ++k) {
+        x |= static_cast<std::uint64_t>(row[k * rowBytes]) << (8 * k);
+      }
+      x = transpose8x8(x);
+      for (std::size_t e = 0; e < 8; ++e) {
+        first[e * elementBytes + j] = static_cast<std::byte>((x >> (8 * e)) & 0xff);
+      }
+    }
+  }
+}
+
+std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes) {
+  const std::size_t blockBytes = defaultBlockElements(elementBytes) * elementBytes;
+  const std::size_t blocks = bytes / blockBytes + 1;
+  return kHeaderBytes +
+         blocks * (4 + static_cast<std::size_t>(
+                           LZ4_compressBound(static_cast<int>(std::min(bytes, blockBytes))))) +
+         bytes % blockBytes;
+}
+
+std::size_t encodeBitshuffleLz4(std::span<const std::byte> data, std::size_t elementBytes,
+                                std::vector<std::byte>& out, std::size_t blockElements) {
+  if (elementBytes == 0 || data.size() % elementBytes != 0) {
+    refuse(std::to_string(data.size()) + " bytes are not whole elements of " +
+           std::to_string(elementBytes) + " bytes");
+  }
+  if (blockElements == 0) {
+    blockElements = defaultBlockElements(elementBytes);
+  }
+  if (blockElements % 8 != 0) {
+    refuse("a block of " + std::to_string(blockElements) + " elements is not a multiple of 8");
+  }
+  const std::size_t elements = data.size() / elementBytes;
+  const Split parts = split(elements, blockElements);
+  const std::size_t blockBytes = blockElements * elementBytes;
+  out.resize(kHeaderBytes +
+             (parts.fullBlocks + 1) *
+                 (4 + static_cast<std::size_t>(LZ4_compressBound(static_cast<int>(blockBytes)))) +
+             parts.tailElements * elementBytes);
+  writeBigEndian(out.data(), data.size(), 8);
+  writeBigEndian(out.data() + 8, blockBytes, 4);
+  std::vector<std::byte> shuffled(blockBytes);
+  std::size_t at = kHeaderBytes;
+  const auto encodeBlock = [&](const std::byte* in, std::size_t blockElementsHere) {
+    const std::size_t bytes = blockElementsHere * elementBytes;
+    bitshuffleBlock(in, shuffled.data(), blockElementsHere, elementBytes);
+    const int written =
+        LZ4_compress_default(reinterpret_cast<const char*>(shuffled.data()),
+                             reinterpret_cast<char*>(out.data() + at + 4), static_cast<int>(bytes),
+                             static_cast<int>(out.size() - at - 4));
+    if (written <= 0) {
+      refuse("LZ4 could not compress a block of " + std::to_string(bytes) + " bytes");
+    }
+    writeBigEndian(out.data() + at, static_cast<std::uint64_t>(written), 4);
+    at += 4 + static_cast<std::size_t>(written);
+  };
+  for (std::size_t b = 0; b < parts.fullBlocks; ++b) {
+    encodeBlock(data.data() + b * blockBytes, blockElements);
+  }
+  if (parts.lastBlockElements > 0) {
+    encodeBlock(data.data() + parts.fullBlocks * blockBytes, parts.lastBlockElements);
+  }
+  const std::size_t tailBytes = parts.tailElements * elementBytes;
+  std::memcpy(out.data() + at, data.data() + data.size() - tailBytes, tailBytes);
+  at += tailBytes;
+  out.resize(at);
+  return at;
+}
+
+void readChunkLayout(std::span<const std::byte> chunk, std::size_t elementBytes,
+                     std::size_t expectedBytes, ChunkLayout& layout) {
+  if (chunk.size() < kHeaderBytes) {
+    refuse("truncated: " + std::to_string(chunk.size()) +
+           " bytes, shorter than its 12-byte header");
+  }
+  layout.decodedBytes = readBigEndian(chunk.data(), 8);
+  const std::uint64_t blockBytes = readBigEndian(chunk.data() + 8, 4);
+  if (layout.decodedBytes != expectedBytes) {
+    refuse("decodes to " + std::to_string(layout.decodedBytes) + " bytes, expected " +
+           std::to_string(expectedBytes) + " (one frame)");
+  }
+  if (elementBytes == 0 || blockBytes == 0 || blockBytes % (8 * elementBytes) != 0) {
+    refuse("block size " + std::to_string(blockBytes) +
+           " bytes is not a multiple of 8 elements of " + std::to_string(elementBytes) + " bytes");
+  }
+  layout.blockElements = blockBytes / elementBytes;
+  const Split parts = split(expectedBytes / elementBytes, layout.blockElements);
+  const std::size_t blocks = parts.fullBlocks + (parts.lastBlockElements > 0 ? 1 : 0);
+  layout.blocks.resize(blocks);
+  std::size_t at = kHeaderBytes;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (chunk.size() - at < 4) {
+      refuse("truncated: block " + std::to_string(b + 1) + " of " + std::to_string(blocks) +
+             " starts past the chunk's " + std::to_string(chunk.size()) + " bytes");
+    }
+    const std::size_t compressed = readBigEndian(chunk.data() + at, 4);
+    if (compressed > chunk.size() - at - 4) {
+      refuse("truncated: block " + std::to_string(b + 1) + " of " + std::to_string(blocks) +
+             " needs " + std::to_string(compressed) + " bytes, the chunk has " +
+             std::to_string(chunk.size() - at - 4) + " left");
+    }
+    layout.blocks[b] = {
+        at + 4, compressed,
+        (b < parts.fullBlocks ? layout.blockElements : parts.lastBlockElements) * elementBytes};
+    at += 4 + compressed;
+  }
+  layout.tailOffset = at;
+  layout.tailBytes = parts.tailElements * elementBytes;
+  if (chunk.size() - at != layout.tailBytes) {
+    refuse(std::to_string(chunk.size() - at) + " bytes after the last block, expected " +
+           std::to_string(layout.tailBytes) + " (the elements after the last multiple of 8)");
+  }
+}
+
+void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBytes,
+                         std::span<std::byte> out, std::vector<std::byte>& scratch) {
+  ChunkLayout layout;
+  readChunkLayout(chunk, elementBytes, out.size(), layout);
+  if (scratch.size() < layout.blockElements * elementBytes) {
+    scratch.resize(layout.blockElements * elementBytes);
+  }
+  std::size_t written = 0;
+  for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
+    const ChunkLayout::Block& block = layout.blocks[b];
+    const int decoded = LZ4_decompress_safe(
+        reinterpret_cast<const char*>(chunk.data() + block.offset),
+        reinterpret_cast<char*>(scratch.data()), static_cast<int>(block.compressedBytes),
+        static_cast<int>(block.decodedBytes));
+    if (decoded < 0 || static_cast<std::size_t>(decoded) != block.decodedBytes) {
+      refuse("block " + std::to_string(b + 1) + " of " + std::to_string(layout.blocks.size()) +
+             (decoded < 0 ? std::string(" is not valid LZ4")
+                          : " decodes to " + std::to_string(decoded) + " bytes, expected " +
+                                std::to_string(block.decodedBytes)));
+    }
+    bitunshuffleBlock(scratch.data(), out.data() + written, block.decodedBytes / elementBytes,
+                      elementBytes);
+    written += block.decodedBytes;
+  }
+  std::memcpy(out.data() + written, chunk.data() + layout.tailOffset, layout.tailBytes);
+}
+
+}  // namespace cineflow::process
