@@ -5,6 +5,7 @@
 #include "arg_reader.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_params.hpp"
+#include "store/raw_recorder.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/mat_import.hpp"
 
@@ -53,6 +54,14 @@ Options:
   --frames N             frames to process (default: every frame of the file once, or one
                          elevation sweep of the simulator)
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
+  --record FILE.h5       headless: record every raw frame the source delivers, with its
+                         sequence number and timestamp, as cineflow.rf/1 or cineflow.oct/1
+                         (one frame per chunk; the file is new, never overwritten). With
+                         --policy block nothing is lost; with drop, frames the disk cannot
+                         take are counted. --output may then be left out
+  --record-compression bitshuffle-lz4|none
+                         the recording's chunks (default bitshuffle-lz4: HDF5 filter 32008,
+                         which h5py with hdf5plugin reads)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
@@ -129,6 +138,11 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.frames = args.number<std::uint64_t>();
     } else if (args.option("--policy")) {
       options.policy = args.value();
+    } else if (args.option("--record")) {
+      options.recordPath = args.value();
+    } else if (args.option("--record-compression")) {
+      options.recordCompression = args.value();
+      store::parseRecordCompression(options.recordCompression);  // a bad name: command line
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
     } else if (args.option("--screenshot")) {
@@ -139,19 +153,19 @@ CliOptions parseCommandLine(int argc, char** argv) {
       args.rejectUnknown("see --help");
     }
   }
-  if (options.headless && options.output.empty()) {
-    throw std::invalid_argument("--headless needs --output FILE.h5");
+  if (options.headless && options.output.empty() && !options.recordPath) {
+    throw std::invalid_argument("--headless needs --output FILE.h5, --record FILE.h5 or both");
   }
   if (!options.headless) {
     // The window has its own controls for these; silently ignoring them would mislead.
     if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
         options.apodisation || options.iqBandwidthPercent || options.iqDecimation ||
         options.frames > 0 || options.policy != "block" || !options.tracePath.empty() ||
-        options.anyOctOption()) {
+        options.anyOctOption() || options.recordPath) {
       throw std::invalid_argument(
           "--output, --grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation, "
-          "the --oct- options, --refractive-index, --frames, --policy and --trace are used with "
-          "--headless only (in the window, use the acquisition panel)");
+          "the --oct- options, --refractive-index, --frames, --policy, --record and --trace are "
+          "used with --headless only (in the window, use the acquisition panel and Record)");
     }
   }
   if (options.octKTable && options.octKPolynomial) {

@@ -16,6 +16,7 @@
 #include "pipeline/engine.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
+#include "store/raw_recorder.hpp"
 #include "store/text_file.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
@@ -173,18 +174,38 @@ int runHeadless(const CliOptions& options) {
     attributes.emplace("backend", backend->deviceName());
     attributes.emplace("source", source->describe());
     attributes.emplace("overflow_policy", std::string(pipeline::toString(config.overflow)));
-    // The recorder writes on its own thread; the observer below only queues a copy. Its slots
-    // outnumber the frames the pipeline holds, so that admission (Block) throttles only to the
-    // disk's pace.
-    store::BmodeRecorder recorder(
-        store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
-            options.output, geometry, modality.describe(*source, *settings), attributes)),
-        geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
-    if (config.overflow == pipeline::OverflowPolicy::Block) {
-      source = store::admittingSource(std::move(source), recorder);  // a slow disk waits here
+    // The raw frames as the source delivered them, on the recorder's own thread (Block: the
+    // acquisition waits for the disk; Drop: frames it cannot take are counted).
+    std::unique_ptr<store::RawRecorder> raw;
+    if (options.recordPath) {
+      raw = std::make_unique<store::RawRecorder>(
+          *options.recordPath, modality.recordingLayout(*source, *settings),
+          store::parseRecordCompression(options.recordCompression),
+          config.overflow == pipeline::OverflowPolicy::Block ? store::RecordPolicy::Block
+                                                             : store::RecordPolicy::Drop,
+          16, store::AttributeMap{{"source", source->describe()}});
+    }
+    // The B-mode recorder writes on its own thread; the observer below only queues a copy. Its
+    // slots outnumber the frames the pipeline holds, so that admission (Block) throttles only to
+    // the disk's pace.
+    std::unique_ptr<store::BmodeRecorder> recorder;
+    if (!options.output.empty()) {
+      recorder = std::make_unique<store::BmodeRecorder>(
+          store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
+              options.output, geometry, modality.describe(*source, *settings), attributes)),
+          geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
+      if (config.overflow == pipeline::OverflowPolicy::Block) {
+        source = store::admittingSource(std::move(source), *recorder);  // a slow disk waits here
+      }
     }
 
     pipeline::Engine engine(*backend, config);
+    if (raw) {
+      engine.setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(
+          [&raw](const acquire::FrameHeader& header, std::span<const std::byte> frame) {
+            raw->submit(header, frame);
+          }));
+    }
     std::shared_ptr<profile::TraceRecorder> trace;
     if (!options.tracePath.empty()) {
       trace = std::make_shared<profile::TraceRecorder>();
@@ -192,14 +213,20 @@ int runHeadless(const CliOptions& options) {
     }
     engine.setSource(std::move(source));
     engine.setSettings(settings);
-    engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
-      recorder.push(frame.header, frame.image);
-    });
+    if (recorder) {
+      engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
+        recorder->push(frame.header, frame.image);
+      });
+    }
     const auto begin = std::chrono::steady_clock::now();
     engine.start();
     const pipeline::EngineState state = engine.waitUntilFinished();
-    recorder.closeAdmission();  // after a failure the acquisition thread may wait there
+    if (recorder) {
+      recorder->closeAdmission();  // after a failure the acquisition thread may wait there
+    }
     engine.stop();
+    engine.setRawFrameTap(nullptr);
+    const store::RecorderStats recorded = raw ? raw->stop() : store::RecorderStats{};
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const pipeline::EngineStats stats = engine.stats();
@@ -207,20 +234,38 @@ int runHeadless(const CliOptions& options) {
       std::cerr << "cineflow: " << stats.error << '\n';
       return 1;
     }
-    recorder.finish();
+    if (recorder) {
+      recorder->finish();
+    }
     printReport(stats, seconds, backend->deviceName());
     if (trace) {
       store::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
     }
-    std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
-                static_cast<unsigned long long>(recorder.framesWritten()), geometry.nx, geometry.nz,
-                options.output.c_str());
-    if (const std::uint64_t dropped = recorder.framesDropped(); dropped > 0) {
-      std::printf(
-          "the recorder dropped %llu frames: the disk was slower than the pipeline "
-          "(--policy block waits for it instead)\n",
-          static_cast<unsigned long long>(dropped));
+    if (recorder) {
+      std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
+                  static_cast<unsigned long long>(recorder->framesWritten()), geometry.nx,
+                  geometry.nz, options.output.c_str());
+      if (const std::uint64_t dropped = recorder->framesDropped(); dropped > 0) {
+        std::printf(
+            "the recorder dropped %llu frames: the disk was slower than the pipeline "
+            "(--policy block waits for it instead)\n",
+            static_cast<unsigned long long>(dropped));
+      }
+    }
+    if (raw) {
+      std::printf("recorded %llu raw frames to %s (%s, %.2f x smaller)",
+                  static_cast<unsigned long long>(recorded.written), options.recordPath->c_str(),
+                  options.recordCompression.c_str(),
+                  recorded.compressedBytes > 0 ? static_cast<double>(recorded.rawBytes) /
+                                                     static_cast<double>(recorded.compressedBytes)
+                                               : 1.0);
+      std::printf(recorded.dropped > 0 ? "; %llu frames not recorded\n" : "\n",
+                  static_cast<unsigned long long>(recorded.dropped));
+      if (!recorded.error.empty()) {
+        std::cerr << "cineflow: " << recorded.error << '\n';
+        return 1;
+      }
     }
     return 0;
   } catch (const std::exception& e) {

@@ -55,6 +55,10 @@ class EngineController : public QObject {
   void setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder) {
     engine_->setTraceRecorder(std::move(recorder));
   }
+  // Every raw frame also goes to `tap` (Engine::setRawFrameTap); null stops. Any time.
+  void setRawFrameTap(std::shared_ptr<const pipeline::RawFrameTap> tap) {
+    engine_->setRawFrameTap(std::move(tap));
+  }
   // The compute backend (for the GUI's own device buffers, e.g. the volume store).
   compute::Backend& backend() { return *backend_; }
   // The engine's volume callback (pipeline/volume.hpp); only while stopped (the engine refuses

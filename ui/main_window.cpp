@@ -30,6 +30,7 @@
 #include "modality/source_factory.hpp"
 #include "oct_panel.hpp"
 #include "profiler_feed.hpp"
+#include "raw_recording.hpp"
 #include "status_indicators.hpp"
 #include "trace_capture.hpp"
 #include "volume_controller.hpp"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createVolumeDocks();
   createMenus();
   createStatusBar();
+  createRecording();
   connectController();
   updateAcquisitionState();
   restoreSettings();
@@ -77,6 +79,8 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 MainWindow::~MainWindow() {
   delete traceCapture_;  // detaches its recorder from the engine, waits for a write
   traceCapture_ = nullptr;
+  delete recording_;  // detaches from the engine, closes the recording
+  recording_ = nullptr;
   // The cineloop panel reads the engine: it goes first. Then the engine stops (and joins its
   // threads) while every widget its signals reach still exists.
   delete cineloopDock_;
@@ -96,6 +100,7 @@ void MainWindow::createToolBar() {
   toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   toolBar->addAction(runAction_);
   toolBar->addAction(freezeAction_);
+  toolBar->addAction(recordAction_);
   toolBar->addAction(profilerAction_);
   toolBar->addSeparator();
   toolBar->addWidget(displayControls_);
@@ -308,6 +313,7 @@ void MainWindow::updateAcquisitionState() {
   const bool running = controller_->isRunning();
   frozen_ = frozen_ && !running;
   runAction_->setEnabled(controller_->hasSource());
+  recordAction_->setEnabled(controller_->hasSource());
   runAction_->setText(running ? tr("Stop") : tr("Start"));
   runAction_->setIcon(mediaIcon(running ? MediaIcon::Stop : MediaIcon::Play));
   freezeAction_->setEnabled(running || frozen_);

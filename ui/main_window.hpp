@@ -30,6 +30,7 @@ class DisplayControls;
 class EngineController;
 class MipTriptych;
 class ProfilerFeed;
+class RawRecording;
 class StatusIndicators;
 class TraceCapture;
 class VolumeController;
@@ -57,6 +58,12 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return lastError_; }
 
   EngineController& controller() { return *controller_; }
+  // Acquisition > Record without its file dialog: starts recording the open source into `path`
+  // (a new file). Returns "" or why not, also shown in the status bar.
+  QString startRecording(const QString& path);
+  // Ends the recording (as unchecking Record does) and says what it holds.
+  void stopRecording();
+  RawRecording& recording() { return *recording_; }
   BmodeView& view() { return *view_; }
   DisplayControls& displayControls() { return *displayControls_; }
   AcquisitionPanel& acquisitionPanel() { return *acquisitionPanel_; }
@@ -93,6 +100,7 @@ class MainWindow : public QMainWindow {
   void followDisplayControls(BmodeView& view);
   void createDocks();
   void createStatusBar();
+  void createRecording();  // main_window_recording.cpp
   void connectController();
   void restoreSettings();
   // main_window_volumes.cpp
@@ -120,6 +128,9 @@ class MainWindow : public QMainWindow {
   StatusIndicators* statusIndicators_ = nullptr;
   ProfilerFeed* profilerFeed_ = nullptr;
   TraceCapture* traceCapture_ = nullptr;
+  RawRecording* recording_ = nullptr;
+  QAction* recordAction_ = nullptr;
+  QLabel* recordLabel_ = nullptr;  // "REC 123 frames · 1.6x smaller" while recording
   QAction* recordTraceAction_ = nullptr;
   QAction* profilerAction_ = nullptr;
   QAction* axialProfileAction_ = nullptr;

@@ -71,6 +71,14 @@ void MainWindow::createActions() {
   freezeAction_->setEnabled(false);  // while acquiring or frozen
   connect(freezeAction_, &QAction::triggered, this, &MainWindow::freeze);
 
+  recordAction_ = new QAction(tr("Record"), this);
+  recordAction_->setObjectName(QStringLiteral("recordAction"));
+  recordAction_->setShortcut(QKeySequence(Qt::Key_R));
+  recordAction_->setToolTip(
+      tr("Record every raw frame the source delivers into a new file (R); again to stop"));
+  recordAction_->setCheckable(true);
+  recordAction_->setEnabled(false);  // until a source is open
+
   profilerAction_ = new QAction(tr("&Profiler"), this);
   profilerAction_->setObjectName(QStringLiteral("profilerAction"));
   profilerAction_->setShortcut(QKeySequence(Qt::Key_F2));
@@ -134,6 +142,7 @@ void MainWindow::createMenus() {
   QMenu* acquisition = menuBar()->addMenu(tr("&Acquisition"));
   acquisition->addAction(runAction_);
   acquisition->addAction(freezeAction_);
+  acquisition->addAction(recordAction_);
   // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
   // panel documents. Menu actions are window-wide shortcuts.
   acquisition->addSeparator();

@@ -12,6 +12,8 @@
 //   its defaults,      defaultSettings() and validate() for a given source
 //   validation and
 //   file metadata      describe(): the attributes saved files carry so the image can be redone
+//   its recordings     recordingLayout(): how raw frames are recorded (cineflow.rf/1,
+//                      cineflow.oct/1), for the neutral raw recorder (store/raw_recorder.hpp)
 //
 // Each modality's code sees only its own types (its source and settings subclasses) and turns the
 // neutral ones into them in one place (a checked downcast that names what was expected).
@@ -20,6 +22,7 @@
 
 #include "process/image_geometry.hpp"
 #include "store/file_metadata.hpp"
+#include "store/recording_layout.hpp"
 
 namespace cineflow::acquire {
 class FrameSource;
@@ -61,6 +64,10 @@ class Modality {
   // The acquisition and processing as saved files record them (store/file_metadata.hpp).
   virtual store::FileMetadata describe(const acquire::FrameSource& source,
                                        const ProcessingSettings& settings) const = 0;
+  // How `source`'s raw frames are recorded: the modality's recording schema, with the
+  // acquisition (and what of `settings` a replay should start from) in its header.
+  virtual store::RecordingLayout recordingLayout(const acquire::FrameSource& source,
+                                                 const ProcessingSettings& settings) const = 0;
 };
 
 }  // namespace cineflow::modality

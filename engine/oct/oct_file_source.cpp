@@ -121,7 +121,7 @@ void checkTable(const std::filesystem::path& path, const char* name,
 struct OctFileSource::Handles {
   store::H5File file;
   store::H5Dataset spectra;
-  store::H5Dataspace fileSpace;
+  store::FrameReader reader;  // after spectra: it reads spectra
 };
 
 OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -179,7 +179,10 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
                      std::to_string(kMaxSamples) + " samples, found shape " +
                      store::shapeText(shape));
     }
-    frames_ = shape[0];
+    frames_ = store::recordedFrames(root, shape[0], interrupted_);
+    if (frames_ == 0) {
+      fail(path, "the recording was cut off before its first frame was written");
+    }
     OctAcquisition& acq = acquisition_;
     acq.ascans = static_cast<int>(shape[1]);
     acq.samples = static_cast<int>(shape[2]);
@@ -192,8 +195,12 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
     acq.centreWavelengthM = requiredPositive(path, root, "centre_wavelength_m");
     acq.bandwidthM =
         nonNegative(path, "bandwidth_m", optionalNumber(path, root, "bandwidth_m", 0.0));
-    const int maxVolume = static_cast<int>(std::min<std::uint64_t>(
-        frames_, static_cast<std::uint64_t>(std::numeric_limits<int>::max())));
+    // A raw recording (store/raw_recorder.hpp) stopped or cut off mid-volume keeps the volume
+    // size it was acquired with; its B-scans replay without forming a volume.
+    const bool rawRecording = store::attributeExists(root, "recording_complete");
+    const int maxVolume = static_cast<int>(
+        std::min<std::uint64_t>(rawRecording ? std::numeric_limits<int>::max() : frames_,
+                                static_cast<std::uint64_t>(std::numeric_limits<int>::max())));
     if (const double perVolume = requiredNumber(path, root, "bscans_per_volume");
         perVolume > maxVolume && perVolume == std::floor(perVolume)) {
       fail(path, "attribute bscans_per_volume: " + numberText(perVolume) +
@@ -249,8 +256,14 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("inconsistent acquisition: ") + e.what());
     }
-    handles_->fileSpace =
-        store::H5Dataspace(checkId(H5Dget_space(spectra), "/spectra: get dataspace"));
+    try {
+      handles_->reader.open(
+          spectra,
+          {static_cast<hsize_t>(acquisition_.ascans), static_cast<hsize_t>(acquisition_.samples)},
+          H5T_NATIVE_UINT16);
+    } catch (const std::invalid_argument& e) {
+      fail(path, std::string("/spectra: ") + e.what());
+    }
   } catch (const Hdf5Error& e) {
     fail(path, e.what());
   }
@@ -273,11 +286,7 @@ void OctFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
                     std::to_string(frameBytes()));
   }
   ErrorScope scope;
-  const hsize_t frameDims[2] = {static_cast<hsize_t>(acquisition_.ascans),
-                                static_cast<hsize_t>(acquisition_.samples)};
-  const std::string reason =
-      store::readFrameSlab(handles_->spectra.get(), handles_->fileSpace.get(), index, frameDims,
-                           H5T_NATIVE_UINT16, dst.data());
+  const std::string reason = handles_->reader.read(index, dst);
   if (!reason.empty()) {
     fail(path_,
          "/spectra: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);
@@ -295,7 +304,8 @@ void OctFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
 std::string OctFileSource::describe() const {
   return path_.filename().string() + " (" + acquire::framesText(frames_) + ", " +
          std::to_string(acquisition_.ascans) + " A-scans x " +
-         std::to_string(acquisition_.samples) + " samples)";
+         std::to_string(acquisition_.samples) + " samples" +
+         (interrupted_ ? ", an interrupted recording)" : ")");
 }
 
 }  // namespace cineflow::oct

@@ -54,6 +54,7 @@ class OctFileSource final : public OctSource {
   double frameRateHz_ = 0;
   OctAcquisition acquisition_;
   std::uint64_t frames_ = 0;
+  bool interrupted_ = false;  // a raw recording cut off (recording_complete = 0)
   std::optional<OctDispersion> dispersion_;
   bool wavelengthsFromK_ = false;
   std::unique_ptr<Handles> handles_;

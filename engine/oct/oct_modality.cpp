@@ -4,6 +4,7 @@
 #include <string>
 
 #include "oct/oct_processor.hpp"
+#include "oct/oct_writer.hpp"
 
 namespace cineflow::oct {
 namespace {
@@ -42,6 +43,23 @@ class OctModality final : public modality::Modality {
   store::FileMetadata describe(const acquire::FrameSource& source,
                                const modality::ProcessingSettings& settings) const override {
     return oct::describe(requireOct(source).acquisition(), requireParams(settings));
+  }
+
+  // cineflow.oct/1 (oct_recording.hpp), with the dispersion in effect as the recording's own.
+  store::RecordingLayout recordingLayout(
+      const acquire::FrameSource& source,
+      const modality::ProcessingSettings& settings) const override {
+    const OctAcquisition& acquisition = requireOct(source).acquisition();
+    const OctParams& params = requireParams(settings);
+    store::RecordingLayout layout;
+    layout.schema = kOctSchema;
+    layout.dataset = "spectra";
+    layout.frameDims = {static_cast<std::uint64_t>(acquisition.ascans),
+                        static_cast<std::uint64_t>(acquisition.samples)};
+    layout.sampleKind = store::SampleKind::UInt16;
+    layout.dimensions = "frames, ascans, samples";
+    layout.header = recordingMetadata(acquisition, OctDispersion{params.a2, params.a3});
+    return layout;
   }
 };
 

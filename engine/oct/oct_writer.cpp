@@ -24,6 +24,8 @@ namespace {
   throw StoreError("cannot save " + path.string() + ": " + problem);
 }
 
+}  // namespace
+
 store::FileMetadata recordingMetadata(const OctAcquisition& acquisition,
                                       const std::optional<OctDispersion>& dispersion) {
   store::FileMetadata metadata;
@@ -45,8 +47,6 @@ store::FileMetadata recordingMetadata(const OctAcquisition& acquisition,
   metadata.arrays = {{"wavelength_m", acquisition.wavelengthM, "m"}};
   return metadata;
 }
-
-}  // namespace
 
 struct OctRecordingWriter::State {
   State(const std::filesystem::path& path, const OctAcquisition& acq, std::uint64_t count)
@@ -100,8 +100,13 @@ OctRecordingWriter::OctRecordingWriter(const std::filesystem::path& path,
     store::H5PropertyList properties(
         checkId(H5Pcreate(H5P_DATASET_CREATE), "spectra: property list"));
     checkStatus(H5Pset_chunk(properties.get(), 3, chunk), "spectra: set chunk");
+    // Each frame is written once: no chunk cache, so that a frame reaches the disk when it is
+    // appended and a full disk fails that append (not the final flush, whose failure leaves
+    // HDF5 unable to close the file).
+    store::H5PropertyList access(checkId(H5Pcreate(H5P_DATASET_ACCESS), "spectra: access list"));
+    checkStatus(H5Pset_chunk_cache(access.get(), 0, 0, 1.0), "spectra: no chunk cache");
     state_->spectra = H5Dataset(checkId(H5Dcreate2(root, "spectra", H5T_STD_U16LE, space.get(),
-                                                   H5P_DEFAULT, properties.get(), H5P_DEFAULT),
+                                                   H5P_DEFAULT, properties.get(), access.get()),
                                         "spectra: create"));
     store::writeStringAttribute(state_->spectra.get(), "dimensions", "frames, ascans, samples");
     store::writeStringAttribute(state_->spectra.get(), "units", "counts");

@@ -17,6 +17,10 @@
 
 namespace cineflow::oct {
 
+// The root attributes and tables of a cineflow.oct/1 recording of `acquisition` (all but schema).
+store::FileMetadata recordingMetadata(const OctAcquisition& acquisition,
+                                      const std::optional<OctDispersion>& dispersion);
+
 // A recording of a known number of frames, written frame by frame (so that a converter never
 // holds a whole recording in memory). One thread at a time.
 class OctRecordingWriter {

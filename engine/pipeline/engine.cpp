@@ -52,6 +52,11 @@ void Engine::setProcessor(std::unique_ptr<process::FrameProcessor> processor) {
   impl_->processorModality = nullptr;
 }
 
+void Engine::setRawFrameTap(std::shared_ptr<const RawFrameTap> tap) {
+  std::lock_guard lock(impl_->tapMutex);
+  impl_->rawFrameTap = std::move(tap);
+}
+
 void Engine::setFrameObserver(FrameObserver observer) {
   requireStopped(state(), "setFrameObserver");
   impl_->joinThreads();

@@ -52,6 +52,10 @@ class Engine {
   // costs it one wait for the compute stream), so spans of the frames in flight at a change may
   // still arrive. The engine keeps a reference while it records.
   void setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder);
+  // Every raw frame from now on goes to `tap` too (pipeline/engine_types.hpp), or none when
+  // null. Any thread, any time: the acquisition thread takes it up at its next frame; when this
+  // returns, the previous tap is no longer called.
+  void setRawFrameTap(std::shared_ptr<const RawFrameTap> tap);
   void setConfig(const EngineConfig& config);
 
   // The modality's processing parameters (modality/modality.hpp). Live: validated now by the

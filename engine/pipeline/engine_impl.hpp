@@ -115,6 +115,10 @@ struct Engine::Impl {
   // the engine thread takes it up between frames (adoptTraceRequest): tracks acquire, upload,
   // compute, endpoint, and an anchor that places device events on the host clock (traceAnchorNs +
   // their time since traceAnchor); then it hands the recorder to the acquisition thread.
+  // setRawFrameTap(): the acquisition thread holds tapMutex while it calls the tap, so a change
+  // waits for a call in progress.
+  std::mutex tapMutex;
+  std::shared_ptr<const RawFrameTap> rawFrameTap;  // tapMutex
   std::mutex traceMutex;
   std::shared_ptr<profile::TraceRecorder> requestedTrace;  // traceMutex
   std::shared_ptr<profile::TraceRecorder> acquireTrace;    // traceMutex: the acquisition thread's

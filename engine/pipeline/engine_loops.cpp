@@ -86,6 +86,12 @@ void Engine::Impl::acquisitionLoop() {
           const compute::ScopedRange range("acquire");
           source->readFrame(index, ring.data(slot), header.slice);
         }
+        {
+          std::lock_guard lock(tapMutex);
+          if (rawFrameTap) {
+            (*rawFrameTap)(header, ring.data(slot));
+          }
+        }
         std::shared_ptr<profile::TraceRecorder> recorder;
         int track = 0;
         {

@@ -79,5 +79,11 @@ struct CompletedFrame {
   std::span<const float> image;
 };
 using FrameObserver = std::function<void(const CompletedFrame&)>;
+// Sees every raw frame the source delivered (frames dropped at a full host ring never exist),
+// on the acquisition thread, between the read and the frame's entry into the host ring: a
+// raw recorder's submit(). It may block (the acquisition then waits: Block recording loses
+// nothing) but must not throw.
+using RawFrameTap =
+    std::function<void(const acquire::FrameHeader& header, std::span<const std::byte> frame)>;
 
 }  // namespace cineflow::pipeline

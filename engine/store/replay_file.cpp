@@ -1,9 +1,12 @@
 #include "store/replay_file.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <system_error>
 #include <vector>
 
 #include "acquire/frame_source.hpp"
+#include "process/bitshuffle_lz4.hpp"
 
 namespace cineflow::store {
 
@@ -28,7 +31,13 @@ H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
   H5Pset_file_locking(access.get(), false, true);
   H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
   if (!file) {
-    fail("cannot open as HDF5 (damaged or truncated?): " + errorStackText());
+    const std::string reason = errorStackText();
+    // A raw recording still being written, or cut off by a crash, is marked open for writing;
+    // a single-writer/multiple-reader reader may read it all the same.
+    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
+    if (!file) {
+      fail("cannot open as HDF5 (damaged or truncated?): " + reason);
+    }
   }
   return file;
 }
@@ -49,7 +58,10 @@ std::string rootSchema(const std::filesystem::path& path) noexcept {
     }
     // Only reads; file locks fail on some read-only and network file systems.
     H5Pset_file_locking(access.get(), false, true);
-    const H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+    H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+    if (!file) {  // a raw recording being written or cut off (see openForReplay)
+      file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
+    }
     if (!file || !attributeExists(file.get(), "schema")) {
       return {};
     }
@@ -59,21 +71,101 @@ std::string rootSchema(const std::filesystem::path& path) noexcept {
   }
 }
 
-std::string readFrameSlab(hid_t dataset, hid_t fileSpace, std::uint64_t index,
-                          std::span<const hsize_t> frameDims, hid_t memType, void* dst) {
-  std::vector<hsize_t> start(frameDims.size() + 1, 0), count(frameDims.size() + 1, 1);
+std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& interrupted) {
+  interrupted = attributeExists(root, "recording_complete") &&
+                readNumberAttribute(root, "recording_complete") == 0;
+  if (!interrupted || !linkExists(root, "/sequence")) {
+    return datasetFrames;
+  }
+  const H5Dataset sequence(checkId(H5Dopen2(root, "/sequence", H5P_DEFAULT), "/sequence"));
+  const std::vector<hsize_t> shape = datasetShape(sequence.get());
+  return shape.size() == 1 ? std::min<std::uint64_t>(datasetFrames, shape[0]) : datasetFrames;
+}
+
+void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType) {
+  dataset_ = dataset;
+  frameDims_ = std::move(frameDims);
+  memType_ = memType;
+  elementBytes_ = H5Tget_size(memType);
+  fileSpace_ = H5Dataspace(checkId(H5Dget_space(dataset), "get dataspace"));
+  const H5PropertyList dcpl(checkId(H5Dget_create_plist(dataset), "creation properties"));
+  unsigned flags = 0;
+  std::size_t values = 8;
+  unsigned options[8] = {};
+  compressed_ = H5Pget_filter_by_id2(dcpl.get(), process::kBitshuffleFilterId, &flags, &values,
+                                     options, 0, nullptr, nullptr) >= 0;
+  H5Eclear2(H5E_DEFAULT);  // "filter not in pipeline" is an answer, not an error
+  if (!compressed_) {
+    return;
+  }
+  if (values < 5 || options[4] != process::kBitshuffleLz4) {
+    throw std::invalid_argument(
+        "bitshuffle chunks without LZ4 (filter 32008 without its LZ4 option) are not supported");
+  }
+  const H5Datatype type(checkId(H5Dget_type(dataset), "get type"));
+  if (H5Tget_size(type.get()) != elementBytes_ ||
+      H5Tget_order(type.get()) != H5Tget_order(memType)) {
+    throw std::invalid_argument("compressed chunks of " + describeType(type.get()) +
+                                " are not supported (little-endian samples of the frame's type)");
+  }
+  std::vector<hsize_t> chunk(frameDims_.size() + 1);
+  if (H5Pget_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()) !=
+          static_cast<int>(chunk.size()) ||
+      chunk[0] != 1 || !std::equal(frameDims_.begin(), frameDims_.end(), chunk.begin() + 1)) {
+    throw std::invalid_argument("compressed chunks must each hold one whole frame (chunk shape " +
+                                shapeText(chunk) + ")");
+  }
+  std::size_t frameBytes = elementBytes_;
+  for (const hsize_t d : frameDims_) {
+    frameBytes *= d;
+  }
+  chunk_.resize(process::bitshuffleLz4Bound(frameBytes, elementBytes_));
+  scratch_.resize(process::defaultBlockElements(elementBytes_) * elementBytes_);
+}
+
+std::string FrameReader::read(std::uint64_t index, std::span<std::byte> dst) {
+  std::vector<hsize_t> start(frameDims_.size() + 1, 0), count(frameDims_.size() + 1, 1);
   start[0] = index;
   hsize_t values = 1;
-  for (std::size_t d = 0; d < frameDims.size(); ++d) {
-    count[d + 1] = frameDims[d];
-    values *= frameDims[d];
+  for (std::size_t d = 0; d < frameDims_.size(); ++d) {
+    count[d + 1] = frameDims_[d];
+    values *= frameDims_[d];
   }
-  if (H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr) <
-      0) {
+  if (compressed_) {
+    hsize_t stored = 0;
+    if (H5Dget_chunk_storage_size(dataset_, start.data(), &stored) < 0) {
+      return errorStackText();
+    }
+    if (stored > chunk_.size()) {
+      chunk_.resize(stored);  // another encoder's larger chunk: once
+    }
+    std::uint32_t filterMask = 0;
+    if (H5Dread_chunk(dataset_, H5P_DEFAULT, start.data(), &filterMask, chunk_.data()) < 0) {
+      return errorStackText();
+    }
+    const std::span<const std::byte> chunk(chunk_.data(), stored);
+    if ((filterMask & 1u) != 0) {  // the optional filter was skipped: stored as it is
+      if (stored != dst.size()) {
+        return "an uncompressed chunk of " + std::to_string(stored) + " bytes, expected " +
+               std::to_string(dst.size());
+      }
+      std::copy(chunk.begin(), chunk.end(), dst.begin());
+      return {};
+    }
+    try {
+      process::decodeBitshuffleLz4(chunk, elementBytes_, dst, scratch_);
+    } catch (const process::ChunkError& e) {
+      return e.what();
+    }
+    return {};
+  }
+  if (H5Sselect_hyperslab(fileSpace_.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                          nullptr) < 0) {
     return errorStackText();
   }
   const H5Dataspace memSpace(H5Screate_simple(1, &values, nullptr));
-  if (!memSpace || H5Dread(dataset, memType, memSpace.get(), fileSpace, H5P_DEFAULT, dst) < 0) {
+  if (!memSpace ||
+      H5Dread(dataset_, memType_, memSpace.get(), fileSpace_.get(), H5P_DEFAULT, dst.data()) < 0) {
     const std::string reason = errorStackText();
     return reason.empty() ? "unknown HDF5 error" : reason;
   }

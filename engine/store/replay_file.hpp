@@ -4,10 +4,12 @@
 // "cineflow.oct/1", "cineflow.volume/1", ..., for the source factory, which picks a reader by it
 // before any reader validates the file), opening one, and reading one frame of its samples.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "store/hdf5_handle.hpp"
 
@@ -17,7 +19,8 @@ namespace cineflow::store {
 // some read-only and network file systems). Throws acquire::SourceError "PATH: problem" for a
 // missing file, a folder ("is a directory, not KIND"), a file without HDF5's signature ("not an
 // HDF5 file (...)" followed by `notHdf5Hint` when given) or one HDF5 cannot open (damaged or
-// truncated). Call it inside an ErrorScope.
+// truncated). A raw recording still being written, or cut off by a crash (HDF5 marks it open for
+// writing), opens in HDF5's single-writer/multiple-reader read mode. Call it inside an ErrorScope.
 H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
                      const std::string& notHdf5Hint = {});
 
@@ -26,11 +29,37 @@ H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
 // prints nothing.
 std::string rootSchema(const std::filesystem::path& path) noexcept;
 
-// Reads frame `index` of `dataset` [frames][d1][d2]... (`frameDims` = d1, d2, ...) into `dst`,
-// its values contiguous as `memType`, through `fileSpace` (the dataset's dataspace; its selection
-// changes). Returns "" on success, else HDF5's reason (taken right after the failing call: every
-// HDF5 call clears the error stack on entry). Call it inside an ErrorScope.
-std::string readFrameSlab(hid_t dataset, hid_t fileSpace, std::uint64_t index,
-                          std::span<const hsize_t> frameDims, hid_t memType, void* dst);
+// The frames a recording holds, given its frames dataset's first dimension: all of them, unless
+// a raw recording was cut off (root attribute recording_complete = 0), when only those whose
+// /sequence entry was written (store/raw_recorder.hpp). `interrupted` says which.
+std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& interrupted);
+
+// Reads one frame at a time from a recording's frames dataset [frames][d1][d2]...: by hyperslab
+// through HDF5's filter pipeline, or, when its chunks are bitshuffle + LZ4 (filter 32008, as raw
+// recordings write them) of one frame each, by reading each chunk as stored (H5Dread_chunk) and
+// decoding it on this thread (process/bitshuffle_lz4.hpp), which needs no filter plugin. Its
+// buffers are sized by open(): reads allocate nothing (unless a chunk is larger than any
+// encoder of ours makes). One thread at a time; call it inside an ErrorScope.
+class FrameReader {
+ public:
+  // `dataset` stays the caller's and must outlive the reader; `frameDims` = d1, d2, ...;
+  // `memType` the native type the frames are read as. Throws Hdf5Error, or
+  // std::invalid_argument naming what of a compressed layout it cannot decode (bitshuffle
+  // without LZ4, a big-endian type, chunks that are not one whole frame).
+  void open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType);
+  bool compressed() const { return compressed_; }
+  // Frame `index` into `dst` (one frame's bytes). Returns "" on success, else the reason (HDF5's,
+  // or the chunk's damage: "block 3 of 5 is not valid LZ4").
+  std::string read(std::uint64_t index, std::span<std::byte> dst);
+
+ private:
+  hid_t dataset_ = H5I_INVALID_HID;
+  H5Dataspace fileSpace_;
+  std::vector<hsize_t> frameDims_;
+  hid_t memType_ = H5I_INVALID_HID;
+  std::size_t elementBytes_ = 0;
+  bool compressed_ = false;
+  std::vector<std::byte> chunk_, scratch_;
+};
 
 }  // namespace cineflow::store

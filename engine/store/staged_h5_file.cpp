@@ -10,25 +10,29 @@
 
 namespace cineflow::store {
 
+std::string folderProblem(const std::filesystem::path& path) {
+  // Clear reasons for the usual mistakes; HDF5's own message for them is long and indirect.
+  const std::filesystem::path directory =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory, ec)) {
+    return std::filesystem::exists(directory, ec)
+               ? directory.string() + " is not a directory"
+               : "directory " + directory.string() + " does not exist";
+  }
+  if (::access(directory.c_str(), W_OK) != 0) {
+    return "directory " + directory.string() + " is not writable (" + std::strerror(errno) + ")";
+  }
+  return {};
+}
+
 StagedH5File::StagedH5File(std::filesystem::path finalPath)
     : finalPath_(std::move(finalPath)), temporaryPath_(temporaryPathFor(finalPath_)) {
   if (finalPath_.empty() || !finalPath_.has_filename()) {
     state_ = State::Failed;
     throw StoreError("cannot save " + finalPath_.string() + ": create: the path names no file");
   }
-  // Clear reasons for the usual mistakes; HDF5's own message for them is long and indirect.
-  const std::filesystem::path directory =
-      finalPath_.has_parent_path() ? finalPath_.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  std::string problem;
-  if (!std::filesystem::is_directory(directory, ec)) {
-    problem = std::filesystem::exists(directory, ec)
-                  ? directory.string() + " is not a directory"
-                  : "directory " + directory.string() + " does not exist";
-  } else if (::access(directory.c_str(), W_OK) != 0) {
-    problem = "directory " + directory.string() + " is not writable (" + std::strerror(errno) + ")";
-  }
-  if (!problem.empty()) {
+  if (const std::string problem = folderProblem(finalPath_); !problem.empty()) {
     state_ = State::Failed;
     throw StoreError("cannot save " + finalPath_.string() + ": create: " + problem);
   }

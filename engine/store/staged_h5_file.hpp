@@ -18,6 +18,10 @@
 
 namespace cineflow::store {
 
+// Why a file cannot be created at `path`: its folder is missing, is not a folder or is not
+// writable ("directory /x does not exist"); empty when none of these.
+std::string folderProblem(const std::filesystem::path& path);
+
 class StagedH5File {
  public:
   // Checks the directory (exists, is one, is writable: clear reasons for the usual mistakes) and

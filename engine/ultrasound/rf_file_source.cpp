@@ -73,7 +73,7 @@ bool isFloat32(hid_t type) {
 struct RfFileSource::Handles {
   store::H5File file;
   store::H5Dataset rf;
-  store::H5Dataspace fileSpace;
+  store::FrameReader reader;  // after rf: it reads rf
 };
 
 RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -144,7 +144,10 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     if (shape[3] > static_cast<hsize_t>(std::numeric_limits<int>::max())) {
       fail(path, "/rf: too many samples per line (" + std::to_string(shape[3]) + ")");
     }
-    frames_ = shape[0];
+    frames_ = store::recordedFrames(root, shape[0], interrupted_);
+    if (frames_ == 0) {
+      fail(path, "the recording was cut off before its first frame was written");
+    }
 
     params_.samplingFrequencyHz = requiredPositive(path, rf, root, "sampling_frequency_hz");
     params_.centerFrequencyHz = requiredPositive(path, rf, root, "center_frequency_hz");
@@ -203,7 +206,15 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("inconsistent acquisition parameters: ") + e.what());
     }
-    handles_->fileSpace = store::H5Dataspace(checkId(H5Dget_space(rf), "/rf: get dataspace"));
+    try {
+      handles_->reader.open(
+          rf,
+          {static_cast<hsize_t>(params_.transmits()), static_cast<hsize_t>(params_.elements()),
+           static_cast<hsize_t>(params_.samples)},
+          sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT);
+    } catch (const std::invalid_argument& e) {
+      fail(path, std::string("/rf: ") + e.what());
+    }
   } catch (const Hdf5Error& e) {
     fail(path, e.what());
   }
@@ -232,12 +243,7 @@ void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
                     std::to_string(frameBytes()));
   }
   ErrorScope scope;
-  const hsize_t frameDims[3] = {static_cast<hsize_t>(params_.transmits()),
-                                static_cast<hsize_t>(params_.elements()),
-                                static_cast<hsize_t>(params_.samples)};
-  const hid_t memType = sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT;
-  const std::string reason = store::readFrameSlab(handles_->rf.get(), handles_->fileSpace.get(),
-                                                  index, frameDims, memType, dst.data());
+  const std::string reason = handles_->reader.read(index, dst);
   if (!reason.empty()) {
     fail(path_,
          "/rf: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);
@@ -252,7 +258,8 @@ void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
 std::string RfFileSource::describe() const {
   return path_.filename().string() + " (" + framesText(frames_) + ", " +
          std::to_string(params_.transmits()) + " x " + std::to_string(params_.elements()) + " x " +
-         std::to_string(params_.samples) + " " + toString(sampleType_) + ")";
+         std::to_string(params_.samples) + " " + toString(sampleType_) +
+         (interrupted_ ? ", an interrupted recording)" : ")");
 }
 
 }  // namespace cineflow::acquire

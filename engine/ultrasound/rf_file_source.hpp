@@ -55,6 +55,7 @@ class RfFileSource final : public UltrasoundSource {
   AcquisitionParams params_;
   SampleType sampleType_ = SampleType::Int16;
   std::uint64_t frames_ = 0;
+  bool interrupted_ = false;  // a raw recording cut off (recording_complete = 0)
   std::vector<double> elevations_;
   std::unique_ptr<Handles> handles_;
 };

@@ -42,6 +42,29 @@ class UltrasoundModality final : public modality::Modality {
     return describeAcquisition(acquire::requireUltrasound(source).params(),
                                requireImaging(settings));
   }
+
+  // cineflow.rf/1, as rf_writer writes it: /rf [frames][transmits][elements][samples].
+  store::RecordingLayout recordingLayout(const acquire::FrameSource& source,
+                                         const modality::ProcessingSettings&) const override {
+    const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+    const acquire::AcquisitionParams& acq = ultrasound.params();
+    store::RecordingLayout layout;
+    layout.schema = "cineflow.rf/1";
+    layout.dataset = "rf";
+    layout.frameDims = {static_cast<std::uint64_t>(acq.transmits()),
+                        static_cast<std::uint64_t>(acq.elements()),
+                        static_cast<std::uint64_t>(acq.samples)};
+    layout.sampleKind = ultrasound.sampleType() == acquire::SampleType::Float32
+                            ? store::SampleKind::Float32
+                            : store::SampleKind::Int16;
+    layout.dimensions = "frames, transmits, elements, samples";
+    layout.header = store::acquisitionMetadata(acq);
+    if (acq.fractionalBandwidth > 0 && !acq.bandwidthMeasured) {  // a measured one is not recorded
+      layout.header.attributes.emplace("fractional_bandwidth_percent",
+                                       acq.fractionalBandwidth * 100);
+    }
+    return layout;
+  }
 };
 
 const UltrasoundModality kUltrasound;

@@ -10,27 +10,13 @@
 
 #include "arg_reader.hpp"
 #include "support/plain_hdf5.hpp"
+#include "support/run_app.hpp"
 #include "support/test_paths.hpp"
 
 namespace {
 
-struct Run {
-  int exitCode;
-  QString out;
-  QString err;
-};
-
-Run runApp(const QStringList& args, int timeoutMs = 240000) {
-  QProcess process;
-  process.start(QString::fromStdString(cineflow::test::appPath()), args);
-  if (!process.waitForFinished(timeoutMs)) {
-    process.kill();
-    return {-1, {}, "timed out"};
-  }
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = cineflow::test::AppRun;
+using cineflow::test::runApp;
 
 // What an ArgReader makes of `args` with the options --input and --frames (number) and the flag
 // --headless: one line per argument ("flag headless", "input=VALUE", "frames=N", "file NAME"), or

@@ -8,28 +8,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/run_app.hpp"
 #include "support/test_paths.hpp"
 
 namespace {
 
-struct Run {
-  int exitCode;
-  QString out;
-  QString err;
-};
-
-Run runApp(const QStringList& args, int timeoutMs = 280000) {
-  QProcess process;
-  process.start(QString::fromStdString(cineflow::test::appPath()), args);
-  if (!process.waitForFinished(timeoutMs)) {
-    process.kill();
-    process.waitForFinished();
-    return {-1, {}, "timed out"};
-  }
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = cineflow::test::AppRun;
+using cineflow::test::runApp;
 
 const char* const kStages[] = {"upload", "bandpass", "beamform", "envelope", "log"};
 

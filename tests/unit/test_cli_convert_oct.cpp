@@ -12,25 +12,14 @@
 #include <vector>
 
 #include "support/plain_hdf5.hpp"
+#include "support/run_app.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"
 
 namespace {
 
-struct Run {
-  int exitCode;
-  QString out;
-  QString err;
-};
-
-Run runApp(const QStringList& args) {
-  QProcess process;
-  process.start(QString::fromStdString(cineflow::test::appPath()), args);
-  process.waitForFinished(-1);  // no wall-clock limit here: CTest's timeout is the limit
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-          QString::fromUtf8(process.readAllStandardOutput()),
-          QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = cineflow::test::AppRun;
+using cineflow::test::runApp;
 
 // `frames` frames of 64 A-scans x 256 samples of seeded random 12-bit counts (little-endian).
 std::vector<std::uint16_t> writeRaw(const QString& path, int frames, std::size_t tail = 0) {

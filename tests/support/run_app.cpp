@@ -1,0 +1,22 @@
+#include "support/run_app.hpp"
+
+#include <QProcess>
+
+#include "support/test_paths.hpp"
+
+namespace cineflow::test {
+
+AppRun runApp(const QStringList& args, int timeoutMs) {
+  QProcess process;
+  process.start(QString::fromStdString(appPath()), args);
+  if (!process.waitForFinished(timeoutMs)) {
+    process.kill();
+    process.waitForFinished();
+    return {-1, {}, QStringLiteral("timed out")};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
+          QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
+}
+
+}  // namespace cineflow::test

@@ -1,0 +1,103 @@
+// MainWindow: Acquisition > Record (R), its file dialog and its status bar field.
+
+#include <QAction>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QStatusBar>
+
+#include "app_settings.hpp"
+#include "engine_controller.hpp"
+#include "main_window.hpp"
+#include "raw_recording.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+const char* const kRecordFolderKey = "recording/folder";
+const char* const kRecordingStyle = "color: #e0605a; font-weight: bold;";
+
+// "<source>_raw_<date>_<time>.h5" in `folder`: a new name for every recording.
+QString suggestedRecordingPath(const QString& folder, const QString& sourceDescription) {
+  QString stem = sourceDescription.section(QLatin1Char(' '), 0, 0);
+  stem = QFileInfo(stem).completeBaseName();
+  stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]")), QStringLiteral("_"));
+  if (stem.isEmpty()) {
+    stem = QStringLiteral("recording");
+  }
+  return QDir(folder).filePath(
+      QStringLiteral("%1_raw_%2.h5")
+          .arg(stem, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd_HHmmss"))));
+}
+
+}  // namespace
+
+void MainWindow::createRecording() {
+  recording_ = new RawRecording(*controller_, this);
+  recordLabel_ = new QLabel(this);
+  recordLabel_->setObjectName(QStringLiteral("recordingState"));
+  recordLabel_->setStyleSheet(QString::fromLatin1(kRecordingStyle));
+  recordLabel_->setToolTip(tr("Raw frames recorded to the file being written"));
+  recordLabel_->hide();
+  statusBar()->addPermanentWidget(recordLabel_);
+  connect(recording_, &RawRecording::messageReady, this, &MainWindow::showMessage);
+  connect(recording_, &RawRecording::activeChanged, this, [this](bool active) {
+    recordAction_->setChecked(active);
+    recordLabel_->setVisible(active);
+    recordLabel_->setText(recording_->summary());
+  });
+  connect(controller_.get(), &EngineController::statsUpdated, this, [this] {
+    if (recording_->active()) {
+      recordLabel_->setText(recording_->summary());
+      recordLabel_->setToolTip(recording_->path());
+    }
+  });
+  connect(recordAction_, &QAction::triggered, this, [this](bool checked) {
+    if (!checked) {
+      stopRecording();
+      return;
+    }
+    recordAction_->setChecked(false);  // until a recording really starts
+    const auto settings = openAppSettings();
+    const QString folder =
+        settings->value(QString::fromLatin1(kRecordFolderKey), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Record raw frames to"),
+        suggestedRecordingPath(folder, controller_->sourceDescription()),
+        tr("HDF5 recordings (*.h5)"), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty()) {
+      return;
+    }
+    settings->setValue(QString::fromLatin1(kRecordFolderKey), QFileInfo(path).absolutePath());
+    startRecording(path);
+  });
+}
+
+QString MainWindow::startRecording(const QString& path) {
+  const QString error = recording_->start(path);
+  if (!error.isEmpty()) {
+    showMessage(tr("Cannot record: %1").arg(error), true);
+    return error;
+  }
+  showMessage(tr("Recording raw frames to %1").arg(path), false);
+  return {};
+}
+
+void MainWindow::stopRecording() {
+  const QString path = recording_->path();
+  const store::RecorderStats stats = recording_->stop();
+  if (!stats.error.empty()) {
+    showMessage(QString::fromStdString(stats.error), true);
+    return;
+  }
+  QString text = tr("Recorded %1 frames to %2").arg(stats.written).arg(path);
+  if (stats.dropped > 0) {
+    text += tr(" (%1 frames the disk could not take were not recorded)").arg(stats.dropped);
+  }
+  showMessage(text, false);
+}
+
+}  // namespace cineflow::ui
