@@ -71,7 +71,7 @@ void MainWindow::createActions() {
   freezeAction_->setEnabled(false);  // while acquiring or frozen
   connect(freezeAction_, &QAction::triggered, this, &MainWindow::freeze);
 
-  recordAction_ = new QAction(tr("Record"), this);
+  recordAction_ = new QAction(mediaIcon(MediaIcon::Record), tr("Record"), this);
   recordAction_->setObjectName(QStringLiteral("recordAction"));
   recordAction_->setShortcut(QKeySequence(Qt::Key_R));
   recordAction_->setToolTip(

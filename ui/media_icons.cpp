@@ -49,6 +49,11 @@ void drawShape(QPainter& painter, MediaIcon kind, const QColor& colour) {
       painter.scale(-1, 1);
       drawShape(painter, MediaIcon::StepBack, colour);
       break;
+    case MediaIcon::Record:
+      // A recorder's red dot (dimmed like the others when disabled).
+      painter.setBrush(colour == kNormal ? QColor(0xe0, 0x60, 0x5a) : colour);
+      painter.drawEllipse(QPointF(12, 12), 6.5, 6.5);
+      break;
     case MediaIcon::Freeze: {
       // A six-spoke snowflake: the image stops, the cineloop stays.
       QPen pen(colour, 2.2, Qt::SolidLine, Qt::RoundCap);

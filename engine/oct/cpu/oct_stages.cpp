@@ -41,8 +41,10 @@ inline float fastLog2(float x) {
 
 // The fused chain's three loops per A-scan, each compiled for AVX-512, AVX2 + FMA and baseline
 // x86-64, the best the CPU reports picked at run time (the resampling's gathers and the
-// logarithm vectorise 8 or 16 wide instead of 4).
-#if defined(__x86_64__) && !defined(__clang__)
+// logarithm vectorise 8 or 16 wide instead of 4). Not under the sanitizers: their runtime is not
+// up yet when the loader resolves the clones, and an instrumented resolver crashes there.
+#if defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
 #define CINEFLOW_OCT_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
