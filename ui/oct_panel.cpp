@@ -82,14 +82,15 @@ OctPanel::OctPanel(EngineController& controller, QWidget* parent)
 
   kLinearisation_ =
       makeCombo(this, "octKLinearisation",
-                {{tr("Wavelength table"), static_cast<int>(oct::KLinearisation::Wavelengths)},
-                 {tr("Table from file…"), static_cast<int>(oct::KLinearisation::Table)},
+                {{tr("Wavelengths"), static_cast<int>(oct::KLinearisation::Wavelengths)},
+                 {tr("Table file…"), static_cast<int>(oct::KLinearisation::Table)},
                  {tr("Polynomial…"), static_cast<int>(oct::KLinearisation::Polynomial)},
-                 {tr("None (linear in k)"), static_cast<int>(oct::KLinearisation::None)}});
+                 {tr("Linear in k"), static_cast<int>(oct::KLinearisation::None)}});
   kLinearisation_->setToolTip(
       tr("How the spectrometer's samples are resampled evenly in k: from the recording's "
          "wavelength table, a resampling table (a text file of raw sample indices, one per "
-         "sample), or a polynomial raw index = c0 + c1 j + c2 j² + c3 j³"));
+         "sample), a polynomial raw index = c0 + c1 j + c2 j² + c3 j³, or not at all (the "
+         "samples are already linear in k)"));
   // Its longest choice need not widen the dock (the wider panel sets the Acquisition dock's width).
   kLinearisation_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   kLinearisation_->setMinimumContentsLength(10);
