@@ -2,6 +2,8 @@
 
 #include <lz4.h>
 
+#include "process/cuda/lz4_device.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -27,16 +29,9 @@ void writeBigEndian(std::byte* p, std::uint64_t value, int bytes) {
   }
 }
 
-// The 8 x 8 bit matrix in `x` (row r = byte r, column c = bit c) transposed: bit c of byte r goes
-// to bit r of byte c. Three exchanges of 1-, 2- and 4-bit sub-blocks across the diagonal.
+// Bit c of byte r goes to bit r of byte c (the device code's transpose, the same on the host).
 inline std::uint64_t transpose8x8(std::uint64_t x) {
-  std::uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAULL;
-  x ^= t ^ (t << 7);
-  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCULL;
-  x ^= t ^ (t << 14);
-  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ULL;
-  x ^= t ^ (t << 28);
-  return x;
+  return cuda::transposeBits8x8(x);
 }
 
 // Elements in the last, partial block (a multiple of 8) and in the raw tail.
@@ -81,18 +76,50 @@ void bitshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements,
 void bitunshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements,
                        std::size_t elementBytes) {
   const std::size_t rowBytes = elements / 8;
-  for (std::size_t group = 0; group < rowBytes; ++group) {
-    std::byte* first = out + group * 8 * elementBytes;
-    for (std::size_t j = 0; j < elementBytes; ++j) {
-      const std::byte* row = in + 8 * j * rowBytes + group;
+  // One group (8 elements) at a time: byte j of its elements from the 8 rows of byte j.
+  const auto unshuffleGroup = [&](std::size_t group, std::size_t j, std::uint64_t x) {
+    x = transpose8x8(x);
+    std::byte* first = out + group * 8 * elementBytes + j;
+    for (std::size_t e = 0; e < 8; ++e) {
+      first[e * elementBytes] = static_cast<std::byte>((x >> (8 * e)) & 0xff);
+    }
+  };
+  for (std::size_t j = 0; j < elementBytes; ++j) {
+    const std::byte* rows = in + 8 * j * rowBytes;
+    std::size_t group = 0;
+    // Eight groups at a time: one 8-byte read from each row, the 8 x 8 bytes transposed in
+    // registers (4-, 2- and 1-byte blocks exchanged across the diagonal), so that word g holds
+    // group g's byte of every row; four times fewer reads than byte by byte.
+    for (; group + 8 <= rowBytes; group += 8) {
+      std::uint64_t w[8];
+      for (std::size_t k = 0; k < 8; ++k) {
+        std::memcpy(&w[k], rows + k * rowBytes + group, 8);
+      }
+      for (std::size_t k = 0; k < 4; ++k) {
+        const std::uint64_t t = ((w[k] >> 32) ^ w[k + 4]) & 0x00000000FFFFFFFFULL;
+        w[k] ^= t << 32;
+        w[k + 4] ^= t;
+      }
+      for (const std::size_t k : {0u, 1u, 4u, 5u}) {
+        const std::uint64_t t = ((w[k] >> 16) ^ w[k + 2]) & 0x0000FFFF0000FFFFULL;
+        w[k] ^= t << 16;
+        w[k + 2] ^= t;
+      }
+      for (std::size_t k = 0; k < 8; k += 2) {
+        const std::uint64_t t = ((w[k] >> 8) ^ w[k + 1]) & 0x00FF00FF00FF00FFULL;
+        w[k] ^= t << 8;
+        w[k + 1] ^= t;
+      }
+      for (std::size_t g = 0; g < 8; ++g) {
+        unshuffleGroup(group + g, j, w[g]);
+      }
+    }
+    for (; group < rowBytes; ++group) {
       std::uint64_t x = 0;
       for (std::size_t k = 0; k < 8; ++k) {
-        x |= static_cast<std::uint64_t>(row[k * rowBytes]) << (8 * k);
+        x |= static_cast<std::uint64_t>(rows[k * rowBytes + group]) << (8 * k);
       }
-      x = transpose8x8(x);
-      for (std::size_t e = 0; e < 8; ++e) {
-        first[e * elementBytes + j] = static_cast<std::byte>((x >> (8 * e)) & 0xff);
-      }
+      unshuffleGroup(group, j, x);
     }
   }
 }
