@@ -22,21 +22,29 @@ inline constexpr std::int64_t kLz4Overflow = -2;   // more bytes than the decode
 inline constexpr std::int64_t kLz4BadOffset = -3;  // a match before the output's start (or 0)
 inline constexpr std::int64_t kLz4WrongSize = -4;  // decoded to fewer bytes than expected
 
+// A 4-bit length of 15 continues in the bytes that follow (each added; 255 means another):
+// adds them to `length`. False when the block ends first.
+CINEFLOW_HD inline bool extendLength(const std::uint8_t* src, std::size_t srcSize, std::size_t& in,
+                                     std::size_t& length) {
+  unsigned more = 255;
+  while (more == 255) {
+    if (in >= srcSize) {
+      return false;
+    }
+    more = src[in++];
+    length += more;
+  }
+  return true;
+}
+
 CINEFLOW_HD inline std::int64_t lz4DecodeBlock(const std::uint8_t* src, std::size_t srcSize,
                                                std::uint8_t* dst, std::size_t dstSize) {
   std::size_t in = 0, out = 0;
   while (in < srcSize) {
     const unsigned token = src[in++];
     std::size_t literals = token >> 4;
-    if (literals == 15) {
-      unsigned more = 255;
-      while (more == 255) {
-        if (in >= srcSize) {
-          return kLz4Truncated;
-        }
-        more = src[in++];
-        literals += more;
-      }
+    if (literals == 15 && !extendLength(src, srcSize, in, literals)) {
+      return kLz4Truncated;
     }
     if (literals > srcSize - in) {
       return kLz4Truncated;
@@ -62,15 +70,8 @@ CINEFLOW_HD inline std::int64_t lz4DecodeBlock(const std::uint8_t* src, std::siz
       return kLz4BadOffset;
     }
     std::size_t match = (token & 15u) + 4;
-    if ((token & 15u) == 15) {
-      unsigned more = 255;
-      while (more == 255) {
-        if (in >= srcSize) {
-          return kLz4Truncated;
-        }
-        more = src[in++];
-        match += more;
-      }
+    if ((token & 15u) == 15 && !extendLength(src, srcSize, in, match)) {
+      return kLz4Truncated;
     }
     if (match > dstSize - out) {
       return kLz4Overflow;
