@@ -25,6 +25,8 @@ pkg_check_modules(MATIO QUIET IMPORTED_TARGET matio)
 cineflow_require(MATIO_FOUND "matio (MATLAB file import)" "libmatio-dev")
 pkg_check_modules(LZ4 QUIET IMPORTED_TARGET liblz4)
 cineflow_require(LZ4_FOUND "LZ4 (compressed raw recordings)" "liblz4-dev")
+pkg_check_modules(XXHASH QUIET IMPORTED_TARGET libxxhash)
+cineflow_require(XXHASH_FOUND "xxHash (raw recordings' frame checksums)" "libxxhash-dev")
 
 if(CINEFLOW_BUILD_UI OR CINEFLOW_BUILD_TESTS)
   find_package(Qt6 QUIET COMPONENTS Core Widgets OpenGLWidgets Test)

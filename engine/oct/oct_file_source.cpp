@@ -121,7 +121,8 @@ void checkTable(const std::filesystem::path& path, const char* name,
 struct OctFileSource::Handles {
   store::H5File file;
   store::H5Dataset spectra;
-  store::FrameReader reader;  // after spectra: it reads spectra
+  store::H5Dataset checksums;  // a raw recording's per-frame checksums; empty otherwise
+  store::FrameReader reader;   // after spectra: it reads spectra
 };
 
 OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -256,11 +257,12 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("inconsistent acquisition: ") + e.what());
     }
+    handles_->checksums = store::openFrameChecksums(root);
     try {
       handles_->reader.open(
           spectra,
           {static_cast<hsize_t>(acquisition_.ascans), static_cast<hsize_t>(acquisition_.samples)},
-          H5T_NATIVE_UINT16);
+          H5T_NATIVE_UINT16, handles_->checksums.get());
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("/spectra: ") + e.what());
     }

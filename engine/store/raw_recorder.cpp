@@ -1,5 +1,7 @@
 #include "store/raw_recorder.hpp"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include "process/bitshuffle_lz4.hpp"
 #include "store/acquisition_layout.hpp"
 #include "store/hdf5_handle.hpp"
+#include "store/replay_file.hpp"
 #include "store/staged_h5_file.hpp"
 #include "store/store_error.hpp"
 
@@ -88,7 +91,7 @@ std::size_t bytesOf(SampleKind kind) noexcept {
 
 struct RawRecorder::File {
   H5File file;
-  H5Dataset frames, sequence, timestamps;
+  H5Dataset frames, checksums, sequence, timestamps;
   std::chrono::steady_clock::time_point lastFlush;
 };
 
@@ -158,6 +161,7 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
                                                  space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                                       name + ": create"));
     writeStringAttribute(file_->frames.get(), "dimensions", layout_.dimensions);
+    file_->checksums = createIndex(root, kFrameChecksums, H5T_STD_U64LE);
     file_->sequence = createIndex(root, "sequence", H5T_STD_U64LE);
     file_->timestamps = createIndex(root, "timestamp_ns", H5T_STD_I64LE);
     checkStatus(H5Fstart_swmr_write(root), "single-writer mode");
@@ -268,6 +272,10 @@ void RawRecorder::write(const Slot& slot) {
     checkStatus(H5Dset_extent(frames, extent.data()), layout_.dataset + ": extend");
     checkStatus(H5Dwrite_chunk(frames, H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()),
                 layout_.dataset + ": write frame " + std::to_string(index));
+    const std::uint64_t checksum = XXH3_64bits(slot.bytes.data(), slot.bytes.size());
+    appendValue(file_->checksums.get(), index, H5T_NATIVE_UINT64, &checksum, kFrameChecksums);
+    // The sequence number after the frame and its checksum: a frame counts once its entry
+    // exists (replay_file.hpp, recordedFrames()).
     appendValue(file_->sequence.get(), index, H5T_NATIVE_UINT64, &slot.header.sequence, "sequence");
     appendValue(file_->timestamps.get(), index, H5T_NATIVE_INT64, &slot.header.timestampNs,
                 "timestamp_ns");
@@ -332,6 +340,7 @@ RecorderStats RawRecorder::stop() {
   }
   flush();
   file_->frames.reset();
+  file_->checksums.reset();
   file_->sequence.reset();
   file_->timestamps.reset();
   if (!file_->file.close()) {

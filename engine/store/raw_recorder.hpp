@@ -6,7 +6,9 @@
 // The file: the modality's schema and header, its frames dataset extendible along frames, one
 // frame per chunk, each chunk bitshuffle + LZ4 in HDF5 filter 32008's format
 // (process/bitshuffle_lz4.hpp; h5py with hdf5plugin, HDF5 with Debian's bitshuffle plugin and
-// Cineflow read it) or uncompressed; /sequence (uint64) and /timestamp_ns (int64) per frame;
+// Cineflow read it) or uncompressed; /sequence (uint64), /timestamp_ns (int64) and
+// /frame_xxh3 (uint64: XXH3-64 of the frame's bytes as acquired, which replay checks: LZ4 itself
+// cannot see a damaged literal) per frame;
 // root attribute recording_complete = 0 while recording, 1 once stopped cleanly. It is written in
 // HDF5's single-writer/multiple-reader mode (file format 1.10): every structure on disk stays
 // consistent, and it is flushed after every frame, so a recording cut off by a crash, a kill or a

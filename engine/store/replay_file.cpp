@@ -1,5 +1,7 @@
 #include "store/replay_file.hpp"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <system_error>
@@ -82,8 +84,17 @@ std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& inte
   return shape.size() == 1 ? std::min<std::uint64_t>(datasetFrames, shape[0]) : datasetFrames;
 }
 
-void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType) {
+H5Dataset openFrameChecksums(hid_t root) {
+  if (!linkExists(root, kFrameChecksums)) {
+    return {};
+  }
+  return H5Dataset(checkId(H5Dopen2(root, kFrameChecksums, H5P_DEFAULT), kFrameChecksums));
+}
+
+void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType,
+                       hid_t checksums) {
   dataset_ = dataset;
+  checksums_ = checksums;
   frameDims_ = std::move(frameDims);
   memType_ = memType;
   elementBytes_ = H5Tget_size(memType);
@@ -124,6 +135,28 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
 }
 
 std::string FrameReader::read(std::uint64_t index, std::span<std::byte> dst) {
+  const std::string reason = readValues(index, dst);
+  return reason.empty() && checksums_ >= 0 ? checkSum(index, dst) : reason;
+}
+
+std::string FrameReader::checkSum(std::uint64_t index, std::span<const std::byte> frame) {
+  const H5Dataspace space(H5Dget_space(checksums_));
+  const hsize_t start[1] = {index}, count[1] = {1};
+  std::uint64_t recorded = 0;
+  const H5Dataspace one(H5Screate_simple(1, count, nullptr));
+  if (!space || !one ||
+      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+      H5Dread(checksums_, H5T_NATIVE_UINT64, one.get(), space.get(), H5P_DEFAULT, &recorded) < 0) {
+    return "its checksum cannot be read: " + errorStackText();
+  }
+  if (XXH3_64bits(frame.data(), frame.size()) != recorded) {
+    return "the frame does not match its checksum (/frame_xxh3): its bytes changed after they "
+           "were recorded";
+  }
+  return {};
+}
+
+std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> dst) {
   std::vector<hsize_t> start(frameDims_.size() + 1, 0), count(frameDims_.size() + 1, 1);
   start[0] = index;
   for (std::size_t d = 0; d < frameDims_.size(); ++d) {

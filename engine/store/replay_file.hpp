@@ -34,6 +34,12 @@ std::string rootSchema(const std::filesystem::path& path) noexcept;
 // /sequence entry was written (store/raw_recorder.hpp). `interrupted` says which.
 std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& interrupted);
 
+// Per-frame XXH3-64 of each frame's bytes (raw recordings): the dataset's name at the root.
+inline constexpr const char* kFrameChecksums = "frame_xxh3";
+// The root's checksum dataset, or an empty handle when the file has none (most files other than
+// raw recordings). Throws Hdf5Error when it exists but cannot be opened.
+H5Dataset openFrameChecksums(hid_t root);
+
 // Reads one frame at a time from a recording's frames dataset [frames][d1][d2]...: by hyperslab
 // through HDF5's filter pipeline, or, when its chunks are bitshuffle + LZ4 (filter 32008, as raw
 // recordings write them) of one frame each, by reading each chunk as stored (H5Dread_chunk) and
@@ -46,14 +52,22 @@ class FrameReader {
   // `memType` the native type the frames are read as. Throws Hdf5Error, or
   // std::invalid_argument naming what of a compressed layout it cannot decode (bitshuffle
   // without LZ4, a big-endian type, chunks that are not one whole frame).
-  void open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType);
+  // With a root `checksums` dataset (kFrameChecksums, one uint64 per frame), every frame read is
+  // checked against its checksum.
+  void open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType,
+            hid_t checksums = H5I_INVALID_HID);
   bool compressed() const { return compressed_; }
   // Frame `index` into `dst` (one frame's bytes). Returns "" on success, else the reason (HDF5's,
   // or the chunk's damage: "block 3 of 5 is not valid LZ4").
-  std::string read(std::uint64_t index, std::span<std::byte> dst);
+  std::string read(std::uint64_t index,
+                   std::span<std::byte> dst);  // or "does not match its checksum"
 
  private:
+  std::string readValues(std::uint64_t index, std::span<std::byte> dst);
+  std::string checkSum(std::uint64_t index, std::span<const std::byte> frame);
+
   hid_t dataset_ = H5I_INVALID_HID;
+  hid_t checksums_ = H5I_INVALID_HID;
   H5Dataspace fileSpace_;
   std::vector<hsize_t> frameDims_;
   hid_t memType_ = H5I_INVALID_HID;

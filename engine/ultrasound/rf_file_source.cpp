@@ -73,7 +73,8 @@ bool isFloat32(hid_t type) {
 struct RfFileSource::Handles {
   store::H5File file;
   store::H5Dataset rf;
-  store::FrameReader reader;  // after rf: it reads rf
+  store::H5Dataset checksums;  // a raw recording's per-frame checksums; empty otherwise
+  store::FrameReader reader;   // after rf: it reads rf
 };
 
 RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -206,12 +207,14 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("inconsistent acquisition parameters: ") + e.what());
     }
+    handles_->checksums = store::openFrameChecksums(root);
     try {
       handles_->reader.open(
           rf,
           {static_cast<hsize_t>(params_.transmits()), static_cast<hsize_t>(params_.elements()),
            static_cast<hsize_t>(params_.samples)},
-          sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT);
+          sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT,
+          handles_->checksums.get());
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("/rf: ") + e.what());
     }

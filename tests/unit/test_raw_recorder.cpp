@@ -6,7 +6,8 @@
 //   - a full disk stops the recording with the reason, later frames are counted, and the frames
 //     written before it replay;
 //   - a recording never overwrites a file, and a missing folder is named;
-//   - a damaged chunk is reported with its frame.
+//   - a damaged chunk is reported with its frame, and so is a changed byte LZ4 cannot see (the
+//     frame's checksum).
 
 #include <hdf5.h>
 
@@ -23,6 +24,7 @@
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
+#include "process/bitshuffle_lz4.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/store_error.hpp"
 #include "support/plain_hdf5.hpp"
@@ -295,6 +297,17 @@ class TestRawRecorder : public QObject {
       H5Dread_chunk(rf, H5P_DEFAULT, offset, &mask, chunk.data());
       std::fill(chunk.begin() + 16, chunk.begin() + 48, std::byte{0xff});
       QVERIFY(H5Dwrite_chunk(rf, H5P_DEFAULT, 0, offset, chunk.size(), chunk.data()) >= 0);
+      // Frame 3: the last byte of its first LZ4 block is a literal (a block ends in literals):
+      // changed, the block still decodes to its size. Only the frame's checksum can tell.
+      const hsize_t third[4] = {3, 0, 0, 0};
+      H5Dget_chunk_storage_size(rf, third, &bytes);
+      chunk.assign(bytes, std::byte{0});
+      H5Dread_chunk(rf, H5P_DEFAULT, third, &mask, chunk.data());
+      process::ChunkLayout layout;
+      process::readChunkLayout(chunk, 2, source.frameBytes(), layout);
+      std::byte& literal = chunk[layout.blocks[0].offset + layout.blocks[0].compressedBytes - 1];
+      literal ^= std::byte{0x10};
+      QVERIFY(H5Dwrite_chunk(rf, H5P_DEFAULT, 0, third, chunk.size(), chunk.data()) >= 0);
       H5Dclose(rf);
       H5Fclose(h5);
     }
@@ -303,16 +316,23 @@ class TestRawRecorder : public QObject {
     acquire::SliceInfo slice;
     replay->readFrame(1, frame, slice);  // the others are fine
     QVERIFY(frame == frameOf(source, 1));
-    try {
-      replay->readFrame(2, frame, slice);
-      QFAIL("a damaged chunk was read without an error");
-    } catch (const acquire::SourceError& error) {
-      const std::string why = error.what();
-      QVERIFY2(why.find("damaged.h5") != std::string::npos &&
-                   why.find("reading frame 2") != std::string::npos &&
-                   why.find("block 1 of") != std::string::npos,
-               why.c_str());
-    }
+    const auto refusal = [&](std::uint64_t index) {
+      try {
+        replay->readFrame(index, frame, slice);
+      } catch (const acquire::SourceError& error) {
+        return std::string(error.what());
+      }
+      return std::string("read without an error");
+    };
+    std::string why = refusal(2);
+    QVERIFY2(why.find("damaged.h5") != std::string::npos &&
+                 why.find("reading frame 2") != std::string::npos &&
+                 why.find("block 1 of") != std::string::npos,
+             why.c_str());
+    why = refusal(3);
+    QVERIFY2(why.find("reading frame 3") != std::string::npos &&
+                 why.find("does not match its checksum") != std::string::npos,
+             why.c_str());
   }
 };
 
