@@ -36,6 +36,8 @@ const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                       [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
        cineflow bench --modality oct [--backend cpu|cuda] [--frames N]
+       cineflow bench --compressed [--modality oct | --preset default|course] [--backend ...]
+                      [--frames N]
 
 Measures the processing engine flat out on frames that a simulated scanner deposits straight
 into pinned host memory: per-stage median and p99 times, end-to-end frames/s, pinned
@@ -62,6 +64,11 @@ Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
   --modality oct   measure the OCT chain instead: B-scans of 1024 A-scans x 2048 uint16 samples
                    (the OCT simulator's sample) through the engine flat out; reports A-scans/s
                    against the host-to-device bound, and each stage's time
+  --compressed     measure compressed raw recordings instead: the workload's frames (the
+                   simulator for the default preset, the OCT simulator with --modality oct)
+                   recorded as bitshuffle + LZ4 and uncompressed in a temporary folder; reports
+                   the compression, the decoder's GB/s and both files' replay frames/s beside
+                   the host-to-device bound
   --json FILE      also write the results as JSON
   --help           print this help and exit
 
@@ -79,6 +86,7 @@ struct BenchOptions {
   std::string saveFolder;  // empty: no saving run
   std::string tracePath;   // empty: no trace
   std::string modality = "ultrasound";
+  bool compressed = false;
 };
 
 // Throws std::invalid_argument unless `text` is a whole number in [1, kMaxFrames].
@@ -132,6 +140,8 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       }
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
+    } else if (args.flag("--compressed")) {
+      options.compressed = true;
     } else {
       args.rejectUnknown("see cineflow bench --help");
     }
@@ -370,6 +380,10 @@ int runBench(int argc, char** argv) {
       std::cerr << "cineflow: " << fallback << '\n';
     }
     const bool cuda = backend->kind() == compute::BackendKind::Cuda;
+    if (options.compressed) {
+      return runCompressedBench(*backend, options.modality, options.preset,
+                                options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
+    }
     if (options.modality == "oct") {
       return runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
     }

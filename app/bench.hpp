@@ -11,6 +11,7 @@ int runBench(int argc, char** argv);
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace cineflow::compute {
 class Backend;
@@ -22,5 +23,9 @@ namespace cineflow::app {
 double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes);
 // `cineflow bench --modality oct` (bench_oct.cpp): prints the report, returns the exit code.
 int runOctBench(compute::Backend& backend, std::uint64_t frames);
+// `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed and
+// not, decoded and replayed; prints the report, returns the exit code.
+int runCompressedBench(compute::Backend& backend, const std::string& modality,
+                       const std::string& preset, std::uint64_t frames);
 
 }  // namespace cineflow::app
