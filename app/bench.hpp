@@ -16,11 +16,18 @@ int runBench(int argc, char** argv);
 namespace cineflow::compute {
 class Backend;
 }
+namespace cineflow::pipeline {
+class Engine;
+}
 
 namespace cineflow::app {
 
 // Pinned host-to-device bandwidth of `frameBytes` copies, GB/s (bench.cpp).
 double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes);
+// Starts `engine` (configured, unpaced, with maxFrames = timed + `warmup`), waits for it to finish
+// and returns the seconds from the `warmup`-th completed frame to the end (bench_run.cpp). Takes
+// the engine's frame observer. Throws std::runtime_error with the engine's error when it failed.
+double timeUnpacedRun(pipeline::Engine& engine, std::uint64_t warmup);
 // `cineflow bench --modality oct` (bench_oct.cpp): prints the report, returns the exit code.
 int runOctBench(compute::Backend& backend, std::uint64_t frames);
 // `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed and

@@ -118,21 +118,7 @@ double replayRate(compute::Backend& backend, const std::filesystem::path& path,
   pipeline::Engine engine(backend, config);
   engine.setSource(acquire::openSource(path.string()));
   engine.setSettings(settings);
-  std::chrono::steady_clock::time_point begin;
-  std::uint64_t seen = 0;
-  engine.setFrameObserver([&](const pipeline::CompletedFrame&) {
-    if (++seen == warmup) {
-      begin = std::chrono::steady_clock::now();
-    }
-  });
-  engine.start();
-  const pipeline::EngineState state = engine.waitUntilFinished();
-  const auto end = std::chrono::steady_clock::now();
-  engine.stop();
-  if (state == pipeline::EngineState::Failed) {
-    throw std::runtime_error(engine.stats().error);
-  }
-  return static_cast<double>(frames) / std::chrono::duration<double>(end - begin).count();
+  return static_cast<double>(frames) / timeUnpacedRun(engine, warmup);
 }
 
 }  // namespace

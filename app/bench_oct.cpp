@@ -36,23 +36,14 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames) {
   pipeline::Engine engine(backend, engineConfig);
   engine.setSource(std::move(source));
   oct::setParams(engine, params);
-  std::chrono::steady_clock::time_point begin;
-  std::uint64_t seen = 0;
-  engine.setFrameObserver([&](const pipeline::CompletedFrame&) {
-    if (++seen == warmup) {
-      begin = std::chrono::steady_clock::now();
-    }
-  });
-  engine.start();
-  const pipeline::EngineState state = engine.waitUntilFinished();
-  const auto end = std::chrono::steady_clock::now();
-  engine.stop();
-  const pipeline::EngineStats stats = engine.stats();
-  if (state == pipeline::EngineState::Failed) {
-    std::fprintf(stderr, "cineflow: %s\n", stats.error.c_str());
+  double seconds = 0;
+  try {
+    seconds = timeUnpacedRun(engine, warmup);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "cineflow: %s\n", e.what());
     return 1;
   }
-  const double seconds = std::chrono::duration<double>(end - begin).count();
+  const pipeline::EngineStats stats = engine.stats();
   const double bscansPerSecond = static_cast<double>(frames) / seconds;
   const double ascansPerSecond = bscansPerSecond * acquisition.ascans;
   std::printf("backend: %s\n", backend.deviceName().c_str());
