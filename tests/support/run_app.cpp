@@ -6,8 +6,15 @@
 
 namespace cineflow::test {
 
-AppRun runApp(const QStringList& args, int timeoutMs) {
+AppRun runApp(const QStringList& args, int timeoutMs, const QStringList& environment) {
   QProcess process;
+  if (!environment.isEmpty()) {
+    QProcessEnvironment variables = QProcessEnvironment::systemEnvironment();
+    for (const QString& entry : environment) {
+      variables.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+    }
+    process.setProcessEnvironment(variables);
+  }
   process.start(QString::fromStdString(appPath()), args);
   if (!process.waitForFinished(timeoutMs)) {
     process.kill();
