@@ -93,7 +93,8 @@ double decodeRate(const std::filesystem::path& path, const std::string& dataset,
         H5Dread_chunk(frames.get(), H5P_DEFAULT, offset.data(), &mask, chunks[f].data()),
         "read chunk");
   }
-  std::vector<std::byte> out(frameBytes), scratch;
+  std::vector<std::byte> out(frameBytes);
+  process::ChunkScratch scratch;
   const auto begin = std::chrono::steady_clock::now();
   for (int r = 0; r < repeats; ++r) {
     for (const auto& chunk : chunks) {

@@ -228,18 +228,18 @@ void readChunkLayout(std::span<const std::byte> chunk, std::size_t elementBytes,
 }
 
 void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBytes,
-                         std::span<std::byte> out, std::vector<std::byte>& scratch) {
-  ChunkLayout layout;
+                         std::span<std::byte> out, ChunkScratch& scratch) {
+  ChunkLayout& layout = scratch.layout;
   readChunkLayout(chunk, elementBytes, out.size(), layout);
-  if (scratch.size() < layout.blockElements * elementBytes) {
-    scratch.resize(layout.blockElements * elementBytes);
+  if (scratch.block.size() < layout.blockElements * elementBytes) {
+    scratch.block.resize(layout.blockElements * elementBytes);
   }
   std::size_t written = 0;
   for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
     const ChunkLayout::Block& block = layout.blocks[b];
     const int decoded = LZ4_decompress_safe(
         reinterpret_cast<const char*>(chunk.data() + block.offset),
-        reinterpret_cast<char*>(scratch.data()), static_cast<int>(block.compressedBytes),
+        reinterpret_cast<char*>(scratch.block.data()), static_cast<int>(block.compressedBytes),
         static_cast<int>(block.decodedBytes));
     if (decoded < 0 || static_cast<std::size_t>(decoded) != block.decodedBytes) {
       refuse("block " + std::to_string(b + 1) + " of " + std::to_string(layout.blocks.size()) +
@@ -247,7 +247,7 @@ void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBy
                           : " decodes to " + std::to_string(decoded) + " bytes, expected " +
                                 std::to_string(block.decodedBytes)));
     }
-    bitunshuffleBlock(scratch.data(), out.data() + written, block.decodedBytes / elementBytes,
+    bitunshuffleBlock(scratch.block.data(), out.data() + written, block.decodedBytes / elementBytes,
                       elementBytes);
     written += block.decodedBytes;
   }

@@ -74,10 +74,16 @@ std::size_t encodeBitshuffleLz4(std::span<const std::byte> data, std::size_t ele
 // The most bytes a chunk of `bytes` decoded bytes can take (for sizing buffers once).
 std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes);
 
-// Decodes one chunk into `out` (exactly the decoded size). `scratch` holds at least one block
-// (blockElements x elementBytes) and is reused. Throws ChunkError (see readChunkLayout; an LZ4
-// block that is corrupt or decodes to another size names its block).
+// What decoding needs besides the chunk and the frame, kept between frames so that a decoder
+// allocates only for its first frame (or a chunk with larger blocks).
+struct ChunkScratch {
+  std::vector<std::byte> block;  // one decoded, still shuffled block
+  ChunkLayout layout;
+};
+
+// Decodes one chunk into `out` (exactly the decoded size). Throws ChunkError (see
+// readChunkLayout; an LZ4 block that is corrupt or decodes to another size names its block).
 void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBytes,
-                         std::span<std::byte> out, std::vector<std::byte>& scratch);
+                         std::span<std::byte> out, ChunkScratch& scratch);
 
 }  // namespace cineflow::process

@@ -3,7 +3,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,7 +17,6 @@
 namespace cineflow::store {
 namespace {
 
-constexpr auto kIdleFlush = std::chrono::seconds(1);
 constexpr hsize_t kIndexChunk = 1024;  // /sequence and /timestamp_ns values per chunk
 
 hid_t fileType(SampleKind kind) {
@@ -92,7 +90,7 @@ std::size_t bytesOf(SampleKind kind) noexcept {
 struct RawRecorder::File {
   H5File file;
   H5Dataset frames, checksums, sequence, timestamps;
-  std::chrono::steady_clock::time_point lastFlush;
+  std::vector<hsize_t> extent, offset;  // the frames dataset's, per frame: [frames][dims...]
 };
 
 RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layout,
@@ -170,7 +168,9 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     std::filesystem::remove(path, ec);
     refuse(e.what());
   }
-  file_->lastFlush = std::chrono::steady_clock::now();
+  file_->extent.assign(1, 0);
+  file_->extent.insert(file_->extent.end(), layout_.frameDims.begin(), layout_.frameDims.end());
+  file_->offset.assign(file_->extent.size(), 0);
   slots_.resize(static_cast<std::size_t>(slots));
   for (int i = 0; i < slots; ++i) {
     slots_[static_cast<std::size_t>(i)].bytes.resize(layout_.frameBytes());
@@ -222,15 +222,9 @@ void RawRecorder::run() {
   compute::setCurrentThreadName("cf-record");
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait_for(lock, kIdleFlush, [this] { return !queued_.empty() || stopping_; });
+    changed_.wait(lock, [this] { return !queued_.empty() || stopping_; });
     if (queued_.empty()) {
-      if (stopping_) {
-        break;
-      }
-      lock.unlock();
-      flush();
-      lock.lock();
-      continue;
+      break;  // stopping, everything written (each frame is flushed as it is written)
     }
     const int index = queued_.front();
     queued_.erase(queued_.begin());
@@ -262,12 +256,10 @@ void RawRecorder::write(const Slot& slot) {
       std::lock_guard lock(mutex_);
       index = stats_.written;
     }
-    std::vector<hsize_t> extent(layout_.frameDims.size() + 1), offset(extent.size(), 0);
+    std::vector<hsize_t>& extent = file_->extent;
+    std::vector<hsize_t>& offset = file_->offset;
     extent[0] = index + 1;
     offset[0] = index;
-    for (std::size_t d = 0; d < layout_.frameDims.size(); ++d) {
-      extent[d + 1] = layout_.frameDims[d];
-    }
     const hid_t frames = file_->frames.get();
     checkStatus(H5Dset_extent(frames, extent.data()), layout_.dataset + ": extend");
     checkStatus(H5Dwrite_chunk(frames, H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()),
@@ -300,9 +292,6 @@ void RawRecorder::flush() {
   const ErrorScope quiet;
   if (file_ && file_->file && H5Fflush(file_->file.get(), H5F_SCOPE_LOCAL) < 0) {
     fail("flush: " + errorStackText());
-  }
-  if (file_) {
-    file_->lastFlush = std::chrono::steady_clock::now();
   }
 }
 

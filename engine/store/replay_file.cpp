@@ -11,6 +11,28 @@
 #include "process/bitshuffle_lz4.hpp"
 
 namespace cineflow::store {
+namespace {
+
+// Read-only, without file locking (it fails on some read-only and network file systems). A raw
+// recording still being written, or cut off by a crash, is marked open for writing: then in
+// single-writer/multiple-reader read mode, which may read it all the same. Invalid when neither
+// opens; `reason` then says why the plain open failed.
+H5File openReadOnly(const std::filesystem::path& path, std::string& reason) {
+  const H5PropertyList access(H5Pcreate(H5P_FILE_ACCESS));
+  if (!access) {
+    reason = errorStackText();
+    return {};
+  }
+  H5Pset_file_locking(access.get(), false, true);
+  H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+  if (!file) {
+    reason = errorStackText();
+    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
+  }
+  return file;
+}
+
+}  // namespace
 
 H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
                      const std::string& notHdf5Hint) {
@@ -29,17 +51,10 @@ H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
     fail("not an HDF5 file (no HDF5 signature found" +
          (notHdf5Hint.empty() ? std::string() : "; " + notHdf5Hint) + ")");
   }
-  H5PropertyList access(checkId(H5Pcreate(H5P_FILE_ACCESS), "file access properties"));
-  H5Pset_file_locking(access.get(), false, true);
-  H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+  std::string reason;
+  H5File file = openReadOnly(path, reason);
   if (!file) {
-    const std::string reason = errorStackText();
-    // A raw recording still being written, or cut off by a crash, is marked open for writing;
-    // a single-writer/multiple-reader reader may read it all the same.
-    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
-    if (!file) {
-      fail("cannot open as HDF5 (damaged or truncated?): " + reason);
-    }
+    fail("cannot open as HDF5 (damaged or truncated?): " + reason);
   }
   return file;
 }
@@ -54,16 +69,8 @@ std::string rootSchema(const std::filesystem::path& path) noexcept {
     if (H5Fis_hdf5(path.c_str()) <= 0) {
       return {};
     }
-    H5PropertyList access(H5Pcreate(H5P_FILE_ACCESS));
-    if (!access) {
-      return {};
-    }
-    // Only reads; file locks fail on some read-only and network file systems.
-    H5Pset_file_locking(access.get(), false, true);
-    H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
-    if (!file) {  // a raw recording being written or cut off (see openForReplay)
-      file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
-    }
+    std::string reason;
+    const H5File file = openReadOnly(path, reason);
     if (!file || !attributeExists(file.get(), "schema")) {
       return {};
     }
@@ -99,6 +106,13 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
   memType_ = memType;
   elementBytes_ = H5Tget_size(memType);
   fileSpace_ = H5Dataspace(checkId(H5Dget_space(dataset), "get dataspace"));
+  start_.assign(frameDims_.size() + 1, 0);
+  count_.assign(1, 1);
+  count_.insert(count_.end(), frameDims_.begin(), frameDims_.end());
+  // The memory space has the selection's own shape: HDF5 then copies whole rows; against a flat
+  // one it walks the selection element by element (49 ms instead of about 1 for a 2 MB frame).
+  memSpace_ = H5Dataspace(checkId(
+      H5Screate_simple(static_cast<int>(count_.size()), count_.data(), nullptr), "frame space"));
   const H5PropertyList dcpl(checkId(H5Dget_create_plist(dataset), "creation properties"));
   unsigned flags = 0;
   std::size_t values = 8;
@@ -131,7 +145,7 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
     frameBytes *= d;
   }
   chunk_.resize(process::bitshuffleLz4Bound(frameBytes, elementBytes_));
-  scratch_.resize(process::defaultBlockElements(elementBytes_) * elementBytes_);
+  scratch_.block.resize(process::defaultBlockElements(elementBytes_) * elementBytes_);
 }
 
 std::string FrameReader::read(std::uint64_t index, std::span<std::byte> dst) {
@@ -157,11 +171,8 @@ std::string FrameReader::checkSum(std::uint64_t index, std::span<const std::byte
 }
 
 std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> dst) {
-  std::vector<hsize_t> start(frameDims_.size() + 1, 0), count(frameDims_.size() + 1, 1);
+  std::vector<hsize_t>& start = start_;
   start[0] = index;
-  for (std::size_t d = 0; d < frameDims_.size(); ++d) {
-    count[d + 1] = frameDims_[d];
-  }
   if (compressed_) {
     hsize_t stored = 0;
     if (H5Dget_chunk_storage_size(dataset_, start.data(), &stored) < 0) {
@@ -190,16 +201,11 @@ std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> ds
     }
     return {};
   }
-  if (H5Sselect_hyperslab(fileSpace_.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+  if (H5Sselect_hyperslab(fileSpace_.get(), H5S_SELECT_SET, start.data(), nullptr, count_.data(),
                           nullptr) < 0) {
     return errorStackText();
   }
-  // The memory space has the selection's own shape: HDF5 then copies whole rows; against a flat
-  // one it walks the selection element by element (49 ms instead of about 1 for a 2 MB frame).
-  const H5Dataspace memSpace(
-      H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr));
-  if (!memSpace ||
-      H5Dread(dataset_, memType_, memSpace.get(), fileSpace_.get(), H5P_DEFAULT, dst.data()) < 0) {
+  if (H5Dread(dataset_, memType_, memSpace_.get(), fileSpace_.get(), H5P_DEFAULT, dst.data()) < 0) {
     const std::string reason = errorStackText();
     return reason.empty() ? "unknown HDF5 error" : reason;
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "process/bitshuffle_lz4.hpp"
 #include "store/hdf5_handle.hpp"
 
 namespace cineflow::store {
@@ -73,7 +74,10 @@ class FrameReader {
   hid_t memType_ = H5I_INVALID_HID;
   std::size_t elementBytes_ = 0;
   bool compressed_ = false;
-  std::vector<std::byte> chunk_, scratch_;
+  std::vector<std::byte> chunk_;
+  process::ChunkScratch scratch_;
+  std::vector<hsize_t> start_, count_;  // one frame's hyperslab: [index][0]..., [1][dims]...
+  H5Dataspace memSpace_;                // one frame, in the selection's shape
 };
 
 }  // namespace cineflow::store

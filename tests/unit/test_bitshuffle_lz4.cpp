@@ -40,7 +40,8 @@ std::vector<std::byte> randomFrame(test::SeededRandom& random, std::size_t eleme
 
 std::string refusal(std::span<const std::byte> chunk, std::size_t elementBytes,
                     std::size_t decodedBytes) {
-  std::vector<std::byte> out(decodedBytes), scratch;
+  std::vector<std::byte> out(decodedBytes);
+  process::ChunkScratch scratch;
   try {
     process::decodeBitshuffleLz4(chunk, elementBytes, out, scratch);
   } catch (const process::ChunkError& error) {
@@ -98,7 +99,8 @@ class TestBitshuffleLz4 : public QObject {
     test::SeededRandom random(static_cast<std::uint64_t>(elements));
     const auto frame = randomFrame(random, static_cast<std::size_t>(elements),
                                    static_cast<std::size_t>(elementBytes), smooth);
-    std::vector<std::byte> chunk, scratch, back(frame.size());
+    std::vector<std::byte> chunk, back(frame.size());
+    process::ChunkScratch scratch;
     const std::size_t size =
         process::encodeBitshuffleLz4(frame, static_cast<std::size_t>(elementBytes), chunk,
                                      static_cast<std::size_t>(blockElements));
@@ -135,7 +137,8 @@ class TestBitshuffleLz4 : public QObject {
       }
       std::vector<std::byte> expected(frameBytes * dims[0]);
       QVERIFY(H5Dread(plain, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, expected.data()) >= 0);
-      std::vector<std::byte> scratch, frame(frameBytes);
+      std::vector<std::byte> frame(frameBytes);
+      process::ChunkScratch scratch;
       for (hsize_t f = 0; f < dims[0]; ++f) {
         std::vector<hsize_t> offset(static_cast<std::size_t>(rank), 0);
         offset[0] = f;

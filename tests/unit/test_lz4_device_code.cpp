@@ -54,7 +54,8 @@ class TestLz4DeviceCode : public QObject {
     const auto s = static_cast<std::size_t>(elementBytes);
     test::SeededRandom random(static_cast<std::uint64_t>(elements));
     const auto frame = smoothFrame(random, static_cast<std::size_t>(elements), s);
-    std::vector<std::byte> chunk, scratch, expected(frame.size());
+    std::vector<std::byte> chunk, expected(frame.size());
+    process::ChunkScratch scratch;
     process::encodeBitshuffleLz4(frame, s, chunk);
     process::decodeBitshuffleLz4(chunk, s, expected, scratch);
     QVERIFY(expected == frame);
