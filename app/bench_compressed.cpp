@@ -1,7 +1,9 @@
 // `cineflow bench --compressed`: what a compressed raw recording costs and saves on replay. The
 // workload's frames are recorded twice into a temporary folder (store/raw_recorder.hpp), once as
 // bitshuffle + LZ4 chunks and once uncompressed; then
-//   - the decoder alone: every recorded chunk decoded, GB/s of decoded output (one thread);
+//   - the decoders alone, GB/s of decoded output: the host decoder on one thread (what replay
+//     uses for chunks it cannot stage), and the engine's decoder on the backend (the CUDA kernel,
+//     or the CPU pool), every chunk staged and already in device memory, timed with events;
 //   - replay: each file through the engine flat out, frames/s, beside the pinned host-to-device
 //     bound of the same run.
 // The files were just written, so replay reads them from the page cache: the uncompressed file's
@@ -22,7 +24,8 @@
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
-#include "process/bitshuffle_lz4.hpp"
+#include "process/chunk_codec.hpp"
+#include "process/chunk_decoder.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/raw_recorder.hpp"
 #include "ultrasound/simulator.hpp"
@@ -73,9 +76,9 @@ std::uint64_t record(acquire::FrameSource& source,
   return stats.compressedBytes;
 }
 
-// Decodes every chunk of the compressed recording `path` `repeats` times; GB/s of output.
-double decodeRate(const std::filesystem::path& path, const std::string& dataset,
-                  std::size_t elementBytes, std::size_t frameBytes, int repeats) {
+// Every chunk of the frames dataset `dataset` in `path`, as stored.
+std::vector<std::vector<std::byte>> readChunks(const std::filesystem::path& path,
+                                               const std::string& dataset) {
   const store::ErrorScope quiet;
   const store::H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   const store::H5Dataset frames(
@@ -93,16 +96,77 @@ double decodeRate(const std::filesystem::path& path, const std::string& dataset,
         H5Dread_chunk(frames.get(), H5P_DEFAULT, offset.data(), &mask, chunks[f].data()),
         "read chunk");
   }
+  return chunks;
+}
+
+// Decodes every chunk `repeats` times on this thread; GB/s of output.
+double hostDecodeRate(const std::vector<std::vector<std::byte>>& chunks,
+                      const acquire::StoredFormat& format, std::size_t frameBytes, int repeats) {
   std::vector<std::byte> out(frameBytes);
   process::ChunkScratch scratch;
   const auto begin = std::chrono::steady_clock::now();
   for (int r = 0; r < repeats; ++r) {
     for (const auto& chunk : chunks) {
-      process::decodeBitshuffleLz4(chunk, elementBytes, out, scratch);
+      process::decodeChunk(chunk, format.codec, format.elementBytes, out, scratch);
     }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return static_cast<double>(frameBytes) * static_cast<double>(chunks.size()) * repeats / seconds /
+         1e9;
+}
+
+// The engine's decoder on `backend`: every chunk staged and uploaded once, then decoded
+// `repeats` times on one stream between two events; GB/s of output.
+double backendDecodeRate(compute::Backend& backend,
+                         const std::vector<std::vector<std::byte>>& chunks,
+                         const acquire::StoredFormat& format, std::size_t frameBytes, int repeats) {
+  const std::size_t capacity = process::stagedCapacity(format, frameBytes);
+  std::vector<process::StagedChunk> staged(chunks.size());
+  compute::PinnedBuffer<std::byte> host(backend, capacity * chunks.size());
+  compute::DeviceBuffer<std::byte> device(backend, capacity * chunks.size());
+  compute::DeviceBuffer<std::byte> frame(backend, frameBytes);
+  compute::DeviceBuffer<int> status(backend, chunks.size());
+  process::ChunkLayout layout;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const std::span<std::byte> slot = host.host().subspan(i * capacity, capacity);
+    std::copy(chunks[i].begin(), chunks[i].end(), slot.begin());
+    if (!process::stageChunk(slot, chunks[i].size(), format, frameBytes, layout, staged[i])) {
+      throw std::runtime_error("a recorded chunk could not be staged");
+    }
+  }
+  process::ChunkDecoder decoder;
+  decoder.configure(backend, frameBytes);
+  auto stream = backend.createStream("decode bench");
+  const auto start = backend.createEvent();
+  const auto done = backend.createEvent();
+  stream->copyAsync(device.data(), host.data(), host.bytes());
+  const auto decodeAll = [&] {
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      decoder.enqueue(*stream, device.data() + i * capacity, staged[i], frame.view(),
+                      status.data() + i);
+    }
+  };
+  decodeAll();  // warm-up
+  stream->record(*start);
+  for (int r = 0; r < repeats; ++r) {
+    decodeAll();
+  }
+  stream->record(*done);
+  done->synchronize();
+  if (const std::string error = stream->takeError(); !error.empty()) {
+    throw std::runtime_error(error);
+  }
+  std::vector<int> statuses(chunks.size());
+  stream->copyAsync(statuses.data(), status.data(), statuses.size() * sizeof(int));
+  stream->synchronize();
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i] != 0) {
+      throw std::runtime_error("decode bench: frame " + std::to_string(i) + ": " +
+                               process::chunkStatusText(statuses[i], staged[i].blocks));
+    }
+  }
+  const double seconds = done->elapsedMsSince(*start) * 1e-3;
   return static_cast<double>(frameBytes) * static_cast<double>(chunks.size()) * repeats / seconds /
          1e9;
 }
@@ -157,8 +221,14 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
       record(*source, settings, compressed, store::RecordCompression::BitshuffleLz4, recorded);
   record(*source, settings, plain, store::RecordCompression::None, recorded);
   const double ratio = static_cast<double>(frameBytes * recorded) / static_cast<double>(chunkBytes);
-  const double decodeGbps =
-      decodeRate(compressed, layout.dataset, store::bytesOf(layout.sampleKind), frameBytes, 4);
+  const acquire::StoredFormat format{
+      acquire::ChunkCodec::BitshuffleLz4, store::bytesOf(layout.sampleKind),
+      process::chunkBound(frameBytes, acquire::ChunkCodec::BitshuffleLz4,
+                          store::bytesOf(layout.sampleKind))};
+  const auto chunks = readChunks(compressed, layout.dataset);
+  const double decodeGbps = hostDecodeRate(chunks, format, frameBytes, 4);
+  const int repeats = backend.kind() == compute::BackendKind::Cuda ? 50 : 4;
+  const double engineDecodeGbps = backendDecodeRate(backend, chunks, format, frameBytes, repeats);
   const double h2dGbps = measureHostToDevice(backend, frameBytes);
   const double plainRate = replayRate(backend, plain, settings, frames);
   const double compressedRate = replayRate(backend, compressed, settings, frames);
@@ -168,14 +238,20 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
   std::printf("recording: %s, %llu frames of %.2f MB, bitshuffle-lz4 %.2fx smaller\n",
               source->describe().c_str(), static_cast<unsigned long long>(recorded),
               static_cast<double>(frameBytes) / 1e6, ratio);
-  std::printf("decode (CPU, one thread): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
+  std::printf("decode (host, one thread): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
               decodeGbps, static_cast<double>(frameBytes) / decodeGbps / 1e6);
+  std::printf("decode (replay's decoder, %s): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
+              backend.kind() == compute::BackendKind::Cuda ? "CUDA kernel" : "CPU pool",
+              engineDecodeGbps, static_cast<double>(frameBytes) / engineDecodeGbps / 1e6);
   std::printf("replay, %llu frames flat out (files in the page cache):\n",
               static_cast<unsigned long long>(frames));
   std::printf("  uncompressed   %8.1f frames/s\n", plainRate);
   std::printf("  bitshuffle-lz4 %8.1f frames/s (%.1f %% of uncompressed)\n", compressedRate,
               100.0 * compressedRate / plainRate);
-  std::printf("host-to-device %.2f GB/s: %.1f uncompressed frames/s at most\n", h2dGbps, boundRate);
+  std::printf(
+      "host-to-device %.2f GB/s: %.1f uncompressed frames/s at most; compressed replay "
+      "at %.1f %% of that bound\n",
+      h2dGbps, boundRate, 100.0 * compressedRate / boundRate);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "arg_reader.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_params.hpp"
+#include "pipeline/engine_types.hpp"
 #include "store/raw_recorder.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/mat_import.hpp"
@@ -59,9 +60,14 @@ Options:
                          (one frame per chunk; the file is new, never overwritten). With
                          --policy block nothing is lost; with drop, frames the disk cannot
                          take are counted. --output may then be left out
-  --record-compression bitshuffle-lz4|none
-                         the recording's chunks (default bitshuffle-lz4: HDF5 filter 32008,
-                         which h5py with hdf5plugin reads)
+  --record-compression bitshuffle-lz4|lz4|none
+                         the recording's chunks (default bitshuffle-lz4: HDF5 filter 32008;
+                         lz4: filter 32004; h5py with hdf5plugin reads both). Replaying a
+                         compressed recording decodes its chunks on the GPU (or the CPU pool)
+  --on-damaged-frame stop|skip
+                         replay: a frame whose stored bytes are damaged (a corrupt chunk, a
+                         checksum that does not match) stops the replay naming the frame
+                         (default stop), or is left out, counted and reported (skip)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
@@ -143,6 +149,9 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (args.option("--record-compression")) {
       options.recordCompression = args.value();
       store::parseRecordCompression(options.recordCompression);  // a bad name: command line
+    } else if (args.option("--on-damaged-frame")) {
+      options.damagedFrames = args.value();
+      pipeline::parseDamagedFramePolicy(options.damagedFrames);  // a bad name: command line
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
     } else if (args.option("--screenshot")) {

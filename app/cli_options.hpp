@@ -35,6 +35,7 @@ struct CliOptions {
   std::string backend = "auto";
   std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";
+  std::string damagedFrames = "stop";                // pipeline::parseDamagedFramePolicy()
   std::string tracePath;                             // headless: Chrome trace JSON of the run
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()

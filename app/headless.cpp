@@ -167,6 +167,7 @@ int runHeadless(const CliOptions& options) {
     pipeline::EngineConfig config;
     config.pace = false;  // a file or the simulator, processed as fast as the backend can
     config.overflow = pipeline::parseOverflowPolicy(options.policy);
+    config.damagedFrames = pipeline::parseDamagedFramePolicy(options.damagedFrames);
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
     config.cineloopFrames = 8;
 
@@ -238,6 +239,10 @@ int runHeadless(const CliOptions& options) {
       recorder->finish();
     }
     printReport(stats, seconds, backend->deviceName());
+    if (stats.damaged > 0) {
+      std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
+                  static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());
+    }
     if (trace) {
       store::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());

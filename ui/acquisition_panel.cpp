@@ -160,6 +160,24 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
   droppedCount_ = new QLabel(QStringLiteral("0"), group);
   droppedCount_->setObjectName(QStringLiteral("droppedCount"));
   layout->addRow(tr("Dropped"), droppedCount_);
+
+  damaged_ = new QComboBox(group);
+  damaged_->setObjectName(QStringLiteral("damagedBox"));
+  damaged_->addItem(tr("Stop the replay"), static_cast<int>(pipeline::DamagedFramePolicy::Stop));
+  damaged_->addItem(tr("Skip the frame"), static_cast<int>(pipeline::DamagedFramePolicy::Skip));
+  damaged_->setCurrentIndex(
+      damaged_->findData(static_cast<int>(controller_.config().damagedFrames)));
+  damaged_->setToolTip(
+      tr("A replayed frame whose stored bytes are damaged (a corrupt chunk, a checksum that does "
+         "not match): stop the replay and name it, or leave it out, count it and go on"));
+  connect(damaged_, &QComboBox::currentIndexChanged, &controller_, [this] {
+    controller_.setDamagedFramePolicy(
+        static_cast<pipeline::DamagedFramePolicy>(damaged_->currentData().toInt()));
+  });
+  layout->addRow(tr("Damaged frame"), damaged_);
+  damagedCount_ = new QLabel(QStringLiteral("0"), group);
+  damagedCount_->setObjectName(QStringLiteral("damagedCount"));
+  layout->addRow(tr("Skipped"), damagedCount_);
   // The alert's room stays while it is hidden, so the controls below do not jump under the
   // cursor when it comes and goes (a box layout keeps a hidden widget's room; a form does not).
   auto* alertRoom = new QWidget(group);
@@ -218,6 +236,11 @@ QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped) {
 
 void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   droppedCount_->setText(QString::number(stats.dropped));
+  damagedCount_->setText(stats.damaged == 0
+                             ? QStringLiteral("0")
+                             : tr("%1 damaged (hover for the last)").arg(stats.damaged));
+  damagedCount_->setStyleSheet(stats.damaged == 0 ? QString() : kAlertStyle);
+  damagedCount_->setToolTip(QString::fromStdString(stats.lastDamage));
   if (stats.dropped <= droppedSeen_) {
     // The alert stays while frames keep dropping and clears once they have stopped for a while
     // (the count above keeps the total).

@@ -31,6 +31,8 @@ class AcquisitionPanel : public QWidget {
   // The controls, for the main window's settings and for tests.
   QDoubleSpinBox& frameRateBox() { return *frameRate_; }
   QComboBox& overflowBox() { return *overflow_; }
+  QComboBox& damagedBox() { return *damaged_; }
+  const QLabel& damagedCount() const { return *damagedCount_; }
   ImagingPanel& imaging() { return *imaging_; }
   OctPanel& oct() { return *oct_; }
   // Visible while frames are being dropped (Drop policy with the engine falling behind).
@@ -63,6 +65,8 @@ class AcquisitionPanel : public QWidget {
   QDoubleSpinBox* frameRate_ = nullptr;
   QComboBox* overflow_ = nullptr;
   QLabel* droppedCount_ = nullptr;
+  QComboBox* damaged_ = nullptr;    // a replay's damaged frame: stop or skip
+  QLabel* damagedCount_ = nullptr;  // frames skipped as damaged; the last reason as tooltip
   QLabel* droppedAlert_ = nullptr;
   ImagingPanel* imaging_ = nullptr;
   OctPanel* oct_ = nullptr;

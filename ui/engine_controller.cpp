@@ -207,6 +207,11 @@ void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {
   engine_->setOverflowPolicy(policy);
 }
 
+void EngineController::setDamagedFramePolicy(pipeline::DamagedFramePolicy policy) {
+  config_.damagedFrames = policy;  // as above
+  engine_->setDamagedFramePolicy(policy);
+}
+
 QString EngineController::setSettings(
     std::shared_ptr<const modality::ProcessingSettings> settings) {
   try {

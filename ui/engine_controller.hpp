@@ -98,6 +98,8 @@ class EngineController : public QObject {
   bool setFrameRate(double hz);
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
+  // Live: whether a replay's damaged frame stops it or is skipped.
+  void setDamagedFramePolicy(cineflow::pipeline::DamagedFramePolicy policy);
   // The modality's processing parameters (modality/modality.hpp), live (applied between
   // frames). Returns an empty string on success, otherwise why they were refused; the previous
   // ones stay in effect.

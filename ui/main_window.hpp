@@ -15,6 +15,7 @@
 
 #include "compute/backend.hpp"
 #include "frame.hpp"
+#include "store/raw_recorder.hpp"
 #include "ultrasound/mat_import.hpp"
 
 class QAction;
@@ -58,9 +59,11 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return lastError_; }
 
   EngineController& controller() { return *controller_; }
-  // Acquisition > Record without its file dialog: starts recording the open source into `path`
-  // (a new file). Returns "" or why not, also shown in the status bar.
-  QString startRecording(const QString& path);
+  // Acquisition > Record without its file dialog (whose file types choose the compression):
+  // starts recording the open source into `path` (a new file). Returns "" or why not, also shown
+  // in the status bar.
+  QString startRecording(const QString& path, store::RecordCompression compression =
+                                                  store::RecordCompression::BitshuffleLz4);
   // Ends the recording (as unchecking Record does) and says what it holds.
   void stopRecording();
   RawRecording& recording() { return *recording_; }

@@ -18,6 +18,20 @@ namespace cineflow::ui {
 namespace {
 
 const char* const kRecordFolderKey = "recording/folder";
+const char* const kRecordCompressionKey = "recording/compression";
+
+// The save dialog's file types choose the recording's compression.
+struct CompressionChoice {
+  store::RecordCompression compression;
+  const char* filter;
+};
+constexpr CompressionChoice kCompressionChoices[] = {
+    {store::RecordCompression::BitshuffleLz4,
+     QT_TRANSLATE_NOOP("MainWindow", "HDF5, bitshuffle + LZ4 (smallest; *.h5)")},
+    {store::RecordCompression::Lz4, QT_TRANSLATE_NOOP("MainWindow", "HDF5, LZ4 (*.h5)")},
+    {store::RecordCompression::None,
+     QT_TRANSLATE_NOOP("MainWindow", "HDF5, uncompressed (fastest to write; *.h5)")},
+};
 const char* const kRecordingStyle = "color: #e0605a; font-weight: bold;";
 
 // "<source>_raw_<date>_<time>.h5" in `folder`: a new name for every recording.
@@ -64,20 +78,40 @@ void MainWindow::createRecording() {
     const auto settings = openAppSettings();
     const QString folder =
         settings->value(QString::fromLatin1(kRecordFolderKey), QDir::homePath()).toString();
+    QStringList filters;
+    QString selected;
+    const QString remembered =
+        settings
+            ->value(QString::fromLatin1(kRecordCompressionKey), QStringLiteral("bitshuffle-lz4"))
+            .toString();
+    for (const CompressionChoice& choice : kCompressionChoices) {
+      filters << tr(choice.filter);
+      if (remembered == QLatin1String(store::toString(choice.compression))) {
+        selected = filters.back();
+      }
+    }
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Record raw frames to"),
         suggestedRecordingPath(folder, controller_->sourceDescription()),
-        tr("HDF5 recordings (*.h5)"), nullptr, QFileDialog::DontConfirmOverwrite);
+        filters.join(QStringLiteral(";;")), &selected, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty()) {
       return;
     }
+    store::RecordCompression compression = store::RecordCompression::BitshuffleLz4;
+    for (const CompressionChoice& choice : kCompressionChoices) {
+      if (selected == tr(choice.filter)) {
+        compression = choice.compression;
+      }
+    }
     settings->setValue(QString::fromLatin1(kRecordFolderKey), QFileInfo(path).absolutePath());
-    startRecording(path);
+    settings->setValue(QString::fromLatin1(kRecordCompressionKey),
+                       QString::fromLatin1(store::toString(compression)));
+    startRecording(path, compression);
   });
 }
 
-QString MainWindow::startRecording(const QString& path) {
-  const QString error = recording_->start(path);
+QString MainWindow::startRecording(const QString& path, store::RecordCompression compression) {
+  const QString error = recording_->start(path, compression);
   if (!error.isEmpty()) {
     showMessage(tr("Cannot record: %1").arg(error), true);
     return error;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "acquire/frame.hpp"
+#include "acquire/stored_frame.hpp"
 
 namespace cineflow::modality {
 class Modality;
@@ -25,6 +26,14 @@ namespace cineflow::acquire {
 class SourceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// One frame whose stored bytes are damaged (a corrupt chunk, bytes that do not match their
+// checksum): the source itself stays usable, and the engine skips the frame or stops, as the
+// operator chose (pipeline/engine_types.hpp, DamagedFramePolicy).
+class DamagedFrameError : public SourceError {
+ public:
+  using SourceError::SourceError;
 };
 
 // A number as a message shows it ("%g": 2e+07, 0.298, nan).
@@ -59,6 +68,17 @@ class FrameSource {
   // Writes frame `index` (< frameCount()) into `dst`, which holds exactly frameBytes() bytes of
   // host memory. Called from the acquisition thread only. Throws SourceError.
   virtual void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) = 0;
+  // How the source's frames are stored when it can hand them over still compressed (codec None:
+  // it cannot). The engine then calls readStoredFrame() and decodes where it processes the frame.
+  virtual StoredFormat storedFormat() const { return {}; }
+  // Frame `index` as stored (one compressed chunk, its stored bytes checked when the recording
+  // holds their checksum) into `dst` (at least storedFormat().maxChunkBytes); returns its size, or
+  // 0 when this frame must be read with readFrame() instead (stored uncompressed, or its bytes
+  // can only be checked once decoded). Throws like readFrame.
+  virtual std::size_t readStoredFrame(std::uint64_t /*index*/, std::span<std::byte> /*dst*/,
+                                      SliceInfo& /*slice*/) {
+    return 0;
+  }
   // One line for logs and the status bar ("simulator seed 1", "file.h5 (32 frames)").
   virtual std::string describe() const = 0;
   // The source that says what the frames are: itself, or for a source that wraps another to add

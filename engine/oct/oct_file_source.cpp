@@ -121,8 +121,9 @@ void checkTable(const std::filesystem::path& path, const char* name,
 struct OctFileSource::Handles {
   store::H5File file;
   store::H5Dataset spectra;
-  store::H5Dataset checksums;  // a raw recording's per-frame checksums; empty otherwise
-  store::FrameReader reader;   // after spectra: it reads spectra
+  store::H5Dataset checksums;       // a raw recording's per-frame checksums; empty otherwise
+  store::H5Dataset chunkChecksums;  // and its stored chunks' (compressed recordings)
+  store::FrameReader reader;        // after spectra: it reads spectra
 };
 
 OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -258,11 +259,12 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
       fail(path, std::string("inconsistent acquisition: ") + e.what());
     }
     handles_->checksums = store::openFrameChecksums(root);
+    handles_->chunkChecksums = store::openChecksums(root, store::kChunkChecksums);
     try {
       handles_->reader.open(
           spectra,
           {static_cast<hsize_t>(acquisition_.ascans), static_cast<hsize_t>(acquisition_.samples)},
-          H5T_NATIVE_UINT16, handles_->checksums.get());
+          H5T_NATIVE_UINT16, handles_->checksums.get(), handles_->chunkChecksums.get());
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("/spectra: ") + e.what());
     }
@@ -278,21 +280,23 @@ OctFileSource::~OctFileSource() {
 
 void OctFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
                               acquire::SliceInfo& slice) {
-  if (index >= frames_) {
-    fail(path_, "/spectra: frame " + std::to_string(index) + " out of range (" +
-                    acquire::framesText(frames_) + ")");
-  }
-  if (dst.size() != frameBytes()) {
-    fail(path_, "/spectra: frame " + std::to_string(index) + ": destination holds " +
-                    std::to_string(dst.size()) + " bytes, a frame needs " +
-                    std::to_string(frameBytes()));
-  }
-  ErrorScope scope;
-  const std::string reason = handles_->reader.read(index, dst);
-  if (!reason.empty()) {
-    fail(path_,
-         "/spectra: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);
-  }
+  store::readRecordedFrame(handles_->reader, path_, "/spectra", index, frames_, dst, frameBytes());
+  describeSlice(index, slice);
+}
+
+acquire::StoredFormat OctFileSource::storedFormat() const {
+  return handles_->reader.storedFormat();
+}
+
+std::size_t OctFileSource::readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
+                                           acquire::SliceInfo& slice) {
+  const std::size_t bytes =
+      store::readRecordedChunk(handles_->reader, path_, "/spectra", index, frames_, dst);
+  describeSlice(index, slice);
+  return bytes;
+}
+
+void OctFileSource::describeSlice(std::uint64_t index, acquire::SliceInfo& slice) const {
   const int perVolume = acquisition_.bscansPerVolume;
   if (perVolume > 0) {
     slice.sliceIndex = static_cast<int>(index % static_cast<std::uint64_t>(perVolume));

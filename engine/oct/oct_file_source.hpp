@@ -37,6 +37,9 @@ class OctFileSource final : public OctSource {
   // elevation centred on the volume (0 without volumes). Throws SourceError naming the file and
   // the frame when the read fails (damaged data).
   void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
+  acquire::StoredFormat storedFormat() const override;
+  std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
+                              acquire::SliceInfo& slice) override;
   // "name.h5 (32 frames, 512 A-scans x 2048 samples)"
   std::string describe() const override;
 
@@ -49,6 +52,7 @@ class OctFileSource final : public OctSource {
 
  private:
   struct Handles;  // HDF5 identifiers; HDF5 stays out of this header
+  void describeSlice(std::uint64_t index, acquire::SliceInfo& slice) const;
 
   std::filesystem::path path_;
   double frameRateHz_ = 0;

@@ -4,6 +4,10 @@
 #include <stdexcept>
 
 namespace cineflow::pipeline {
+namespace {
+// The sequence of an abandoned slot's header: no frame has it (sequences count from 0).
+constexpr std::uint64_t kNoFrame = ~std::uint64_t{0};
+}  // namespace
 
 void Cineloop::configure(compute::Backend& backend, int capacity,
                          const process::ImageGeometry& geometry) {
@@ -77,6 +81,17 @@ void Cineloop::endWrite(int slot, const acquire::FrameHeader& header) noexcept {
   s.newest.store(slot);
 }
 
+void Cineloop::abandonWrite(int slot) noexcept {
+  Storage& s = *storage_;
+  {
+    std::lock_guard lock(s.headerMutex);
+    s.entries[static_cast<std::size_t>(slot)].header = {};
+    s.entries[static_cast<std::size_t>(slot)].header.sequence = kNoFrame;
+    s.writeOrder[static_cast<std::size_t>(slot)] = 0;
+  }
+  s.entries[static_cast<std::size_t>(slot)].generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
 std::optional<acquire::FrameHeader> Cineloop::latest() const {
   auto s = storage();
   if (!s) {
@@ -101,7 +116,7 @@ std::vector<acquire::FrameHeader> Cineloop::headers() const {
     std::lock_guard lock(s->headerMutex);
     for (std::size_t i = 0; i < s->entries.size(); ++i) {
       const std::uint64_t generation = s->entries[i].generation.load();
-      if (generation != 0 && generation % 2 == 0) {
+      if (generation != 0 && generation % 2 == 0 && s->writeOrder[i] != 0) {
         ordered.emplace_back(s->writeOrder[i], s->entries[i].header);
       }
     }

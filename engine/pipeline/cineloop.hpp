@@ -42,6 +42,9 @@ class Cineloop {
   compute::DeviceSpan<float> slotsImage(int first, int count) const;
   void beginWrite(int slot) noexcept;
   void endWrite(int slot, const acquire::FrameHeader& header) noexcept;
+  // Instead of endWrite(): the slot's image is not to be shown (a damaged frame); it stays empty
+  // until written again.
+  void abandonWrite(int slot) noexcept;
 
   // Reader side (any thread).
   std::optional<acquire::FrameHeader> latest() const;

@@ -13,6 +13,7 @@ Engine::Impl::Impl(compute::Backend& backendRef, EngineConfig engineConfig, Cine
       config(engineConfig),
       cineloop(loop),
       overflow(engineConfig.overflow),
+      damagedPolicy(engineConfig.damagedFrames),
       frameRateHz(engineConfig.frameRateHz) {}
 
 Engine::Engine(compute::Backend& backend, EngineConfig config) : backend_(backend) {
@@ -91,6 +92,7 @@ void Engine::setConfig(const EngineConfig& config) {
   impl_->joinThreads();
   impl_->config = config;
   impl_->overflow = config.overflow;
+  impl_->damagedPolicy = config.damagedFrames;
   impl_->frameRateHz = config.frameRateHz;
 }
 
@@ -111,6 +113,10 @@ void Engine::setSettings(std::shared_ptr<const modality::ProcessingSettings> set
 
 void Engine::setOverflowPolicy(OverflowPolicy policy) {
   impl_->overflow = policy;
+}
+
+void Engine::setDamagedFramePolicy(DamagedFramePolicy policy) {
+  impl_->damagedPolicy = policy;
 }
 
 void Engine::setFrameRate(double hz) {
@@ -186,6 +192,7 @@ EngineStats Engine::stats() const {
   }
   s.acquired = impl_->acquired;
   s.dropped = impl_->dropped;
+  s.damaged = impl_->damaged;
   s.processed = impl_->processed;
   s.volumes = impl_->volumes.completed();
   s.volumesAbandoned = impl_->volumes.abandoned();
@@ -203,6 +210,7 @@ EngineStats Engine::stats() const {
     const double now = impl_->secondsSinceEpoch();
     s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
     s.processingFps = impl_->processingRate.ratePerSecond(now);
+    s.lastDamage = impl_->lastDamage;
     names = impl_->stageNames;
     stages = impl_->stageStats;
     frames = impl_->frameStats;
@@ -293,7 +301,14 @@ void Engine::Impl::configureForStart() {
   configureImageStorage();
 
   const std::size_t frameBytes = source->frameBytes();
-  ring.configure(backend, config.hostRingSlots, frameBytes);
+  stored = source->storedFormat();
+  const bool staging = stored.codec != acquire::ChunkCodec::None;
+  const std::size_t stagedBytes = staging ? process::stagedCapacity(stored, frameBytes) : 0;
+  if (staging) {
+    decoder.configure(backend, frameBytes);
+    tapFrame.resize(frameBytes);
+  }
+  ring.configure(backend, config.hostRingSlots, frameBytes, stagedBytes);
   if (!upload) {
     upload = backend.createStream("upload");
     compute = backend.createStream("compute");
@@ -304,6 +319,13 @@ void Engine::Impl::configureForStart() {
   inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
   for (InFlightSlot& slot : inFlight) {
     slot.raw = compute::DeviceBuffer<std::byte>(backend, frameBytes);
+    slot.staged = compute::DeviceBuffer<std::byte>(backend, stagedBytes);
+    slot.status = compute::DeviceBuffer<int>(backend, staging ? 1 : 0);
+    slot.statusHost = compute::PinnedBuffer<int>(backend, staging ? 1 : 0);
+    slot.chunk = {};
+    slot.decodeStart = backend.createEvent();
+    slot.decoded = backend.createEvent();
+    slot.released = backend.createEvent();
     if (observer) {
       slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
     }
@@ -331,6 +353,8 @@ void Engine::Impl::configureForStart() {
   stopRequested = false;
   acquired = 0;
   dropped = 0;
+  damaged = 0;
+  lastDamage.clear();
   processed = 0;
 }
 
@@ -346,6 +370,9 @@ void Engine::Impl::adoptStageNames() {
   }
   std::lock_guard lock(statsMutex);
   stageNames.assign({"upload"});
+  if (stored.codec != acquire::ChunkCodec::None) {
+    stageNames.emplace_back("decode");
+  }
   stageNames.insert(stageNames.end(), names.begin(), names.end());
   stageStats.assign(stageNames.size(),
                     profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
@@ -355,8 +382,9 @@ void Engine::Impl::adoptStageNames() {
 bool Engine::Impl::stageNamesChanged() const {
   const auto names = processor->stageNames();
   std::lock_guard lock(statsMutex);
-  return stageNames.empty() ||
-         !std::equal(names.begin(), names.end(), stageNames.begin() + 1, stageNames.end());
+  const std::ptrdiff_t first = stored.codec != acquire::ChunkCodec::None ? 2 : 1;
+  return static_cast<std::ptrdiff_t>(stageNames.size()) < first ||
+         !std::equal(names.begin(), names.end(), stageNames.begin() + first, stageNames.end());
 }
 
 void Engine::Impl::configureImageStorage() {

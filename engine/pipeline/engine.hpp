@@ -64,6 +64,9 @@ class Engine {
   // a new source drops them.
   void setSettings(std::shared_ptr<const modality::ProcessingSettings> settings);
   void setOverflowPolicy(OverflowPolicy policy);
+  // Live: what a damaged frame of a replay does (stop the replay, or be skipped), from the next
+  // damaged frame on.
+  void setDamagedFramePolicy(DamagedFramePolicy policy);
   // Live: the pacing rate (0: the source's own rate), taken at the next frame; validated now
   // (std::invalid_argument). Overrides EngineConfig::frameRateHz until the next setConfig().
   void setFrameRate(double hz);

@@ -15,6 +15,7 @@
 #include "pipeline/engine.hpp"
 #include "pipeline/host_ring.hpp"
 #include "pipeline/volume_assembler.hpp"
+#include "process/chunk_decoder.hpp"
 #include "profile/frame_timeline.hpp"
 #include "profile/rolling_stats.hpp"
 
@@ -26,6 +27,16 @@ std::int64_t nowNs();
 // One device slot in flight: it owns the raw frame it uploads and the events of its frame.
 struct InFlightSlot {
   compute::DeviceBuffer<std::byte> raw;
+  // A compressed replay's staged chunk (process/staged_chunk.hpp), decoded into `raw`; the
+  // decoder's status, on the device and copied back for the checks after the frame.
+  compute::DeviceBuffer<std::byte> staged;
+  compute::DeviceBuffer<int> status;
+  compute::PinnedBuffer<int> statusHost;
+  process::StagedChunk chunk;  // of the frame now in this slot (bytes 0: it arrived decoded)
+  std::unique_ptr<compute::Event> decodeStart, decoded;
+  // Recorded on the notify stream after the frame's last callback, which reads statusHost: the
+  // slot's next frame may overwrite it only after that.
+  std::unique_ptr<compute::Event> released;
   compute::PinnedBuffer<float> observed;  // D2H copy of the image for the frame observer
   std::unique_ptr<compute::Event> uploadStart, uploaded, done;
   std::vector<std::unique_ptr<compute::Event>> marks;  // processor stage marks
@@ -52,6 +63,15 @@ struct Engine::Impl {
   void drain();
   void throwOnStreamError();
   void onProcessed(const acquire::FrameHeader& header) noexcept;
+  // Reads frame `index` into ring slot `hostSlot`: staged as stored when the source hands over
+  // compressed frames, else decoded; then gives it to the raw-frame tap (decoded). Throws
+  // acquire::DamagedFrameError for a damaged frame.
+  void readIntoSlot(std::uint64_t index, int hostSlot, acquire::FrameHeader& header);
+  // A damaged frame under DamagedFramePolicy::Skip: counted, `why` kept.
+  void noteDamaged(const std::string& why);
+  // After the frame in `slot` completed: a staged frame the decoder found damaged is reported
+  // (Stop: throws std::runtime_error naming the frame) or counted (Skip).
+  void checkDecoded(const InFlightSlot& slot);
   // Slice index of a frame within its sweep (framesPerVolume > 0).
   int sliceOf(const acquire::FrameHeader& header) const;
   // Reconfigures volumes and cineloop for `geometry` (volumes first: they point into the loop).
@@ -78,6 +98,7 @@ struct Engine::Impl {
   std::shared_ptr<const modality::ProcessingSettings> settings;         // null: defaults at start()
   std::shared_ptr<const modality::ProcessingSettings> pendingSettings;  // for the next frame
   std::atomic<OverflowPolicy> overflow;
+  std::atomic<DamagedFramePolicy> damagedPolicy;
   std::atomic<double> frameRateHz{0.0};  // live pacing override (config.frameRateHz at setConfig)
 
   // snapshotRaw(): the caller sizes `snapshot` and raises the request; the engine thread copies
@@ -89,12 +110,21 @@ struct Engine::Impl {
   acquire::FrameHeader* snapshotHeader = nullptr;
 
   HostRing ring;
+  // A compressed replay (source->storedFormat(), codec not None): frames travel staged and are
+  // decoded on the compute stream before the modality's stages (stage "decode").
+  acquire::StoredFormat stored;
+  process::ChunkDecoder decoder;
+  process::ChunkLayout stageLayout;  // the acquisition thread's
+  process::ChunkScratch tapScratch;  // the acquisition thread's: a staged frame for the tap ...
+  std::vector<std::byte> tapFrame;   // ... decoded on the host
+  process::ChunkScratch snapshotScratch;  // the engine thread's: a staged frame for snapshotRaw
   VolumeAssembler volumes;
   std::atomic<int> framesPerVolume{0};  // in effect since the last start
   std::vector<InFlightSlot> inFlight;
 
   std::atomic<bool> stopRequested{false};
-  std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0};
+  std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0}, damaged{0};
+  std::string lastDamage;  // statsMutex
 
   mutable std::mutex stateMutex;
   std::condition_variable stateChanged;
@@ -102,7 +132,7 @@ struct Engine::Impl {
   std::string error;
 
   mutable std::mutex statsMutex;
-  std::vector<std::string> stageNames;  // "upload", then the processor's stages
+  std::vector<std::string> stageNames;  // "upload", "decode" (staged frames), the processor's
   std::vector<profile::RollingStats> stageStats;
   profile::RollingStats frameStats;
   profile::RollingStats latencyStats;  // source timestamp to displayable

@@ -7,6 +7,7 @@
 #include "compute/annotate.hpp"
 #include "compute/thread_name.hpp"
 #include "pipeline/engine_impl.hpp"
+#include "process/chunk_codec.hpp"
 #include "profile/stage_probe.hpp"
 
 namespace cineflow::pipeline {
@@ -82,15 +83,16 @@ void Engine::Impl::acquisitionLoop() {
         header.sequence = sequence;
         header.timestampNs = nowNs();
         header.sourceIndex = index;
-        {
-          const compute::ScopedRange range("acquire");
-          source->readFrame(index, ring.data(slot), header.slice);
-        }
-        {
-          std::lock_guard lock(tapMutex);
-          if (rawFrameTap) {
-            (*rawFrameTap)(header, ring.data(slot));
+        bool read = false;
+        try {
+          readIntoSlot(index, slot, header);
+          read = true;
+        } catch (const acquire::DamagedFrameError& e) {
+          if (damagedPolicy.load() == DamagedFramePolicy::Stop) {
+            throw;
           }
+          ring.discard(slot);
+          noteDamaged(e.what());
         }
         std::shared_ptr<profile::TraceRecorder> recorder;
         int track = 0;
@@ -99,11 +101,13 @@ void Engine::Impl::acquisitionLoop() {
           recorder = acquireTrace;
           track = acquireTrack;
         }
-        if (recorder) {
+        if (recorder && read) {
           recorder->add(track, "acquire", header.timestampNs, nowNs(),
                         static_cast<std::int64_t>(sequence));
         }
-        ring.publish(slot);
+        if (read) {
+          ring.publish(slot);
+        }
       }
       ++acquired;
       ++sequence;
@@ -114,6 +118,62 @@ void Engine::Impl::acquisitionLoop() {
     fail(std::string("acquisition stopped: ") + e.what());
   }
   ring.close();
+}
+
+void Engine::Impl::readIntoSlot(std::uint64_t index, int hostSlot, acquire::FrameHeader& header) {
+  const compute::ScopedRange range("acquire");
+  process::StagedChunk& staged = ring.staged(hostSlot);
+  staged = {};
+  if (stored.codec != acquire::ChunkCodec::None) {
+    const std::span<std::byte> room = ring.slotData(hostSlot);
+    const std::size_t chunkBytes = source->readStoredFrame(index, room, header.slice);
+    if (chunkBytes > 0) {
+      try {
+        process::stageChunk(room, chunkBytes, stored, source->frameBytes(), stageLayout, staged);
+      } catch (const process::ChunkError& e) {
+        throw acquire::DamagedFrameError(source->describe() + ": frame " + std::to_string(index) +
+                                         ": " + e.what());
+      }
+    }
+  }
+  if (staged.bytes == 0) {
+    source->readFrame(index, ring.data(hostSlot), header.slice);
+  }
+  std::lock_guard lock(tapMutex);
+  if (!rawFrameTap) {
+    return;
+  }
+  std::span<const std::byte> frame = ring.data(hostSlot);
+  if (staged.bytes > 0) {  // the tap sees frames as acquired: this one decoded on the host
+    try {
+      process::decodeChunk(ring.slotData(hostSlot).first(staged.chunkBytes), stored.codec,
+                           stored.elementBytes, tapFrame, tapScratch);
+    } catch (const process::ChunkError& e) {
+      throw acquire::DamagedFrameError(source->describe() + ": frame " + std::to_string(index) +
+                                       ": " + e.what());
+    }
+    frame = tapFrame;
+  }
+  (*rawFrameTap)(header, frame);
+}
+
+void Engine::Impl::noteDamaged(const std::string& why) {
+  ++damaged;
+  std::lock_guard lock(statsMutex);
+  lastDamage = why;
+}
+
+void Engine::Impl::checkDecoded(const InFlightSlot& slot) {
+  if (slot.chunk.bytes == 0 || slot.statusHost.host()[0] == 0) {
+    return;
+  }
+  const std::string why = source->describe() + ": frame " +
+                          std::to_string(slot.header.sourceIndex) + ": " +
+                          process::chunkStatusText(slot.statusHost.host()[0], slot.chunk.blocks);
+  if (damagedPolicy.load() == DamagedFramePolicy::Stop) {
+    throw std::runtime_error(why);
+  }
+  noteDamaged(why);
 }
 
 void Engine::Impl::engineLoop() {
@@ -127,6 +187,9 @@ void Engine::Impl::engineLoop() {
       next = (next + 1) % inFlight.size();
       if (slot.used) {
         slot.done->synchronize();  // this slot's previous frame; the other slots keep the GPU busy
+        if (slot.chunk.bytes > 0) {
+          slot.released->synchronize();  // its callback has read the decode status
+        }
         collect(slot);
       }
       dispatch(hostSlot, slot);
@@ -179,11 +242,20 @@ void Engine::Impl::applyPendingSettings() {
 // compute stream never idles behind a callback.
 void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   slot.header = ring.header(hostSlot);
+  slot.chunk = ring.staged(hostSlot);
+  const bool staged = slot.chunk.bytes > 0;
   const std::span<std::byte> hostFrame = ring.data(hostSlot);
+  const std::span<std::byte> hostBytes =
+      staged ? ring.slotData(hostSlot).first(slot.chunk.bytes) : hostFrame;
   {
     std::lock_guard lock(snapshotMutex);
     if (snapshotRequested && snapshot->size() == hostFrame.size()) {
-      std::copy(hostFrame.begin(), hostFrame.end(), snapshot->begin());
+      if (staged) {
+        process::decodeChunk(ring.slotData(hostSlot).first(slot.chunk.chunkBytes), stored.codec,
+                             stored.elementBytes, *snapshot, snapshotScratch);
+      } else {
+        std::copy(hostFrame.begin(), hostFrame.end(), snapshot->begin());
+      }
       *snapshotHeader = slot.header;
       snapshotRequested = false;
       snapshotTaken.notify_all();
@@ -193,7 +265,8 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   {
     const compute::ScopedRange range("upload");
     upload->record(*slot.uploadStart);
-    upload->copyAsync(slot.raw.data(), hostFrame.data(), hostFrame.size());
+    upload->copyAsync(staged ? slot.staged.data() : slot.raw.data(), hostBytes.data(),
+                      hostBytes.size());
     upload->record(*slot.uploaded);
   }
   notify->wait(*slot.uploaded);
@@ -204,12 +277,21 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   const int slice = inVolume ? sliceOf(slot.header) : 0;
   const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, stopRequested)
                                 : cineloop.claimNextSlot();
+  if (staged) {
+    compute->record(*slot.decodeStart);
+    decoder.enqueue(*compute, slot.staged.data(), slot.chunk, slot.raw.view(), slot.status.data());
+    compute->record(*slot.decoded);
+    compute->copyAsync(slot.statusHost.data(), slot.status.data(), sizeof(int));
+  }
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.header, slot.raw.view(), image, slot.marks);
   if (observer) {
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
-    compute->enqueueHost([this, &slot] {
+    compute->enqueueHost([this, &slot, staged] {
+      if (staged && slot.statusHost.host()[0] != 0) {
+        return;  // a damaged frame is never handed on (checkDecoded reports it)
+      }
       observer(CompletedFrame{slot.header, geometry, slot.observed.host()});
     });
   }
@@ -218,11 +300,20 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     volumes.frameDispatched(slot.header, slice, *slot.done, cineloop, *endpoint, volumeCallback);
   }
   notify->wait(*slot.done);
-  // The header travels by value: the engine may reuse `slot` before this callback has run.
-  notify->enqueueHost([this, loopSlot, header = slot.header] {
+  // The header travels by value: the engine may reuse `slot` before this callback has run. The
+  // decode status does not: the engine waits for `released` before it reuses a staged slot.
+  const int* status = staged ? slot.statusHost.data() : nullptr;
+  notify->enqueueHost([this, loopSlot, header = slot.header, status] {
+    if (status != nullptr && *status != 0) {
+      cineloop.abandonWrite(loopSlot);  // damaged: never shown (checkDecoded reports it)
+      return;
+    }
     cineloop.endWrite(loopSlot, header);
     onProcessed(header);
   });
+  if (staged) {
+    notify->record(*slot.released);
+  }
   slot.used = true;
 }
 
@@ -236,6 +327,7 @@ void Engine::Impl::onProcessed(const acquire::FrameHeader& header) noexcept {
 
 void Engine::Impl::collect(InFlightSlot& slot) {
   slot.used = false;
+  checkDecoded(slot);
   std::lock_guard lock(statsMutex);
   profile::FrameTiming timing;
   timing.sequence = slot.header.sequence;
@@ -247,15 +339,26 @@ void Engine::Impl::collect(InFlightSlot& slot) {
     }
   };
   record(0, slot.uploaded->elapsedMsSince(*slot.uploadStart));
-  for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageStats.size(); ++i) {
-    record(i + 1, slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
+  // Stage "decode" follows the upload in a compressed replay; a frame that arrived decoded (the
+  // acquisition thread decoded it) adds no sample to it.
+  const std::size_t first = stored.codec != acquire::ChunkCodec::None ? 2 : 1;
+  const bool decoded = slot.chunk.bytes > 0;
+  if (decoded) {
+    record(1, slot.decoded->elapsedMsSince(*slot.decodeStart));
+  }
+  for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageStats.size(); ++i) {
+    record(i + first, slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
   }
   if (trace) {
     const auto frame = static_cast<std::int64_t>(slot.header.sequence);
     trace->add(traceTracks[1], "upload", traceNs(*slot.uploadStart), traceNs(*slot.uploaded),
                frame);
-    for (std::size_t i = 0; i + 1 < slot.marks.size() && i + 1 < stageNames.size(); ++i) {
-      trace->add(traceTracks[2], stageNames[i + 1], traceNs(*slot.marks[i]),
+    if (decoded) {
+      trace->add(traceTracks[2], "decode", traceNs(*slot.decodeStart), traceNs(*slot.decoded),
+                 frame);
+    }
+    for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageNames.size(); ++i) {
+      trace->add(traceTracks[2], stageNames[i + first], traceNs(*slot.marks[i]),
                  traceNs(*slot.marks[i + 1]), frame);
     }
   }

@@ -16,6 +16,18 @@ OverflowPolicy parseOverflowPolicy(const std::string& text) {
   throw std::invalid_argument("unknown overflow policy '" + text + "': expected block or drop");
 }
 
+const char* toString(DamagedFramePolicy policy) noexcept {
+  return policy == DamagedFramePolicy::Stop ? "stop" : "skip";
+}
+
+DamagedFramePolicy parseDamagedFramePolicy(const std::string& text) {
+  if (text == "stop")
+    return DamagedFramePolicy::Stop;
+  if (text == "skip")
+    return DamagedFramePolicy::Skip;
+  throw std::invalid_argument("unknown damaged-frame policy '" + text + "': expected stop or skip");
+}
+
 const char* toString(EngineState state) noexcept {
   switch (state) {
     case EngineState::Stopped:

@@ -21,11 +21,22 @@ enum class OverflowPolicy {
 const char* toString(OverflowPolicy policy) noexcept;
 OverflowPolicy parseOverflowPolicy(const std::string& text);  // "block" | "drop"
 
+// A replayed frame whose stored bytes are damaged (a corrupt chunk, a checksum that does not
+// match): found on the acquisition thread (reading, checking and staging the chunk) or by the
+// decoder where it runs (an LZ4 block that does not decode).
+enum class DamagedFramePolicy {
+  Stop,  // the replay stops with an error naming the frame and what is wrong
+  Skip   // the frame is left out (never shown, never saved), counted, and the last reason kept
+};
+const char* toString(DamagedFramePolicy policy) noexcept;
+DamagedFramePolicy parseDamagedFramePolicy(const std::string& text);  // "stop" | "skip"
+
 struct EngineConfig {
   int hostRingSlots = 8;     // N pinned host slots between acquisition and upload
   int inFlightSlots = 2;     // device slots uploading / processing concurrently (>= 2)
   int cineloopFrames = 256;  // M: the last M images are kept for review
   OverflowPolicy overflow = OverflowPolicy::Block;
+  DamagedFramePolicy damagedFrames = DamagedFramePolicy::Stop;
   bool pace = true;             // pace the source at its frameRateHz(); false: flat out
   double frameRateHz = 0;       // pacing rate override (0: the source's own frameRateHz())
   std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
@@ -55,6 +66,8 @@ struct EngineStats {
   std::uint64_t acquired = 0;   // frames taken from the source (incl. dropped)
   std::uint64_t dropped = 0;    // frames discarded by the Drop policy
   std::uint64_t processed = 0;  // frames whose image is complete
+  std::uint64_t damaged = 0;    // frames skipped as damaged (DamagedFramePolicy::Skip)
+  std::string lastDamage;       // what was wrong with the last of them
   std::uint64_t volumes = 0;    // complete volumes dispatched (MIPs enqueued, callback fired)
   std::uint64_t volumesAbandoned = 0;  // sweeps cut short (a dropped frame, or stop())
   double acquisitionFps = 0;           // recent rates

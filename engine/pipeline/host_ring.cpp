@@ -5,15 +5,19 @@
 
 namespace cineflow::pipeline {
 
-void HostRing::configure(compute::Backend& backend, int count, std::size_t frameBytes) {
+void HostRing::configure(compute::Backend& backend, int count, std::size_t frameBytes,
+                         std::size_t slotBytes) {
   if (count < 1) {
     throw std::invalid_argument("host ring needs at least 1 slot");
   }
-  if (count != this->slotCount() || frameBytes != frameBytes_) {
+  slotBytes = std::max(slotBytes, frameBytes);
+  if (count != this->slotCount() || frameBytes != frameBytes_ || slotBytes != slotBytes_) {
     memory_ =
-        compute::PinnedBuffer<std::byte>(backend, static_cast<std::size_t>(count) * frameBytes);
+        compute::PinnedBuffer<std::byte>(backend, static_cast<std::size_t>(count) * slotBytes);
     frameBytes_ = frameBytes;
+    slotBytes_ = slotBytes;
     headers_.assign(static_cast<std::size_t>(count), {});
+    staged_.assign(static_cast<std::size_t>(count), {});
     state_.assign(static_cast<std::size_t>(count), SlotState::Free);
     fifo_.assign(static_cast<std::size_t>(count), -1);
   }
@@ -64,6 +68,14 @@ void HostRing::publish(int slot) {
   filled_.notify_one();
 }
 
+void HostRing::discard(int slot) {
+  {
+    std::lock_guard lock(mutex_);
+    state_[static_cast<std::size_t>(slot)] = SlotState::Free;
+  }
+  freed_.notify_one();
+}
+
 void HostRing::close() {
   {
     std::lock_guard lock(mutex_);
@@ -102,8 +114,12 @@ void HostRing::release(int slot) noexcept {
 }
 
 std::span<std::byte> HostRing::data(int slot) const {
-  return std::span<std::byte>(memory_.data() + static_cast<std::size_t>(slot) * frameBytes_,
-                              frameBytes_);
+  return slotData(slot).first(frameBytes_);
+}
+
+std::span<std::byte> HostRing::slotData(int slot) const {
+  return std::span<std::byte>(memory_.data() + static_cast<std::size_t>(slot) * slotBytes_,
+                              slotBytes_);
 }
 
 int HostRing::occupancy() const {

@@ -12,12 +12,16 @@
 
 #include "acquire/frame.hpp"
 #include "compute/buffer.hpp"
+#include "process/staged_chunk.hpp"
 
 namespace cineflow::pipeline {
 
 class HostRing {
  public:
-  void configure(compute::Backend& backend, int count, std::size_t frameBytes);
+  // Slots of `slotBytes` (at least frameBytes): room for a staged compressed frame when a source
+  // hands its frames over compressed (process/staged_chunk.hpp).
+  void configure(compute::Backend& backend, int count, std::size_t frameBytes,
+                 std::size_t slotBytes = 0);
   // Resets every slot to Free and clears close/stop flags (no frame may be in flight).
   void reset();
 
@@ -25,15 +29,19 @@ class HostRing {
   // wait=false returns -1 at once when every slot is busy.
   int acquireFree(bool wait);
   void publish(int slot);
-  void close();        // no more frames: the consumer drains the queue, then gets -1
-  void requestStop();  // wakes a producer blocked in acquireFree
+  void discard(int slot);  // a slot acquired but not filled (a damaged frame skipped): Free
+  void close();            // no more frames: the consumer drains the queue, then gets -1
+  void requestStop();      // wakes a producer blocked in acquireFree
 
   // Consumer. Blocks until a filled slot (FIFO) or closed-and-empty (-1).
   int takeFilled();
   void release(int slot) noexcept;  // from the upload stream's host callback
 
-  std::span<std::byte> data(int slot) const;
+  std::span<std::byte> data(int slot) const;      // one frame's bytes
+  std::span<std::byte> slotData(int slot) const;  // the whole slot (a staged chunk)
   acquire::FrameHeader& header(int slot) { return headers_[static_cast<std::size_t>(slot)]; }
+  // What the slot holds when it is a staged compressed frame (bytes 0: a decoded frame).
+  process::StagedChunk& staged(int slot) { return staged_[static_cast<std::size_t>(slot)]; }
   int slotCount() const { return static_cast<int>(state_.size()); }
   int occupancy() const;  // slots not Free
 
@@ -41,8 +49,9 @@ class HostRing {
   enum class SlotState { Free, Filling, Filled, InFlight };
 
   compute::PinnedBuffer<std::byte> memory_;
-  std::size_t frameBytes_ = 0;
+  std::size_t frameBytes_ = 0, slotBytes_ = 0;
   std::vector<acquire::FrameHeader> headers_;
+  std::vector<process::StagedChunk> staged_;
   mutable std::mutex mutex_;
   std::condition_variable freed_;
   std::condition_variable filled_;

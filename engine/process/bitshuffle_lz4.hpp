@@ -44,11 +44,14 @@ std::size_t defaultBlockElements(std::size_t elementBytes);
 // The header and block table of one chunk, checked against the chunk's size.
 struct ChunkLayout {
   std::uint64_t decodedBytes = 0;
-  std::size_t blockElements = 0;
+  std::size_t blockElements = 0;  // bitshuffle: elements per block
+  std::size_t blockBytes = 0;     // decoded bytes of every block but the last
   // Per LZ4 block: where its compressed bytes start in the chunk, how many, and how many decoded
-  // bytes it gives (the last block may be shorter).
+  // bytes it gives (the last block may be shorter); `stored`: kept as they are (plain LZ4's
+  // blocks that did not compress), to be copied, not decoded.
   struct Block {
     std::size_t offset = 0, compressedBytes = 0, decodedBytes = 0;
+    bool stored = false;
   };
   std::vector<Block> blocks;
   std::size_t tailOffset = 0;  // where the last n mod 8 elements' raw bytes start
@@ -59,6 +62,21 @@ struct ChunkLayout {
 // another decoded size, a block running past the end, bytes left over).
 void readChunkLayout(std::span<const std::byte> chunk, std::size_t elementBytes,
                      std::size_t expectedBytes, ChunkLayout& layout);
+
+// Shared by the chunk formats (chunk_codec.hpp), whose messages start with `format`
+// ("bitshuffle-LZ4", "LZ4"). readChunkHeader: the 12-byte header; sets layout.decodedBytes,
+// checked against `expectedBytes`, and returns the block size in bytes. readBlockTable: the
+// blocks from byte 12, as many as layout.blocks holds, each 4-byte size checked against the
+// chunk's end; sets their offsets and compressed sizes and returns where the last one ends.
+// Both throw ChunkError.
+std::size_t readChunkHeader(std::span<const std::byte> chunk, std::size_t expectedBytes,
+                            const char* format, ChunkLayout& layout);
+std::size_t readBlockTable(std::span<const std::byte> chunk, const char* format,
+                           ChunkLayout& layout);
+// LZ4 block `b` of `layout` into `target` (its decoded size); ChunkError naming the block when
+// it is not valid LZ4 or decodes to another size.
+void decodeLz4Block(std::span<const std::byte> chunk, const ChunkLayout& layout, std::size_t b,
+                    std::byte* target, const char* format);
 
 // One bit-shuffled block of `elements` elements (a multiple of 8) of `elementBytes` bytes, and its
 // inverse. `in` and `out` do not overlap.

@@ -37,6 +37,12 @@ class AdmittingSource final : public acquire::FrameSource {
     recorder_.admit();
     source_->readFrame(index, dst, slice);
   }
+  acquire::StoredFormat storedFormat() const override { return source_->storedFormat(); }
+  std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
+                              acquire::SliceInfo& slice) override {
+    recorder_.admit();
+    return source_->readStoredFrame(index, dst, slice);
+  }
   std::string describe() const override { return source_->describe(); }
 
  private:

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "compute/thread_name.hpp"
-#include "process/bitshuffle_lz4.hpp"
+#include "process/chunk_codec.hpp"
 #include "store/acquisition_layout.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/replay_file.hpp"
@@ -68,19 +68,35 @@ std::string withSystemReason(const std::string& hdf5) {
 
 }  // namespace
 
+namespace {
+
+acquire::ChunkCodec codecOf(RecordCompression compression) {
+  switch (compression) {
+    case RecordCompression::BitshuffleLz4:
+      return acquire::ChunkCodec::BitshuffleLz4;
+    case RecordCompression::Lz4:
+      return acquire::ChunkCodec::Lz4;
+    case RecordCompression::None:
+      break;
+  }
+  return acquire::ChunkCodec::None;
+}
+
+}  // namespace
+
 const char* toString(RecordCompression compression) noexcept {
-  return compression == RecordCompression::BitshuffleLz4 ? "bitshuffle-lz4" : "none";
+  return acquire::toString(codecOf(compression));
 }
 
 RecordCompression parseRecordCompression(const std::string& text) {
-  if (text == "none") {
-    return RecordCompression::None;
-  }
-  if (text == "bitshuffle-lz4") {
-    return RecordCompression::BitshuffleLz4;
+  for (const RecordCompression c :
+       {RecordCompression::BitshuffleLz4, RecordCompression::Lz4, RecordCompression::None}) {
+    if (text == toString(c)) {
+      return c;
+    }
   }
   throw std::invalid_argument("the recording compression '" + text +
-                              "' is not one of bitshuffle-lz4, none");
+                              "' is not one of bitshuffle-lz4, lz4, none");
 }
 
 std::size_t bytesOf(SampleKind kind) noexcept {
@@ -89,7 +105,7 @@ std::size_t bytesOf(SampleKind kind) noexcept {
 
 struct RawRecorder::File {
   H5File file;
-  H5Dataset frames, checksums, sequence, timestamps;
+  H5Dataset frames, checksums, chunkChecksums, sequence, timestamps;
   std::vector<hsize_t> extent, offset;  // the frames dataset's, per frame: [frames][dims...]
 };
 
@@ -154,12 +170,20 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
       checkStatus(H5Pset_filter(dcpl.get(), process::kBitshuffleFilterId, H5Z_FLAG_OPTIONAL,
                                 plugin ? 2 : 5, plugin ? options : full),
                   name + ": bitshuffle filter");
+    } else if (compression_ == RecordCompression::Lz4) {
+      const unsigned blockBytes[1] = {static_cast<unsigned>(process::kLz4RecordBlockBytes)};
+      checkStatus(
+          H5Pset_filter(dcpl.get(), process::kLz4FilterId, H5Z_FLAG_OPTIONAL, 1, blockBytes),
+          name + ": LZ4 filter");
     }
     file_->frames = H5Dataset(checkId(H5Dcreate2(root, name.c_str(), fileType(layout_.sampleKind),
                                                  space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
                                       name + ": create"));
     writeStringAttribute(file_->frames.get(), "dimensions", layout_.dimensions);
     file_->checksums = createIndex(root, kFrameChecksums, H5T_STD_U64LE);
+    if (compression_ != RecordCompression::None) {
+      file_->chunkChecksums = createIndex(root, kChunkChecksums, H5T_STD_U64LE);
+    }
     file_->sequence = createIndex(root, "sequence", H5T_STD_U64LE);
     file_->timestamps = createIndex(root, "timestamp_ns", H5T_STD_I64LE);
     checkStatus(H5Fstart_swmr_write(root), "single-writer mode");
@@ -176,9 +200,9 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     slots_[static_cast<std::size_t>(i)].bytes.resize(layout_.frameBytes());
     free_.push_back(i);
   }
-  if (compression_ == RecordCompression::BitshuffleLz4) {
-    scratch_.reserve(
-        process::bitshuffleLz4Bound(layout_.frameBytes(), bytesOf(layout_.sampleKind)));
+  if (compression_ != RecordCompression::None) {
+    scratch_.reserve(process::chunkBound(layout_.frameBytes(), codecOf(compression_),
+                                         bytesOf(layout_.sampleKind)));
   }
   queued_.reserve(slots_.size());
   stats_.running = true;
@@ -246,9 +270,9 @@ void RawRecorder::write(const Slot& slot) {
   const ErrorScope quiet;
   try {
     std::span<const std::byte> chunk(slot.bytes);
-    if (compression_ == RecordCompression::BitshuffleLz4) {
-      const std::size_t size =
-          process::encodeBitshuffleLz4(slot.bytes, bytesOf(layout_.sampleKind), scratch_);
+    if (compression_ != RecordCompression::None) {
+      const std::size_t size = process::encodeChunk(slot.bytes, codecOf(compression_),
+                                                    bytesOf(layout_.sampleKind), scratch_);
       chunk = std::span<const std::byte>(scratch_.data(), size);
     }
     hsize_t index = 0;
@@ -266,6 +290,10 @@ void RawRecorder::write(const Slot& slot) {
                 layout_.dataset + ": write frame " + std::to_string(index));
     const std::uint64_t checksum = XXH3_64bits(slot.bytes.data(), slot.bytes.size());
     appendValue(file_->checksums.get(), index, H5T_NATIVE_UINT64, &checksum, kFrameChecksums);
+    if (file_->chunkChecksums) {
+      const std::uint64_t stored = XXH3_64bits(chunk.data(), chunk.size());
+      appendValue(file_->chunkChecksums.get(), index, H5T_NATIVE_UINT64, &stored, kChunkChecksums);
+    }
     // The sequence number after the frame and its checksum: a frame counts once its entry
     // exists (replay_file.hpp, recordedFrames()).
     appendValue(file_->sequence.get(), index, H5T_NATIVE_UINT64, &slot.header.sequence, "sequence");
@@ -330,6 +358,7 @@ RecorderStats RawRecorder::stop() {
   flush();
   file_->frames.reset();
   file_->checksums.reset();
+  file_->chunkChecksums.reset();
   file_->sequence.reset();
   file_->timestamps.reset();
   if (!file_->file.close()) {

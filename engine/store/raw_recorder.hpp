@@ -4,11 +4,13 @@
 // sequence number and timestamp, on its own I/O thread ("cf-record").
 //
 // The file: the modality's schema and header, its frames dataset extendible along frames, one
-// frame per chunk, each chunk bitshuffle + LZ4 in HDF5 filter 32008's format
-// (process/bitshuffle_lz4.hpp; h5py with hdf5plugin, HDF5 with Debian's bitshuffle plugin and
-// Cineflow read it) or uncompressed; /sequence (uint64), /timestamp_ns (int64) and
-// /frame_xxh3 (uint64: XXH3-64 of the frame's bytes as acquired, which replay checks: LZ4 itself
-// cannot see a damaged literal) per frame;
+// frame per chunk, each chunk bitshuffle + LZ4 in HDF5 filter 32008's format, or LZ4 in filter
+// 32004's with 8 KiB blocks (process/chunk_codec.hpp; h5py with hdf5plugin, HDF5 with Debian's
+// bitshuffle and hdf5-filter-plugin packages, and Cineflow read them), or uncompressed;
+// /sequence (uint64), /timestamp_ns (int64) and /frame_xxh3 (uint64: XXH3-64 of the frame's
+// bytes as acquired, which replay checks: LZ4 itself cannot see a damaged literal) per frame,
+// and for compressed recordings /chunk_xxh3 (of each chunk as stored, which replay checks before
+// it hands a chunk to the GPU decoder, where the frame's own checksum cannot be computed);
 // root attribute recording_complete = 0 while recording, 1 once stopped cleanly. It is written in
 // HDF5's single-writer/multiple-reader mode (file format 1.10): every structure on disk stays
 // consistent, and it is flushed after every frame, so a recording cut off by a crash, a kill or a
@@ -38,11 +40,11 @@
 
 namespace cineflow::store {
 
-enum class RecordCompression { None, BitshuffleLz4 };
+enum class RecordCompression { None, BitshuffleLz4, Lz4 };
 enum class RecordPolicy { Block, Drop };
 
-const char* toString(RecordCompression compression) noexcept;  // "none" | "bitshuffle-lz4"
-// "none" or "bitshuffle-lz4"; throws std::invalid_argument naming the choices.
+const char* toString(RecordCompression compression) noexcept;  // "none" | "bitshuffle-lz4" | "lz4"
+// "none", "bitshuffle-lz4" or "lz4"; throws std::invalid_argument naming the choices.
 RecordCompression parseRecordCompression(const std::string& text);
 
 struct RecorderStats {

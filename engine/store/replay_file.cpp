@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "acquire/frame_source.hpp"
-#include "process/bitshuffle_lz4.hpp"
+#include "process/chunk_codec.hpp"
 
 namespace cineflow::store {
 namespace {
@@ -91,17 +91,41 @@ std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& inte
   return shape.size() == 1 ? std::min<std::uint64_t>(datasetFrames, shape[0]) : datasetFrames;
 }
 
-H5Dataset openFrameChecksums(hid_t root) {
-  if (!linkExists(root, kFrameChecksums)) {
+H5Dataset openChecksums(hid_t root, const char* name) {
+  if (!linkExists(root, name)) {
     return {};
   }
-  return H5Dataset(checkId(H5Dopen2(root, kFrameChecksums, H5P_DEFAULT), kFrameChecksums));
+  return H5Dataset(checkId(H5Dopen2(root, name, H5P_DEFAULT), name));
 }
 
+namespace {
+
+// Checksum `index` of `checksums` (one uint64 per frame) against `bytes`: "" or why not.
+std::string checkSum(hid_t checksums, std::uint64_t index, std::span<const std::byte> bytes,
+                     const char* what) {
+  const H5Dataspace space(H5Dget_space(checksums));
+  const hsize_t start[1] = {index}, count[1] = {1};
+  std::uint64_t recorded = 0;
+  const H5Dataspace one(H5Screate_simple(1, count, nullptr));
+  if (!space || !one ||
+      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+      H5Dread(checksums, H5T_NATIVE_UINT64, one.get(), space.get(), H5P_DEFAULT, &recorded) < 0) {
+    return std::string("its checksum cannot be read: ") + errorStackText();
+  }
+  if (XXH3_64bits(bytes.data(), bytes.size()) != recorded) {
+    return std::string("the ") + what +
+           " does not match its checksum: its bytes changed after they were recorded";
+  }
+  return {};
+}
+
+}  // namespace
+
 void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType,
-                       hid_t checksums) {
+                       hid_t checksums, hid_t chunkChecksums) {
   dataset_ = dataset;
   checksums_ = checksums;
+  chunkChecksums_ = chunkChecksums;
   frameDims_ = std::move(frameDims);
   memType_ = memType;
   elementBytes_ = H5Tget_size(memType);
@@ -117,15 +141,25 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
   unsigned flags = 0;
   std::size_t values = 8;
   unsigned options[8] = {};
-  compressed_ = H5Pget_filter_by_id2(dcpl.get(), process::kBitshuffleFilterId, &flags, &values,
-                                     options, 0, nullptr, nullptr) >= 0;
+  codec_ = acquire::ChunkCodec::None;
+  if (H5Pget_filter_by_id2(dcpl.get(), process::kBitshuffleFilterId, &flags, &values, options, 0,
+                           nullptr, nullptr) >= 0) {
+    codec_ = acquire::ChunkCodec::BitshuffleLz4;
+    if (values < 5 || options[4] != process::kBitshuffleLz4) {
+      throw std::invalid_argument(
+          "bitshuffle chunks without LZ4 (filter 32008 without its LZ4 option) are not "
+          "supported");
+    }
+  } else if (H5Pget_filter_by_id2(dcpl.get(), process::kLz4FilterId, &flags, &values, options, 0,
+                                  nullptr, nullptr) >= 0) {
+    codec_ = acquire::ChunkCodec::Lz4;
+  }
   H5Eclear2(H5E_DEFAULT);  // "filter not in pipeline" is an answer, not an error
-  if (!compressed_) {
+  if (!compressed()) {
     return;
   }
-  if (values < 5 || options[4] != process::kBitshuffleLz4) {
-    throw std::invalid_argument(
-        "bitshuffle chunks without LZ4 (filter 32008 without its LZ4 option) are not supported");
+  if (H5Pget_nfilters(dcpl.get()) != 1) {
+    throw std::invalid_argument("compressed chunks with more than one filter are not supported");
   }
   const H5Datatype type(checkId(H5Dget_type(dataset), "get type"));
   if (H5Tget_size(type.get()) != elementBytes_ ||
@@ -144,46 +178,83 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
   for (const hsize_t d : frameDims_) {
     frameBytes *= d;
   }
-  chunk_.resize(process::bitshuffleLz4Bound(frameBytes, elementBytes_));
+  chunk_.resize(process::chunkBound(frameBytes, codec_, elementBytes_));
   scratch_.block.resize(process::defaultBlockElements(elementBytes_) * elementBytes_);
 }
 
 std::string FrameReader::read(std::uint64_t index, std::span<std::byte> dst) {
   const std::string reason = readValues(index, dst);
-  return reason.empty() && checksums_ >= 0 ? checkSum(index, dst) : reason;
+  return reason.empty() && checksums_ >= 0 ? checkSum(checksums_, index, dst, "frame") : reason;
 }
 
-std::string FrameReader::checkSum(std::uint64_t index, std::span<const std::byte> frame) {
-  const H5Dataspace space(H5Dget_space(checksums_));
-  const hsize_t start[1] = {index}, count[1] = {1};
-  std::uint64_t recorded = 0;
-  const H5Dataspace one(H5Screate_simple(1, count, nullptr));
-  if (!space || !one ||
-      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
-      H5Dread(checksums_, H5T_NATIVE_UINT64, one.get(), space.get(), H5P_DEFAULT, &recorded) < 0) {
-    return "its checksum cannot be read: " + errorStackText();
+acquire::StoredFormat FrameReader::storedFormat() const {
+  if (!compressed() || (checksums_ >= 0 && chunkChecksums_ < 0)) {
+    return {};
   }
-  if (XXH3_64bits(frame.data(), frame.size()) != recorded) {
-    return "the frame does not match its checksum (/frame_xxh3): its bytes changed after they "
-           "were recorded";
+  return {codec_, elementBytes_, chunk_.size()};
+}
+
+std::string FrameReader::readChunk(std::uint64_t index, std::vector<hsize_t>& start,
+                                   std::span<std::byte> into, std::size_t& bytes,
+                                   std::uint32_t& filterMask) {
+  bytes = 0;
+  start[0] = index;
+  hsize_t stored = 0;
+  if (H5Dget_chunk_storage_size(dataset_, start.data(), &stored) < 0) {
+    return errorStackText();
   }
+  if (stored > into.size()) {
+    bytes = stored;
+    return {};
+  }
+  filterMask = 0;
+  if (H5Dread_chunk(dataset_, H5P_DEFAULT, start.data(), &filterMask, into.data()) < 0) {
+    return errorStackText();
+  }
+  bytes = stored;
+  return {};
+}
+
+std::string FrameReader::readStored(std::uint64_t index, std::span<std::byte> dst,
+                                    std::size_t& bytes) {
+  bytes = 0;
+  if (storedFormat().codec == acquire::ChunkCodec::None) {
+    return {};
+  }
+  std::uint32_t filterMask = 0;
+  std::size_t stored = 0;
+  if (std::string reason = readChunk(index, start_, dst, stored, filterMask); !reason.empty()) {
+    return reason;
+  }
+  if (stored > dst.size() || (filterMask & 1u) != 0) {
+    return {};  // larger than any chunk of ours, or stored as it is: read() takes it
+  }
+  const std::span<const std::byte> chunk(dst.data(), stored);
+  if (chunkChecksums_ >= 0) {
+    if (std::string reason = checkSum(chunkChecksums_, index, chunk, "stored chunk");
+        !reason.empty()) {
+      return reason;
+    }
+  }
+  bytes = stored;
   return {};
 }
 
 std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> dst) {
   std::vector<hsize_t>& start = start_;
   start[0] = index;
-  if (compressed_) {
-    hsize_t stored = 0;
-    if (H5Dget_chunk_storage_size(dataset_, start.data(), &stored) < 0) {
-      return errorStackText();
+  if (compressed()) {
+    std::size_t stored = 0;
+    std::uint32_t filterMask = 0;
+    if (std::string reason = readChunk(index, start, chunk_, stored, filterMask); !reason.empty()) {
+      return reason;
     }
     if (stored > chunk_.size()) {
       chunk_.resize(stored);  // another encoder's larger chunk: once
-    }
-    std::uint32_t filterMask = 0;
-    if (H5Dread_chunk(dataset_, H5P_DEFAULT, start.data(), &filterMask, chunk_.data()) < 0) {
-      return errorStackText();
+      if (std::string reason = readChunk(index, start, chunk_, stored, filterMask);
+          !reason.empty()) {
+        return reason;
+      }
     }
     const std::span<const std::byte> chunk(chunk_.data(), stored);
     if ((filterMask & 1u) != 0) {  // the optional filter was skipped: stored as it is
@@ -195,7 +266,7 @@ std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> ds
       return {};
     }
     try {
-      process::decodeBitshuffleLz4(chunk, elementBytes_, dst, scratch_);
+      process::decodeChunk(chunk, codec_, elementBytes_, dst, scratch_);
     } catch (const process::ChunkError& e) {
       return e.what();
     }
@@ -210,6 +281,51 @@ std::string FrameReader::readValues(std::uint64_t index, std::span<std::byte> ds
     return reason.empty() ? "unknown HDF5 error" : reason;
   }
   return {};
+}
+
+namespace {
+
+void checkIndex(const std::filesystem::path& path, const char* dataset, std::uint64_t index,
+                std::uint64_t frames) {
+  if (index >= frames) {
+    throw acquire::SourceError(path.string() + ": " + dataset + ": frame " + std::to_string(index) +
+                               " out of range (" + acquire::framesText(frames) + ")");
+  }
+}
+
+[[noreturn]] void damaged(const std::filesystem::path& path, const char* dataset,
+                          std::uint64_t index, const std::string& reason) {
+  throw acquire::DamagedFrameError(path.string() + ": " + dataset + ": reading frame " +
+                                   std::to_string(index) + " failed (damaged data?): " + reason);
+}
+
+}  // namespace
+
+void readRecordedFrame(FrameReader& reader, const std::filesystem::path& path, const char* dataset,
+                       std::uint64_t index, std::uint64_t frames, std::span<std::byte> dst,
+                       std::size_t frameBytes) {
+  checkIndex(path, dataset, index, frames);
+  if (dst.size() != frameBytes) {
+    throw acquire::SourceError(path.string() + ": " + dataset + ": frame " + std::to_string(index) +
+                               ": destination holds " + std::to_string(dst.size()) +
+                               " bytes, a frame needs " + std::to_string(frameBytes));
+  }
+  const ErrorScope scope;
+  if (const std::string reason = reader.read(index, dst); !reason.empty()) {
+    damaged(path, dataset, index, reason);
+  }
+}
+
+std::size_t readRecordedChunk(FrameReader& reader, const std::filesystem::path& path,
+                              const char* dataset, std::uint64_t index, std::uint64_t frames,
+                              std::span<std::byte> dst) {
+  checkIndex(path, dataset, index, frames);
+  const ErrorScope scope;
+  std::size_t bytes = 0;
+  if (const std::string reason = reader.readStored(index, dst, bytes); !reason.empty()) {
+    damaged(path, dataset, index, reason);
+  }
+  return bytes;
 }
 
 }  // namespace cineflow::store

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "acquire/stored_frame.hpp"
 #include "process/bitshuffle_lz4.hpp"
 #include "store/hdf5_handle.hpp"
 
@@ -35,16 +36,23 @@ std::string rootSchema(const std::filesystem::path& path) noexcept;
 // /sequence entry was written (store/raw_recorder.hpp). `interrupted` says which.
 std::uint64_t recordedFrames(hid_t root, std::uint64_t datasetFrames, bool& interrupted);
 
-// Per-frame XXH3-64 of each frame's bytes (raw recordings): the dataset's name at the root.
+// Per-frame XXH3-64 of each frame's bytes (raw recordings): the dataset's name at the root; and
+// of each frame's chunk as stored (compressed raw recordings), which is checked before the chunk
+// is handed over still compressed.
 inline constexpr const char* kFrameChecksums = "frame_xxh3";
-// The root's checksum dataset, or an empty handle when the file has none (most files other than
-// raw recordings). Throws Hdf5Error when it exists but cannot be opened.
-H5Dataset openFrameChecksums(hid_t root);
+inline constexpr const char* kChunkChecksums = "chunk_xxh3";
+// The root's checksum dataset `name`, or an empty handle when the file has none (most files
+// other than raw recordings). Throws Hdf5Error when it exists but cannot be opened.
+H5Dataset openChecksums(hid_t root, const char* name);
+inline H5Dataset openFrameChecksums(hid_t root) {
+  return openChecksums(root, kFrameChecksums);
+}
 
 // Reads one frame at a time from a recording's frames dataset [frames][d1][d2]...: by hyperslab
-// through HDF5's filter pipeline, or, when its chunks are bitshuffle + LZ4 (filter 32008, as raw
-// recordings write them) of one frame each, by reading each chunk as stored (H5Dread_chunk) and
-// decoding it on this thread (process/bitshuffle_lz4.hpp), which needs no filter plugin. Its
+// through HDF5's filter pipeline, or, when its chunks are bitshuffle + LZ4 (filter 32008) or LZ4
+// (filter 32004) of one frame each, as raw recordings write them, by reading each chunk as stored
+// (H5Dread_chunk) and decoding it on this thread (process/chunk_codec.hpp), which needs no
+// filter plugin; or hands the chunk over as stored (readStored), for the engine to decode. Its
 // buffers are sized by open(): reads allocate nothing (unless a chunk is larger than any
 // encoder of ours makes). One thread at a time; call it inside an ErrorScope.
 class FrameReader {
@@ -54,10 +62,18 @@ class FrameReader {
   // std::invalid_argument naming what of a compressed layout it cannot decode (bitshuffle
   // without LZ4, a big-endian type, chunks that are not one whole frame).
   // With a root `checksums` dataset (kFrameChecksums, one uint64 per frame), every frame read is
-  // checked against its checksum.
+  // checked against its checksum; with `chunkChecksums` (kChunkChecksums), every chunk readStored
+  // hands over.
   void open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memType,
-            hid_t checksums = H5I_INVALID_HID);
-  bool compressed() const { return compressed_; }
+            hid_t checksums = H5I_INVALID_HID, hid_t chunkChecksums = H5I_INVALID_HID);
+  bool compressed() const { return codec_ != acquire::ChunkCodec::None; }
+  // The chunks' codec and sizes (codec None: not compressed, or nothing to hand over because
+  // frames can only be checked once decoded: a frame checksum without a chunk checksum).
+  acquire::StoredFormat storedFormat() const;
+  // Frame `index`'s chunk as stored into `dst`; `bytes` its size, or 0 when the frame must be
+  // read with read() (see storedFormat(), a chunk HDF5 stored uncompressed, or one larger than
+  // `dst`). Returns "" or the reason it failed (HDF5's, or "does not match its checksum").
+  std::string readStored(std::uint64_t index, std::span<std::byte> dst, std::size_t& bytes);
   // Frame `index` into `dst` (one frame's bytes). Returns "" on success, else the reason (HDF5's,
   // or the chunk's damage: "block 3 of 5 is not valid LZ4").
   std::string read(std::uint64_t index,
@@ -65,19 +81,35 @@ class FrameReader {
 
  private:
   std::string readValues(std::uint64_t index, std::span<std::byte> dst);
-  std::string checkSum(std::uint64_t index, std::span<const std::byte> frame);
+  // Reads the chunk of frame `index` into `into`; `filterMask` HDF5's mask of skipped filters.
+  std::string readChunk(std::uint64_t index, std::vector<hsize_t>& start, std::span<std::byte> into,
+                        std::size_t& bytes, std::uint32_t& filterMask);
 
   hid_t dataset_ = H5I_INVALID_HID;
   hid_t checksums_ = H5I_INVALID_HID;
+  hid_t chunkChecksums_ = H5I_INVALID_HID;
   H5Dataspace fileSpace_;
   std::vector<hsize_t> frameDims_;
   hid_t memType_ = H5I_INVALID_HID;
   std::size_t elementBytes_ = 0;
-  bool compressed_ = false;
+  acquire::ChunkCodec codec_ = acquire::ChunkCodec::None;
   std::vector<std::byte> chunk_;
   process::ChunkScratch scratch_;
   std::vector<hsize_t> start_, count_;  // one frame's hyperslab: [index][0]..., [1][dims]...
   H5Dataspace memSpace_;                // one frame, in the selection's shape
 };
+
+// A file source's read of frame `index` (of `frames`) from `reader`, the frames dataset being
+// `dataset` ("/rf") in `path`, in one wording for every recording: throws acquire::SourceError
+// for an index out of range or a destination of the wrong size (`frameBytes`), and
+// acquire::DamagedFrameError "PATH: /rf: reading frame N failed (damaged data?): REASON" when
+// the frame's bytes cannot be read or decoded. readRecordedChunk: the chunk as stored
+// (FrameReader::readStored), its size or 0.
+void readRecordedFrame(FrameReader& reader, const std::filesystem::path& path, const char* dataset,
+                       std::uint64_t index, std::uint64_t frames, std::span<std::byte> dst,
+                       std::size_t frameBytes);
+std::size_t readRecordedChunk(FrameReader& reader, const std::filesystem::path& path,
+                              const char* dataset, std::uint64_t index, std::uint64_t frames,
+                              std::span<std::byte> dst);
 
 }  // namespace cineflow::store

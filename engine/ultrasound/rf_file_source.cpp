@@ -73,8 +73,9 @@ bool isFloat32(hid_t type) {
 struct RfFileSource::Handles {
   store::H5File file;
   store::H5Dataset rf;
-  store::H5Dataset checksums;  // a raw recording's per-frame checksums; empty otherwise
-  store::FrameReader reader;   // after rf: it reads rf
+  store::H5Dataset checksums;       // a raw recording's per-frame checksums; empty otherwise
+  store::H5Dataset chunkChecksums;  // and its stored chunks' (compressed recordings)
+  store::FrameReader reader;        // after rf: it reads rf
 };
 
 RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz)
@@ -208,13 +209,14 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
       fail(path, std::string("inconsistent acquisition parameters: ") + e.what());
     }
     handles_->checksums = store::openFrameChecksums(root);
+    handles_->chunkChecksums = store::openChecksums(root, store::kChunkChecksums);
     try {
       handles_->reader.open(
           rf,
           {static_cast<hsize_t>(params_.transmits()), static_cast<hsize_t>(params_.elements()),
            static_cast<hsize_t>(params_.samples)},
           sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT,
-          handles_->checksums.get());
+          handles_->checksums.get(), handles_->chunkChecksums.get());
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("/rf: ") + e.what());
     }
@@ -236,21 +238,23 @@ RfFileSource::~RfFileSource() {
 }
 
 void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
-  if (index >= frames_) {
-    fail(path_, "/rf: frame " + std::to_string(index) + " out of range (" +
-                    std::to_string(frames_) + " frames)");
-  }
-  if (dst.size() != frameBytes()) {
-    fail(path_, "/rf: frame " + std::to_string(index) + ": destination holds " +
-                    std::to_string(dst.size()) + " bytes, a frame needs " +
-                    std::to_string(frameBytes()));
-  }
-  ErrorScope scope;
-  const std::string reason = handles_->reader.read(index, dst);
-  if (!reason.empty()) {
-    fail(path_,
-         "/rf: reading frame " + std::to_string(index) + " failed (damaged data?): " + reason);
-  }
+  store::readRecordedFrame(handles_->reader, path_, "/rf", index, frames_, dst, frameBytes());
+  describeSlice(index, slice);
+}
+
+StoredFormat RfFileSource::storedFormat() const {
+  return handles_->reader.storedFormat();
+}
+
+std::size_t RfFileSource::readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
+                                          SliceInfo& slice) {
+  const std::size_t bytes =
+      store::readRecordedChunk(handles_->reader, path_, "/rf", index, frames_, dst);
+  describeSlice(index, slice);
+  return bytes;
+}
+
+void RfFileSource::describeSlice(std::uint64_t index, SliceInfo& slice) const {
   slice.elevationM = elevations_.empty() ? 0.0 : elevations_[index];
   slice.sliceIndex =
       params_.framesPerVolume > 0

@@ -41,6 +41,9 @@ class RfFileSource final : public UltrasoundSource {
   std::uint64_t frameCount() const override { return frames_; }
   // Throws SourceError naming the file and frame index when the read fails (damaged data).
   void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  StoredFormat storedFormat() const override;
+  std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
+                              SliceInfo& slice) override;
   std::string describe() const override;
 
   const std::filesystem::path& path() const { return path_; }
@@ -49,6 +52,7 @@ class RfFileSource final : public UltrasoundSource {
 
  private:
   struct Handles;  // HDF5 identifiers; HDF5 stays out of this header
+  void describeSlice(std::uint64_t index, SliceInfo& slice) const;
 
   std::filesystem::path path_;
   double frameRateHz_ = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "process/bitshuffle_lz4.hpp"
+#include "support/recording_fixtures.hpp"
 #include "support/test_random.hpp"
 
 using namespace cineflow;
@@ -118,45 +119,17 @@ class TestBitshuffleLz4 : public QObject {
   }
 
   void chunksOfTheBitshuffleProjectDecode() {
-    const QString path = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/bitshuffle_lz4_reference.h5");
-    const hid_t file = H5Fopen(path.toUtf8().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    QVERIFY2(file >= 0, qPrintable(path));
-    for (const char* name : {"rf_int16", "rf_float32", "spectra_uint16"}) {
-      const hid_t dataset = H5Dopen2(file, name, H5P_DEFAULT);
-      const hid_t plain = H5Dopen2(file, (std::string("plain_") + name).c_str(), H5P_DEFAULT);
-      QVERIFY(dataset >= 0 && plain >= 0);
-      const hid_t type = H5Dget_type(dataset);
-      const std::size_t elementBytes = H5Tget_size(type);
-      const hid_t space = H5Dget_space(dataset);
-      const int rank = H5Sget_simple_extent_ndims(space);
-      std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-      H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-      std::size_t frameBytes = elementBytes;
-      for (int d = 1; d < rank; ++d) {
-        frameBytes *= dims[static_cast<std::size_t>(d)];
-      }
-      std::vector<std::byte> expected(frameBytes * dims[0]);
-      QVERIFY(H5Dread(plain, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, expected.data()) >= 0);
-      std::vector<std::byte> frame(frameBytes);
+    for (const std::string name : {"rf_int16", "rf_float32", "spectra_uint16"}) {
+      const test::ReferenceFrames data =
+          test::readReference("bitshuffle_lz4_reference.h5", name, "plain_" + name);
+      std::vector<std::byte> frame(data.frameBytes);
       process::ChunkScratch scratch;
-      for (hsize_t f = 0; f < dims[0]; ++f) {
-        std::vector<hsize_t> offset(static_cast<std::size_t>(rank), 0);
-        offset[0] = f;
-        hsize_t chunkBytes = 0;
-        QVERIFY(H5Dget_chunk_storage_size(dataset, offset.data(), &chunkBytes) >= 0);
-        std::vector<std::byte> chunk(chunkBytes);
-        std::uint32_t filterMask = 0;
-        QVERIFY(H5Dread_chunk(dataset, H5P_DEFAULT, offset.data(), &filterMask, chunk.data()) >= 0);
-        process::decodeBitshuffleLz4(chunk, elementBytes, frame, scratch);
-        QVERIFY2(std::memcmp(frame.data(), expected.data() + f * frameBytes, frameBytes) == 0,
-                 qPrintable(QStringLiteral("%1 frame %2").arg(name).arg(f)));
+      for (std::size_t f = 0; f < data.chunks.size(); ++f) {
+        process::decodeBitshuffleLz4(data.chunks[f], data.elementBytes, frame, scratch);
+        QVERIFY2(std::equal(frame.begin(), frame.end(), data.frame(f).begin()),
+                 qPrintable(QStringLiteral("%1 frame %2").arg(name.c_str()).arg(f)));
       }
-      H5Sclose(space);
-      H5Tclose(type);
-      H5Dclose(plain);
-      H5Dclose(dataset);
     }
-    H5Fclose(file);
   }
 
   void hdf5sOwnFilterDecodesOurChunks() {

@@ -21,6 +21,29 @@ inline constexpr std::int64_t kLz4Truncated = -1;  // a length or offset runs pa
 inline constexpr std::int64_t kLz4Overflow = -2;   // more bytes than the decoded block holds
 inline constexpr std::int64_t kLz4BadOffset = -3;  // a match before the output's start (or 0)
 inline constexpr std::int64_t kLz4WrongSize = -4;  // decoded to fewer bytes than expected
+inline constexpr std::int64_t kLz4Invalid = -5;    // liblz4 refused it (the CPU decoder)
+
+// A staged chunk (process/staged_chunk.hpp) as the decoders read it: this table, then one
+// StagedBlock per LZ4 block, at the table offset of the staged bytes; native byte order.
+struct StagedChunkTable {
+  std::uint32_t blocks;          // LZ4 blocks
+  std::uint32_t blockBytes;      // decoded bytes of every block but the last
+  std::uint32_t lastBlockBytes;  // decoded bytes of the last block
+  std::uint32_t elementBytes;    // the bit shuffle's element; 0: not shuffled (plain LZ4)
+  std::uint32_t tailOffset;      // where the elements after the last multiple of 8 lie ...
+  std::uint32_t tailBytes;       // ... as they are, at the frame's end
+};
+struct StagedBlock {
+  std::uint32_t offset;           // of the block's bytes in the chunk
+  std::uint32_t compressedBytes;  // stored bytes
+  std::uint32_t stored;           // 1: the bytes as they are (did not compress), copied
+  std::uint32_t unused;
+};
+
+// A decode's outcome in one int: 0, or (first failed block + 1) * 8 + the negated error code.
+CINEFLOW_HD inline int chunkStatus(std::uint32_t block, std::int64_t code) {
+  return static_cast<int>((block + 1) * 8 + static_cast<std::uint32_t>(-code));
+}
 
 // A 4-bit length of 15 continues in the bytes that follow (each added; 255 means another):
 // adds them to `length`. False when the block ends first.
@@ -37,50 +60,81 @@ CINEFLOW_HD inline bool extendLength(const std::uint8_t* src, std::size_t srcSiz
   return true;
 }
 
+// One LZ4 sequence: `literals` bytes copied from src[literalsFrom], then `match` bytes copied from
+// `matchOffset` bytes back in the output (none in the block's last sequence, `last`).
+struct Lz4Sequence {
+  std::size_t literalsFrom = 0, literals = 0, matchOffset = 0, match = 0;
+  bool last = false;
+};
+
+// Parses the sequence starting at src[in] of a block decoding into `dstSize` bytes of which
+// `out` are decoded, checking every length and offset against both buffers; moves `in` past it.
+// Returns 0, or an error code. A GPU decoder's one parsing lane runs exactly this.
+CINEFLOW_HD inline std::int64_t lz4NextSequence(const std::uint8_t* src, std::size_t srcSize,
+                                                std::size_t& in, std::size_t out,
+                                                std::size_t dstSize, Lz4Sequence& sequence) {
+  const unsigned token = src[in++];
+  std::size_t literals = token >> 4;
+  if (literals == 15 && !extendLength(src, srcSize, in, literals)) {
+    return kLz4Truncated;
+  }
+  if (literals > srcSize - in) {
+    return kLz4Truncated;
+  }
+  if (literals > dstSize - out) {
+    return kLz4Overflow;
+  }
+  sequence.literalsFrom = in;
+  sequence.literals = literals;
+  sequence.matchOffset = 0;
+  sequence.match = 0;
+  in += literals;
+  out += literals;
+  sequence.last = in == srcSize;  // the last sequence holds literals only
+  if (sequence.last) {
+    return 0;
+  }
+  if (srcSize - in < 2) {
+    return kLz4Truncated;
+  }
+  const std::size_t offset =
+      static_cast<std::size_t>(src[in]) | (static_cast<std::size_t>(src[in + 1]) << 8);
+  in += 2;
+  if (offset == 0 || offset > out) {
+    return kLz4BadOffset;
+  }
+  std::size_t match = (token & 15u) + 4;
+  if ((token & 15u) == 15 && !extendLength(src, srcSize, in, match)) {
+    return kLz4Truncated;
+  }
+  if (match > dstSize - out) {
+    return kLz4Overflow;
+  }
+  sequence.matchOffset = offset;
+  sequence.match = match;
+  return 0;
+}
+
 CINEFLOW_HD inline std::int64_t lz4DecodeBlock(const std::uint8_t* src, std::size_t srcSize,
                                                std::uint8_t* dst, std::size_t dstSize) {
   std::size_t in = 0, out = 0;
   while (in < srcSize) {
-    const unsigned token = src[in++];
-    std::size_t literals = token >> 4;
-    if (literals == 15 && !extendLength(src, srcSize, in, literals)) {
-      return kLz4Truncated;
+    Lz4Sequence sequence;
+    const std::int64_t code = lz4NextSequence(src, srcSize, in, out, dstSize, sequence);
+    if (code != 0) {
+      return code;
     }
-    if (literals > srcSize - in) {
-      return kLz4Truncated;
+    for (std::size_t i = 0; i < sequence.literals; ++i) {
+      dst[out + i] = src[sequence.literalsFrom + i];
     }
-    if (literals > dstSize - out) {
-      return kLz4Overflow;
+    out += sequence.literals;
+    // Byte i of a match repeats the output with period matchOffset when they overlap (offset
+    // shorter than the match), so every byte is known from what precedes the match: the form a
+    // warp copies in parallel.
+    for (std::size_t i = 0; i < sequence.match; ++i) {
+      dst[out + i] = dst[out - sequence.matchOffset + i % sequence.matchOffset];
     }
-    for (std::size_t i = 0; i < literals; ++i) {
-      dst[out + i] = src[in + i];
-    }
-    in += literals;
-    out += literals;
-    if (in == srcSize) {
-      break;  // the last sequence holds literals only
-    }
-    if (srcSize - in < 2) {
-      return kLz4Truncated;
-    }
-    const std::size_t offset =
-        static_cast<std::size_t>(src[in]) | (static_cast<std::size_t>(src[in + 1]) << 8);
-    in += 2;
-    if (offset == 0 || offset > out) {
-      return kLz4BadOffset;
-    }
-    std::size_t match = (token & 15u) + 4;
-    if ((token & 15u) == 15 && !extendLength(src, srcSize, in, match)) {
-      return kLz4Truncated;
-    }
-    if (match > dstSize - out) {
-      return kLz4Overflow;
-    }
-    // Byte by byte: a match may overlap what it writes (offset < length repeats a pattern).
-    for (std::size_t i = 0; i < match; ++i) {
-      dst[out + i] = dst[out + i - offset];
-    }
-    out += match;
+    out += sequence.match;
   }
   return out == dstSize ? static_cast<std::int64_t>(out) : kLz4WrongSize;
 }

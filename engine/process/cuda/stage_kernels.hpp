@@ -6,6 +6,7 @@
 // after construction. Compiled only when CINEFLOW_HAVE_CUDA.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -15,6 +16,12 @@ namespace cineflow::process::cuda {
 
 void enqueueLogCompress(compute::Stream& stream, const float* in, float* out, std::size_t count,
                         float floor);
+
+// Staged compressed frames (process/chunk_decoder.hpp): one warp per LZ4 block, `blocks` of at
+// most `blockBytes` decoded bytes (<= kMaxStagedBlockBytes), plus one warp for the tail.
+void enqueueChunkDecode(compute::Stream& stream, const std::byte* staged, std::size_t tableOffset,
+                        std::uint32_t blocks, std::uint32_t blockBytes, std::byte* frame,
+                        std::size_t frameBytes, int* status);
 
 // MIPs (process/mip.hpp). planMips queries the current device. The projector owns `scratch`
 // (plan.scratchFloats floats, 16-byte aligned), which prepareMipScratch readies once,
