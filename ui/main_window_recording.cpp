@@ -27,10 +27,10 @@ struct CompressionChoice {
 };
 constexpr CompressionChoice kCompressionChoices[] = {
     {store::RecordCompression::BitshuffleLz4,
-     QT_TRANSLATE_NOOP("MainWindow", "HDF5, bitshuffle + LZ4 (smallest; *.h5)")},
-    {store::RecordCompression::Lz4, QT_TRANSLATE_NOOP("MainWindow", "HDF5, LZ4 (*.h5)")},
+     QT_TRANSLATE_NOOP("MainWindow", "HDF5 bitshuffle + LZ4, smallest (*.h5)")},
+    {store::RecordCompression::Lz4, QT_TRANSLATE_NOOP("MainWindow", "HDF5 LZ4 (*.h5)")},
     {store::RecordCompression::None,
-     QT_TRANSLATE_NOOP("MainWindow", "HDF5, uncompressed (fastest to write; *.h5)")},
+     QT_TRANSLATE_NOOP("MainWindow", "HDF5 uncompressed, fastest to write (*.h5)")},
 };
 const char* const kRecordingStyle = "color: #e0605a; font-weight: bold;";
 

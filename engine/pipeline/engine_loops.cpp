@@ -13,6 +13,8 @@
 namespace cineflow::pipeline {
 namespace {
 using Clock = std::chrono::steady_clock;
+// After a damaged frame stopped a replay: what the operator can do.
+constexpr const char* kSkipHint = " (skip damaged frames to replay the rest)";
 }  // namespace
 
 std::int64_t nowNs() {
@@ -114,6 +116,8 @@ void Engine::Impl::acquisitionLoop() {
       std::lock_guard lock(statsMutex);
       acquisitionRate.tick(secondsSinceEpoch());
     }
+  } catch (const acquire::DamagedFrameError& e) {
+    fail(std::string("acquisition stopped: ") + e.what() + kSkipHint);
   } catch (const std::exception& e) {
     fail(std::string("acquisition stopped: ") + e.what());
   }
@@ -171,7 +175,7 @@ void Engine::Impl::checkDecoded(const InFlightSlot& slot) {
                           std::to_string(slot.header.sourceIndex) + ": " +
                           process::chunkStatusText(slot.statusHost.host()[0], slot.chunk.blocks);
   if (damagedPolicy.load() == DamagedFramePolicy::Stop) {
-    throw std::runtime_error(why);
+    throw std::runtime_error(why + kSkipHint);
   }
   noteDamaged(why);
 }
@@ -250,15 +254,22 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   {
     std::lock_guard lock(snapshotMutex);
     if (snapshotRequested && snapshot->size() == hostFrame.size()) {
+      bool taken = true;
       if (staged) {
-        process::decodeChunk(ring.slotData(hostSlot).first(slot.chunk.chunkBytes), stored.codec,
-                             stored.elementBytes, *snapshot, snapshotScratch);
+        try {
+          process::decodeChunk(ring.slotData(hostSlot).first(slot.chunk.chunkBytes), stored.codec,
+                               stored.elementBytes, *snapshot, snapshotScratch);
+        } catch (const process::ChunkError&) {
+          taken = false;  // damaged (the decoder reports it): the next frame answers the request
+        }
       } else {
         std::copy(hostFrame.begin(), hostFrame.end(), snapshot->begin());
       }
-      *snapshotHeader = slot.header;
-      snapshotRequested = false;
-      snapshotTaken.notify_all();
+      if (taken) {
+        *snapshotHeader = slot.header;
+        snapshotRequested = false;
+        snapshotTaken.notify_all();
+      }
     }
   }
 
@@ -274,15 +285,27 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
 
   compute->wait(*slot.uploaded);
   const bool inVolume = framesPerVolume.load() > 0;
-  const int slice = inVolume ? sliceOf(slot.header) : 0;
-  const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, stopRequested)
-                                : cineloop.claimNextSlot();
   if (staged) {
     compute->record(*slot.decodeStart);
     decoder.enqueue(*compute, slot.staged.data(), slot.chunk, slot.raw.view(), slot.status.data());
     compute->record(*slot.decoded);
     compute->copyAsync(slot.statusHost.data(), slot.status.data(), sizeof(int));
+    if (inVolume) {
+      // A slice joins its volume below, before its stages have run: whether it decoded must be
+      // known first (a damaged slice ends its sweep, as a slice lost at the host does). This
+      // waits for the compute stream, so compressed volume replay loses the overlap of
+      // enqueueing with the previous frame's stages.
+      compute->synchronize();
+      if (slot.statusHost.host()[0] != 0) {
+        checkDecoded(slot);  // Stop: throws; Skip: counted
+        volumes.abandonOpenSweep();
+        return;
+      }
+    }
   }
+  const int slice = inVolume ? sliceOf(slot.header) : 0;
+  const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, stopRequested)
+                                : cineloop.claimNextSlot();
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.header, slot.raw.view(), image, slot.marks);

@@ -2,7 +2,8 @@
 // HostRing: N pinned host slots between the acquisition thread (producer) and the engine thread
 // (consumer). A slot goes Free -> Filling (producer) -> Filled (FIFO) -> InFlight (consumer) ->
 // Free, and returns to Free only through release(), which the engine calls from a host callback
-// on the upload stream once the slot's copy has completed (DESIGN.md §3).
+// on the notify stream once the slot's upload has completed (DESIGN.md §3), or discard() (a
+// damaged frame skipped before it was filled).
 
 #include <condition_variable>
 #include <cstddef>
@@ -35,7 +36,7 @@ class HostRing {
 
   // Consumer. Blocks until a filled slot (FIFO) or closed-and-empty (-1).
   int takeFilled();
-  void release(int slot) noexcept;  // from the upload stream's host callback
+  void release(int slot) noexcept;  // from the notify stream's host callback
 
   std::span<std::byte> data(int slot) const;      // one frame's bytes
   std::span<std::byte> slotData(int slot) const;  // the whole slot (a staged chunk)

@@ -271,6 +271,15 @@ std::size_t readChunkHeader(std::span<const std::byte> chunk, std::size_t expect
   return blockBytes;
 }
 
+void requireRoomForBlocks(std::span<const std::byte> chunk, std::size_t blocks,
+                          const char* format) {
+  if (blocks > (chunk.size() - std::min(chunk.size(), kHeaderBytes)) / 4) {
+    throw ChunkError(std::string(format) + " chunk: truncated: its header promises " +
+                     std::to_string(blocks) + " blocks, more than its " +
+                     std::to_string(chunk.size()) + " bytes can hold");
+  }
+}
+
 std::size_t readBlockTable(std::span<const std::byte> chunk, const char* format,
                            ChunkLayout& layout) {
   const auto fail = [format](const std::string& why) {
@@ -318,10 +327,15 @@ void readChunkLayout(std::span<const std::byte> chunk, std::size_t elementBytes,
     refuse("block size " + std::to_string(blockBytes) +
            " bytes is not a multiple of 8 elements of " + std::to_string(elementBytes) + " bytes");
   }
+  if (expectedBytes % elementBytes != 0) {
+    refuse(std::to_string(expectedBytes) + " bytes are not whole elements of " +
+           std::to_string(elementBytes) + " bytes");
+  }
   layout.blockElements = blockBytes / elementBytes;
   layout.blockBytes = blockBytes;
   const Split parts = split(expectedBytes / elementBytes, layout.blockElements);
   const std::size_t blocks = parts.fullBlocks + (parts.lastBlockElements > 0 ? 1 : 0);
+  requireRoomForBlocks(chunk, blocks, "bitshuffle-LZ4");
   layout.blocks.resize(blocks);
   for (std::size_t b = 0; b < blocks; ++b) {
     layout.blocks[b].decodedBytes =

@@ -73,6 +73,9 @@ std::size_t readChunkHeader(std::span<const std::byte> chunk, std::size_t expect
                             const char* format, ChunkLayout& layout);
 std::size_t readBlockTable(std::span<const std::byte> chunk, const char* format,
                            ChunkLayout& layout);
+// Refuses a header whose `blocks` cannot all have their 4-byte sizes in `chunk` (before a table
+// of that many is allocated: a damaged block size must not cost gigabytes).
+void requireRoomForBlocks(std::span<const std::byte> chunk, std::size_t blocks, const char* format);
 // LZ4 block `b` of `layout` into `target` (its decoded size); ChunkError naming the block when
 // it is not valid LZ4 or decodes to another size.
 void decodeLz4Block(std::span<const std::byte> chunk, const ChunkLayout& layout, std::size_t b,

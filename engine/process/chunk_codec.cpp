@@ -29,6 +29,7 @@ void readLz4Layout(std::span<const std::byte> chunk, std::size_t expectedBytes,
   }
   layout.blockBytes = blockBytes;
   layout.blockElements = 0;
+  requireRoomForBlocks(chunk, blocksOf(expectedBytes, blockBytes), "LZ4");
   layout.blocks.resize(blocksOf(expectedBytes, blockBytes));
   for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
     layout.blocks[b].decodedBytes = std::min(blockBytes, expectedBytes - b * blockBytes);

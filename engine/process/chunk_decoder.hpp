@@ -5,9 +5,12 @@
 // Contract
 //   input   the staged bytes (chunk + block table) in device memory, and their StagedChunk.
 //   output  the frame, exactly frameBytes, device memory; `status` (one int of device memory)
-//           0, or chunkStatus() of the first block that could not be decoded (then the frame's
-//           bytes are not to be used). Every length and offset is checked: a damaged chunk never
-//           reads or writes outside its buffers.
+//           0, or chunkStatus() of the first block (in block order) that could not be decoded
+//           (then the frame's bytes are not to be used). Every length and offset is checked: a
+//           damaged chunk never reads or writes outside its buffers. The CUDA parser is stricter
+//           than none but laxer than liblz4 about LZ4's end-of-block rules: a block liblz4
+//           refuses may decode there (to its exact size, inside its buffers); the chunk's
+//           checksum, checked before staging, is what catches damage.
 //   CUDA    one warp per LZ4 block: one lane parses the sequences (process/cuda/lz4_device.hpp),
 //           the warp copies literals and matches into shared memory, then undoes the bit shuffle
 //           there and writes the block out in 16-byte stores.
@@ -30,8 +33,9 @@ std::string chunkStatusText(int status, std::uint32_t blocks);
 class ChunkDecoder {
  public:
   void configure(compute::Backend& backend, std::size_t frameBytes);
-  // Throws std::invalid_argument (before enqueuing anything) for a frame span of the wrong size,
-  // or a staged chunk without blocks when the frame has bytes.
+  // `staged` must hold what stageChunk() wrote (the decoders trust its table: stageChunk checked
+  // it against the chunk and the frame). Throws std::invalid_argument (before enqueuing anything)
+  // for a frame span of the wrong size or nothing staged.
   void enqueue(compute::Stream& stream, const std::byte* staged, const StagedChunk& chunk,
                compute::DeviceSpan<std::byte> frame, int* status) const;
 

@@ -1,5 +1,6 @@
 #include "support/recording_fixtures.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -61,6 +62,32 @@ std::vector<std::byte> storedChunk(hid_t dataset, hsize_t frame) {
     throw std::runtime_error("cannot read the chunk of frame " + std::to_string(frame));
   }
   return chunk;
+}
+
+bool damageChunk(const std::string& path, const char* dataset, hsize_t frame,
+                 bool removeChecksums) {
+  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (h5 < 0) {
+    return false;
+  }
+  const hid_t frames = H5Dopen2(h5, dataset, H5P_DEFAULT);
+  bool changed = false;
+  if (frames >= 0) {
+    std::vector<std::byte> chunk = storedChunk(frames, frame);
+    std::fill(chunk.begin() + 16, chunk.begin() + 48, std::byte{0xff});
+    const hid_t space = H5Dget_space(frames);
+    std::vector<hsize_t> offset(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
+    H5Sclose(space);
+    offset[0] = frame;
+    changed =
+        H5Dwrite_chunk(frames, H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()) >= 0;
+    H5Dclose(frames);
+  }
+  if (changed && removeChecksums) {
+    changed = H5Ldelete(h5, "chunk_xxh3", H5P_DEFAULT) >= 0 &&
+              H5Ldelete(h5, "frame_xxh3", H5P_DEFAULT) >= 0;
+  }
+  return H5Fclose(h5) >= 0 && changed;
 }
 
 ReferenceFrames readReference(const std::string& file, const std::string& dataset,

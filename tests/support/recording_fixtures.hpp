@@ -30,6 +30,12 @@ std::vector<std::byte> smoothSamples(std::uint64_t seed, std::size_t values, std
 // The chunk of frame `frame` of an open dataset chunked one frame per chunk, as stored.
 std::vector<std::byte> storedChunk(hid_t dataset, hsize_t frame);
 
+// In the recording `path`, the chunk of frame `frame` of `dataset` with bytes 16..47 (the start
+// of its first LZ4 block) set to 0xff: the block's first token then claims more literals than
+// the block holds. `removeChecksums`: also the recording's checksums, as in a file written by
+// other software. False when the file cannot be changed.
+bool damageChunk(const std::string& path, const char* dataset, hsize_t frame, bool removeChecksums);
+
 // A dataset of tests/data/*_reference.h5 (chunks another program compressed) and the values
 // stored plainly beside it.
 struct ReferenceFrames {

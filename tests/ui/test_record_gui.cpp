@@ -2,9 +2,11 @@
 // writes its raw frames while the status bar counts them, a second recording into the same file
 // is refused with the reason, stopping says what the file holds, and the recording, reopened as
 // a source, shows the same frames as the simulator delivered (bit exact, frame by frame, by each
-// frame's recorded sequence number).
+// frame's recorded sequence number); a damaged frame of the recording stops its replay with the
+// frame named, or, with the acquisition panel's Damaged frame set to skip, is counted and named.
 
 #include <QAction>
+#include <QComboBox>
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -18,6 +20,7 @@
 #include "raw_recording.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
+#include "support/recording_fixtures.hpp"
 
 using cineflow::ui::MainWindow;
 
@@ -101,6 +104,29 @@ class TestRecordGui : public QObject {
     QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
     const auto shown = window.controller().framesDelivered();
     QTRY_VERIFY_WITH_TIMEOUT(window.controller().framesDelivered() > shown + 3, kTimeoutMs);
+
+    // Damaged: frame 3's first LZ4 block overwritten (the recording closed first). With Damaged
+    // frame "Stop the replay" the replay stops naming the frame; with "Skip the frame" it goes
+    // on, and the panel counts the frames left out, the reason as the count's tooltip.
+    window.openSource(QStringLiteral("oct-sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.controller().sourceDescription().contains(QStringLiteral("OCT")), kTimeoutMs);
+    QVERIFY(cineflow::test::damageChunk(path.toStdString(), "spectra", 3, false));
+    auto* damagedBox = window.findChild<QComboBox*>(QStringLiteral("damagedBox"));
+    auto* damagedCount = window.findChild<QLabel*>(QStringLiteral("damagedCount"));
+    QVERIFY(damagedBox != nullptr && damagedCount != nullptr);
+    QCOMPARE(damagedBox->currentText(), QStringLiteral("Stop the replay"));
+    window.openSource(path);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.lastError().isEmpty(), kTimeoutMs);
+    QVERIFY2(window.lastError().contains(QStringLiteral("reading frame 3")) &&
+                 window.lastError().contains(QStringLiteral("skip damaged frames")),
+             qPrintable(window.lastError()));
+    damagedBox->setCurrentIndex(damagedBox->findText(QStringLiteral("Skip the frame")));
+    window.controller().setRunning(true);
+    QTRY_VERIFY_WITH_TIMEOUT(damagedCount->text().contains(QStringLiteral("damaged")), kTimeoutMs);
+    QVERIFY2(damagedCount->toolTip().contains(QStringLiteral("reading frame 3")),
+             qPrintable(damagedCount->toolTip()));
+    QVERIFY(window.controller().isRunning());
   }
 };
 

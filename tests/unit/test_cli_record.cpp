@@ -13,6 +13,7 @@
 #include "modality/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "support/plain_hdf5.hpp"
+#include "support/recording_fixtures.hpp"
 #include "support/run_app.hpp"
 #include "support/test_paths.hpp"
 
@@ -91,10 +92,42 @@ class TestCliRecord : public QObject {
     expectSimulatorFrames(path.toStdString(), replay->frameCount());
   }
 
+  void aDamagedFrameStopsTheReplayOrIsSkipped() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lz4.h5");
+    const QString noPlugins = dir.filePath("no-plugins");  // as above
+    QVERIFY(QDir().mkpath(noPlugins));
+    const QStringList env{"HDF5_PLUGIN_PATH=" + noPlugins};
+    Run run = runApp({"--headless", "--input", "oct-sim", "--record", path, "--record-compression",
+                      "lz4", "--frames", "5", "--backend", "cpu"},
+                     280000, env);
+    QVERIFY2(run.exitCode == 0 && run.out.contains("recorded 5 raw frames"),
+             qPrintable(run.err + run.out));
+    expectSimulatorFrames(path.toStdString(), 5);
+    QVERIFY(test::damageChunk(path.toStdString(), "spectra", 3, false));
+    // Stop (the default): the frame is named, and what to do.
+    run = runApp(
+        {"--headless", "--input", path, "--output", dir.filePath("a.h5"), "--backend", "cpu"},
+        280000, env);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("reading frame 3") && run.err.contains("skip damaged frames"),
+             qPrintable(run.err));
+    // Skip: the other four imaged, the damaged one counted and named.
+    run = runApp({"--headless", "--input", path, "--output", dir.filePath("b.h5"), "--backend",
+                  "cpu", "--on-damaged-frame", "skip"},
+                 280000, env);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("skipped 1 damaged frames") && run.out.contains("reading frame 3") &&
+                 run.out.contains("wrote 4 frames"),
+             qPrintable(run.out));
+  }
+
   void badRecordOptionsAreCommandLineErrors() {
     for (const QStringList& args :
          {QStringList{"--input", "oct-sim", "--record", "r.h5"},
-          QStringList{"--headless", "--record", "r.h5", "--record-compression", "zip"}}) {
+          QStringList{"--headless", "--record", "r.h5", "--record-compression", "zip"},
+          QStringList{"--headless", "--input", "sim", "--output", "o.h5", "--on-damaged-frame",
+                      "maybe"}}) {
       const Run run = runApp(args);
       QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
     }

@@ -68,24 +68,6 @@ bool decodeStaged(std::span<const std::byte> chunk, const acquire::StoredFormat&
   return true;
 }
 
-// Frame 2's chunk of `dataset` in `path` with bytes 16..47 (the start of its first LZ4 block)
-// set to 0xff: the block's first token then claims more literals than the block holds.
-void damageFrame2(const std::string& path, const char* dataset, int rank, bool removeChecksums) {
-  const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  const hid_t frames = H5Dopen2(h5, dataset, H5P_DEFAULT);
-  std::vector<std::byte> chunk = test::storedChunk(frames, 2);
-  std::fill(chunk.begin() + 16, chunk.begin() + 48, std::byte{0xff});
-  std::vector<hsize_t> offset(static_cast<std::size_t>(rank), 0);
-  offset[0] = 2;
-  QVERIFY(H5Dwrite_chunk(frames, H5P_DEFAULT, 0, offset.data(), chunk.size(), chunk.data()) >= 0);
-  H5Dclose(frames);
-  if (removeChecksums) {  // as a file written by other software: nothing to check it against
-    QVERIFY(H5Ldelete(h5, "chunk_xxh3", H5P_DEFAULT) >= 0);
-    QVERIFY(H5Ldelete(h5, "frame_xxh3", H5P_DEFAULT) >= 0);
-  }
-  H5Fclose(h5);
-}
-
 struct ReplayResult {
   pipeline::EngineState state;
   pipeline::EngineStats stats;
@@ -93,13 +75,13 @@ struct ReplayResult {
 };
 
 ReplayResult replay(const std::string& path, std::uint64_t frames,
-                    pipeline::DamagedFramePolicy policy) {
+                    pipeline::DamagedFramePolicy policy, bool volumes = false) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   pipeline::EngineConfig config;
   config.pace = false;
   config.maxFrames = frames;
   config.damagedFrames = policy;
-  config.framesPerVolume = 0;
+  config.framesPerVolume = volumes ? -1 : 0;  // -1: the source's sweeps
   ReplayResult result;
   std::mutex mutex;
   {
@@ -306,24 +288,32 @@ class TestCompressedReplay : public QObject {
   void aDamagedFrameStopsOrIsSkipped_data() {
     QTest::addColumn<bool>("checksums");  // found by its chunk's checksum, else by the decoder
     QTest::addColumn<bool>("skip");
-    QTest::newRow("checksum, stop") << true << false;
-    QTest::newRow("checksum, skip") << true << true;
-    QTest::newRow("decoder, stop") << false << false;
-    QTest::newRow("decoder, skip") << false << true;
+    QTest::addColumn<bool>("volumes");  // the recording's sweeps assembled into volumes
+    for (const bool volumes : {false, true}) {
+      for (const bool checksums : {true, false}) {
+        for (const bool skip : {false, true}) {
+          QTest::newRow(qPrintable(QStringLiteral("%1, %2%3")
+                                       .arg(checksums ? "checksum" : "decoder",
+                                            skip ? "skip" : "stop", volumes ? ", volumes" : "")))
+              << checksums << skip << volumes;
+        }
+      }
+    }
   }
 
   void aDamagedFrameStopsOrIsSkipped() {
     QFETCH(bool, checksums);
     QFETCH(bool, skip);
+    QFETCH(bool, volumes);
     oct::OctSimulator source(smallOct());
-    const std::uint64_t frames = 5;
-    const std::string path =
-        file(QStringLiteral("damaged-%1-%2.h5").arg(int(checksums)).arg(int(skip)));
+    const std::uint64_t frames = volumes ? 10 : 5;  // two sweeps of 5 B-scans
+    const std::string path = file(
+        QStringLiteral("damaged-%1-%2-%3.h5").arg(int(checksums)).arg(int(skip)).arg(int(volumes)));
     record(path, source, frames, store::RecordCompression::BitshuffleLz4);
-    damageFrame2(path, "spectra", 3, !checksums);
-    const ReplayResult result =
-        replay(path, frames,
-               skip ? pipeline::DamagedFramePolicy::Skip : pipeline::DamagedFramePolicy::Stop);
+    QVERIFY(test::damageChunk(path, "spectra", 2, !checksums));
+    const ReplayResult result = replay(
+        path, frames,
+        skip ? pipeline::DamagedFramePolicy::Skip : pipeline::DamagedFramePolicy::Stop, volumes);
     const std::string why = skip ? result.stats.lastDamage : result.stats.error;
     qInfo("%s", why.c_str());
     QVERIFY2(why.find("frame 2") != std::string::npos, why.c_str());
@@ -336,8 +326,13 @@ class TestCompressedReplay : public QObject {
     QCOMPARE(result.state, pipeline::EngineState::Finished);
     QCOMPARE(result.stats.damaged, std::uint64_t{1});
     QCOMPARE(result.images.count(2), std::size_t{0});
-    for (const std::uint64_t i : {0, 1, 3, 4}) {
-      QVERIFY2(result.images.count(i) == 1, qPrintable(QStringLiteral("frame %1").arg(i)));
+    for (std::uint64_t i = 0; i < frames; ++i) {
+      QVERIFY2(result.images.count(i) == (i == 2 ? 0u : 1u),
+               qPrintable(QStringLiteral("frame %1").arg(i)));
+    }
+    if (volumes) {  // the sweep with the damaged slice is no volume; the next one is whole
+      QCOMPARE(result.stats.volumes, std::uint64_t{1});
+      QVERIFY(result.stats.volumesAbandoned >= 1);
     }
   }
 };

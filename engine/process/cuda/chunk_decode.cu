@@ -27,7 +27,7 @@ __device__ std::int64_t warpDecodeLz4(const std::uint8_t* __restrict__ src, std:
     int finished = 0;
     if (lane == 0) {
       if (in >= srcSize) {
-        finished = 1;
+        finished = 1;  // a block ends in a literals-only sequence: ended without one
       } else {
         code = lz4NextSequence(src, srcSize, in, out, dstSize, sequence);
       }
@@ -38,7 +38,7 @@ __device__ std::int64_t warpDecodeLz4(const std::uint8_t* __restrict__ src, std:
       return code;
     }
     if (finished != 0) {
-      break;
+      return kLz4Truncated;
     }
     const auto literalsFrom = static_cast<std::size_t>(
         __shfl_sync(kFullMask, static_cast<unsigned long long>(sequence.literalsFrom), 0));
@@ -117,8 +117,13 @@ __global__ void decodeChunkKernel(const std::uint8_t* __restrict__ staged,
   std::uint8_t* unshuffled = lz4Out + table.blockBytes;
   const std::int64_t got = warpDecodeLz4(src, entry.compressedBytes, lz4Out, decoded, lane);
   if (got < 0) {
-    if (lane == 0) {
-      atomicCAS(status, 0, chunkStatus(b, got));
+    if (lane == 0) {  // the first failed block in block order, as the CPU decoder reports it
+      const int mine = chunkStatus(b, got);
+      int seen = atomicCAS(status, 0, mine);
+      while (seen != 0 && mine < seen) {
+        const int before = atomicCAS(status, seen, mine);
+        seen = before == seen ? 0 : before;
+      }
     }
     return;
   }

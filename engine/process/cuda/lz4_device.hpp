@@ -118,7 +118,11 @@ CINEFLOW_HD inline std::int64_t lz4NextSequence(const std::uint8_t* src, std::si
 CINEFLOW_HD inline std::int64_t lz4DecodeBlock(const std::uint8_t* src, std::size_t srcSize,
                                                std::uint8_t* dst, std::size_t dstSize) {
   std::size_t in = 0, out = 0;
-  while (in < srcSize) {
+  bool ended = false;  // by a literals-only sequence, as every LZ4 block ends
+  while (!ended) {
+    if (in >= srcSize) {
+      return kLz4Truncated;
+    }
     Lz4Sequence sequence;
     const std::int64_t code = lz4NextSequence(src, srcSize, in, out, dstSize, sequence);
     if (code != 0) {
@@ -135,6 +139,7 @@ CINEFLOW_HD inline std::int64_t lz4DecodeBlock(const std::uint8_t* src, std::siz
       dst[out + i] = dst[out - sequence.matchOffset + i % sequence.matchOffset];
     }
     out += sequence.match;
+    ended = sequence.last;
   }
   return out == dstSize ? static_cast<std::int64_t>(out) : kLz4WrongSize;
 }
