@@ -22,6 +22,7 @@
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
 #include "store/text_file.hpp"
+#include "subcommand.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {
@@ -69,6 +70,13 @@ Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
                    recorded as bitshuffle + LZ4 and uncompressed in a temporary folder; reports
                    the compression, the decoder's GB/s and both files' replay frames/s beside
                    the host-to-device bound
+  --variant STAGE=NAME, --variants FILE
+                   run these implementations (`cineflow tune` lists them) instead of the
+                   fastest the tuning history remembers (or measures first) for this machine
+  --no-tune        run every stage's default implementation
+  --compare-default
+                   then run again with every stage's default implementation and report both
+                   frame rates (the tuned pipeline must not be the slower)
   --json FILE      also write the results as JSON
   --help           print this help and exit
 
@@ -87,6 +95,9 @@ struct BenchOptions {
   std::string tracePath;   // empty: no trace
   std::string modality = "ultrasound";
   bool compressed = false;
+  bool tune = true;
+  bool compareDefault = false;
+  tune::VariantPins pins;
 };
 
 // Throws std::invalid_argument unless `text` is a whole number in [1, kMaxFrames].
@@ -142,6 +153,16 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       options.tracePath = args.value();
     } else if (args.flag("--compressed")) {
       options.compressed = true;
+    } else if (args.option("--variant")) {
+      tune::addPin(options.pins, args.value());
+    } else if (args.option("--variants")) {
+      for (const auto& [stage, variant] : tune::readPins(args.value())) {
+        options.pins[stage] = variant;
+      }
+    } else if (args.flag("--no-tune")) {
+      options.tune = false;
+    } else if (args.flag("--compare-default")) {
+      options.compareDefault = true;
     } else {
       args.rejectUnknown("see cineflow bench --help");
     }
@@ -287,6 +308,7 @@ struct EngineRun {
 // millisecond on this thread).
 EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
                     std::uint64_t warmup, const std::string& saveFolder,
+                    const std::shared_ptr<tune::Tuner>& tuner,
                     std::shared_ptr<profile::TraceRecorder> trace = nullptr) {
   pipeline::EngineConfig config;
   config.pace = false;
@@ -303,6 +325,7 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
   config.statsWindow = static_cast<int>(std::min<std::uint64_t>(frames, 100000));
 
   pipeline::Engine engine(backend, config);
+  engine.setTuner(tuner);
   engine.setTraceRecorder(trace);
   engine.setSource(std::make_unique<BenchSource>(workload.acq, workload.sampleType));
   ultrasound::setImaging(engine, workload.imaging);
@@ -361,24 +384,12 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
 
 }  // namespace
 
-int runBench(int argc, char** argv) {
-  BenchOptions options;
-  try {
-    options = parseBenchOptions(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "cineflow: " << e.what() << '\n';
-    return 2;
-  }
-  if (options.help) {
-    std::fputs(benchUsage(), stdout);
-    return 0;
-  }
-  try {
-    std::string fallback;
-    auto backend = compute::createBackend(options.backend, &fallback);
-    if (!fallback.empty()) {
-      std::cerr << "cineflow: " << fallback << '\n';
-    }
+namespace {
+
+// The ultrasound bench (or, with --compressed or --modality oct, theirs) on `device`.
+int bench(const BenchOptions& options, compute::Backend& device) {
+  {
+    compute::Backend* const backend = &device;
     const bool cuda = backend->kind() == compute::BackendKind::Cuda;
     if (options.compressed) {
       return runCompressedBench(*backend, options.modality, options.preset,
@@ -426,7 +437,15 @@ int runBench(int argc, char** argv) {
     if (!options.tracePath.empty()) {
       trace = std::make_shared<profile::TraceRecorder>();
     }
-    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, trace);
+    const std::shared_ptr<tune::Tuner> tuner =
+        options.tune ? startTuning(*backend, options.pins) : nullptr;
+    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, tuner, trace);
+    finishTuning(tuner.get());
+    results.variants = plain.stats.variants;
+    if (options.compareDefault) {
+      const EngineRun untuned = runEngine(*backend, workload, frames, warmup, {}, nullptr);
+      results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;
+    }
     if (trace) {
       store::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
@@ -438,7 +457,8 @@ int runBench(int argc, char** argv) {
     results.frameMedianMs = plain.stats.frameMedianMs;
     results.engineMip = plain.stats.mip;
     if (!options.saveFolder.empty()) {
-      const EngineRun saving = runEngine(*backend, workload, frames, warmup, options.saveFolder);
+      const EngineRun saving =
+          runEngine(*backend, workload, frames, warmup, options.saveFolder, tuner);
       results.savingRun = true;
       results.savingFramesTimed = saving.framesTimed;
       results.savingSeconds = saving.seconds;
@@ -454,10 +474,15 @@ int runBench(int argc, char** argv) {
       std::printf("wrote %s\n", options.jsonPath.c_str());
     }
     return 0;
-  } catch (const std::exception& e) {
-    std::cerr << "cineflow: " << e.what() << '\n';
-    return 1;
   }
+}
+
+}  // namespace
+
+int runBench(int argc, char** argv) {
+  return runSubcommand<BenchOptions>(
+      argc, argv, parseBenchOptions, benchUsage(),
+      [](const BenchOptions& options, compute::Backend& device) { return bench(options, device); });
 }
 
 }  // namespace cineflow::app

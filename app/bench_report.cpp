@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "store/text_file.hpp"
+#include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -94,6 +95,16 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
                r.d2dGbps, static_cast<double>(r.d2dBufferBytes) / (1024.0 * 1024.0));
   std::fprintf(out, "%-18s %12.4g points/s (pixels x elements x transmits / beamform median)\n",
                "beamformer", r.beamformPointsPerSecond());
+  for (const tune::StageChoice& choice : r.variants) {
+    std::fprintf(out, "%-18s %s\n", "variant", tune::describeChoice(choice).c_str());
+  }
+  if (r.defaultFramesPerSecond > 0) {
+    std::fprintf(out,
+                 "%-18s %12.1f frames/s with every stage's default implementation (tuned: "
+                 "%.1f, %+.1f %%)\n",
+                 "untuned", r.defaultFramesPerSecond, r.framesPerSecond(),
+                 100.0 * (r.framesPerSecond() / r.defaultFramesPerSecond - 1.0));
+  }
   std::fprintf(out,
                "%-18s %12.2f GB/s   = %.1f %% of device-to-device; %.3f ms per %d x %d x %d "
                "volume\n",
@@ -162,11 +173,30 @@ std::string benchJson(const BenchResults& r) {
   field("fraction_of_h2d_bound", jsonNumber(r.fractionOfH2dBound()));
   field("beamform_points_per_s", jsonNumber(r.beamformPointsPerSecond()));
   field("frame_median_ms", jsonNumber(r.frameMedianMs));
+  if (r.defaultFramesPerSecond > 0) {
+    field("default_variants_frames_per_s", jsonNumber(r.defaultFramesPerSecond));
+  }
+  json += "  \"variants\": [";
+  for (std::size_t i = 0; i < r.variants.size(); ++i) {
+    const tune::StageChoice& choice = r.variants[i];
+    json += i == 0 ? "\n" : ",\n";
+    json += "    {\"stage\": " + store::jsonString(choice.stage) +
+            ", \"variant\": " + store::jsonString(choice.variant) +
+            ", \"chosen_by\": " + store::jsonString(tune::toString(choice.source)) +
+            ", \"measured_ms\": {";
+    for (std::size_t v = 0; v < choice.entry.variants.size(); ++v) {
+      json += (v == 0 ? "" : ", ") + store::jsonString(choice.entry.variants[v].name) + ": " +
+              jsonNumber(choice.entry.variants[v].ms);
+    }
+    json += "}}";
+  }
+  json += r.variants.empty() ? "],\n" : "\n  ],\n";
   json += "  \"stages\": [";
   for (std::size_t i = 0; i < r.stages.size(); ++i) {
     const pipeline::StageStats& stage = r.stages[i];
     json += i == 0 ? "\n" : ",\n";
     json += "    {\"name\": " + store::jsonString(stage.name) +
+            ", \"variant\": " + store::jsonString(stage.variant) +
             ", \"median_ms\": " + jsonNumber(stage.medianMs) +
             ", \"p99_ms\": " + jsonNumber(stage.p99Ms) + "}";
   }

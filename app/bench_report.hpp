@@ -51,6 +51,11 @@ struct BenchResults {
   double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
   double beamformMedianMs() const;         // 0 when there is no "beamform" stage
   double beamformPointsPerSecond() const;  // nx * nz * elements * transmits / median
+  // Each tunable stage's implementation and how it was chosen, with every variant's measured
+  // time (tune/tuner.hpp); and, with --compare-default, the frame rate of a run with every
+  // stage's default implementation (0: not measured).
+  std::vector<tune::StageChoice> variants;
+  double defaultFramesPerSecond = 0;
 
   // The engine again while volumes are saved one after another (--save-volumes). Both runs use
   // the Block policy: the source waits for a free ring slot, so what saving costs shows in the

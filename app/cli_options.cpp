@@ -68,6 +68,11 @@ Options:
                          replay: a frame whose stored bytes are damaged (a corrupt chunk, a
                          checksum that does not match) stops the replay naming the frame
                          (default stop), or is left out, counted and reported (skip)
+  --variant STAGE=NAME   run the stage's implementation NAME (as `cineflow tune` lists them)
+                         instead of the one measured fastest on this machine; repeatable
+  --variants FILE        pin the variants of a table `cineflow tune --export` wrote
+  --no-tune              run every stage's default implementation: neither measure nor reuse
+                         the tuning history (the cache folder's tuning.json)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
@@ -78,6 +83,8 @@ Convert:   cineflow convert IN.mat OUT.h5 [--map SPEC]          MATLAB channel d
            cineflow convert IN.bin OUT.h5 --describe DESC.json  raw OCT spectra to cineflow.oct/1
            cineflow convert oct-sim OUT.h5 [--frames N]       the OCT simulator to cineflow.oct/1
            (cineflow convert --help for details)
+Tune:      cineflow tune [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
+                         [--export FILE]  time every stage's implementations, remember the fastest
 Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                           [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
                           (cineflow bench --help for details)
@@ -152,6 +159,14 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (args.option("--on-damaged-frame")) {
       options.damagedFrames = args.value();
       pipeline::parseDamagedFramePolicy(options.damagedFrames);  // a bad name: command line
+    } else if (args.option("--variant")) {
+      tune::addPin(options.variantPins, args.value());
+    } else if (args.option("--variants")) {
+      for (const auto& [stage, variant] : tune::readPins(args.value())) {
+        options.variantPins[stage] = variant;
+      }
+    } else if (args.flag("--no-tune")) {
+      options.tune = false;
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
     } else if (args.option("--screenshot")) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "tune/variant_pins.hpp"
+
 #include "gui_main.hpp"
 
 namespace cineflow::app {
@@ -36,6 +38,8 @@ struct CliOptions {
   std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";
   std::string damagedFrames = "stop";                // pipeline::parseDamagedFramePolicy()
+  tune::VariantPins variantPins;                     // --variant stage=name and --variants FILE
+  bool tune = true;                                  // --no-tune: every stage's default variant
   std::string tracePath;                             // headless: Chrome trace JSON of the run
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "tune/variant_pins.hpp"
+
 namespace cineflow::app {
 
 struct GuiOptions {
@@ -10,6 +12,8 @@ struct GuiOptions {
   std::string backend = "auto";  // auto | cpu | cuda
   std::string screenshotPath;    // when set: run `afterFrames` frames, save the window, exit
   int afterFrames = 30;
+  bool tune = true;               // pick stages' implementations by measurement (tune/)
+  tune::VariantPins variantPins;  // --variant, --variants
 };
 
 // Runs the Qt event loop; returns the process exit code.

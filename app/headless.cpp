@@ -18,6 +18,7 @@
 #include "store/bmode_writer.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/text_file.hpp"
+#include "subcommand.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {
@@ -201,6 +202,9 @@ int runHeadless(const CliOptions& options) {
     }
 
     pipeline::Engine engine(*backend, config);
+    const std::shared_ptr<tune::Tuner> tuner =
+        options.tune ? startTuning(*backend, options.variantPins) : nullptr;
+    engine.setTuner(tuner);
     if (raw) {
       engine.setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(
           [&raw](const acquire::FrameHeader& header, std::span<const std::byte> frame) {
@@ -239,6 +243,10 @@ int runHeadless(const CliOptions& options) {
       recorder->finish();
     }
     printReport(stats, seconds, backend->deviceName());
+    for (const tune::StageChoice& choice : stats.variants) {
+      std::printf("variant %s\n", tune::describeChoice(choice).c_str());
+    }
+    finishTuning(tuner.get());
     if (stats.damaged > 0) {
       std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
                   static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());

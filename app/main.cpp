@@ -8,6 +8,7 @@
 #include "cli_options.hpp"
 #include "convert.hpp"
 #include "headless.hpp"
+#include "tune_command.hpp"
 #if CINEFLOW_HAVE_UI
 #include "gui_main.hpp"
 #endif
@@ -19,6 +20,9 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::string_view(argv[1]) == "convert") {
     return runConvert(argc, argv);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "tune") {
+    return runTune(argc, argv);
   }
   CliOptions options;
   try {
@@ -44,6 +48,8 @@ int main(int argc, char** argv) {
   gui.backend = options.backend;
   gui.screenshotPath = options.screenshotPath;
   gui.afterFrames = options.afterFrames;
+  gui.tune = options.tune;
+  gui.variantPins = options.variantPins;
   return runGui(argc, argv, gui);
 #else
   std::cerr << "cineflow: this build has no GUI; use --headless\n";

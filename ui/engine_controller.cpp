@@ -1,11 +1,13 @@
 #include "engine_controller.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <exception>
 #include <utility>
 
 #include "compute/thread_name.hpp"
 #include "modality/source_factory.hpp"
+#include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
@@ -52,6 +54,24 @@ EngineController::~EngineController() {
   } catch (...) {
     // Destructors never throw; the engine's own destructor retries and logs.
   }
+  if (tuner_) {
+    if (const std::string problem = tune::saveTuning(*tuner_); !problem.empty()) {
+      std::fprintf(stderr, "cineflow: %s\n", problem.c_str());
+    }
+  }
+}
+
+void EngineController::enableTuning(tune::VariantPins pins) {
+  std::string message;
+  tuner_ = tune::makeTuner(*backend_, std::move(pins), message);
+  if (!message.empty()) {
+    std::fprintf(stderr, "cineflow: %s\n", message.c_str());
+  }
+  engine_->setTuner(tuner_);
+}
+
+void EngineController::retune() {
+  engine_->requestRetune();
 }
 
 QString EngineController::backendDescription() const {

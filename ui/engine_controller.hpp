@@ -22,6 +22,7 @@
 #include "frame.hpp"
 #include "pipeline/engine.hpp"
 #include "pipeline/engine_types.hpp"
+#include "tune/tuner.hpp"
 #include "ultrasound/mat_import.hpp"
 
 namespace cineflow::ui {
@@ -98,6 +99,13 @@ class EngineController : public QObject {
   bool setFrameRate(double hz);
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
+  // Picks each tunable stage's implementation with the tuning history of this machine (measuring
+  // at the next start what it has not measured), `pins` first (tune/tuner.hpp). Call while
+  // stopped; the history is saved when the controller is destroyed.
+  void enableTuning(cineflow::tune::VariantPins pins);
+  // Measures the tunable stages again, between frames (Acquisition > Tune stages).
+  void retune();
+  bool tuningEnabled() const { return tuner_ != nullptr; }
   // Live: whether a replay's damaged frame stops it or is skipped.
   void setDamagedFramePolicy(cineflow::pipeline::DamagedFramePolicy policy);
   // The modality's processing parameters (modality/modality.hpp), live (applied between
@@ -131,6 +139,7 @@ class EngineController : public QObject {
 
   std::unique_ptr<compute::Backend> backend_;
   std::unique_ptr<pipeline::Engine> engine_;  // declared after backend_: destroyed before it
+  std::shared_ptr<tune::Tuner> tuner_;        // null: every stage's default variant
   pipeline::EngineConfig config_;  // the engine's configuration, kept to change one field of it
   const acquire::FrameSource* source_ = nullptr;
   QString backendNotice_;

@@ -143,6 +143,22 @@ void MainWindow::createMenus() {
   acquisition->addAction(runAction_);
   acquisition->addAction(freezeAction_);
   acquisition->addAction(recordAction_);
+  QAction* tuneAction = acquisition->addAction(tr("Tune stages"));
+  tuneAction->setObjectName(QStringLiteral("tuneAction"));
+  tuneAction->setToolTip(
+      tr("Time every implementation of the stages that have several (the beamformer) on this "
+         "machine, between frames, and run the fastest; the profiler shows which runs"));
+  connect(tuneAction, &QAction::triggered, this, [this] {
+    if (!controller_->tuningEnabled()) {
+      showMessage(tr("Tuning is off (--no-tune): every stage runs its default implementation"),
+                  false);
+      return;
+    }
+    controller_->retune();
+    showMessage(tr("Tuning: every implementation of the tunable stages is timed between frames; "
+                   "the profiler (F2) shows the one chosen"),
+                false);
+  });
   // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
   // panel documents. Menu actions are window-wide shortcuts.
   acquisition->addSeparator();

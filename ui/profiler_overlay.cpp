@@ -10,6 +10,14 @@
 namespace cineflow::ui {
 namespace {
 
+// "beamform · avx512": a stage with several implementations names the one it ran.
+QString stageLabel(const pipeline::StageStats& stage) {
+  const QString name = QString::fromStdString(stage.name);
+  return stage.variant.empty()
+             ? name
+             : name + QStringLiteral(" · ") + QString::fromStdString(stage.variant);
+}
+
 constexpr qreal kPadding = 8;
 constexpr qreal kTimelineHeight = 64;
 constexpr int kValueColumns = 6;  // last, median, p99, max, mean, std
@@ -58,7 +66,7 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
     qreal names = m.horizontalAdvance(QStringLiteral("latency"));
     for (const auto* list : {&s.stages, &s.others}) {
       for (const pipeline::StageStats& stage : *list) {
-        names = std::max(names, m.horizontalAdvance(QString::fromStdString(stage.name)));
+        names = std::max(names, m.horizontalAdvance(stageLabel(stage)));
       }
     }
     return std::ceil(names) + 1;
@@ -126,7 +134,7 @@ QRectF paintProfiler(QPainter& painter, const QRectF& area, const ProfilerSnapsh
       painter.setBrush(*swatch);
       painter.drawRect(QRectF(left + 2, y + line * 0.25, line * 0.5, line * 0.5));
     }
-    text(left + line, nameWidth, QString::fromStdString(stage.name), kText, Qt::AlignLeft);
+    text(left + line, nameWidth, stageLabel(stage), kText, Qt::AlignLeft);
     const double values[kValueColumns] = {stage.lastMs, stage.medianMs, stage.p99Ms,
                                           stage.maxMs,  stage.meanMs,   stage.stdMs};
     for (int c = 0; c < columns; ++c) {

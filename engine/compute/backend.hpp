@@ -64,6 +64,9 @@ class Backend {
   virtual BackendKind kind() const = 0;
   // Human-readable device name ("CPU (16 threads)", "NVIDIA H100 80GB HBM3").
   virtual std::string deviceName() const = 0;
+  // What a timing on this backend depends on besides the device's name, for the tuner's history
+  // (tune/tuning_history.hpp): the CPU's model, or the NVIDIA driver's version.
+  virtual std::string hardwareIdentity() const { return {}; }
   virtual std::unique_ptr<Stream> createStream(const std::string& name) = 0;
   virtual std::unique_ptr<Event> createEvent() = 0;
   // Throws std::runtime_error naming the space and size when the allocation fails.

@@ -115,6 +115,18 @@ void Engine::setOverflowPolicy(OverflowPolicy policy) {
   impl_->overflow = policy;
 }
 
+void Engine::setTuner(std::shared_ptr<tune::Tuner> tuner) {
+  std::lock_guard lock(impl_->stateMutex);
+  if (impl_->state == EngineState::Running) {
+    throw std::logic_error("setTuner: the engine is running");
+  }
+  impl_->tuner = std::move(tuner);
+}
+
+void Engine::requestRetune() {
+  impl_->retuneRequested = true;
+}
+
 void Engine::setDamagedFramePolicy(DamagedFramePolicy policy) {
   impl_->damagedPolicy = policy;
 }
@@ -211,6 +223,8 @@ EngineStats Engine::stats() const {
     s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
     s.processingFps = impl_->processingRate.ratePerSecond(now);
     s.lastDamage = impl_->lastDamage;
+    s.variants = impl_->choices;
+    s.tuneNote = impl_->tuneNote;
     names = impl_->stageNames;
     stages = impl_->stageStats;
     frames = impl_->frameStats;
@@ -219,6 +233,11 @@ EngineStats Engine::stats() const {
   }
   for (std::size_t i = 0; i < names.size(); ++i) {
     s.stages.push_back(toStageStats(names[i], stages[i].summary()));
+    for (const tune::StageChoice& choice : s.variants) {
+      if (choice.stage == names[i]) {
+        s.stages.back().variant = choice.variant;
+      }
+    }
   }
   s.frameMedianMs = frames.summary().median;
   s.latency = toStageStats("latency", latency.summary());
@@ -295,6 +314,7 @@ void Engine::Impl::configureForStart() {
     processorModality = &modality;
   }
   processor->configure(backend, *source, *chosen);
+  tuneStages(true, false);
   geometry = processor->geometry();
   framesPerVolume =
       config.framesPerVolume >= 0 ? config.framesPerVolume : source->framesPerVolume();
@@ -368,15 +388,57 @@ void Engine::Impl::adoptStageNames() {
       }
     }
   }
-  std::lock_guard lock(statsMutex);
-  stageNames.assign({"upload"});
-  if (stored.codec != acquire::ChunkCodec::None) {
-    stageNames.emplace_back("decode");
+  {
+    std::lock_guard lock(statsMutex);
+    stageNames.assign({"upload"});
+    if (stored.codec != acquire::ChunkCodec::None) {
+      stageNames.emplace_back("decode");
+    }
+    stageNames.insert(stageNames.end(), names.begin(), names.end());
+    stageStats.assign(stageNames.size(),
+                      profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
+    timeline.clear();
   }
-  stageNames.insert(stageNames.end(), names.begin(), names.end());
-  stageStats.assign(stageNames.size(),
-                    profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
-  timeline.clear();
+  rebuildDriftWatches();
+}
+
+void Engine::Impl::tuneStages(bool mayMeasure, bool remeasure) {
+  std::vector<tune::StageChoice> made;
+  if (tuner) {
+    for (const tune::TunableStage& stage : processor->tunableStages(backend)) {
+      const bool drifted =
+          std::find(driftedStages.begin(), driftedStages.end(), stage.stage) != driftedStages.end();
+      if (mayMeasure && (remeasure || drifted)) {
+        tune::StageChoice choice;
+        choice.stage = stage.stage;
+        choice.entry = tuner->measure(stage);
+        choice.variant = choice.entry.chosen;
+        choice.source = tune::ChoiceSource::Measured;
+        made.push_back(std::move(choice));
+      } else {
+        made.push_back(tuner->choose(stage, mayMeasure));
+      }
+    }
+    if (mayMeasure) {
+      driftedStages.clear();
+    }
+  }
+  std::lock_guard lock(statsMutex);
+  choices = std::move(made);
+  tuneNote.clear();
+}
+
+void Engine::Impl::rebuildDriftWatches() {
+  std::lock_guard lock(statsMutex);
+  driftWatches.clear();
+  for (const tune::StageChoice& choice : choices) {
+    const tune::VariantTiming* timing = choice.entry.timing(choice.variant);
+    const auto it = std::find(stageNames.begin(), stageNames.end(), choice.stage);
+    if (timing != nullptr && it != stageNames.end()) {
+      driftWatches.push_back({static_cast<std::size_t>(it - stageNames.begin()), choice.stage,
+                              tune::DriftWatch(timing->ms, timing->sdMs)});
+    }
+  }
 }
 
 bool Engine::Impl::stageNamesChanged() const {

@@ -57,6 +57,15 @@ class Engine {
   // returns, the previous tap is no longer called.
   void setRawFrameTap(std::shared_ptr<const RawFrameTap> tap);
   void setConfig(const EngineConfig& config);
+  // Picks each tunable stage's implementation with `tuner` (tune/tuner.hpp) after every
+  // configuration: a pinned or remembered variant, else, at start() only (never between the
+  // frames of a running acquisition), a measurement on the processor's own buffers. Null (the
+  // default): every stage runs its default variant. Only while not running.
+  void setTuner(std::shared_ptr<tune::Tuner> tuner);
+  // Measures the tunable stages again, between frames (the operator's Tune, after a drift the
+  // statistics reported): the frames in flight complete first, and acquisition waits meanwhile
+  // (Block) or drops (Drop). Any thread; the engine thread takes it up before its next frame.
+  void requestRetune();
 
   // The modality's processing parameters (modality/modality.hpp). Live: validated now by the
   // source's modality (std::invalid_argument; without a source, at start()), applied by the

@@ -76,6 +76,12 @@ struct Engine::Impl {
   int sliceOf(const acquire::FrameHeader& header) const;
   // Reconfigures volumes and cineloop for `geometry` (volumes first: they point into the loop).
   void configureImageStorage();
+  // Chooses the processor's variants with `tuner` (none: defaults), measuring when `mayMeasure`
+  // (every stage again when `remeasure`, and a stage that drifted since the last start); then
+  // the drift watches (rebuildDriftWatches). With nothing in flight.
+  void tuneStages(bool mayMeasure, bool remeasure);
+  // One watch per chosen variant with a measurement, on its stage's statistics index.
+  void rebuildDriftWatches();
   // Sizes the slots' stage marks and the stage statistics for the processor's stages (with
   // nothing in flight: at start, or after a reconfiguration changed them, e.g. RF to I/Q).
   void adoptStageNames();
@@ -108,6 +114,19 @@ struct Engine::Impl {
   bool snapshotRequested = false;  // snapshotMutex
   std::vector<std::byte>* snapshot = nullptr;
   acquire::FrameHeader* snapshotHeader = nullptr;
+
+  // Measured choice of implementation (tune/tuner.hpp).
+  std::shared_ptr<tune::Tuner> tuner;
+  std::vector<tune::StageChoice> choices;  // statsMutex (written by the engine thread)
+  std::string tuneNote;                    // statsMutex
+  struct Watch {
+    std::size_t statIndex;
+    std::string stage;
+    tune::DriftWatch watch;
+  };
+  std::vector<Watch> driftWatches;         // statsMutex
+  std::vector<std::string> driftedStages;  // the engine thread's: measured again at next start
+  std::atomic<bool> retuneRequested{false};
 
   HostRing ring;
   // A compressed replay (source->storedFormat(), codec not None): frames travel staged and are

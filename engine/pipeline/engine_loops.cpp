@@ -1,6 +1,7 @@
 // The acquisition thread and the engine thread (DESIGN.md §3).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <thread>
 
@@ -186,6 +187,11 @@ void Engine::Impl::engineLoop() {
   try {
     for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
       applyPendingSettings();
+      if (retuneRequested.exchange(false)) {
+        drain();  // the stages' buffers are the measurement's
+        tuneStages(true, true);
+        rebuildDriftWatches();
+      }
       adoptTraceRequest();
       InFlightSlot& slot = inFlight[next];
       next = (next + 1) % inFlight.size();
@@ -223,9 +229,12 @@ void Engine::Impl::applyPendingSettings() {
   }
   drain();  // a parameter change reallocates: once, between frames, with nothing in flight
   processor->configure(backend, *source, *next);
+  tuneStages(false, false);    // remembered or pinned variants: no measuring mid-acquisition
   volumes.abandonOpenSweep();  // a volume's slices all come from one configuration
   if (stageNamesChanged()) {
     adoptStageNames();
+  } else {
+    rebuildDriftWatches();
   }
   if (processor->geometry() != geometry) {
     geometry = processor->geometry();
@@ -370,7 +379,19 @@ void Engine::Impl::collect(InFlightSlot& slot) {
     record(1, slot.decoded->elapsedMsSince(*slot.decodeStart));
   }
   for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageStats.size(); ++i) {
-    record(i + first, slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]));
+    const double ms = slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]);
+    record(i + first, ms);
+    for (Watch& w : driftWatches) {
+      if (w.statIndex == i + first && !w.watch.drifted() && w.watch.observe(ms)) {
+        driftedStages.push_back(w.stage);
+        char text[200];
+        std::snprintf(text, sizeof text,
+                      "%s has run at about %.3g ms per frame, not the %.3g ms measured for its "
+                      "variant: Tune measures it again",
+                      w.stage.c_str(), ms, w.watch.meanMs());
+        tuneNote = text;
+      }
+    }
   }
   if (trace) {
     const auto frame = static_cast<std::int64_t>(slot.header.sequence);

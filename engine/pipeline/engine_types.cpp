@@ -57,7 +57,7 @@ void EngineConfig::validate() const {
 }
 
 StageStats toStageStats(const std::string& name, const profile::Summary& m) {
-  return StageStats{name, m.count, m.last, m.min, m.median, m.p99, m.max, m.mean, m.stddev};
+  return StageStats{name, {}, m.count, m.last, m.min, m.median, m.p99, m.max, m.mean, m.stddev};
 }
 
 }  // namespace cineflow::pipeline

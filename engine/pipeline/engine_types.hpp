@@ -11,6 +11,7 @@
 #include "acquire/frame.hpp"
 #include "process/image_geometry.hpp"
 #include "profile/rolling_stats.hpp"
+#include "tune/tuner.hpp"
 
 namespace cineflow::pipeline {
 
@@ -55,6 +56,7 @@ const char* toString(EngineState state) noexcept;
 // Rolling statistics of one timed quantity over the engine's statistics window (profile/).
 struct StageStats {
   std::string name;
+  std::string variant;    // the implementation it ran (tune/tuner.hpp); empty: it has one
   std::size_t count = 0;  // samples in the window
   double lastMs = 0, minMs = 0, medianMs = 0, p99Ms = 0, maxMs = 0, meanMs = 0, stdMs = 0;
 };
@@ -68,7 +70,11 @@ struct EngineStats {
   std::uint64_t processed = 0;  // frames whose image is complete
   std::uint64_t damaged = 0;    // frames skipped as damaged (DamagedFramePolicy::Skip)
   std::string lastDamage;       // what was wrong with the last of them
-  std::uint64_t volumes = 0;    // complete volumes dispatched (MIPs enqueued, callback fired)
+  // How each tunable stage's implementation was chosen, with the measurement behind it (all
+  // variants' times), and a note when a stage's times drifted from that measurement.
+  std::vector<tune::StageChoice> variants;
+  std::string tuneNote;
+  std::uint64_t volumes = 0;  // complete volumes dispatched (MIPs enqueued, callback fired)
   std::uint64_t volumesAbandoned = 0;  // sweeps cut short (a dropped frame, or stop())
   double acquisitionFps = 0;           // recent rates
   double processingFps = 0;

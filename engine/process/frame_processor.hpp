@@ -6,12 +6,14 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
 #include "modality/modality.hpp"
 #include "process/image_geometry.hpp"
+#include "tune/tuning.hpp"
 
 namespace cineflow::process {
 
@@ -38,6 +40,13 @@ class FrameProcessor {
   virtual void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                        compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
                        StageMarks marks) = 0;
+  // The configured stages that have several implementations (tune/tuning.hpp), for the tuner:
+  // each selects a variant and runs the stage once, synchronously, on the processor's own
+  // buffers (on the engine thread, with no frame in flight). Valid until the next configure().
+  // None by default.
+  virtual std::vector<tune::TunableStage> tunableStages(compute::Backend& /*backend*/) {
+    return {};
+  }
 };
 
 // The boundary checks every processor's enqueue() makes before enqueuing anything (one wording

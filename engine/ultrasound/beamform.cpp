@@ -74,4 +74,35 @@ void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
   }
 }
 
+std::vector<std::string> DasBeamformer::variants() const {
+#if CINEFLOW_HAVE_CUDA
+  if (cuda_) {
+    return cuda::DasKernel::variantNames();
+  }
+#endif
+  return cpu::DasKernel::variantNames();
+}
+
+void DasBeamformer::selectVariant(std::size_t index) {
+#if CINEFLOW_HAVE_CUDA
+  if (cuda_) {
+    cuda_->selectVariant(index);
+    return;
+  }
+#endif
+  if (!cpu_) {
+    detail::throwNotConfigured(kStage);
+  }
+  cpu_->selectVariant(index);
+}
+
+std::size_t DasBeamformer::variant() const {
+#if CINEFLOW_HAVE_CUDA
+  if (cuda_) {
+    return cuda_->variant();
+  }
+#endif
+  return cpu_ ? cpu_->variant() : 0;
+}
+
 }  // namespace cineflow::process

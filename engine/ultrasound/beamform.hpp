@@ -17,6 +17,8 @@
 //           beamformer must outlive the enqueued work and must not be reconfigured meanwhile.
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
@@ -52,6 +54,13 @@ class DasBeamformer {
 
   const ImageGeometry& geometry() const { return geometry_; }
   std::size_t rfValues() const { return rfValues_; }
+
+  // Implementations of this contract on the configured backend (tune/tuning.hpp): on the CPU one
+  // per instruction set this machine has, on CUDA launch shapes. Each is checked against the
+  // reference by test_beamform (CPU) and test_cuda_stages (CUDA). Variant 0 is the default.
+  std::vector<std::string> variants() const;
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const;
 
  private:
   compute::BackendKind kind_ = compute::BackendKind::Cpu;

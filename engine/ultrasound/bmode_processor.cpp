@@ -100,4 +100,28 @@ void BmodeProcessor::enqueueIq(compute::Stream& stream, compute::DeviceSpan<cons
   recordMark(stream, marks, 3);
 }
 
+std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& backend) {
+  if (mode_ != ImagingMode::Rf || geometry_.pixels() == 0) {
+    return {};
+  }
+  if (!tuneStream_) {
+    tuneStream_ = backend.createStream("tune");
+  }
+  tune::TunableStage stage;
+  stage.stage = "beamform";
+  stage.problem = std::to_string(geometry_.nx) + " x " + std::to_string(geometry_.nz) + " px, " +
+                  std::to_string(bandpass_.rows()) + " traces of " +
+                  std::to_string(bandpass_.outputSamples()) + " samples";
+  stage.variants = beamformer_.variants();
+  stage.select = [this](std::size_t index) { beamformer_.selectVariant(index); };
+  stage.runOnce = [this] {
+    beamformer_.enqueue(*tuneStream_, filtered_.view(), beamformed_.view());
+    tuneStream_->synchronize();
+    if (const std::string error = tuneStream_->takeError(); !error.empty()) {
+      throw std::runtime_error("beamform: " + error);
+    }
+  };
+  return {std::move(stage)};
+}
+
 }  // namespace cineflow::process

@@ -49,6 +49,9 @@ class BmodeProcessor final : public FrameProcessor {
   }
 
   const BandpassFilter& bandpass() const { return bandpass_; }
+  // RF mode: the beamformer (DasBeamformer::variants()).
+  std::vector<tune::TunableStage> tunableStages(compute::Backend& backend) override;
+  const DasBeamformer& beamformer() const { return beamformer_; }
 
  private:
   static constexpr std::array<const char*, 4> kRfStages = {"bandpass", "beamform", "envelope",
@@ -72,7 +75,8 @@ class BmodeProcessor final : public FrameProcessor {
   compute::DeviceBuffer<float> detected_;    // [z][x] envelope (both modes)
   IqDemodulator demodulator_;
   IqBeamformer iqBeamformer_;
-  compute::DeviceBuffer<float> iq_;  // [T][E][S/D][2]
+  compute::DeviceBuffer<float> iq_;              // [T][E][S/D][2]
+  std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
 };
 
 }  // namespace cineflow::process

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -18,13 +20,20 @@ using namespace cineflow;
 
 namespace {
 
+// Beamforms `rf` with variant `variant` (DasBeamformer::variants(): the CPU's instruction sets);
+// `variants` gets their names.
 std::vector<float> beamform(const acquire::AcquisitionParams& acq,
-                            const process::ImagingParams& imaging, const std::vector<float>& rf) {
+                            const process::ImagingParams& imaging, const std::vector<float>& rf,
+                            std::size_t variant = 0, std::vector<std::string>* variants = nullptr) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
   process::DasBeamformer beamformer;
   beamformer.configure(*backend, acq, imaging, acq.samplingFrequencyHz,
                        static_cast<std::size_t>(acq.samples));
+  beamformer.selectVariant(variant);
+  if (variants != nullptr) {
+    *variants = beamformer.variants();
+  }
   compute::DeviceBuffer<float> input(*backend, rf.size());
   std::copy(rf.begin(), rf.end(), input.data());  // CPU backend: device memory is host memory
   compute::DeviceBuffer<float> image(*backend, beamformer.geometry().pixels());
@@ -72,13 +81,22 @@ class TestBeamform : public QObject {
     problem.imaging.apodisation =
         rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
     const auto rf = test::randomFloats(problem.acq.samplesPerFrame(), 21);
-    const auto image = beamform(problem.acq, problem.imaging, rf);
     const auto expected = test::referenceDelayAndSum(problem.acq, problem.imaging,
                                                      test::toDoubles(std::span<const float>(rf)));
-    // Tolerance: float32 samples and sums, double delays: rel L2 < 1e-4 against the double formula.
-    const double error = test::relativeL2Error(image, expected);
-    qInfo("relative L2 error %.3g", error);
-    QVERIFY2(error < 1e-4, qPrintable(QString("relative L2 error %1 >= 1e-4").arg(error)));
+    // Every variant this CPU has (instruction sets), not only the one the tuner would choose.
+    std::vector<std::string> variants;
+    beamform(problem.acq, problem.imaging, rf, 0, &variants);
+    QVERIFY(!variants.empty() && variants.back() == "portable");
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const auto image = beamform(problem.acq, problem.imaging, rf, v);
+      // Tolerance: float32 samples and sums, double delays: rel L2 < 1e-4 against the double
+      // formula.
+      const double error = test::relativeL2Error(image, expected);
+      qInfo("%s: relative L2 error %.3g", variants[v].c_str(), error);
+      QVERIFY2(error < 1e-4, qPrintable(QString("%1: relative L2 error %2 >= 1e-4")
+                                            .arg(QString::fromStdString(variants[v]))
+                                            .arg(error)));
+    }
   }
 
   void pointTargetFocusesOnItsPixel() {

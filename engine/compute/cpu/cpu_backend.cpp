@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "compute/cpu/cpu_event.hpp"
@@ -14,6 +15,20 @@ namespace cineflow::compute::cpu {
 
 std::string CpuBackend::deviceName() const {
   return "CPU (" + std::to_string(parallelism()) + " threads)";
+}
+
+std::string CpuBackend::hardwareIdentity() const {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        return line.substr(line.find_first_not_of(" \t", colon + 1));
+      }
+    }
+  }
+  return "unknown CPU";
 }
 
 std::unique_ptr<Stream> CpuBackend::createStream(const std::string& name) {

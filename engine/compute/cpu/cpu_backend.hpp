@@ -11,6 +11,7 @@ class CpuBackend final : public Backend {
  public:
   BackendKind kind() const override { return BackendKind::Cpu; }
   std::string deviceName() const override;
+  std::string hardwareIdentity() const override;  // /proc/cpuinfo's model name
   std::unique_ptr<Stream> createStream(const std::string& name) override;
   std::unique_ptr<Event> createEvent() override;
   void* allocate(MemorySpace space, std::size_t bytes) override;

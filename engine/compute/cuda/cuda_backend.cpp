@@ -19,6 +19,15 @@ CudaBackend::CudaBackend(int device) : device_(device) {
           std::to_string(props.minor) + ")";
 }
 
+std::string CudaBackend::hardwareIdentity() const {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess) {
+    return "unknown NVIDIA driver";
+  }
+  return "NVIDIA driver for CUDA " + std::to_string(version / 1000) + "." +
+         std::to_string(version % 1000 / 10);
+}
+
 std::unique_ptr<Stream> CudaBackend::createStream(const std::string& name) {
   return std::make_unique<CudaStream>(name);
 }

@@ -12,6 +12,7 @@ class CudaBackend final : public Backend {
   explicit CudaBackend(int device = 0);
   BackendKind kind() const override { return BackendKind::Cuda; }
   std::string deviceName() const override { return name_; }
+  std::string hardwareIdentity() const override;  // "NVIDIA driver for CUDA 13.0"
   std::unique_ptr<Stream> createStream(const std::string& name) override;
   std::unique_ptr<Event> createEvent() override;
   void* allocate(MemorySpace space, std::size_t bytes) override;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "compute/cpu/parallel_for.hpp"
 
@@ -16,26 +18,10 @@ constexpr std::size_t kBlock = 64;
 // Transmits interpolated together: their sum is added to the image row once per group.
 constexpr std::size_t kTransmitGroup = 4;
 
-}  // namespace
-
-DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-                     double sampleRateHz, std::size_t samples)
-    : g_(acq, imaging, sampleRateHz, samples) {}
-
-void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
-  stream.enqueueHost([this, rf, image] { run(rf, image); });
-}
-
-void DasKernel::run(const float* rf, float* image) const {
-  g_.forEachRow([&](std::size_t row) { beamformRow(row, rf, image); });
-}
-
-// Compiled twice: for AVX2 + FMA (picked at load time on CPUs that have them, about 1.5x faster)
-// and for the baseline, so the binary still runs on any x86-64.
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-void DasKernel::beamformRow(std::size_t row, const float* rf, float* image) const {
+// One image row: the loops every variant compiles (inlined into each instruction set's function
+// below).
+[[gnu::always_inline]] inline void beamformRow(const DasGeometry& g_, std::size_t row,
+                                               const float* rf, float* image) {
   const std::size_t nx = g_.pixelX.size();
   float* out = image + row * nx;
   std::fill(out, out + nx, 0.0f);
@@ -111,6 +97,81 @@ void DasKernel::beamformRow(std::size_t row, const float* rf, float* image) cons
   for (std::size_t i = 0; i < nx; ++i) {
     out[i] *= scale;
   }
+}
+
+using RowFunction = void (*)(const DasGeometry&, std::size_t, const float*, float*);
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CINEFLOW_DAS_ISA_VARIANTS 1
+__attribute__((target("arch=x86-64-v4"))) void rowAvx512(const DasGeometry& g, std::size_t row,
+                                                         const float* rf, float* image) {
+  beamformRow(g, row, rf, image);
+}
+__attribute__((target("arch=x86-64-v3"))) void rowAvx2(const DasGeometry& g, std::size_t row,
+                                                       const float* rf, float* image) {
+  beamformRow(g, row, rf, image);
+}
+#endif
+void rowPortable(const DasGeometry& g, std::size_t row, const float* rf, float* image) {
+  beamformRow(g, row, rf, image);
+}
+
+struct RowVariant {
+  std::string name;
+  RowFunction row;
+};
+
+// The variants this CPU can run, fastest instruction set first.
+const std::vector<RowVariant>& rowVariants() {
+  static const std::vector<RowVariant> variants = [] {
+    std::vector<RowVariant> list;
+#if CINEFLOW_DAS_ISA_VARIANTS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
+      list.push_back({"avx512", rowAvx512});
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      list.push_back({"avx2", rowAvx2});
+    }
+#endif
+    list.push_back({"portable", rowPortable});
+    return list;
+  }();
+  return variants;
+}
+
+}  // namespace
+
+DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                     double sampleRateHz, std::size_t samples)
+    : g_(acq, imaging, sampleRateHz, samples) {}
+
+void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
+  stream.enqueueHost([this, rf, image] { run(rf, image); });
+}
+
+const std::vector<std::string>& DasKernel::variantNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> list;
+    for (const RowVariant& v : rowVariants()) {
+      list.push_back(v.name);
+    }
+    return list;
+  }();
+  return names;
+}
+
+void DasKernel::selectVariant(std::size_t index) {
+  if (index >= rowVariants().size()) {
+    throw std::invalid_argument("beamform: no CPU variant " + std::to_string(index));
+  }
+  variant_ = index;
+}
+
+void DasKernel::run(const float* rf, float* image) const {
+  const RowFunction row = rowVariants()[variant_].row;
+  g_.forEachRow([&](std::size_t r) { row(g_, r, rf, image); });
 }
 
 }  // namespace cineflow::process::cpu

@@ -2,6 +2,7 @@
 // CPU backend of DasBeamformer (process/beamform.hpp holds the contract).
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "acquire/frame.hpp"
@@ -23,10 +24,16 @@ class DasKernel {
   // Beamforms synchronously on the calling thread (and the pool): the body of the stream task.
   void run(const float* rf, float* image) const;
 
- private:
-  void beamformRow(std::size_t row, const float* rf, float* image) const;
+  // The variants this CPU can run, fastest instruction set first: the same loops compiled for
+  // AVX-512 ("avx512"), AVX2 + FMA ("avx2") and baseline x86-64 ("portable"); the tuner
+  // (tune/tuner.hpp) times them. Variant 0 is the default.
+  static const std::vector<std::string>& variantNames();
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const { return variant_; }
 
+ private:
   DasGeometry g_;  // at the RF rate fs
+  std::size_t variant_ = 0;
 };
 
 }  // namespace cineflow::process::cpu

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
@@ -17,15 +18,28 @@
 namespace cineflow::process::cuda {
 namespace {
 
-constexpr int kBlockThreads = 256;
 // Enough threads to fill the device several times over (132 SMs x 2048 threads on an H100).
 constexpr std::size_t kTargetThreads = 1u << 19;
+
+// The variants (DasKernel::variantNames): threads per block, and lanes per pixel (0: as many as
+// fill the device, the default; 1: a thread per pixel; more: the aperture split across lanes).
+struct DasLaunch {
+  const char* name;
+  int blockThreads;
+  int lanes;
+};
+constexpr DasLaunch kDasLaunches[] = {
+    {"auto lanes, 256 threads", 256, 0},        {"thread per pixel, 128 threads", 128, 1},
+    {"thread per pixel, 256 threads", 256, 1},  {"thread per pixel, 512 threads", 512, 1},
+    {"4 lanes per pixel, 256 threads", 256, 4}, {"8 lanes per pixel, 256 threads", 256, 8},
+};
 
 // One pixel per group of `lanes` consecutive threads (a power of two <= 32, so a group never
 // spans two warps): lane l of the group sums elements first + l, first + l + lanes, ... and the
 // group reduces with warp shuffles. Large grids use lanes = 1 (one thread per pixel); small grids
 // split the aperture so that the device still fills. Pixels are numbered with z fastest, so the
 // threads of a warp cover consecutive depths of one column and read nearby samples of each row.
+template <int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
     dasKernel(const float* __restrict__ rf, float* __restrict__ image, int lanes,
               const DasParams p) {
@@ -58,18 +72,49 @@ DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams&
     : params_(std::make_unique<DasParams>(
           makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {}
 
+std::vector<std::string> DasKernel::variantNames() {
+  std::vector<std::string> names;
+  for (const DasLaunch& launch : kDasLaunches) {
+    names.emplace_back(launch.name);
+  }
+  return names;
+}
+
+void DasKernel::selectVariant(std::size_t index) {
+  if (index >= std::size(kDasLaunches)) {
+    throw std::invalid_argument("beamform: no CUDA variant " + std::to_string(index));
+  }
+  variant_ = index;
+}
+
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
   const compute::ScopedRange range("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
+  const DasLaunch& launch = kDasLaunches[variant_];
   const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
-  int lanes = 1;
-  while (lanes < 32 && pixels * lanes < kTargetThreads && lanes * 2 <= p.elements) {
-    lanes *= 2;
+  int lanes = launch.lanes;
+  if (lanes == 0) {
+    lanes = 1;
+    while (lanes < 32 && pixels * lanes < kTargetThreads && lanes * 2 <= p.elements) {
+      lanes *= 2;
+    }
   }
   const std::size_t threads = pixels * static_cast<std::size_t>(lanes);
-  const unsigned blocks = static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
-  dasKernel<<<blocks, kBlockThreads, 0, s>>>(rf, image, lanes, p);
+  const auto blocks = [&](int perBlock) {
+    return static_cast<unsigned>((threads + perBlock - 1) / perBlock);
+  };
+  switch (launch.blockThreads) {
+    case 128:
+      dasKernel<128><<<blocks(128), 128, 0, s>>>(rf, image, lanes, p);
+      break;
+    case 512:
+      dasKernel<512><<<blocks(512), 512, 0, s>>>(rf, image, lanes, p);
+      break;
+    default:
+      dasKernel<256><<<blocks(256), 256, 0, s>>>(rf, image, lanes, p);
+      break;
+  }
   compute::cuda::checkLaunch("dasKernel", s);
 }
 

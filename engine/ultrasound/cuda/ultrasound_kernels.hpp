@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "acquire/frame.hpp"
@@ -40,9 +41,16 @@ class DasKernel {
   DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
             double sampleRateHz, std::size_t samples);
   void enqueue(compute::Stream& stream, const float* rf, float* image) const;
+  // The launch variants (threads per block; a thread per pixel, or the aperture split across
+  // lanes that reduce with shuffles); variant 0, the default, picks the lanes that fill the
+  // device.
+  static std::vector<std::string> variantNames();
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const { return variant_; }
 
  private:
   std::unique_ptr<DasParams> params_;
+  std::size_t variant_ = 0;
 };
 
 class EnvelopeKernel {

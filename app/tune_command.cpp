@@ -1,0 +1,117 @@
+#include "tune_command.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "arg_reader.hpp"
+#include "bench_source.hpp"
+#include "compute/backend.hpp"
+#include "store/text_file.hpp"
+#include "subcommand.hpp"
+#include "ultrasound/bmode_processor.hpp"
+
+namespace cineflow::app {
+namespace {
+
+const char* tuneUsage() {
+  return R"(Usage: cineflow tune [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
+                     [--export FILE]
+
+Times every implementation ("variant") of every stage that has several, on this machine and the
+workload's problem size: warm-up runs, then timed runs, the mean of the fastest half. Prints each
+variant's time, remembers the fastest in the tuning history (the cache folder's tuning.json), which
+later runs of cineflow, bench and the window reuse without measuring, and with --export writes the
+choice as a variant table that `cineflow --variants FILE` (or bench) pins for a reproducible run.
+
+Options:
+  --backend KIND   auto | cpu | cuda (default auto)
+  --preset NAME    the workload, as cineflow bench: default | course
+  --mode rf|iq     signal chain (default rf)
+  --export FILE    write the chosen variants as stage=variant lines
+)";
+}
+
+struct TuneOptions {
+  compute::BackendRequest backend = compute::BackendRequest::Auto;
+  std::string preset = "default";
+  process::ImagingMode mode = process::ImagingMode::Rf;
+  std::string exportPath;
+  bool help = false;
+};
+
+TuneOptions parse(int argc, char** argv) {
+  TuneOptions options;
+  ArgReader args(argc, argv, 2, "tune: ");
+  while (args.next()) {
+    if (args.flag("--help", "-h")) {
+      options.help = true;
+    } else if (args.option("--backend")) {
+      options.backend = compute::parseBackendRequest(args.value());
+    } else if (args.option("--preset")) {
+      options.preset = args.value();
+      benchWorkload(options.preset);  // an unknown preset: a usage error
+    } else if (args.option("--mode")) {
+      options.mode = process::parseImagingMode(args.value());
+    } else if (args.option("--export")) {
+      options.exportPath = args.value();
+    } else {
+      args.rejectUnknown("see cineflow tune --help");
+    }
+  }
+  return options;
+}
+
+// "[##########          ]  50 %  beamform: avx2" on one line, redrawn.
+void drawProgress(double fraction, const std::string& what) {
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth + 0.5);
+  std::fprintf(stderr, "\r[%s%s] %3d %%  %-40s", std::string(filled, '#').c_str(),
+               std::string(kWidth - filled, ' ').c_str(), static_cast<int>(fraction * 100 + 0.5),
+               what.c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+int runTune(int argc, char** argv) {
+  return runSubcommand<TuneOptions>(
+      argc, argv, parse, tuneUsage(), [](const TuneOptions& options, compute::Backend& backend) {
+        BenchWorkload workload = benchWorkload(options.preset);
+        workload.imaging.mode = options.mode;
+        workload.imaging.validate(workload.acq);
+        process::BmodeProcessor processor;
+        processor.configure(backend, workload.acq, workload.sampleType, workload.imaging);
+        auto tuner = startTuning(backend, {});
+        std::printf("device: %s (%s)\nworkload: %s, %s mode\n", backend.deviceName().c_str(),
+                    backend.hardwareIdentity().c_str(), workload.description.c_str(),
+                    process::toString(workload.imaging.mode));
+        tune::VariantPins chosen;
+        const auto stages = processor.tunableStages(backend);
+        if (stages.empty()) {
+          std::printf("no stage of this chain has more than one implementation\n");
+        }
+        for (const tune::TunableStage& stage : stages) {
+          const tune::TuningEntry entry = tuner->measure(stage, drawProgress);
+          std::fprintf(stderr, "\n");
+          std::printf("\n%s (%s):\n  %-34s %10s %9s %5s %8s\n", stage.stage.c_str(),
+                      stage.problem.c_str(), "variant", "ms", "sd ms", "runs", "vs best");
+          const tune::VariantTiming* best = entry.timing(entry.chosen);
+          for (const tune::VariantTiming& v : entry.variants) {
+            std::printf("  %-34s %10.3f %9.3f %5d %7.2fx%s\n", v.name.c_str(), v.ms, v.sdMs, v.runs,
+                        v.ms / best->ms, v.name == entry.chosen ? "  chosen" : "");
+          }
+          chosen[stage.stage] = entry.chosen;
+        }
+        finishTuning(tuner.get());
+        if (!stages.empty() && !tuner->unsaved()) {
+          std::printf("\nremembered in %s\n", tune::TuningHistory::defaultPath().c_str());
+        }
+        if (!options.exportPath.empty()) {
+          store::writeFileAtomically(options.exportPath, tune::pinsText(chosen));
+          std::printf("wrote the variant table %s\n", options.exportPath.c_str());
+        }
+        return 0;
+      });
+}
+
+}  // namespace cineflow::app

@@ -1,0 +1,67 @@
+// `cineflow tune` on the CPU with the default preset (the live GUI's workload): every variant of
+// the beamformer this CPU has is timed and listed with its time, one is chosen, the history file
+// is written, and --export writes the variant table; `--variants TABLE` then pins that choice in
+// headless mode (reported as pinned), and a pin of a variant the stage lacks is an error naming
+// the variants it has.
+
+#include <QtTest>
+
+#include <string>
+
+#include "support/run_app.hpp"
+#include "ultrasound/beamform.hpp"
+
+using namespace cineflow;
+
+class TestCliTune : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void tuneListsEveryVariantAndExportsTheChoice() {
+    QTemporaryDir dir;
+    const QString table = dir.filePath("variants.txt");
+    const test::AppRun run = test::runApp({"tune", "--backend", "cpu", "--export", table});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("beamform ("), qPrintable(run.out));
+    for (const std::string& variant : process::DasBeamformer().variants()) {
+      const QString name = QString::fromStdString(variant);
+      QVERIFY2(run.out.contains(QStringLiteral("  ") + name + QStringLiteral(" ")),
+               qPrintable(name + " missing in:\n" + run.out));
+    }
+    QCOMPARE(run.out.count(QStringLiteral("chosen")), 1);
+    QVERIFY2(run.out.contains("remembered in") && run.out.contains("tuning.json"),
+             qPrintable(run.out));
+    QFile file(table);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    QVERIFY2(text.contains("beamform="), qPrintable(text));
+    const QString chosen = text.section(QStringLiteral("beamform="), 1).section('\n', 0, 0);
+
+    const test::AppRun pinned =
+        test::runApp({"--headless", "--input", "sim", "--backend", "cpu", "--frames", "2",
+                      "--output", dir.filePath("o.h5"), "--variants", table});
+    QVERIFY2(pinned.exitCode == 0, qPrintable(pinned.err + pinned.out));
+    QVERIFY2(pinned.out.contains("variant beamform: " + chosen + " (pinned)"),
+             qPrintable(pinned.out));
+
+    const test::AppRun unknown =
+        test::runApp({"--headless", "--input", "sim", "--backend", "cpu", "--frames", "1",
+                      "--output", dir.filePath("p.h5"), "--variant", "beamform=avx9000"});
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY2(unknown.err.contains("avx9000") && unknown.err.contains("portable"),
+             qPrintable(unknown.err));
+  }
+
+  void badTuneCommandLinesExitWithTwo() {
+    for (const QStringList& args :
+         {QStringList{"tune", "--preset", "nosuch"}, QStringList{"tune", "--frobnicate"},
+          QStringList{"--headless", "--input", "sim", "--output", "o.h5", "--variant",
+                      "beamform"}}) {
+      const test::AppRun run = test::runApp(args);
+      QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliTune)
+#include "test_cli_tune.moc"
