@@ -168,6 +168,27 @@ class TestCudaStages : public QObject {
         },
         [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
     report("beamform 51 x 51 grid", e, 1e-4);
+    // Every CUDA launch variant (DasBeamformer::variants(): block sizes, a thread per pixel or
+    // the aperture split across lanes), not only the default the tuner may not choose.
+    process::ImagingParams imaging = gridFor(acq_);
+    process::DasBeamformer probe;
+    probe.configure(*cuda_, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
+    const std::vector<std::string> variants = probe.variants();
+    QVERIFY(variants.size() > 1);
+    const auto rfAll = test::randomFloats(acq_.samplesPerFrame(), 107);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const double ev = compareStage<process::DasBeamformer>(
+          rfAll, imaging.geometry().pixels(),
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
+            if (b.kind() == compute::BackendKind::Cuda) {
+              s.selectVariant(v);
+            }
+          },
+          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+      report(qPrintable(QString("beamform variant %1").arg(QString::fromStdString(variants[v]))),
+             ev, 1e-4);
+    }
   }
 
   void demodulateMatchesCpu() {
