@@ -1,6 +1,9 @@
 // MainWindow's actions and menus (File, Acquisition, View, Help), kept apart from the window's
 // layout and its reactions to the engine.
 
+#include <memory>
+#include <string>
+
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -159,6 +162,16 @@ void MainWindow::createMenus() {
                    "the profiler (F2) shows the one chosen"),
                 false);
   });
+  // A stage whose frames drifted far from its measurement: said once, with what to do.
+  connect(controller_.get(), &EngineController::statsUpdated, this,
+          [this, said = std::make_shared<std::string>()](const pipeline::EngineStats& stats) {
+            if (!stats.tuneNote.empty() && stats.tuneNote != *said) {
+              *said = stats.tuneNote;
+              showMessage(tr("%1 (Acquisition > Tune stages)")
+                              .arg(QString::fromStdString(stats.tuneNote)),
+                          false);
+            }
+          });
   // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
   // panel documents. Menu actions are window-wide shortcuts.
   acquisition->addSeparator();

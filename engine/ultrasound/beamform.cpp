@@ -5,6 +5,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/beamform.hpp"
+#include "ultrasound/kernel_variants.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #endif
@@ -74,35 +75,24 @@ void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
   }
 }
 
-std::vector<std::string> DasBeamformer::variants() const {
 #if CINEFLOW_HAVE_CUDA
-  if (cuda_) {
-    return cuda::DasKernel::variantNames();
-  }
+#define CINEFLOW_CUDA_KERNEL cuda_.get()
+#else
+#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
 #endif
-  return cpu::DasKernel::variantNames();
+
+std::vector<std::string> DasBeamformer::variants() const {
+  return kernelVariants(CINEFLOW_CUDA_KERNEL);
 }
 
 void DasBeamformer::selectVariant(std::size_t index) {
-#if CINEFLOW_HAVE_CUDA
-  if (cuda_) {
-    cuda_->selectVariant(index);
-    return;
-  }
-#endif
-  if (!cpu_) {
-    detail::throwNotConfigured(kStage);
-  }
-  cpu_->selectVariant(index);
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
 }
 
 std::size_t DasBeamformer::variant() const {
-#if CINEFLOW_HAVE_CUDA
-  if (cuda_) {
-    return cuda_->variant();
-  }
-#endif
-  return cpu_ ? cpu_->variant() : 0;
+  return kernelVariant(static_cast<const cpu::DasKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
 }
+
+#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

@@ -101,26 +101,42 @@ void BmodeProcessor::enqueueIq(compute::Stream& stream, compute::DeviceSpan<cons
 }
 
 std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& backend) {
-  if (mode_ != ImagingMode::Rf || geometry_.pixels() == 0) {
+  if (geometry_.pixels() == 0) {
     return {};
   }
   if (!tuneStream_) {
     tuneStream_ = backend.createStream("tune");
   }
-  tune::TunableStage stage;
-  stage.stage = "beamform";
-  stage.problem = std::to_string(geometry_.nx) + " x " + std::to_string(geometry_.nz) + " px, " +
-                  std::to_string(bandpass_.rows()) + " traces of " +
-                  std::to_string(bandpass_.outputSamples()) + " samples";
-  stage.variants = beamformer_.variants();
-  stage.select = [this](std::size_t index) { beamformer_.selectVariant(index); };
-  stage.runOnce = [this] {
-    beamformer_.enqueue(*tuneStream_, filtered_.view(), beamformed_.view());
+  const auto finish = [this] {
     tuneStream_->synchronize();
     if (const std::string error = tuneStream_->takeError(); !error.empty()) {
       throw std::runtime_error("beamform: " + error);
     }
   };
+  tune::TunableStage stage;
+  stage.stage = "beamform";
+  const std::string pixels =
+      std::to_string(geometry_.nx) + " x " + std::to_string(geometry_.nz) + " px, ";
+  if (mode_ == ImagingMode::Rf) {
+    stage.problem = pixels + std::to_string(bandpass_.rows()) + " RF traces of " +
+                    std::to_string(bandpass_.outputSamples()) + " samples";
+    stage.variants = beamformer_.variants();
+    stage.select = [this](std::size_t index) { beamformer_.selectVariant(index); };
+    stage.runOnce = [this, finish] {
+      beamformer_.enqueue(*tuneStream_, filtered_.view(), beamformed_.view());
+      finish();
+    };
+  } else {
+    const std::size_t samples = demodulator_.iqSamples();
+    stage.problem = pixels + std::to_string(iq_.size() / (2 * samples)) + " I/Q traces of " +
+                    std::to_string(samples) + " samples";
+    stage.variants = iqBeamformer_.variants();
+    stage.select = [this](std::size_t index) { iqBeamformer_.selectVariant(index); };
+    stage.runOnce = [this, finish] {
+      iqBeamformer_.enqueue(*tuneStream_, iq_.view(), detected_.view());
+      finish();
+    };
+  }
   return {std::move(stage)};
 }
 

@@ -49,7 +49,7 @@ class BmodeProcessor final : public FrameProcessor {
   }
 
   const BandpassFilter& bandpass() const { return bandpass_; }
-  // RF mode: the beamformer (DasBeamformer::variants()).
+  // The beamformer of either mode (DasBeamformer::variants(), IqBeamformer::variants()).
   std::vector<tune::TunableStage> tunableStages(compute::Backend& backend) override;
   const DasBeamformer& beamformer() const { return beamformer_; }
 

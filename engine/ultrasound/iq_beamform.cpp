@@ -6,6 +6,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/iq_beamform.hpp"
+#include "ultrasound/kernel_variants.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #endif
@@ -77,5 +78,25 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
 #endif
   }
 }
+
+#if CINEFLOW_HAVE_CUDA
+#define CINEFLOW_CUDA_KERNEL cuda_.get()
+#else
+#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
+#endif
+
+std::vector<std::string> IqBeamformer::variants() const {
+  return kernelVariants(CINEFLOW_CUDA_KERNEL);
+}
+
+void IqBeamformer::selectVariant(std::size_t index) {
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
+}
+
+std::size_t IqBeamformer::variant() const {
+  return kernelVariant(static_cast<const cpu::IqDasKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
+}
+
+#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

@@ -16,6 +16,8 @@
 //           beamformer must outlive the enqueued work and must not be reconfigured meanwhile.
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
@@ -47,6 +49,12 @@ class IqBeamformer {
   // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> iq,
                compute::DeviceSpan<float> envelope) const;
+
+  // Implementations on the configured backend (tune/tuning.hpp), as DasBeamformer's: the CPU's
+  // instruction sets, or CUDA block sizes. Variant 0 is the default.
+  std::vector<std::string> variants() const;
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const;
 
   const ImageGeometry& geometry() const { return geometry_; }
 

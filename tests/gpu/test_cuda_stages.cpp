@@ -226,6 +226,28 @@ class TestCudaStages : public QObject {
           [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
       report(qPrintable(QString("I/Q beamform, %1").arg(process::toString(apodisation))), e, 1e-4);
     }
+    // Every CUDA launch variant of the I/Q beamformer against the CPU twin.
+    process::ImagingParams imaging = gridFor(acq_);
+    imaging.mode = process::ImagingMode::Iq;
+    const auto iqSamples = static_cast<std::size_t>(acq_.samples);
+    const auto iq = test::randomFloats(acq_.samplesPerFrame() * 2, 113);
+    process::IqBeamformer probe;
+    probe.configure(*cuda_, acq_, imaging, iqSamples);
+    const std::vector<std::string> variants = probe.variants();
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const double e = compareStage<process::IqBeamformer>(
+          iq, imaging.geometry().pixels(),
+          [&](auto& s, compute::Backend& b) {
+            s.configure(b, acq_, imaging, iqSamples);
+            if (b.kind() == compute::BackendKind::Cuda) {
+              s.selectVariant(v);
+            }
+          },
+          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+      report(
+          qPrintable(QString("I/Q beamform variant %1").arg(QString::fromStdString(variants[v]))),
+          e, 1e-4);
+    }
   }
 
   void envelopeMatchesCpu() {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "compute/cpu/parallel_for.hpp"
+#include "ultrasound/cpu/isa.hpp"
 
 namespace cineflow::process::cpu {
 namespace {
@@ -101,44 +102,16 @@ constexpr std::size_t kTransmitGroup = 4;
 
 using RowFunction = void (*)(const DasGeometry&, std::size_t, const float*, float*);
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CINEFLOW_DAS_ISA_VARIANTS 1
-__attribute__((target("arch=x86-64-v4"))) void rowAvx512(const DasGeometry& g, std::size_t row,
-                                                         const float* rf, float* image) {
+CINEFLOW_ISA_AVX512 void rowAvx512(const DasGeometry& g, std::size_t row, const float* rf,
+                                   float* image) {
   beamformRow(g, row, rf, image);
 }
-__attribute__((target("arch=x86-64-v3"))) void rowAvx2(const DasGeometry& g, std::size_t row,
-                                                       const float* rf, float* image) {
+CINEFLOW_ISA_AVX2 void rowAvx2(const DasGeometry& g, std::size_t row, const float* rf,
+                               float* image) {
   beamformRow(g, row, rf, image);
 }
-#endif
 void rowPortable(const DasGeometry& g, std::size_t row, const float* rf, float* image) {
   beamformRow(g, row, rf, image);
-}
-
-struct RowVariant {
-  std::string name;
-  RowFunction row;
-};
-
-// The variants this CPU can run, fastest instruction set first.
-const std::vector<RowVariant>& rowVariants() {
-  static const std::vector<RowVariant> variants = [] {
-    std::vector<RowVariant> list;
-#if CINEFLOW_DAS_ISA_VARIANTS
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
-      list.push_back({"avx512", rowAvx512});
-    }
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-      list.push_back({"avx2", rowAvx2});
-    }
-#endif
-    list.push_back({"portable", rowPortable});
-    return list;
-  }();
-  return variants;
 }
 
 }  // namespace
@@ -151,26 +124,15 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   stream.enqueueHost([this, rf, image] { run(rf, image); });
 }
 
-const std::vector<std::string>& DasKernel::variantNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list;
-    for (const RowVariant& v : rowVariants()) {
-      list.push_back(v.name);
-    }
-    return list;
-  }();
-  return names;
-}
-
 void DasKernel::selectVariant(std::size_t index) {
-  if (index >= rowVariants().size()) {
+  if (index >= availableIsas().size()) {
     throw std::invalid_argument("beamform: no CPU variant " + std::to_string(index));
   }
   variant_ = index;
 }
 
 void DasKernel::run(const float* rf, float* image) const {
-  const RowFunction row = rowVariants()[variant_].row;
+  const RowFunction row = pickIsa(availableIsas()[variant_], rowAvx512, rowAvx2, rowPortable);
   g_.forEachRow([&](std::size_t r) { row(g_, r, rf, image); });
 }
 

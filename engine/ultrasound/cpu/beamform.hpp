@@ -24,10 +24,9 @@ class DasKernel {
   // Beamforms synchronously on the calling thread (and the pool): the body of the stream task.
   void run(const float* rf, float* image) const;
 
-  // The variants this CPU can run, fastest instruction set first: the same loops compiled for
-  // AVX-512 ("avx512"), AVX2 + FMA ("avx2") and baseline x86-64 ("portable"); the tuner
-  // (tune/tuner.hpp) times them. Variant 0 is the default.
-  static const std::vector<std::string>& variantNames();
+  // The variants are the instruction sets this CPU has, fastest first (cpu/isa.hpp: the same
+  // loops compiled for AVX-512, AVX2 + FMA and baseline x86-64); the tuner (tune/tuner.hpp)
+  // times them. Variant 0 is the default.
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "compute/cpu/parallel_for.hpp"
+#include "ultrasound/cpu/isa.hpp"
 
 namespace cineflow::process::cpu {
 namespace {
@@ -46,26 +49,10 @@ inline float reducedTurn(double cycles) {
   return static_cast<float>(cycles - ((cycles + kRound) - kRound));
 }
 
-}  // namespace
-
-IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-                         std::size_t iqSamples)
-    : g_(acq, imaging, acq.samplingFrequencyHz / imaging.iqDecimation, iqSamples),
-      cyclesPerSample_(acq.centerFrequencyHz * imaging.iqDecimation / acq.samplingFrequencyHz) {}
-
-void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
-  stream.enqueueHost([this, iq, envelope] { run(iq, envelope); });
-}
-
-void IqDasKernel::run(const float* iq, float* envelope) const {
-  g_.forEachRow([&](std::size_t row) { beamformRow(row, iq, envelope); });
-}
-
-// Compiled twice, like the RF kernel: for AVX2 + FMA and for the baseline.
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-void IqDasKernel::beamformRow(std::size_t row, const float* iq, float* envelope) const {
+// One image row: the loops every variant compiles (inlined into each instruction set's function
+// below).
+[[gnu::always_inline]] inline void beamformRow(const DasGeometry& g_, double cyclesPerSample_,
+                                               std::size_t row, const float* iq, float* envelope) {
   const std::size_t nx = g_.pixelX.size();
   float* out = envelope + row * nx;
   std::fill(out, out + nx, 0.0f);
@@ -177,6 +164,44 @@ void IqDasKernel::beamformRow(std::size_t row, const float* iq, float* envelope)
       out[i] = std::hypot(sumRe[i - blockBegin], sumIm[i - blockBegin]) * scale;
     }
   }
+}
+
+using RowFunction = void (*)(const DasGeometry&, double, std::size_t, const float*, float*);
+
+CINEFLOW_ISA_AVX512 void rowAvx512(const DasGeometry& g, double cycles, std::size_t row,
+                                   const float* iq, float* envelope) {
+  beamformRow(g, cycles, row, iq, envelope);
+}
+CINEFLOW_ISA_AVX2 void rowAvx2(const DasGeometry& g, double cycles, std::size_t row,
+                               const float* iq, float* envelope) {
+  beamformRow(g, cycles, row, iq, envelope);
+}
+void rowPortable(const DasGeometry& g, double cycles, std::size_t row, const float* iq,
+                 float* envelope) {
+  beamformRow(g, cycles, row, iq, envelope);
+}
+
+}  // namespace
+
+IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
+                         std::size_t iqSamples)
+    : g_(acq, imaging, acq.samplingFrequencyHz / imaging.iqDecimation, iqSamples),
+      cyclesPerSample_(acq.centerFrequencyHz * imaging.iqDecimation / acq.samplingFrequencyHz) {}
+
+void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
+  stream.enqueueHost([this, iq, envelope] { run(iq, envelope); });
+}
+
+void IqDasKernel::run(const float* iq, float* envelope) const {
+  const RowFunction row = pickIsa(availableIsas()[variant_], rowAvx512, rowAvx2, rowPortable);
+  g_.forEachRow([&](std::size_t r) { row(g_, cyclesPerSample_, r, iq, envelope); });
+}
+
+void IqDasKernel::selectVariant(std::size_t index) {
+  if (index >= availableIsas().size()) {
+    throw std::invalid_argument("I/Q beamform: no CPU variant " + std::to_string(index));
+  }
+  variant_ = index;
 }
 
 }  // namespace cineflow::process::cpu

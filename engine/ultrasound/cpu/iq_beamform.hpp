@@ -19,12 +19,14 @@ class IqDasKernel {
   // runs parallelFor over image rows on the stream's thread.
   void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
   void run(const float* iq, float* envelope) const;
+  // The instruction sets this CPU has (cpu/isa.hpp), as for the RF kernel; 0 is the default.
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const { return variant_; }
 
  private:
-  void beamformRow(std::size_t row, const float* iq, float* envelope) const;
-
   DasGeometry g_;           // at the I/Q rate fs / D
   double cyclesPerSample_;  // f0 D / fs: carrier cycles per I/Q sample of path
+  std::size_t variant_ = 0;
 };
 
 }  // namespace cineflow::process::cpu

@@ -1,6 +1,10 @@
 // CUDA twin of process/cpu/iq_beamform.cpp: delay-and-sum of plane-wave I/Q with phase rotation,
 // coherent compounding and detection, one thread per pixel. As in the RF kernel, the threads of
 // a warp cover consecutive depths of one column, so their samples of a trace lie close together.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
@@ -10,9 +14,11 @@
 namespace cineflow::process::cuda {
 namespace {
 
-constexpr int kBlockThreads = 256;
+// The launch variants (IqDasKernel::variantNames): threads per block; 256 is the default.
+constexpr int kBlockSizes[] = {256, 128, 512};
 
 // One thread per pixel, z fastest (das_device.hpp has the pixel's work).
+template <int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
     iqDasKernel(const float2* __restrict__ iq, float* __restrict__ envelope, double cyclesPerSample,
                 const DasParams p) {
@@ -34,14 +40,40 @@ IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingPar
                         static_cast<int>(iqSamples)))),
       cyclesPerSample_(acq.centerFrequencyHz * imaging.iqDecimation / acq.samplingFrequencyHz) {}
 
+std::vector<std::string> IqDasKernel::variantNames() {
+  std::vector<std::string> names;
+  for (const int threads : kBlockSizes) {
+    names.push_back("thread per pixel, " + std::to_string(threads) + " threads");
+  }
+  return names;
+}
+
+void IqDasKernel::selectVariant(std::size_t index) {
+  if (index >= std::size(kBlockSizes)) {
+    throw std::invalid_argument("I/Q beamform: no CUDA variant " + std::to_string(index));
+  }
+  variant_ = index;
+}
+
 void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
   const compute::ScopedRange range("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
   const std::size_t pixels = static_cast<std::size_t>(p.nx) * static_cast<std::size_t>(p.nz);
-  const unsigned blocks = static_cast<unsigned>((pixels + kBlockThreads - 1) / kBlockThreads);
-  iqDasKernel<<<blocks, kBlockThreads, 0, s>>>(reinterpret_cast<const float2*>(iq), envelope,
-                                               cyclesPerSample_, p);
+  const int threads = kBlockSizes[variant_];
+  const auto blocks = static_cast<unsigned>((pixels + threads - 1) / threads);
+  const auto* input = reinterpret_cast<const float2*>(iq);
+  switch (threads) {
+    case 128:
+      iqDasKernel<128><<<blocks, 128, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      break;
+    case 512:
+      iqDasKernel<512><<<blocks, 512, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      break;
+    default:
+      iqDasKernel<256><<<blocks, 256, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      break;
+  }
   compute::cuda::checkLaunch("iqDasKernel", s);
 }
 

@@ -88,10 +88,15 @@ class IqDasKernel {
   IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
               std::size_t iqSamples);
   void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
+  // Launch variants: a thread per pixel at 256 (the default), 128 or 512 threads per block.
+  static std::vector<std::string> variantNames();
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const { return variant_; }
 
  private:
   std::unique_ptr<DasParams> params_;  // at the I/Q rate
   double cyclesPerSample_;             // f0 D / fs
+  std::size_t variant_ = 0;
 };
 
 }  // namespace cineflow::process::cuda

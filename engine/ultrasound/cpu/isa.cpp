@@ -1,0 +1,44 @@
+#include "ultrasound/cpu/isa.hpp"
+
+namespace cineflow::process::cpu {
+
+const char* toString(Isa isa) noexcept {
+  switch (isa) {
+    case Isa::Avx512:
+      return "avx512";
+    case Isa::Avx2:
+      return "avx2";
+    case Isa::Portable:
+      break;
+  }
+  return "portable";
+}
+
+const std::vector<Isa>& availableIsas() {
+  static const std::vector<Isa> isas = [] {
+    std::vector<Isa> list;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
+      list.push_back(Isa::Avx512);
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      list.push_back(Isa::Avx2);
+    }
+#endif
+    list.push_back(Isa::Portable);
+    return list;
+  }();
+  return isas;
+}
+
+std::vector<std::string> isaVariantNames() {
+  std::vector<std::string> names;
+  for (const Isa isa : availableIsas()) {
+    names.emplace_back(toString(isa));
+  }
+  return names;
+}
+
+}  // namespace cineflow::process::cpu

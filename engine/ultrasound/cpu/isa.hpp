@@ -1,0 +1,34 @@
+#pragma once
+// The instruction sets the CPU kernels' variants are compiled for, and which this CPU has: each
+// kernel compiles its row loop three times (an inlined body in functions marked
+// CINEFLOW_ISA_AVX512, CINEFLOW_ISA_AVX2 and unmarked) and offers those this CPU can run as its
+// variants, which the tuner (tune/tuner.hpp) times. On other compilers and architectures the
+// marks are empty and only "portable" is offered.
+
+#include <string>
+#include <vector>
+
+namespace cineflow::process::cpu {
+
+enum class Isa { Avx512, Avx2, Portable };
+
+const char* toString(Isa isa) noexcept;  // "avx512" | "avx2" | "portable"
+// Those this CPU can run, fastest first; Portable always, last.
+const std::vector<Isa>& availableIsas();
+std::vector<std::string> isaVariantNames();  // toString() of availableIsas()
+
+// One of three compilations of a function, by instruction set.
+template <class F>
+F pickIsa(Isa isa, F avx512, F avx2, F portable) {
+  return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : portable;
+}
+
+}  // namespace cineflow::process::cpu
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CINEFLOW_ISA_AVX512 __attribute__((target("arch=x86-64-v4")))
+#define CINEFLOW_ISA_AVX2 __attribute__((target("arch=x86-64-v3")))
+#else
+#define CINEFLOW_ISA_AVX512
+#define CINEFLOW_ISA_AVX2
+#endif
