@@ -60,8 +60,11 @@ class TestCliBench : public QObject {
     const QString jsonPath = dir.filePath("b.json");
     // Values after a space and after '=' alike.
     const Run run =
-        runApp({"bench", "--backend", "cpu", "--preset=default", "--frames=3", "--json", jsonPath});
+        // A pinned variant: the tuner's path without a measurement (test_cli_tune times them).
+        runApp({"bench", "--backend", "cpu", "--preset=default", "--frames=3", "--variant",
+                "beamform=portable", "--json", jsonPath});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("beamform: portable (pinned)"), qPrintable(run.out));
     for (const char* stage : kStages) {
       QVERIFY2(run.out.contains(stage), stage);
     }
@@ -110,8 +113,8 @@ class TestCliBench : public QObject {
     // simulator's 16-slice sweeps, so the first sweep completes inside the timed frames (Block
     // mode: none drops) and is saved. Small, so that the test stays well inside its limit under
     // ThreadSanitizer (248 s of 300 with 24 frames in a full CI run).
-    const Run run = runApp({"bench", "--backend", "cpu", "--frames", "18", "--save-volumes", folder,
-                            "--json", jsonPath});
+    const Run run = runApp({"bench", "--backend", "cpu", "--frames", "18", "--no-tune",
+                            "--save-volumes", folder, "--json", jsonPath});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QVERIFY2(run.out.contains("while saving"), qPrintable(run.out));
     QFile file(jsonPath);

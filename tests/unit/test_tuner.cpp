@@ -193,7 +193,10 @@ class TestTuner : public QObject {
 
   void theEngineTunesAtStartAndReusesTheChoice() {
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    auto tuner = std::make_shared<tune::Tuner>("cpu", "test", "9.9.9", tune::TuningHistory{});
+    // One timed run per variant: the engine's use of the tuner, not the statistics, is tested
+    // here (and a small cost under the sanitizers).
+    auto tuner = std::make_shared<tune::Tuner>("cpu", "test", "9.9.9", tune::TuningHistory{},
+                                               tune::steadyClock(), tune::TuneOptions{0, 1});
     pipeline::EngineConfig config;
     config.pace = false;
     config.maxFrames = 3;
