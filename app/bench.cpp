@@ -388,93 +388,91 @@ namespace {
 
 // The ultrasound bench (or, with --compressed or --modality oct, theirs) on `device`.
 int bench(const BenchOptions& options, compute::Backend& device) {
-  {
-    compute::Backend* const backend = &device;
-    const bool cuda = backend->kind() == compute::BackendKind::Cuda;
-    if (options.compressed) {
-      return runCompressedBench(*backend, options.modality, options.preset,
-                                options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
-    }
-    if (options.modality == "oct") {
-      return runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
-    }
-    BenchWorkload workload = benchWorkload(options.preset);
-    workload.imaging.mode = options.mode;
-    workload.imaging.validate(workload.acq);
-    const std::uint64_t frames = options.frames > 0 ? options.frames : (cuda ? 200 : 30);
-    // The warm-up lets BenchSource fill every host ring slot once (its slow first touch) and
-    // fills the in-flight slots, so the timed frames see the steady state.
-    const std::uint64_t warmup =
-        std::clamp<std::uint64_t>(frames / 10, kHostRingSlots + kInFlightSlots, 20);
-    const process::ImageGeometry geometry = workload.imaging.geometry();
-
-    BenchResults results;
-    results.device = backend->deviceName();
-    results.backend = compute::toString(backend->kind());
-    results.preset = workload.preset;
-    results.mode = process::toString(workload.imaging.mode);
-    results.workloadDescription = workload.description;
-    results.sampleType = acquire::toString(workload.sampleType);
-    results.framesRequested = frames;
-    results.warmupFrames = warmup;
-    results.frameBytes = workload.acq.samplesPerFrame() * acquire::sampleBytes(workload.sampleType);
-    results.nx = geometry.nx;
-    results.nz = geometry.nz;
-    results.elements = workload.acq.elements();
-    results.transmits = workload.acq.transmits();
-    results.samples = workload.acq.samples;
-    results.x0Mm = geometry.x0 * 1e3;
-    results.x1Mm = (geometry.x0 + (geometry.nx - 1) * geometry.dx) * 1e3;
-    results.z0Mm = geometry.z0 * 1e3;
-    results.z1Mm = (geometry.z0 + (geometry.nz - 1) * geometry.dz) * 1e3;
-
-    results.h2dGbps = measureHostToDevice(*backend, results.frameBytes);
-    results.d2dBufferBytes = (cuda ? 256 : 64) * kMiB;
-    results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
-    const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
-    measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
-    std::shared_ptr<profile::TraceRecorder> trace;
-    if (!options.tracePath.empty()) {
-      trace = std::make_shared<profile::TraceRecorder>();
-    }
-    const std::shared_ptr<tune::Tuner> tuner =
-        options.tune ? startTuning(*backend, options.pins) : nullptr;
-    const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, tuner, trace);
-    finishTuning(tuner.get());
-    results.variants = plain.stats.variants;
-    if (options.compareDefault) {
-      const EngineRun untuned = runEngine(*backend, workload, frames, warmup, {}, nullptr);
-      results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;
-    }
-    if (trace) {
-      store::writeFileAtomically(options.tracePath, trace->chromeJson());
-      std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
-    }
-    results.framesTimed = plain.framesTimed;
-    results.seconds = plain.seconds;
-    results.stages = plain.stats.stages;
-    results.volumesTimed = plain.stats.volumes;
-    results.frameMedianMs = plain.stats.frameMedianMs;
-    results.engineMip = plain.stats.mip;
-    if (!options.saveFolder.empty()) {
-      const EngineRun saving =
-          runEngine(*backend, workload, frames, warmup, options.saveFolder, tuner);
-      results.savingRun = true;
-      results.savingFramesTimed = saving.framesTimed;
-      results.savingSeconds = saving.seconds;
-      results.volumesSaved = saving.saving.volumesSaved;
-      results.bytesSaved = saving.saving.bytesSaved;
-      results.save = pipeline::toStageStats("save", saving.saving.save);
-    }
-
-    printBenchTable(results, stdout);
-    std::fflush(stdout);
-    if (!options.jsonPath.empty()) {
-      writeBenchJson(results, options.jsonPath);
-      std::printf("wrote %s\n", options.jsonPath.c_str());
-    }
-    return 0;
+  compute::Backend* const backend = &device;
+  const bool cuda = backend->kind() == compute::BackendKind::Cuda;
+  if (options.compressed) {
+    return runCompressedBench(*backend, options.modality, options.preset,
+                              options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
   }
+  if (options.modality == "oct") {
+    return runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
+  }
+  BenchWorkload workload = benchWorkload(options.preset);
+  workload.imaging.mode = options.mode;
+  workload.imaging.validate(workload.acq);
+  const std::uint64_t frames = options.frames > 0 ? options.frames : (cuda ? 200 : 30);
+  // The warm-up lets BenchSource fill every host ring slot once (its slow first touch) and
+  // fills the in-flight slots, so the timed frames see the steady state.
+  const std::uint64_t warmup =
+      std::clamp<std::uint64_t>(frames / 10, kHostRingSlots + kInFlightSlots, 20);
+  const process::ImageGeometry geometry = workload.imaging.geometry();
+
+  BenchResults results;
+  results.device = backend->deviceName();
+  results.backend = compute::toString(backend->kind());
+  results.preset = workload.preset;
+  results.mode = process::toString(workload.imaging.mode);
+  results.workloadDescription = workload.description;
+  results.sampleType = acquire::toString(workload.sampleType);
+  results.framesRequested = frames;
+  results.warmupFrames = warmup;
+  results.frameBytes = workload.acq.samplesPerFrame() * acquire::sampleBytes(workload.sampleType);
+  results.nx = geometry.nx;
+  results.nz = geometry.nz;
+  results.elements = workload.acq.elements();
+  results.transmits = workload.acq.transmits();
+  results.samples = workload.acq.samples;
+  results.x0Mm = geometry.x0 * 1e3;
+  results.x1Mm = (geometry.x0 + (geometry.nx - 1) * geometry.dx) * 1e3;
+  results.z0Mm = geometry.z0 * 1e3;
+  results.z1Mm = (geometry.z0 + (geometry.nz - 1) * geometry.dz) * 1e3;
+
+  results.h2dGbps = measureHostToDevice(*backend, results.frameBytes);
+  results.d2dBufferBytes = (cuda ? 256 : 64) * kMiB;
+  results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
+  const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
+  measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
+  std::shared_ptr<profile::TraceRecorder> trace;
+  if (!options.tracePath.empty()) {
+    trace = std::make_shared<profile::TraceRecorder>();
+  }
+  const std::shared_ptr<tune::Tuner> tuner =
+      options.tune ? startTuning(*backend, options.pins) : nullptr;
+  const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, tuner, trace);
+  finishTuning(tuner.get());
+  results.variants = plain.stats.variants;
+  if (options.compareDefault) {
+    const EngineRun untuned = runEngine(*backend, workload, frames, warmup, {}, nullptr);
+    results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;
+  }
+  if (trace) {
+    store::writeFileAtomically(options.tracePath, trace->chromeJson());
+    std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
+  }
+  results.framesTimed = plain.framesTimed;
+  results.seconds = plain.seconds;
+  results.stages = plain.stats.stages;
+  results.volumesTimed = plain.stats.volumes;
+  results.frameMedianMs = plain.stats.frameMedianMs;
+  results.engineMip = plain.stats.mip;
+  if (!options.saveFolder.empty()) {
+    const EngineRun saving =
+        runEngine(*backend, workload, frames, warmup, options.saveFolder, tuner);
+    results.savingRun = true;
+    results.savingFramesTimed = saving.framesTimed;
+    results.savingSeconds = saving.seconds;
+    results.volumesSaved = saving.saving.volumesSaved;
+    results.bytesSaved = saving.saving.bytesSaved;
+    results.save = pipeline::toStageStats("save", saving.saving.save);
+  }
+
+  printBenchTable(results, stdout);
+  std::fflush(stdout);
+  if (!options.jsonPath.empty()) {
+    writeBenchJson(results, options.jsonPath);
+    std::printf("wrote %s\n", options.jsonPath.c_str());
+  }
+  return 0;
 }
 
 }  // namespace

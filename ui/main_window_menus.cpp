@@ -167,9 +167,9 @@ void MainWindow::createMenus() {
           [this, said = std::make_shared<std::string>()](const pipeline::EngineStats& stats) {
             if (!stats.tuneNote.empty() && stats.tuneNote != *said) {
               *said = stats.tuneNote;
-              showMessage(tr("%1 (Acquisition > Tune stages)")
-                              .arg(QString::fromStdString(stats.tuneNote)),
-                          false);
+              showMessage(
+                  tr("%1 (Acquisition > Tune stages)").arg(QString::fromStdString(stats.tuneNote)),
+                  false);
             }
           });
   // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
