@@ -221,8 +221,10 @@ void Engine::Impl::engineLoop() {
 void Engine::Impl::applyPendingSettings() {
   std::shared_ptr<const modality::ProcessingSettings> next;
   {
+    // Left pending until applied: settings() reads the pending ones first, so that a caller
+    // never sees the previous settings while these are being configured.
     std::lock_guard lock(settingsMutex);
-    next.swap(pendingSettings);
+    next = pendingSettings;
   }
   if (!next) {
     return;
@@ -246,6 +248,9 @@ void Engine::Impl::applyPendingSettings() {
     }
   }
   std::lock_guard lock(settingsMutex);
+  if (pendingSettings == next) {
+    pendingSettings.reset();  // (a newer request stays pending for the next frame)
+  }
   settings = std::move(next);
 }
 
