@@ -73,7 +73,8 @@ Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
   --variant STAGE=NAME, --variants FILE
                    run these implementations (`cineflow tune` lists them) instead of the
                    fastest the tuning history remembers (or measures first) for this machine
-  --no-tune        run every stage's default implementation
+  --no-tune        run every stage's default implementation (the pinned one where --variant
+                   pins it), neither measured nor from the tuning history
   --compare-default
                    then run again with every stage's default implementation and report both
                    frame rates (the tuned pipeline must not be the slower)
@@ -436,8 +437,7 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   if (!options.tracePath.empty()) {
     trace = std::make_shared<profile::TraceRecorder>();
   }
-  const std::shared_ptr<tune::Tuner> tuner =
-      options.tune ? startTuning(*backend, options.pins) : nullptr;
+  const std::shared_ptr<tune::Tuner> tuner = startTuning(*backend, options.pins, options.tune);
   const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, tuner, trace);
   finishTuning(tuner.get());
   results.variants = plain.stats.variants;

@@ -71,8 +71,9 @@ Options:
   --variant STAGE=NAME   run the stage's implementation NAME (as `cineflow tune` lists them)
                          instead of the one measured fastest on this machine; repeatable
   --variants FILE        pin the variants of a table `cineflow tune --export` wrote
-  --no-tune              run every stage's default implementation: neither measure nor reuse
-                         the tuning history (the cache folder's tuning.json)
+  --no-tune              run every stage's default implementation (the pinned one where
+                         --variant pins it): neither measure nor reuse the tuning history (the
+                         cache folder's tuning.json)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit

@@ -112,9 +112,7 @@ int runGui(int argc, char** argv, const GuiOptions& options) {
   if (const QString notice = window->controller().backendNotice(); !notice.isEmpty()) {
     std::fprintf(stderr, "cineflow: %s; using the CPU backend\n", notice.toLocal8Bit().constData());
   }
-  if (options.tune) {
-    window->controller().enableTuning(options.variantPins);
-  }
+  window->controller().enableTuning(options.variantPins, options.tune);
   if (screenshotMode) {
     armScreenshot(app, *window, options);
   }

@@ -203,7 +203,7 @@ int runHeadless(const CliOptions& options) {
 
     pipeline::Engine engine(*backend, config);
     const std::shared_ptr<tune::Tuner> tuner =
-        options.tune ? startTuning(*backend, options.variantPins) : nullptr;
+        startTuning(*backend, options.variantPins, options.tune);
     engine.setTuner(tuner);
     if (raw) {
       engine.setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(

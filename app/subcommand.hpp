@@ -44,8 +44,12 @@ int runSubcommand(int argc, char** argv, Parse parse, const char* usage, Body bo
 }
 
 // The tuner for `backend` with `pins`; a history file it could not use is said on stderr.
+// Without `measure` (--no-tune) only the pins apply: null when there are none.
 inline std::shared_ptr<tune::Tuner> startTuning(const compute::Backend& backend,
-                                                tune::VariantPins pins) {
+                                                tune::VariantPins pins, bool measure = true) {
+  if (!measure) {
+    return tune::makePinsOnlyTuner(backend, std::move(pins));
+  }
   std::string message;
   auto tuner = tune::makeTuner(backend, std::move(pins), message);
   if (!message.empty()) {

@@ -61,11 +61,15 @@ EngineController::~EngineController() {
   }
 }
 
-void EngineController::enableTuning(tune::VariantPins pins) {
-  std::string message;
-  tuner_ = tune::makeTuner(*backend_, std::move(pins), message);
-  if (!message.empty()) {
-    std::fprintf(stderr, "cineflow: %s\n", message.c_str());
+void EngineController::enableTuning(tune::VariantPins pins, bool measure) {
+  if (measure) {
+    std::string message;
+    tuner_ = tune::makeTuner(*backend_, std::move(pins), message);
+    if (!message.empty()) {
+      std::fprintf(stderr, "cineflow: %s\n", message.c_str());
+    }
+  } else {
+    tuner_ = tune::makePinsOnlyTuner(*backend_, std::move(pins));
   }
   engine_->setTuner(tuner_);
 }

@@ -100,12 +100,13 @@ class EngineController : public QObject {
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
   // Picks each tunable stage's implementation with the tuning history of this machine (measuring
-  // at the next start what it has not measured), `pins` first (tune/tuner.hpp). Call while
-  // stopped; the history is saved when the controller is destroyed.
-  void enableTuning(cineflow::tune::VariantPins pins);
+  // at the next start what it has not measured), `pins` first (tune/tuner.hpp). Without
+  // `measure` (--no-tune) only the pins apply. Call while stopped; the history is saved when the
+  // controller is destroyed.
+  void enableTuning(cineflow::tune::VariantPins pins, bool measure = true);
   // Measures the tunable stages again, between frames (Acquisition > Tune stages).
   void retune();
-  bool tuningEnabled() const { return tuner_ != nullptr; }
+  bool tuningEnabled() const { return tuner_ != nullptr && tuner_->measures(); }
   // Live: whether a replay's damaged frame stops it or is skipped.
   void setDamagedFramePolicy(cineflow::pipeline::DamagedFramePolicy policy);
   // The modality's processing parameters (modality/modality.hpp), live (applied between

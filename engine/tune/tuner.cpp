@@ -94,7 +94,7 @@ StageChoice Tuner::choose(const TunableStage& stage, bool mayMeasure,
     choice.variant = remembered->chosen;
     choice.source = ChoiceSource::History;
     choice.entry = *remembered;
-  } else if (mayMeasure) {
+  } else if (mayMeasure && options_.measures) {
     choice.entry = measure(stage, progress);
     choice.variant = choice.entry.chosen;
     choice.source = ChoiceSource::Measured;

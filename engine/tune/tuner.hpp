@@ -27,6 +27,9 @@ TuneClock& steadyClock();  // the host's steady clock
 struct TuneOptions {
   int warmupRuns = 2;
   int runs = 8;
+  // false: choose() never measures (pins, else the history, else the default): a run with
+  // `--no-tune` and pinned variants.
+  bool measures = true;
 };
 
 enum class ChoiceSource { Default, Pinned, History, Measured };
@@ -57,6 +60,7 @@ class Tuner {
   TuningKey keyFor(const TunableStage& stage) const;
   TuningHistory history() const;
   bool unsaved() const;  // measurements since markSaved()
+  bool measures() const { return options_.measures; }
   void markSaved();
 
  private:

@@ -13,6 +13,18 @@ std::shared_ptr<Tuner> makeTuner(const compute::Backend& backend, VariantPins pi
   return tuner;
 }
 
+std::shared_ptr<Tuner> makePinsOnlyTuner(const compute::Backend& backend, VariantPins pins) {
+  if (pins.empty()) {
+    return nullptr;
+  }
+  TuneOptions options;
+  options.measures = false;
+  auto tuner = std::make_shared<Tuner>(backend.deviceName(), backend.hardwareIdentity(),
+                                       CINEFLOW_VERSION, TuningHistory{}, steadyClock(), options);
+  tuner->setPins(std::move(pins));
+  return tuner;
+}
+
 std::string saveTuning(Tuner& tuner) {
   if (!tuner.unsaved()) {
     return {};

@@ -15,6 +15,9 @@ namespace cineflow::tune {
 // be used (it is then replaced at the next save).
 std::shared_ptr<Tuner> makeTuner(const compute::Backend& backend, VariantPins pins,
                                  std::string& message);
+// `--no-tune` with pinned variants: the pins, every other stage its default; neither measures
+// nor reads or writes the history. Null when `pins` is empty (no tuner at all).
+std::shared_ptr<Tuner> makePinsOnlyTuner(const compute::Backend& backend, VariantPins pins);
 // Saves the history when measurements were made since the last save. Returns "" or why not
 // (never throws: a read-only cache folder costs only the next run's measurement).
 std::string saveTuning(Tuner& tuner);

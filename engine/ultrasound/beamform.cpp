@@ -82,7 +82,7 @@ void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
 #endif
 
 std::vector<std::string> DasBeamformer::variants() const {
-  return kernelVariants(CINEFLOW_CUDA_KERNEL);
+  return kernelVariants<cpu::DasKernel>(CINEFLOW_CUDA_KERNEL);
 }
 
 void DasBeamformer::selectVariant(std::size_t index) {

@@ -86,7 +86,7 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
 #endif
 
 std::vector<std::string> IqBeamformer::variants() const {
-  return kernelVariants(CINEFLOW_CUDA_KERNEL);
+  return kernelVariants<cpu::IqDasKernel>(CINEFLOW_CUDA_KERNEL);
 }
 
 void IqBeamformer::selectVariant(std::size_t index) {

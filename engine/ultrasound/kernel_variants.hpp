@@ -8,16 +8,15 @@
 #include <vector>
 
 #include "process/stage_checks.hpp"
-#include "ultrasound/cpu/isa.hpp"
 
 namespace cineflow::process {
 
-template <class CudaKernel>
+template <class CpuKernel, class CudaKernel>
 std::vector<std::string> kernelVariants(const CudaKernel* cuda) {
   if (cuda != nullptr) {
     return cuda->variantNames();
   }
-  return cpu::isaVariantNames();  // every CPU kernel's variants are its instruction sets
+  return CpuKernel::variantNames();
 }
 
 template <class CpuKernel, class CudaKernel>

@@ -24,9 +24,11 @@ class DasKernel {
   // Beamforms synchronously on the calling thread (and the pool): the body of the stream task.
   void run(const float* rf, float* image) const;
 
-  // The variants are the instruction sets this CPU has, fastest first (cpu/isa.hpp: the same
+  // The variants this CPU runs, fastest expected first: "avx512-fused" (cpu/beamform_fused.hpp)
+  // where the CPU has AVX-512, then one per instruction set (cpu/isa.hpp: the same table-based
   // loops compiled for AVX-512, AVX2 + FMA and baseline x86-64); the tuner (tune/tuner.hpp)
   // times them. Variant 0 is the default.
+  static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 

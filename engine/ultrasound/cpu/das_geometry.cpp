@@ -22,6 +22,7 @@ DasGeometry::DasGeometry(const acquire::AcquisitionParams& acq, const ImagingPar
   for (std::size_t i = 0; i < pixelX.size(); ++i) {
     pixelX[i] = geometry.x0 + static_cast<double>(i) * geometry.dx;
   }
+  pixelXFloat.assign(pixelX.begin(), pixelX.end());
   pixelZ.resize(static_cast<std::size_t>(geometry.nz));
   for (std::size_t i = 0; i < pixelZ.size(); ++i) {
     pixelZ[i] = geometry.z0 + static_cast<double>(i) * geometry.dz;
@@ -29,6 +30,17 @@ DasGeometry::DasGeometry(const acquire::AcquisitionParams& acq, const ImagingPar
   for (double angle : acq.anglesRad) {
     cosSamples.push_back(std::cos(angle) * samplesPerMetre);
     sinSamples.push_back(std::sin(angle) * samplesPerMetre);
+  }
+  sinSamplesFloat.assign(sinSamples.begin(), sinSamples.end());
+  splits.reserve(pixelZ.size() * transmits);
+  for (const double z : pixelZ) {
+    for (const double cosine : cosSamples) {
+      const double whole = z * (cosine + samplesPerMetre) - firstSample;
+      const double base = std::floor(whole);
+      splits.push_back({static_cast<std::int32_t>(base), static_cast<float>(whole - base),
+                        static_cast<float>(-base),
+                        static_cast<float>(static_cast<double>(samples - 1) - base)});
+    }
   }
 }
 

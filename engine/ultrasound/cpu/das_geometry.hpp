@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <numbers>
 #include <utility>
 #include <vector>
@@ -29,6 +30,19 @@ inline double hannWeight(double u) {
   return c * c;
 }
 
+// One transmit's share of a row's sample positions for the float kernels (the RF beamformer):
+// the position s = (z cos a + x sin a + sqrt((x - xe)^2 + z^2)) rate / c - t0 rate is taken as
+//   s = base + (excess + x sin a rate / c + offset),
+// base = floor(T) and offset = T - base for T = z (cos a + 1) rate / c - t0 rate (in double), and
+// excess = (sqrt((x - xe)^2 + z^2) - z) rate / c = (x - xe)^2 / (sqrt(...) + z) rate / c. The
+// bracket stays within a few hundred samples whatever the trace length, so in float it carries
+// an error near 1e-5 samples, where the whole position in float would carry 1e-4 in long traces.
+struct TransmitSplit {
+  std::int32_t base;
+  float offset;
+  float low, high;  // -base and (samples - 1) - base: the bracket's range inside the trace
+};
+
 struct DasGeometry {
   // acq and imaging must already be validated; `sampleRateHz` and `samples` describe the traces.
   DasGeometry(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
@@ -40,6 +54,18 @@ struct DasGeometry {
   // wider aperture and cost more: small chunks keep the threads balanced.
   template <class RowBody>
   void forEachRow(RowBody rowBody) const;
+  // Zeroes image row `row` of `image` ([nz][nx]) and returns it with its depth and receive half
+  // aperture, which is 0 at the surface (no element contributes).
+  struct Row {
+    float* out;
+    double z, halfAperture;
+  };
+  Row startRow(std::size_t row, float* image) const {
+    const std::size_t nx = pixelX.size();
+    float* out = image + row * nx;
+    std::fill(out, out + nx, 0.0f);
+    return {out, pixelZ[row], pixelZ[row] * halfApertureScale};
+  }
   // The pixels [begin, end) of a row whose |x - xe| < halfAperture: a contiguous run.
   std::pair<std::size_t, std::size_t> apertureRun(double xe, double halfAperture) const;
 
@@ -50,7 +76,14 @@ struct DasGeometry {
   double halfApertureScale;  // 1 / (2 fNumber)
   bool rectangular;          // ImagingParams::apodisation
   std::vector<double> pixelX, pixelZ, elementX;
+  std::vector<float> pixelXFloat;              // pixelX in float, for the float kernels
   std::vector<double> cosSamples, sinSamples;  // cos(a_t), sin(a_t) times rate / c
+  std::vector<float> sinSamplesFloat;
+  std::vector<TransmitSplit> splits;  // [row][transmit]
+
+  const TransmitSplit* splitsOfRow(std::size_t row) const {
+    return splits.data() + row * transmits;
+  }
 };
 
 template <class RowBody>

@@ -54,10 +54,7 @@ inline float reducedTurn(double cycles) {
 [[gnu::always_inline]] inline void beamformRow(const DasGeometry& g_, double cyclesPerSample_,
                                                std::size_t row, const float* iq, float* envelope) {
   const std::size_t nx = g_.pixelX.size();
-  float* out = envelope + row * nx;
-  std::fill(out, out + nx, 0.0f);
-  const double z = g_.pixelZ[row];
-  const double halfAperture = z * g_.halfApertureScale;
+  const auto [out, z, halfAperture] = g_.startRow(row, envelope);
   if (!(halfAperture > 0)) {
     return;  // no receive aperture at the surface
   }

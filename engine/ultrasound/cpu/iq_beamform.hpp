@@ -2,10 +2,13 @@
 // CPU backend of IqBeamformer (process/iq_beamform.hpp holds the contract).
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "ultrasound/cpu/das_geometry.hpp"
+#include "ultrasound/cpu/isa.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process::cpu {
@@ -19,7 +22,8 @@ class IqDasKernel {
   // runs parallelFor over image rows on the stream's thread.
   void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
   void run(const float* iq, float* envelope) const;
-  // The instruction sets this CPU has (cpu/isa.hpp), as for the RF kernel; 0 is the default.
+  // The instruction sets this CPU has (cpu/isa.hpp); 0 is the default.
+  static std::vector<std::string> variantNames() { return isaVariantNames(); }
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 
