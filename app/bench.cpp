@@ -19,6 +19,7 @@
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "device_fill.hpp"
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
 #include "store/text_file.hpp"
@@ -228,22 +229,6 @@ double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes) {
 
 namespace {
 
-// Fills `count` elements of device memory with pattern(i % chunk), through a pinned buffer of
-// `chunk` elements, and waits for the copies.
-template <class T, class Pattern>
-void fillWithPattern(compute::Backend& backend, compute::Stream& stream, T* device,
-                     std::size_t count, std::size_t chunk, Pattern pattern) {
-  chunk = std::min(count, chunk);
-  compute::PinnedBuffer<T> host(backend, chunk);
-  for (std::size_t i = 0; i < chunk; ++i) {
-    host.data()[i] = pattern(i);
-  }
-  for (std::size_t offset = 0; offset < count; offset += chunk) {
-    stream.copyAsync(device + offset, host.data(), std::min(chunk, count - offset) * sizeof(T));
-  }
-  stream.synchronize();
-}
-
 // Device -> device copy bandwidth of a large buffer, counting the bytes read and written.
 double measureDeviceToDevice(compute::Backend& backend, std::size_t bytes) {
   compute::DeviceBuffer<std::byte> source(backend, bytes);
@@ -264,7 +249,7 @@ double measureDeviceToDevice(compute::Backend& backend, std::size_t bytes) {
 // any MIP must move, one read of the volume and the projections written (extra passes or partial
 // results count against the kernel, not for it).
 void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
-                 BenchResults& results) {
+                 const std::string& variant, BenchResults& results) {
   const std::size_t volumeFloats = shape.voxels();
   const std::size_t count = std::max<std::size_t>(
       2, (256 * kMiB + volumeFloats * sizeof(float) - 1) / (volumeFloats * sizeof(float)));
@@ -272,11 +257,14 @@ void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
   compute::DeviceBuffer<float> y(backend, shape.alongY()), z(backend, shape.alongZ()),
       x(backend, shape.alongX());
   const auto stream = backend.createStream("bench-mip");
-  fillWithPattern(backend, *stream, volumes.data(), volumes.size(), kMiB, [](std::size_t i) {
-    return -60.0f + static_cast<float>((i * 131) % 600) * 0.1f;
-  });
+  fillWithPattern(backend, *stream, volumes.data(), volumes.size(), kMiB, mipVolumePattern);
   process::MipProjector projector;
   projector.configure(backend, shape);
+  const std::vector<std::string> variants = projector.variants();
+  const auto chosen = std::find(variants.begin(), variants.end(), variant);
+  if (chosen != variants.end()) {
+    projector.selectVariant(static_cast<std::size_t>(chosen - variants.begin()));
+  }
   const int repeats = backend.kind() == compute::BackendKind::Cuda ? 200 : 4;
   const double seconds =
       timeOnStream(backend, *stream, static_cast<int>(count), repeats, [&](int i) {
@@ -396,7 +384,11 @@ int bench(const BenchOptions& options, compute::Backend& device) {
                               options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
   }
   if (options.modality == "oct") {
-    return runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
+    const std::shared_ptr<tune::Tuner> tuner = startTuning(*backend, options.pins, options.tune);
+    const int status =
+        runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60), tuner);
+    finishTuning(tuner.get());
+    return status;
   }
   BenchWorkload workload = benchWorkload(options.preset);
   workload.imaging.mode = options.mode;
@@ -431,8 +423,6 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   results.h2dGbps = measureHostToDevice(*backend, results.frameBytes);
   results.d2dBufferBytes = (cuda ? 256 : 64) * kMiB;
   results.d2dGbps = measureDeviceToDevice(*backend, results.d2dBufferBytes);
-  const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
-  measureMips(*backend, {slices, geometry.nz, geometry.nx}, results);
   std::shared_ptr<profile::TraceRecorder> trace;
   if (!options.tracePath.empty()) {
     trace = std::make_shared<profile::TraceRecorder>();
@@ -441,6 +431,15 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   const EngineRun plain = runEngine(*backend, workload, frames, warmup, {}, tuner, trace);
   finishTuning(tuner.get());
   results.variants = plain.stats.variants;
+  // The MIPs timed alone with the variant the engine ran (its default when volumes are off).
+  std::string mipVariant;
+  for (const tune::StageChoice& choice : results.variants) {
+    if (choice.stage == "mip") {
+      mipVariant = choice.variant;
+    }
+  }
+  const int slices = workload.acq.framesPerVolume > 0 ? workload.acq.framesPerVolume : 16;
+  measureMips(*backend, {slices, geometry.nz, geometry.nx}, mipVariant, results);
   if (options.compareDefault) {
     const EngineRun untuned = runEngine(*backend, workload, frames, warmup, {}, nullptr);
     results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;

@@ -11,6 +11,7 @@ int runBench(int argc, char** argv);
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace cineflow::compute {
@@ -18,6 +19,9 @@ class Backend;
 }
 namespace cineflow::pipeline {
 class Engine;
+}
+namespace cineflow::tune {
+class Tuner;
 }
 
 namespace cineflow::app {
@@ -29,7 +33,9 @@ double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes);
 // the engine's frame observer. Throws std::runtime_error with the engine's error when it failed.
 double timeUnpacedRun(pipeline::Engine& engine, std::uint64_t warmup);
 // `cineflow bench --modality oct` (bench_oct.cpp): prints the report, returns the exit code.
-int runOctBench(compute::Backend& backend, std::uint64_t frames);
+// `tuner` (null: every stage's default) picks the stages' variants, as for ultrasound.
+int runOctBench(compute::Backend& backend, std::uint64_t frames,
+                const std::shared_ptr<tune::Tuner>& tuner);
 // `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed and
 // not, decoded and replayed; prints the report, returns the exit code.
 int runCompressedBench(compute::Backend& backend, const std::string& modality,

@@ -10,10 +10,12 @@
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
+#include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {
 
-int runOctBench(compute::Backend& backend, std::uint64_t frames) {
+int runOctBench(compute::Backend& backend, std::uint64_t frames,
+                const std::shared_ptr<tune::Tuner>& tuner) {
   oct::OctSimulatorConfig config;
   config.ascans = 1024;
   config.bscans = 8;
@@ -34,6 +36,7 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames) {
   engineConfig.maxFrames = frames + warmup;
   engineConfig.statsWindow = static_cast<int>(frames);
   pipeline::Engine engine(backend, engineConfig);
+  engine.setTuner(tuner);
   engine.setSource(std::move(source));
   oct::setParams(engine, params);
   double seconds = 0;
@@ -58,6 +61,9 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames) {
   std::printf("A-scans/s     %.0f\n", ascansPerSecond);
   std::printf("host-to-device %.2f GB/s: bound %.0f A-scans/s; reached %.1f %% of it\n", h2dGbps,
               boundAscans, 100.0 * ascansPerSecond / boundAscans);
+  for (const tune::StageChoice& choice : stats.variants) {
+    std::printf("variant       %s\n", tune::describeChoice(choice).c_str());
+  }
   return 0;
 }
 

@@ -1,6 +1,10 @@
 #include "oct/oct_processor.hpp"
 
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "oct/oct_modality.hpp"
 #include "process/stage_checks.hpp"
@@ -89,6 +93,43 @@ void OctProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& 
   process::recordMark(stream, marks, 1);
   cpu_.enqueueTransform(stream, spectra, background_.data(), image.data(), reverse);
   process::recordMark(stream, marks, 2);
+}
+
+std::vector<tune::TunableStage> OctProcessor::tunableStages(compute::Backend& backend) {
+  if (kind_ != compute::BackendKind::Cpu || geometry_.pixels() == 0) {
+    return {};
+  }
+  if (!tuneStream_) {
+    tuneStream_ = backend.createStream("tune");
+  }
+  // A B-scan of its own (a fixed pattern of 12-bit counts) and an image to write.
+  struct Buffers {
+    compute::DeviceBuffer<std::uint16_t> raw;
+    compute::DeviceBuffer<float> image;
+  };
+  auto buffers = std::make_shared<Buffers>(
+      Buffers{compute::DeviceBuffer<std::uint16_t>(backend, acquisition_.samplesPerFrame()),
+              compute::DeviceBuffer<float>(backend, geometry_.pixels())});
+  for (std::size_t i = 0; i < buffers->raw.size(); ++i) {
+    buffers->raw.data()[i] = static_cast<std::uint16_t>(2048 + (i * 37) % 1000);  // CPU memory
+  }
+  tune::TunableStage stage;
+  stage.stage = "transform";
+  stage.problem = std::to_string(acquisition_.imagedAscans()) + " A-scans of " +
+                  std::to_string(acquisition_.samples) + " samples";
+  stage.variants = cpu::OctCpuChain::variantNames();
+  stage.select = [this](std::size_t index) { cpu_.selectVariant(index); };
+  stage.runOnce = [this, buffers] {
+    cpu_.enqueueTransform(*tuneStream_, buffers->raw.data(), background_.data(),
+                          buffers->image.data(), false);
+    tuneStream_->synchronize();
+    if (const std::string error = tuneStream_->takeError(); !error.empty()) {
+      throw std::runtime_error("tuning the OCT transform: " + error);
+    }
+  };
+  std::vector<tune::TunableStage> stages;
+  stages.push_back(std::move(stage));
+  return stages;
 }
 
 }  // namespace cineflow::oct

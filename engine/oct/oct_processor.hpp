@@ -37,6 +37,9 @@ class OctProcessor final : public process::FrameProcessor {
   void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
                process::StageMarks marks) override;
+  // On the CPU backend the transform's variants (cpu::OctCpuChain: "fused", "separate"), timed on
+  // a B-scan of a fixed pattern; on CUDA none yet (one implementation).
+  std::vector<tune::TunableStage> tunableStages(compute::Backend& backend) override;
   // Whether the B-scan `frame` of `acquisition` was scanned right to left.
   static bool reversed(const OctAcquisition& acquisition, const acquire::FrameHeader& frame) {
     return acquisition.bidirectional && frame.sourceIndex % 2 == 1;
@@ -53,6 +56,7 @@ class OctProcessor final : public process::FrameProcessor {
   bool rollingBackground_ = true;
   compute::DeviceBuffer<float> background_;  // [samples]
   cpu::OctCpuChain cpu_;
+  std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
 #if CINEFLOW_HAVE_CUDA
   std::unique_ptr<cuda::OctCudaChain> cuda_;
 #endif

@@ -56,9 +56,8 @@ std::vector<SimulatedLayer> simulatedLayers(const OctSimulatorConfig& config, do
           {0.03, surface + kLayerThicknessM}};
 }
 
-OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::ProgressFn& progress)
-    : config_(config) {
-  OctAcquisition& acq = acquisition_;
+OctAcquisition OctSimulator::acquisitionOf(const OctSimulatorConfig& config) {
+  OctAcquisition acq;
   acq.samples = config.samples;
   acq.ascans = config.ascans + config.flybackAscans;
   acq.flybackAscans = config.flybackAscans;
@@ -72,7 +71,11 @@ OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::Prog
   acq.elevationStepM = config.heightM / config.bscans;
   acq.lineRateHz = config.frameRateHz * acq.ascans;
   acq.validate();
+  return acq;
+}
 
+OctSimulator::OctSimulator(const OctSimulatorConfig& config, const acquire::ProgressFn& progress)
+    : config_(config), acquisition_(acquisitionOf(config)) {
   acquire::detail::Hasher hash;
   for (const std::uint64_t value :
        {kSynthesisVersion, config.seed, std::uint64_t(config.samples), std::uint64_t(config.ascans),

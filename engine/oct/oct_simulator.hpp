@@ -63,6 +63,9 @@ class OctSimulator final : public OctSource {
  public:
   explicit OctSimulator(const OctSimulatorConfig& config = {},
                         const acquire::ProgressFn& progress = {});
+  // The acquisition a simulator of `config` describes, without synthesising its B-scans. Throws
+  // std::invalid_argument for a config that describes none.
+  static OctAcquisition acquisitionOf(const OctSimulatorConfig& config);
 
   const OctAcquisition& acquisition() const override { return acquisition_; }
   double frameRateHz() const override { return config_.frameRateHz; }

@@ -314,7 +314,6 @@ void Engine::Impl::configureForStart() {
     processorModality = &modality;
   }
   processor->configure(backend, *source, *chosen);
-  tuneStages(true, false);
   geometry = processor->geometry();
   framesPerVolume =
       config.framesPerVolume >= 0 ? config.framesPerVolume : source->framesPerVolume();
@@ -361,6 +360,7 @@ void Engine::Impl::configureForStart() {
   traceRequestPending = true;  // sets both threads' recorders, null included
   adoptTraceRequest();
 
+  tuneStages(true, false);  // the stages' and the volumes' buffers are all in place
   adoptStageNames();
   std::lock_guard lock(statsMutex);
   const auto window = static_cast<std::size_t>(config.statsWindow);
@@ -405,7 +405,13 @@ void Engine::Impl::adoptStageNames() {
 void Engine::Impl::tuneStages(bool mayMeasure, bool remeasure) {
   std::vector<tune::StageChoice> made;
   if (tuner) {
-    for (const tune::TunableStage& stage : processor->tunableStages(backend)) {
+    std::vector<tune::TunableStage> stages = processor->tunableStages(backend);
+    if (endpoint) {
+      for (tune::TunableStage& stage : volumes.tunableStages(backend, cineloop, *endpoint)) {
+        stages.push_back(std::move(stage));
+      }
+    }
+    for (const tune::TunableStage& stage : stages) {
       const bool drifted =
           std::find(driftedStages.begin(), driftedStages.end(), stage.stage) != driftedStages.end();
       if (mayMeasure && (remeasure || drifted)) {

@@ -99,6 +99,19 @@ int VolumeAssembler::slotFor(const acquire::FrameHeader& header, int slice,
   return open_ * framesPerVolume_ + slice;
 }
 
+std::vector<tune::TunableStage> VolumeAssembler::tunableStages(compute::Backend& backend,
+                                                               const Cineloop& cineloop,
+                                                               compute::Stream& endpoint) {
+  if (framesPerVolume_ == 0) {
+    return {};
+  }
+  const compute::DeviceSpan<float> slots = cineloop.slotsImage(0, framesPerVolume_);
+  std::vector<tune::TunableStage> stages;
+  stages.push_back(mip_.tunableStage(
+      backend, compute::DeviceSpan<const float>(slots.data(), slots.size()), endpoint));
+  return stages;
+}
+
 void VolumeAssembler::frameDispatched(const acquire::FrameHeader& header, int slice,
                                       const compute::Event& frameDone, const Cineloop& cineloop,
                                       compute::Stream& endpoint, const VolumeCallback& callback) {

@@ -18,6 +18,7 @@
 #include "acquire/frame.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/volume.hpp"
+#include "tune/tuning.hpp"
 
 namespace cineflow::pipeline {
 
@@ -54,6 +55,12 @@ class VolumeAssembler {
   // block is refilled is not reported.
   template <typename Report>
   void takeMipTimings(Report&& report);
+
+  // The MIPs as a tunable stage "mip" (tune/tuning.hpp; none when volumes are off), timed on the
+  // cineloop's first sweep of slots into projections of their own, on `endpoint` (after the
+  // volumes' own work there). For the engine thread between frames, while no sweep is open.
+  std::vector<tune::TunableStage> tunableStages(compute::Backend& backend, const Cineloop& cineloop,
+                                                compute::Stream& endpoint);
 
   // Any thread. An empty lock until a volume is complete.
   VolumeLock lockLatest() const;

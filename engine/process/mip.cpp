@@ -1,5 +1,6 @@
 #include "process/mip.hpp"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +24,8 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
   kind_ = backend.kind();
   switch (kind_) {
     case compute::BackendKind::Cpu:
-      scratch_ = {};
+      scratch_ = compute::DeviceBuffer<float>(
+          backend, cpu::mipBandScratchFloats(shape.ny, shape.nz, shape.nx));
       break;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
@@ -37,6 +39,27 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
 #endif
   }
   shape_ = shape;
+  variant_ = 0;
+}
+
+std::vector<std::string> MipProjector::variants() const {
+  if (kind_ == compute::BackendKind::Cuda) {
+    if (plan_.onePass) {
+      return {"one-pass", "multi-pass"};
+    }
+    return {"multi-pass"};
+  }
+  return {"two-pass", "one-pass"};
+}
+
+void MipProjector::selectVariant(std::size_t index) {
+  if (shape_.voxels() == 0) {
+    detail::throwNotConfigured(kStage);
+  }
+  if (index >= variants().size()) {
+    throw std::invalid_argument("MIP: no variant " + std::to_string(index));
+  }
+  variant_ = index;
 }
 
 void MipProjector::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> volume,
@@ -56,19 +79,58 @@ void MipProjector::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
   }
   switch (kind_) {
     case compute::BackendKind::Cpu:
-      cpu::enqueueMips(stream, volume.data(), shape_.ny, shape_.nz, shape_.nx, alongY.data(),
-                       alongZ.data(), alongX.data());
+      stream.enqueueHost([shape = shape_, onePass = variant_ == 1, bands = scratch_.data(),
+                          v = volume.data(), y = alongY.data(), z = alongZ.data(),
+                          x = alongX.data()] {
+        if (onePass) {
+          cpu::mipsOnePass(v, shape.ny, shape.nz, shape.nx, bands, y, z, x);
+        } else {
+          cpu::mips(v, shape.ny, shape.nz, shape.nx, y, z, x);
+        }
+      });
       return;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
       launches_ = launches_ == ~0u ? 1u : launches_ + 1u;  // never 0, which the scratch starts as
       cuda::enqueueMips(stream, plan_, launches_, volume.data(), shape_.ny, shape_.nz, shape_.nx,
-                        scratch_.data(), alongY.data(), alongZ.data(), alongX.data());
+                        scratch_.data(), alongY.data(), alongZ.data(), alongX.data(),
+                        /*multiPass=*/!plan_.onePass || variant_ == 1);
       return;
 #else
       detail::throwNoCudaTwin(kStage);
 #endif
   }
+}
+
+tune::TunableStage MipProjector::tunableStage(compute::Backend& backend,
+                                              compute::DeviceSpan<const float> volume,
+                                              compute::Stream& stream) {
+  if (shape_.voxels() == 0) {
+    detail::throwNotConfigured(kStage);
+  }
+  detail::requireSize(kStage, "volume", volume.size(), shape_.voxels());
+  // Projections of their own: a reader may hold the engine's latest ones while a retune runs.
+  struct Outputs {
+    compute::DeviceBuffer<float> alongY, alongZ, alongX;
+  };
+  auto outputs =
+      std::make_shared<Outputs>(Outputs{compute::DeviceBuffer<float>(backend, shape_.alongY()),
+                                        compute::DeviceBuffer<float>(backend, shape_.alongZ()),
+                                        compute::DeviceBuffer<float>(backend, shape_.alongX())});
+  tune::TunableStage stage;
+  stage.stage = "mip";
+  stage.problem = std::to_string(shape_.ny) + " x " + std::to_string(shape_.nz) + " x " +
+                  std::to_string(shape_.nx) + " volume";
+  stage.variants = variants();
+  stage.select = [this](std::size_t index) { selectVariant(index); };
+  stage.runOnce = [this, outputs, volume, &stream] {
+    enqueue(stream, volume, outputs->alongY.view(), outputs->alongZ.view(), outputs->alongX.view());
+    stream.synchronize();
+    if (const std::string error = stream.takeError(); !error.empty()) {
+      throw std::runtime_error("MIP: " + error);
+    }
+  };
+  return stage;
 }
 
 }  // namespace cineflow::process

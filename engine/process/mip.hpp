@@ -14,10 +14,13 @@
 //           streams.
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
 #include "process/cuda/mip_plan.hpp"
+#include "tune/tuning.hpp"
 
 namespace cineflow::process {
 
@@ -45,12 +48,27 @@ class MipProjector {
 
   const VolumeShape& shape() const { return shape_; }
 
+  // Implementations of this contract on the configured backend (tune/tuning.hpp). CPU:
+  // "two-pass" and "one-pass" (cpu/mip.hpp). CUDA: "one-pass", the cluster kernel
+  // (cuda/mip_tile.cu), where the device and the volume's width allow it, and "multi-pass", three
+  // kernels with partial maxima along z. Each is checked against the plain loops by test_mip
+  // (CPU) and test_cuda_stages (CUDA). Variant 0 is the default.
+  std::vector<std::string> variants() const;
+  void selectVariant(std::size_t index);  // between volumes
+  std::size_t variant() const { return variant_; }
+  // This projector as the tunable stage "mip": each run projects `volume` (shape() voxels) into
+  // projections allocated here, on `stream`, and waits. The projector must outlive the stage.
+  tune::TunableStage tunableStage(compute::Backend& backend,
+                                  compute::DeviceSpan<const float> volume, compute::Stream& stream);
+
  private:
   compute::BackendKind kind_ = compute::BackendKind::Cpu;
   VolumeShape shape_;
-  cuda::MipPlan plan_;                    // CUDA only
-  compute::DeviceBuffer<float> scratch_;  // CUDA: launch marks, partial maxima along z
-  mutable unsigned launches_ = 0;         // CUDA: numbers enqueues for the one-pass kernel
+  cuda::MipPlan plan_;  // CUDA only
+  // CUDA: launch marks, partial maxima along z; CPU: the one-pass variant's bands along z
+  compute::DeviceBuffer<float> scratch_;
+  std::size_t variant_ = 0;
+  mutable unsigned launches_ = 0;  // CUDA: numbers enqueues for the one-pass kernel
 };
 
 }  // namespace cineflow::process

@@ -22,6 +22,20 @@ std::size_t indexOf(const TunableStage& stage, const std::string& name) {
   return static_cast<std::size_t>(it - stage.variants.begin());
 }
 
+// A remembered measurement stands only for the variants it timed: a build that offers another
+// set (a variant added or gone) measures afresh.
+bool measuredTheSameVariants(const TuningEntry& entry, const TunableStage& stage) {
+  if (entry.variants.size() != stage.variants.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < stage.variants.size(); ++i) {
+    if (entry.variants[i].name != stage.variants[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 TuneClock& steadyClock() {
@@ -90,7 +104,7 @@ StageChoice Tuner::choose(const TunableStage& stage, bool mayMeasure,
     }
     choice.variant = pinned;
     choice.source = ChoiceSource::Pinned;
-  } else if (remembered && indexOf(stage, remembered->chosen) < stage.variants.size()) {
+  } else if (remembered && measuredTheSameVariants(*remembered, stage)) {
     choice.variant = remembered->chosen;
     choice.source = ChoiceSource::History;
     choice.entry = *remembered;

@@ -110,7 +110,7 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
   const auto finish = [this] {
     tuneStream_->synchronize();
     if (const std::string error = tuneStream_->takeError(); !error.empty()) {
-      throw std::runtime_error("beamform: " + error);
+      throw std::runtime_error("tuning: " + error);
     }
   };
   tune::TunableStage stage;
@@ -126,6 +126,18 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
       beamformer_.enqueue(*tuneStream_, filtered_.view(), beamformed_.view());
       finish();
     };
+    // The envelope reads the beamformer's output and writes the detected image, as in the chain.
+    tune::TunableStage envelope;
+    envelope.stage = "envelope";
+    envelope.problem =
+        std::to_string(geometry_.nx) + " columns of " + std::to_string(geometry_.nz) + " rows";
+    envelope.variants = envelope_.variants();
+    envelope.select = [this](std::size_t index) { envelope_.selectVariant(index); };
+    envelope.runOnce = [this, finish] {
+      envelope_.enqueue(*tuneStream_, beamformed_.view(), detected_.view());
+      finish();
+    };
+    return {std::move(stage), std::move(envelope)};
   } else {
     const std::size_t samples = demodulator_.iqSamples();
     stage.problem = pixels + std::to_string(iq_.size() / (2 * samples)) + " I/Q traces of " +

@@ -5,6 +5,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/envelope.hpp"
+#include "ultrasound/kernel_variants.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #endif
@@ -65,5 +66,25 @@ void EnvelopeDetector::enqueue(compute::Stream& stream, compute::DeviceSpan<cons
 #endif
   }
 }
+
+#if CINEFLOW_HAVE_CUDA
+#define CINEFLOW_CUDA_KERNEL cuda_.get()
+#else
+#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
+#endif
+
+std::vector<std::string> EnvelopeDetector::variants() const {
+  return kernelVariants<cpu::EnvelopeKernel>(CINEFLOW_CUDA_KERNEL);
+}
+
+void EnvelopeDetector::selectVariant(std::size_t index) {
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
+}
+
+std::size_t EnvelopeDetector::variant() const {
+  return kernelVariant(static_cast<const cpu::EnvelopeKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
+}
+
+#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

@@ -14,6 +14,8 @@
 //           scratch is shared by its enqueues, so order them (one stream, or events).
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -45,6 +47,14 @@ class EnvelopeDetector {
                compute::DeviceSpan<float> envelope) const;
 
   const ImageGeometry& geometry() const { return geometry_; }
+
+  // Implementations of this contract on the configured backend (tune/tuning.hpp): the FFT
+  // ("fft" with FFTW on the CPU, "cufft" on CUDA) and "direct", the circular convolution with the
+  // Hilbert kernel's taps (ultrasound/hilbert_taps.hpp). Each is checked against the direct DFT
+  // by test_envelope (CPU) and against the CPU twin by test_cuda_stages (CUDA). 0 is the default.
+  std::vector<std::string> variants() const;
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const;
 
  private:
   compute::BackendKind kind_ = compute::BackendKind::Cpu;

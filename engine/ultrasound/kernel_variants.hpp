@@ -1,5 +1,6 @@
 #pragma once
-// The variants of a stage that has a CPU and a CUDA kernel (DasBeamformer, IqBeamformer): the
+// The variants of a stage that has a CPU and a CUDA kernel (DasBeamformer, IqBeamformer,
+// EnvelopeDetector): the
 // configured kernel's names, selection and current choice (tune/tuning.hpp). `cuda` is null on
 // the CPU backend and in builds without CUDA.
 

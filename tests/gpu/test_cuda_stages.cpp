@@ -91,9 +91,20 @@ class TestCudaStages : public QObject {
   // CPU with the plain reference.
   void expectMipsMatch(const process::VolumeShape& shape, const std::vector<float>& volume,
                        test::Mips* gpuOut = nullptr) {
-    const test::Mips gpu = test::runMips(*cuda_, volume, shape);
-    const test::Mips cpu = test::runMips(*cpu_, volume, shape);
     const test::Mips reference = test::referenceMips(volume, shape);
+    const test::Mips cpu = test::runMips(*cpu_, volume, shape);
+    // Every CUDA variant (the one-pass cluster kernel where it fits, three passes), against the
+    // CPU, the default last, whose projections are returned.
+    process::MipProjector probe;
+    probe.configure(*cuda_, shape);
+    for (std::size_t v = probe.variants().size(); v-- > 1;) {
+      const test::Mips other = test::runMips(*cuda_, volume, shape, v);
+      const QByteArray which = QString("variant %1").arg(v).toUtf8();
+      QVERIFY2(test::identical(other.alongY, cpu.alongY), which.constData());
+      QVERIFY2(test::identical(other.alongZ, cpu.alongZ), which.constData());
+      QVERIFY2(test::identical(other.alongX, cpu.alongX), which.constData());
+    }
+    const test::Mips gpu = test::runMips(*cuda_, volume, shape);
     const auto where = [&](const char* axis) {
       return QString("%1, shape %2 x %3 x %4")
           .arg(axis)
@@ -255,10 +266,27 @@ class TestCudaStages : public QObject {
     for (auto [nz, nx] : {std::pair{1000, 250}, std::pair{513, 77}, std::pair{128, 128}}) {
       const process::ImageGeometry g = test::makeImageGeometry(nz, nx);
       const auto image = test::randomFloats(g.pixels(), 104 + nz);
-      const double e = compareStage<process::EnvelopeDetector>(
-          image, g.pixels(), [&](auto& s, compute::Backend& b) { s.configure(b, g); },
-          [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
-      report(qPrintable(QString("envelope %1 x %2").arg(nz).arg(nx)), e, 1e-4);
+      // Every CUDA variant (cuFFT, the direct Hilbert taps) against the CPU's FFTW.
+      process::EnvelopeDetector probe;
+      probe.configure(*cuda_, g);
+      const std::vector<std::string> variants = probe.variants();
+      QCOMPARE(variants.size(), std::size_t(2));
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        const double e = compareStage<process::EnvelopeDetector>(
+            image, g.pixels(),
+            [&](auto& s, compute::Backend& b) {
+              s.configure(b, g);
+              if (b.kind() == compute::BackendKind::Cuda) {
+                s.selectVariant(v);
+              }
+            },
+            [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
+        report(qPrintable(QString("envelope %1 x %2, %3")
+                              .arg(nz)
+                              .arg(nx)
+                              .arg(QString::fromStdString(variants[v]))),
+               e, 1e-4);
+      }
     }
   }
 

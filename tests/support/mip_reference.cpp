@@ -35,9 +35,10 @@ Mips referenceMips(std::span<const float> volume, const process::VolumeShape& sh
 }
 
 Mips runMips(compute::Backend& backend, const std::vector<float>& volume,
-             const process::VolumeShape& shape) {
+             const process::VolumeShape& shape, std::size_t variant) {
   process::MipProjector projector;
   projector.configure(backend, shape);
+  projector.selectVariant(variant);
   compute::DeviceBuffer<float> in(backend, volume.size());
   compute::DeviceBuffer<float> y(backend, shape.alongY()), z(backend, shape.alongZ()),
       x(backend, shape.alongX());

@@ -19,9 +19,10 @@ Mips referenceMips(std::span<const float> volume, const process::VolumeShape& sh
 
 // Copies `volume` to `backend`, projects it on a fresh stream, copies the results back. Outputs
 // start as a poison value, so an unwritten element shows; the projector first projects a brighter
-// copy of the volume, so state left between enqueues shows too.
+// copy of the volume, so state left between enqueues shows too. `variant` indexes
+// MipProjector::variants().
 Mips runMips(compute::Backend& backend, const std::vector<float>& volume,
-             const process::VolumeShape& shape);
+             const process::VolumeShape& shape, std::size_t variant = 0);
 
 // Equal element for element, zeros with their sign (-0 does not match +0), NaN matching NaN.
 bool identical(const std::vector<float>& a, const std::vector<float>& b);

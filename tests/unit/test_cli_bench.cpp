@@ -60,9 +60,9 @@ class TestCliBench : public QObject {
     const QString jsonPath = dir.filePath("b.json");
     // Values after a space and after '=' alike.
     const Run run =
-        // A pinned variant: the tuner's path without a measurement (test_cli_tune times them).
+        // Pinned variants: the tuner's path without a measurement (test_cli_tune times them).
         runApp({"bench", "--backend", "cpu", "--preset=default", "--frames=3", "--variant",
-                "beamform=portable", "--json", jsonPath});
+                "beamform=portable", "--variant", "envelope=fft", "--json", jsonPath});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QVERIFY2(run.out.contains("beamform: portable (pinned)"), qPrintable(run.out));
     for (const char* stage : kStages) {

@@ -1,15 +1,17 @@
 // `cineflow tune` on the CPU with the default preset (the live GUI's workload): every variant of
-// the beamformer this CPU has is timed and listed with its time, one is chosen, the history file
-// is written, and --export writes the variant table; `--variants TABLE` then pins that choice in
-// headless mode (reported as pinned), and a pin of a variant the stage lacks is an error naming
-// the variants it has.
+// the beamformer, the envelope and the MIPs this CPU has is timed and listed with its time, one per
+// stage is chosen, the history file is written, and --export writes the variant table; `--variants
+// TABLE` then pins that choice in headless mode (reported as pinned), and a pin of a variant the
+// stage lacks is an error naming the variants it has. `--modality oct` times the OCT transform.
 
 #include <QtTest>
 
 #include <string>
 
+#include "oct/cpu/oct_stages.hpp"
 #include "support/run_app.hpp"
 #include "ultrasound/beamform.hpp"
+#include "ultrasound/envelope.hpp"
 
 using namespace cineflow;
 
@@ -22,13 +24,21 @@ class TestCliTune : public QObject {
     const QString table = dir.filePath("variants.txt");
     const test::AppRun run = test::runApp({"tune", "--backend", "cpu", "--export", table});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
-    QVERIFY2(run.out.contains("beamform ("), qPrintable(run.out));
-    for (const std::string& variant : process::DasBeamformer().variants()) {
+    // RF mode's tunable stages, each with every variant and one choice.
+    QVERIFY2(run.out.contains("beamform (") && run.out.contains("envelope (") &&
+                 run.out.contains("mip ("),
+             qPrintable(run.out));
+    std::vector<std::string> variants = process::DasBeamformer().variants();
+    for (const std::string& variant : process::EnvelopeDetector().variants()) {
+      variants.push_back(variant);
+    }
+    variants.insert(variants.end(), {"two-pass", "one-pass"});  // the MIPs on the CPU
+    for (const std::string& variant : variants) {
       const QString name = QString::fromStdString(variant);
       QVERIFY2(run.out.contains(QStringLiteral("  ") + name + QStringLiteral(" ")),
                qPrintable(name + " missing in:\n" + run.out));
     }
-    QCOMPARE(run.out.count(QStringLiteral("chosen")), 1);
+    QCOMPARE(run.out.count(QStringLiteral("chosen")), 3);
     QVERIFY2(run.out.contains("remembered in") && run.out.contains("tuning.json"),
              qPrintable(run.out));
     QFile file(table);
@@ -52,9 +62,22 @@ class TestCliTune : public QObject {
              qPrintable(unknown.err));
   }
 
+  void tuneTimesTheOctTransform() {
+    const test::AppRun run = test::runApp({"tune", "--backend", "cpu", "--modality", "oct"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("transform (1024 A-scans of 2048 samples)"), qPrintable(run.out));
+    for (const std::string& variant : oct::cpu::OctCpuChain::variantNames()) {
+      const QString name = QString::fromStdString(variant);
+      QVERIFY2(run.out.contains(QStringLiteral("  ") + name + QStringLiteral(" ")),
+               qPrintable(name + " missing in:\n" + run.out));
+    }
+    QCOMPARE(run.out.count(QStringLiteral("chosen")), 1);
+  }
+
   void badTuneCommandLinesExitWithTwo() {
     for (const QStringList& args :
          {QStringList{"tune", "--preset", "nosuch"}, QStringList{"tune", "--frobnicate"},
+          QStringList{"tune", "--modality", "xray"},
           QStringList{"--headless", "--input", "sim", "--output", "o.h5", "--variant",
                       "beamform"}}) {
       const test::AppRun run = test::runApp(args);

@@ -40,10 +40,14 @@ class TestMip : public QObject {
     std::vector<float> volume = test::randomVolume(shape, 2024 + ny * 7 + nz);
     volume[volume.size() / 2] = std::numeric_limits<float>::quiet_NaN();
     const test::Mips expected = test::referenceMips(volume, shape);
+    // Every CPU variant ("two-pass", "one-pass"), the default last.
+    for (std::size_t v : {std::size_t{1}, std::size_t{0}}) {
+      const test::Mips other = test::runMips(*cpu_, volume, shape, v);
+      QVERIFY2(test::identical(other.alongY, expected.alongY), qPrintable(QString::number(v)));
+      QVERIFY2(test::identical(other.alongZ, expected.alongZ), qPrintable(QString::number(v)));
+      QVERIFY2(test::identical(other.alongX, expected.alongX), qPrintable(QString::number(v)));
+    }
     const test::Mips actual = test::runMips(*cpu_, volume, shape);
-    QVERIFY(test::identical(actual.alongY, expected.alongY));
-    QVERIFY(test::identical(actual.alongZ, expected.alongZ));
-    QVERIFY(test::identical(actual.alongX, expected.alongX));
     // The bright voxels show in every projection: each one's value is a maximum somewhere.
     const float brightest = *std::max_element(expected.alongY.begin(), expected.alongY.end());
     QVERIFY(brightest >= 1.0f);
@@ -68,10 +72,13 @@ class TestMip : public QObject {
       at(5, z, 6) = z == 5 ? -0.0f : nan;        // along z: -0 among NaN
     }
     const test::Mips expected = test::referenceMips(volume, shape);
+    for (std::size_t v : {std::size_t{1}, std::size_t{0}}) {  // the one-pass variant too
+      const test::Mips other = test::runMips(*cpu_, volume, shape, v);
+      QVERIFY2(test::identical(other.alongY, expected.alongY), qPrintable(QString::number(v)));
+      QVERIFY2(test::identical(other.alongZ, expected.alongZ), qPrintable(QString::number(v)));
+      QVERIFY2(test::identical(other.alongX, expected.alongX), qPrintable(QString::number(v)));
+    }
     const test::Mips actual = test::runMips(*cpu_, volume, shape);
-    QVERIFY(test::identical(actual.alongY, expected.alongY));
-    QVERIFY(test::identical(actual.alongZ, expected.alongZ));
-    QVERIFY(test::identical(actual.alongX, expected.alongX));
     const auto alongZ = [&](int y, int x) { return actual.alongZ[y * shape.nx + x]; };
     QVERIFY(std::isnan(alongZ(1, 2)));
     for (const auto& [y, x, negative] : {std::tuple{2, 3, true}, std::tuple{3, 4, false},
@@ -86,6 +93,16 @@ class TestMip : public QObject {
     // The comparison itself tells the signs apart.
     QVERIFY(!test::identical({-0.0f}, {0.0f}));
     QVERIFY(test::identical({nan, -0.0f}, {nan, -0.0f}));
+  }
+
+  void variantsAreNamedAndChecked() {
+    process::MipProjector projector;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, projector.selectVariant(0));
+    projector.configure(*cpu_, {2, 3, 4});
+    QCOMPARE(projector.variants(), (std::vector<std::string>{"two-pass", "one-pass"}));
+    projector.selectVariant(1);
+    QCOMPARE(projector.variant(), std::size_t{1});
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, projector.selectVariant(2));
   }
 
   void refusesBadShapesAndSpans() {

@@ -10,6 +10,7 @@
 #include <complex>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <QTemporaryDir>
@@ -180,9 +181,19 @@ class TestOctStages : public QObject {
     }
   }
 
+  void bscanThroughTheChainMatchesAPlainDft_data() {
+    QTest::addColumn<int>("ascans");
+    QTest::addColumn<int>("variant");  // OctCpuChain::variantNames()
+    QTest::newRow("6 A-scans, fused") << 6 << 0;
+    QTest::newRow("6 A-scans, separate (a partial batch)") << 6 << 1;
+    QTest::newRow("40 A-scans, fused") << 40 << 0;
+    QTest::newRow("40 A-scans, separate (two batches of 16, then 7)") << 40 << 1;
+  }
   void bscanThroughTheChainMatchesAPlainDft() {
+    QFETCH(int, ascans);
+    QFETCH(int, variant);
     test::SeededRandom random(99);
-    const int n = 256, ascans = 6;
+    const int n = 256;
     auto acq = someAcquisition(n, ascans);
     acq.flybackAscans = 1;
     oct::OctParams params;
@@ -193,6 +204,9 @@ class TestOctStages : public QObject {
     const auto raw = randomSpectra(random, static_cast<std::size_t>(n * ascans));
     oct::cpu::OctCpuChain chain;
     chain.configure(acq, params);
+    QCOMPARE(oct::cpu::OctCpuChain::variantNames(),
+             (std::vector<std::string>{"fused", "separate"}));
+    chain.selectVariant(static_cast<std::size_t>(variant));
     std::vector<float> background(n);
     oct::cpu::meanSpectrum(raw.data(), acq.imagedAscans(), n, background.data());
     const auto geometry = params.geometry(acq);

@@ -100,6 +100,20 @@ class TestTuner : public QObject {
     QCOMPARE(QString::fromStdString(again.selected), QString("b"));
     QCOMPARE(again.runs, 0);  // nothing measured
 
+    // A build that offers another set of variants (one added): measured afresh.
+    FakeStage grown{clock};
+    grown.ms["d"] = 0.5;
+    tune::TunableStage grownStage = grown.stage();
+    grownStage.variants.push_back("d");
+    grownStage.select = [&grown, names = grownStage.variants](std::size_t i) {
+      grown.selected = names.at(i);
+    };
+    tune::Tuner fifth = makeTuner(clock, loaded);
+    const tune::StageChoice regrown = fifth.choose(grownStage, true);
+    QCOMPARE(regrown.source, tune::ChoiceSource::Measured);
+    QCOMPARE(QString::fromStdString(regrown.variant), QString("d"));
+    QCOMPARE(grown.runs, 40);
+
     // Another driver: measured afresh.
     FakeStage other{clock};
     tune::Tuner third = makeTuner(clock, loaded, "driver 2");
@@ -215,8 +229,11 @@ class TestTuner : public QObject {
     };
     pipeline::EngineStats stats = run();
     QCOMPARE(stats.state, pipeline::EngineState::Finished);
-    QCOMPARE(stats.variants.size(), std::size_t{1});
+    // RF mode's tunable stages: the beamformer and the envelope.
+    QCOMPARE(stats.variants.size(), std::size_t{2});
     QCOMPARE(QString::fromStdString(stats.variants[0].stage), QString("beamform"));
+    QCOMPARE(QString::fromStdString(stats.variants[1].stage), QString("envelope"));
+    QCOMPARE(stats.variants[1].source, tune::ChoiceSource::Measured);
     QCOMPARE(stats.variants[0].source, tune::ChoiceSource::Measured);
     const std::string measured = stats.variants[0].variant;
     QCOMPARE(stats.variants[0].entry.variants.size(), process::DasBeamformer().variants().size());

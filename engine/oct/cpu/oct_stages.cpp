@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "compute/cpu/parallel_for.hpp"
 #include "process/cpu/fftw_lock.hpp"
@@ -157,8 +159,9 @@ void OctCpuChain::configure(const OctAcquisition& acquisition, const OctParams& 
   last_ = params.lastDepth(acquisition);
   columns_ = acquisition.imagedAscans();
   const std::size_t workers = compute::cpu::parallelism();
-  grain_ = std::max<std::size_t>(
-      1, (static_cast<std::size_t>(columns_) + 4 * workers - 1) / (4 * workers));
+  // Whole tiles of kTileColumns A-scans per chunk, so that the "separate" variant's batches fill.
+  const std::size_t share = (static_cast<std::size_t>(columns_) + 4 * workers - 1) / (4 * workers);
+  grain_ = std::max<std::size_t>(1, (share + kTileColumns - 1) / kTileColumns) * kTileColumns;
   const std::size_t chunks = (static_cast<std::size_t>(columns_) + grain_ - 1) / grain_;
   const auto n = static_cast<std::size_t>(acquisition.samples);
   scratch_.clear();
@@ -189,6 +192,74 @@ void OctCpuChain::configure(const OctAcquisition& acquisition, const OctParams& 
                                                     FFTW_FORWARD, FFTW_MEASURE));
   }
   plan_ = std::move(plan);  // the old plan is destroyed under the planner mutex: not held here
+  // 20 log10(|X| / N) = 10 log10(|X|^2) - 20 log10(N); the floor applies to |X| / N.
+  dbOffset_ = 20.0f * std::log10(static_cast<float>(n));
+  floorSquared_ = kDbFloor * kDbFloor * static_cast<float>(n) * static_cast<float>(n);
+  batchPlan_ = {};
+  batches_.clear();
+  if (variant_ == 1) {
+    variant_ = 0;
+    selectVariant(1);  // plans the new size's batch
+  }
+}
+
+void OctCpuChain::selectVariant(std::size_t index) {
+  if (index >= variantNames().size()) {
+    throw std::invalid_argument("OCT transform: no CPU variant " + std::to_string(index));
+  }
+  if (index == 1 && batches_.empty()) {
+    const int n = acquisition_.samples;
+    const auto values = kTileColumns * static_cast<std::size_t>(n);
+    std::vector<process::cpu::FftwArray<fftwf_complex>> batches;
+    for (std::size_t c = 0; c < scratch_.size(); ++c) {
+      batches.emplace_back(values);
+    }
+    process::cpu::FftwPlan plan;
+    {
+      std::lock_guard lock(process::cpu::fftwPlannerMutex());
+      process::cpu::FftwArray<fftwf_complex> probe(values);
+      plan = process::cpu::FftwPlan(fftwf_plan_many_dft(1, &n, static_cast<int>(kTileColumns),
+                                                        probe.data(), nullptr, 1, n, probe.data(),
+                                                        nullptr, 1, n, FFTW_FORWARD, FFTW_MEASURE));
+    }
+    if (plan.get() == nullptr) {
+      throw std::runtime_error("OCT transform: FFTW could not plan a batch of " +
+                               std::to_string(kTileColumns) + " " + std::to_string(n) +
+                               "-point transforms");
+    }
+    batchPlan_ = std::move(plan);
+    batches_ = std::move(batches);
+  }
+  variant_ = index;
+}
+
+void OctCpuChain::transformTile(const std::uint16_t* raw, const float* background,
+                                std::size_t chunk, std::size_t x0, std::size_t width, float* tile) {
+  const int n = acquisition_.samples;
+  const auto samples = static_cast<std::size_t>(n);
+  const auto depths = static_cast<std::size_t>(last_ - first_);
+  float* line = lines_[chunk].data();
+  if (variant_ == 1 && width == kTileColumns) {
+    fftwf_complex* batch = batches_[chunk].data();
+    for (std::size_t c = 0; c < width; ++c) {
+      subtractBackground(raw + (x0 + c) * samples, background, n, line);
+      resampleShaped(line, taps_, n, &batch[c * samples][0]);
+    }
+    fftwf_execute_dft(batchPlan_.get(), batch, batch);
+    for (std::size_t c = 0; c < width; ++c) {
+      decibels(&batch[c * samples + static_cast<std::size_t>(first_)][0], static_cast<int>(depths),
+               floorSquared_, dbOffset_, tile + c * depths);
+    }
+    return;
+  }
+  fftwf_complex* scratch = scratch_[chunk].data();
+  for (std::size_t c = 0; c < width; ++c) {
+    subtractBackground(raw + (x0 + c) * samples, background, n, line);
+    resampleShaped(line, taps_, n, &scratch[0][0]);
+    fftwf_execute_dft(plan_.get(), scratch, scratch);
+    decibels(&scratch[first_][0], static_cast<int>(depths), floorSquared_, dbOffset_,
+             tile + c * depths);
+  }
 }
 
 void OctCpuChain::enqueueBackground(compute::Stream& stream, const std::uint16_t* raw,
@@ -205,26 +276,13 @@ void OctCpuChain::enqueueTransform(compute::Stream& stream, const std::uint16_t*
 
 void OctCpuChain::transform(const std::uint16_t* raw, const float* background, float* image,
                             bool reverse) {
-  const int n = acquisition_.samples;
-  const auto samples = static_cast<std::size_t>(n);
-  // 20 log10(|X| / N) = 10 log10(|X|^2) - 20 log10(N); the floor applies to |X| / N.
-  const float offset = 20.0f * std::log10(static_cast<float>(n));
-  const float floorSquared = kDbFloor * kDbFloor * static_cast<float>(n) * static_cast<float>(n);
   const auto depths = static_cast<std::size_t>(last_ - first_);
   auto body = [&](std::size_t begin, std::size_t end) {
     const std::size_t chunk = begin / grain_;
-    fftwf_complex* scratch = scratch_[chunk].data();
-    float* line = lines_[chunk].data();
     float* tile = tiles_[chunk].data();  // [kTileColumns][depths]: written to the image by rows
     for (std::size_t x0 = begin; x0 < end; x0 += kTileColumns) {
       const std::size_t width = std::min(kTileColumns, end - x0);
-      for (std::size_t c = 0; c < width; ++c) {
-        subtractBackground(raw + (x0 + c) * samples, background, n, line);
-        resampleShaped(line, taps_, n, &scratch[0][0]);
-        fftwf_execute_dft(plan_.get(), scratch, scratch);
-        decibels(&scratch[first_][0], static_cast<int>(depths), floorSquared, offset,
-                 tile + c * depths);
-      }
+      transformTile(raw, background, chunk, x0, width, tile);
       if (reverse) {  // A-scan x0 + c into column columns_ - 1 - x0 - c
         const std::size_t last = static_cast<std::size_t>(columns_) - 1 - x0;
         for (std::size_t z = 0; z < depths; ++z) {

@@ -5,7 +5,9 @@
 // costs one read of the raw frame and one write of the image.
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compute/backend.hpp"
@@ -54,7 +56,19 @@ class OctCpuChain {
                         float* image, bool reverse);
   void transform(const std::uint16_t* raw, const float* background, float* image, bool reverse);
 
+  // The transform's variants: "fused", each A-scan resampled, transformed and turned into dB in
+  // turn, in cache; "separate", 16 A-scans resampled into one buffer, transformed by one batched
+  // FFTW plan (which vectorises across the transforms), then turned into dB. 0 is the default.
+  static std::vector<std::string> variantNames() { return {"fused", "separate"}; }
+  // Between frames. The first selection of "separate" plans the batch and allocates its buffers.
+  void selectVariant(std::size_t index);
+  std::size_t variant() const { return variant_; }
+
  private:
+  // A-scans [x0, x0 + width) of a chunk into the chunk's tile of dB, by the selected variant.
+  void transformTile(const std::uint16_t* raw, const float* background, std::size_t chunk,
+                     std::size_t x0, std::size_t width, float* tile);
+
   OctAcquisition acquisition_;
   SpectralTables tables_;
   Interpolation interpolation_ = Interpolation::Cubic;
@@ -66,6 +80,10 @@ class OctCpuChain {
   std::vector<std::vector<float>> lines_;          // per chunk: raw - background, padded by 1 and 2
   std::vector<std::vector<float>> tiles_;          // per chunk: [kTileColumns][depths] dB
   ResamplingTaps taps_;
+  float dbOffset_ = 0, floorSquared_ = 0;  // decibels(): 20 log10(N) and (floor N)^2
+  std::size_t variant_ = 0;
+  process::cpu::FftwPlan batchPlan_;  // "separate": kTileColumns transforms of one buffer
+  std::vector<process::cpu::FftwArray<fftwf_complex>> batches_;  // per chunk, kTileColumns A-scans
 };
 
 }  // namespace cineflow::oct::cpu

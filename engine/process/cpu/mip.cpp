@@ -45,11 +45,6 @@ float rowMaximum(const float* row, std::size_t n) {
 
 }  // namespace
 
-void enqueueMips(compute::Stream& stream, const float* volume, int ny, int nz, int nx,
-                 float* alongY, float* alongZ, float* alongX) {
-  stream.enqueueHost([=] { mips(volume, ny, nz, nx, alongY, alongZ, alongX); });
-}
-
 void mips(const float* volume, int ny, int nz, int nx, float* alongY, float* alongZ,
           float* alongX) {
   const auto xs = static_cast<std::size_t>(nx);
@@ -84,6 +79,72 @@ void mips(const float* volume, int ny, int nz, int nx, float* alongY, float* alo
     }
   };
   compute::cpu::parallelFor(static_cast<std::size_t>(ny), 1, perSlice);
+}
+
+int mipBands(int nz) {
+  return static_cast<int>(
+      std::min(compute::cpu::parallelism(), static_cast<std::size_t>(std::max(nz, 1))));
+}
+
+std::size_t mipBandScratchFloats(int ny, int nz, int nx) {
+  return static_cast<std::size_t>(mipBands(nz)) * static_cast<std::size_t>(ny) *
+         static_cast<std::size_t>(nx);
+}
+
+void mipsOnePass(const float* volume, int ny, int nz, int nx, float* bandScratch, float* alongY,
+                 float* alongZ, float* alongX) {
+  const auto xs = static_cast<std::size_t>(nx);
+  const auto zs = static_cast<std::size_t>(nz);
+  const std::size_t slice = zs * xs;
+  const std::size_t plane = static_cast<std::size_t>(ny) * xs;
+  const auto bands = static_cast<std::size_t>(mipBands(nz));
+  // Band b: depth rows [b nz / bands, (b + 1) nz / bands) of every slice. Its rows of alongY and
+  // its entries of alongX are its own; its maxima along z go to its plane of the scratch.
+  auto band = [&](std::size_t b) {
+    const std::size_t zBegin = b * zs / bands;
+    const std::size_t zEnd = (b + 1) * zs / bands;
+    float* partial = bandScratch + b * plane;
+    for (std::size_t y = 0; y < static_cast<std::size_t>(ny); ++y) {
+      const float* plane0 = volume + y * slice;
+      float* enFace = partial + y * xs;
+      std::copy(plane0 + zBegin * xs, plane0 + (zBegin + 1) * xs, enFace);
+      for (std::size_t z = zBegin; z < zEnd; ++z) {
+        const float* row = plane0 + z * xs;
+        float* throughSlab = alongY + z * xs;
+        if (y == 0) {
+          std::copy(row, row + xs, throughSlab);
+        } else {
+          for (std::size_t x = 0; x < xs; ++x) {
+            throughSlab[x] = maxIgnoringNan(throughSlab[x], row[x]);
+          }
+        }
+        if (z > zBegin) {
+          for (std::size_t x = 0; x < xs; ++x) {
+            enFace[x] = maxIgnoringNan(enFace[x], row[x]);
+          }
+        }
+        alongX[y * zs + z] = rowMaximum(row, xs);
+      }
+    }
+  };
+  auto bandRange = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t b = begin; b < end; ++b) {
+      band(b);
+    }
+  };
+  compute::cpu::parallelFor(bands, 1, bandRange);
+  // The bands' maxima along z meet in band order, so equal maxima keep the shallowest, as the
+  // two-pass variant's do.
+  auto meet = [&](std::size_t begin, std::size_t end) {
+    std::copy(bandScratch + begin, bandScratch + end, alongZ + begin);
+    for (std::size_t b = 1; b < bands; ++b) {
+      const float* partial = bandScratch + b * plane;
+      for (std::size_t i = begin; i < end; ++i) {
+        alongZ[i] = maxIgnoringNan(alongZ[i], partial[i]);
+      }
+    }
+  };
+  compute::cpu::parallelFor(plane, 8192, meet);
 }
 
 }  // namespace cineflow::process::cpu

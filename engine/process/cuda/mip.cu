@@ -120,12 +120,12 @@ void prepareMipScratch(const MipPlan& plan, float* scratch) {
 
 void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, const float* volume,
                  int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
-                 float* alongX) {
+                 float* alongX, bool multiPass) {
   const compute::ScopedRange range("mip");
   compute::cuda::CudaStream& cudaStream = compute::cuda::asCudaStream(stream);
   const cudaStream_t s = cudaStream.get();
   const std::size_t plane = static_cast<std::size_t>(ny) * nx;
-  if (plan.onePass && aligned16(volume) && aligned16(alongY)) {
+  if (plan.onePass && !multiPass && aligned16(volume) && aligned16(alongY)) {
     enqueueMipTile(s, plan.tile, volume, ny, nz, nx, reinterpret_cast<unsigned*>(scratch), launch,
                    cudaStream.faultWord(), alongY, alongZ, alongX);
     return;

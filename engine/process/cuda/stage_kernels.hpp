@@ -26,12 +26,13 @@ void enqueueChunkDecode(compute::Stream& stream, const std::byte* staged, std::s
 // MIPs (process/mip.hpp). planMips queries the current device. The projector owns `scratch`
 // (plan.scratchFloats floats, 16-byte aligned), which prepareMipScratch readies once,
 // synchronously, and numbers its launches: `launch` differs from the previous enqueue's and is
-// never 0. Rows that the one-pass kernel does not take (or misaligned spans) go through three
-// passes with partial maxima along z in the scratch.
+// never 0. Rows that the one-pass kernel does not take (or misaligned spans), and every volume
+// when `multiPass` (MipProjector's "multi-pass" variant), go through three passes with partial
+// maxima along z in the scratch.
 MipPlan planMips(int ny, int nz, int nx);
 void prepareMipScratch(const MipPlan& plan, float* scratch);
 void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, const float* volume,
                  int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
-                 float* alongX);
+                 float* alongX, bool multiPass = false);
 
 }  // namespace cineflow::process::cuda

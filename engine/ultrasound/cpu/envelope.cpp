@@ -41,7 +41,22 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
   stream.enqueueHost([this, rf, envelope] { run(rf, envelope); });
 }
 
+void EnvelopeKernel::selectVariant(std::size_t index) {
+  if (index >= variantNames().size()) {
+    throw std::invalid_argument("envelope: no CPU variant " + std::to_string(index));
+  }
+  if (index == 1 && quadrature_.empty()) {
+    taps_ = hilbertTaps(nz_);
+    quadrature_.assign(nz_ * nx_, 0.0f);
+  }
+  variant_ = index;
+}
+
 void EnvelopeKernel::run(const float* rf, float* envelope) const {
+  if (variant_ == 1) {
+    runDirect(rf, envelope);
+    return;
+  }
   auto body = [&](std::size_t begin, std::size_t end) {
     const Scratch& scratch = scratch_[begin / grain_];
     for (std::size_t x = begin; x < end; ++x) {
@@ -49,6 +64,47 @@ void EnvelopeKernel::run(const float* rf, float* envelope) const {
     }
   };
   compute::cpu::parallelFor(nx_, grain_, body);
+}
+
+void EnvelopeKernel::runDirect(const float* rf, float* envelope) const {
+  // Two passes, because the envelope may overwrite the input that other rows still read: the
+  // imaginary part of every row, then the magnitudes.
+  float* quadrature = quadrature_.data();
+  const std::size_t taps = taps_.offsets.size();
+  // Per output row, 64 columns at a time: their sums stay in registers over every tap.
+  constexpr std::size_t kColumns = 64;
+  auto convolveRows = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t z = begin; z < end; ++z) {
+      for (std::size_t x0 = 0; x0 < nx_; x0 += kColumns) {
+        const std::size_t count = std::min(kColumns, nx_ - x0);
+        float sum[kColumns] = {};
+        for (std::size_t t = 0; t < taps; ++t) {
+          // Row (z - m) mod nz, with 0 < m < nz.
+          const auto m = static_cast<std::size_t>(taps_.offsets[t]);
+          const float* source = rf + (z >= m ? z - m : z + nz_ - m) * nx_ + x0;
+          const float w = taps_.weights[t];
+          if (count == kColumns) {
+            for (std::size_t j = 0; j < kColumns; ++j) {
+              sum[j] += w * source[j];
+            }
+          } else {
+            for (std::size_t j = 0; j < count; ++j) {
+              sum[j] += w * source[j];
+            }
+          }
+        }
+        std::copy(sum, sum + count, quadrature + z * nx_ + x0);
+      }
+    }
+  };
+  compute::cpu::parallelFor(nz_, std::max<std::size_t>(1, nz_ / (8 * compute::cpu::parallelism())),
+                            convolveRows);
+  auto magnitudes = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      envelope[i] = std::sqrt(rf[i] * rf[i] + quadrature[i] * quadrature[i]);
+    }
+  };
+  compute::cpu::parallelFor(nz_ * nx_, 16384, magnitudes);
 }
 
 void EnvelopeKernel::detectColumn(std::size_t x, const Scratch& scratch, const float* rf,

@@ -4,12 +4,14 @@
 #include <cufft.h>
 
 #include <iostream>
+#include <stdexcept>
 #include <string>
 
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
+#include "ultrasound/hilbert_taps.hpp"
 
 namespace cineflow::process::cuda {
 namespace {
@@ -50,6 +52,35 @@ __global__ void magnitudeKernel(const float2* __restrict__ analytic, float* __re
   }
 }
 
+// "direct": the analytic signal's imaginary part, the circular convolution of each column with
+// the Hilbert kernel's taps; a thread per pixel, neighbouring threads reading neighbouring x.
+__global__ void quadratureKernel(const float* __restrict__ rf, float* __restrict__ quadrature,
+                                 const int* __restrict__ offsets, const float* __restrict__ weights,
+                                 int taps, int nz, int nx) {
+  const std::size_t count = static_cast<std::size_t>(nz) * nx;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int z = static_cast<int>(i / nx);
+    const int x = static_cast<int>(i % nx);
+    float sum = 0.0f;
+    for (int t = 0; t < taps; ++t) {
+      const int m = offsets[t];
+      const int row = z >= m ? z - m : z + nz - m;
+      sum = fmaf(weights[t], rf[static_cast<std::size_t>(row) * nx + x], sum);
+    }
+    quadrature[i] = sum;
+  }
+}
+
+// envelope = |rf + j quadrature|, element by element (envelope may be rf).
+__global__ void directMagnitudeKernel(const float* rf, const float* __restrict__ quadrature,
+                                      float* envelope, std::size_t count) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    envelope[i] = hypotf(rf[i], quadrature[i]);
+  }
+}
+
 unsigned blocksFor(std::size_t count) {
   return static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 8192));
 }
@@ -58,6 +89,18 @@ unsigned blocksFor(std::size_t count) {
 
 EnvelopeKernel::EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::size_t nx)
     : nz_(nz), nx_(nx), spectrumStorage_(backend, 2 * nz * nx) {
+  // The taps first: a failure after the plans were made would leak them.
+  const HilbertTaps taps = hilbertTaps(nz);
+  tapOffsets_ = compute::DeviceBuffer<int>(backend, taps.offsets.size());
+  tapWeights_ = compute::DeviceBuffer<float>(backend, taps.weights.size());
+  if (!taps.offsets.empty()) {
+    compute::cuda::check(cudaMemcpy(tapOffsets_.data(), taps.offsets.data(), tapOffsets_.bytes(),
+                                    cudaMemcpyHostToDevice),
+                         "uploading Hilbert taps", tapOffsets_.bytes());
+    compute::cuda::check(cudaMemcpy(tapWeights_.data(), taps.weights.data(), tapWeights_.bytes(),
+                                    cudaMemcpyHostToDevice),
+                         "uploading Hilbert taps", tapWeights_.bytes());
+  }
   int n[1] = {static_cast<int>(nz)};
   int embed[1] = {static_cast<int>(nz)};
   cufftHandle forward = 0;
@@ -76,6 +119,13 @@ EnvelopeKernel::EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::s
   inversePlan_ = inverse;
 }
 
+void EnvelopeKernel::selectVariant(std::size_t index) {
+  if (index >= variantNames().size()) {
+    throw std::invalid_argument("envelope: no CUDA variant " + std::to_string(index));
+  }
+  variant_ = index;
+}
+
 EnvelopeKernel::~EnvelopeKernel() {
   if (cufftDestroy(forwardPlan_) != CUFFT_SUCCESS || cufftDestroy(inversePlan_) != CUFFT_SUCCESS) {
     std::cerr << "cineflow: cufftDestroy failed\n";
@@ -87,6 +137,16 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   auto* spectrum = reinterpret_cast<float2*>(spectrumStorage_.data());
   const std::size_t count = nz_ * nx_;
+  if (variant_ == 1) {
+    float* quadrature = spectrumStorage_.data();  // the first nz * nx floats as scratch
+    quadratureKernel<<<blocksFor(count), 256, 0, s>>>(
+        rf, quadrature, tapOffsets_.data(), tapWeights_.data(),
+        static_cast<int>(tapOffsets_.size()), static_cast<int>(nz_), static_cast<int>(nx_));
+    compute::cuda::checkLaunch("quadratureKernel", s);
+    directMagnitudeKernel<<<blocksFor(count), 256, 0, s>>>(rf, quadrature, envelope, count);
+    compute::cuda::checkLaunch("directMagnitudeKernel", s);
+    return;
+  }
   checkCufft(cufftSetStream(forwardPlan_, s), "cufftSetStream");
   checkCufft(cufftSetStream(inversePlan_, s), "cufftSetStream");
   checkCufft(

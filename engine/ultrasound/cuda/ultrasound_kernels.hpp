@@ -61,11 +61,21 @@ class EnvelopeKernel {
   EnvelopeKernel& operator=(const EnvelopeKernel&) = delete;
   void enqueue(compute::Stream& stream, const float* rf, float* envelope) const;
 
+  // "cufft": strided batched cuFFT plans; "direct": a thread per pixel sums the Hilbert kernel's
+  // taps over its column (ultrasound/hilbert_taps.hpp), faster for short columns. 0 is the
+  // default.
+  static std::vector<std::string> variantNames() { return {"cufft", "direct"}; }
+  void selectVariant(std::size_t index);  // between frames
+  std::size_t variant() const { return variant_; }
+
  private:
   std::size_t nz_, nx_;
   compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
   int forwardPlan_ = 0;                           // cufftHandle (an int)
   int inversePlan_ = 0;
+  compute::DeviceBuffer<int> tapOffsets_;  // "direct": hilbertTaps(nz)
+  compute::DeviceBuffer<float> tapWeights_;
+  std::size_t variant_ = 0;
 };
 
 class IqDemodulateKernel {
