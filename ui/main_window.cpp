@@ -355,6 +355,7 @@ void MainWindow::onError(const QString& message) {
 
 void MainWindow::showMessage(const QString& text, bool isError) {
   messageLabel_->setText(text);
+  messageLabel_->setToolTip(text);  // the whole message where a narrow window cuts it off
   messageLabel_->setStyleSheet(isError ? QStringLiteral("color: #ff7070;") : QString());
 }
 

@@ -231,17 +231,22 @@ EngineStats Engine::stats() const {
     latency = impl_->latencyStats;
     mip = impl_->mipStats;
   }
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    s.stages.push_back(toStageStats(names[i], stages[i].summary()));
+  const auto variantOf = [&s](const std::string& stage) {
     for (const tune::StageChoice& choice : s.variants) {
-      if (choice.stage == names[i]) {
-        s.stages.back().variant = choice.variant;
+      if (choice.stage == stage) {
+        return choice.variant;
       }
     }
+    return std::string();
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    s.stages.push_back(toStageStats(names[i], stages[i].summary()));
+    s.stages.back().variant = variantOf(names[i]);
   }
   s.frameMedianMs = frames.summary().median;
   s.latency = toStageStats("latency", latency.summary());
   s.mip = toStageStats("mip", mip.summary());
+  s.mip.variant = variantOf("mip");
   return s;
 }
 
@@ -442,7 +447,7 @@ void Engine::Impl::rebuildDriftWatches() {
     const auto it = std::find(stageNames.begin(), stageNames.end(), choice.stage);
     if (timing != nullptr && it != stageNames.end()) {
       driftWatches.push_back({static_cast<std::size_t>(it - stageNames.begin()), choice.stage,
-                              tune::DriftWatch(timing->ms, timing->sdMs)});
+                              tune::DriftWatch(timing->ms)});
     }
   }
 }

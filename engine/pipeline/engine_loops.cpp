@@ -389,11 +389,19 @@ void Engine::Impl::collect(InFlightSlot& slot) {
     for (Watch& w : driftWatches) {
       if (w.statIndex == i + first && !w.watch.drifted() && w.watch.observe(ms)) {
         driftedStages.push_back(w.stage);
-        char text[200];
-        std::snprintf(text, sizeof text,
-                      "%s has run at about %.3g ms per frame, not the %.3g ms measured for its "
-                      "variant: Tune measures it again",
-                      w.stage.c_str(), ms, w.watch.meanMs());
+        char text[240];
+        if (w.watch.reason() == tune::DriftWatch::Reason::FarFromMeasurement) {
+          std::snprintf(text, sizeof text,
+                        "%s runs at about %.3g ms per frame here, %.2g times the %.3g ms measured "
+                        "for its variant: Tune measures it again",
+                        w.stage.c_str(), w.watch.baselineMs(),
+                        w.watch.baselineMs() / w.watch.measuredMs(), w.watch.measuredMs());
+        } else {
+          std::snprintf(text, sizeof text,
+                        "%s has run at about %.3g ms per frame lately, not the %.3g ms of its "
+                        "first frames: Tune measures it again",
+                        w.stage.c_str(), ms, w.watch.baselineMs());
+        }
         tuneNote = text;
       }
     }

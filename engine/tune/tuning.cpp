@@ -29,16 +29,42 @@ VariantTiming summariseRuns(const std::string& name, std::vector<double> samples
   return timing;
 }
 
-DriftWatch::DriftWatch(double meanMs, double sdMs, double sigmas, int frames)
-    : meanMs_(meanMs), limitMs_(sigmas * std::max(sdMs, 0.05 * meanMs)), frames_(frames) {}
+DriftWatch::DriftWatch(double measuredMs, double sigmas, int frames, double factor)
+    : measuredMs_(measuredMs), sigmas_(sigmas), factor_(factor), frames_(frames) {
+  learning_.reserve(static_cast<std::size_t>(std::max(frames, 0)));
+}
 
 bool DriftWatch::observe(double ms) {
-  if (frames_ <= 0 || drifted_) {
-    return drifted_;
+  if (frames_ <= 0 || drifted()) {
+    return drifted();
   }
-  outside_ = std::abs(ms - meanMs_) > limitMs_ ? outside_ + 1 : 0;
-  drifted_ = outside_ >= frames_;
-  return drifted_;
+  if (baselineMs_ <= 0) {
+    learning_.push_back(ms);
+    if (learning_.size() < static_cast<std::size_t>(frames_)) {
+      return false;
+    }
+    double sum = 0;
+    for (const double v : learning_) {
+      sum += v;
+    }
+    const double mean = sum / static_cast<double>(learning_.size());
+    double squares = 0;
+    for (const double v : learning_) {
+      squares += (v - mean) * (v - mean);
+    }
+    const double sd = std::sqrt(squares / static_cast<double>(learning_.size()));
+    baselineMs_ = mean;
+    limitMs_ = sigmas_ * std::max(sd, 0.05 * mean);
+    if (measuredMs_ > 0 && (mean > factor_ * measuredMs_ || mean * factor_ < measuredMs_)) {
+      reason_ = Reason::FarFromMeasurement;
+    }
+    return drifted();
+  }
+  outside_ = std::abs(ms - baselineMs_) > limitMs_ ? outside_ + 1 : 0;
+  if (outside_ >= frames_) {
+    reason_ = Reason::ChangedWhileRunning;
+  }
+  return drifted();
 }
 
 }  // namespace cineflow::tune

@@ -38,23 +38,35 @@ struct VariantTiming {
 // The mean and standard deviation of the fastest half of `samples` (at least one sample).
 VariantTiming summariseRuns(const std::string& name, std::vector<double> samples);
 
-// Watches a chosen variant's times frame by frame against its measurement: true once `frames`
-// consecutive frames lie more than `sigmas` standard deviations away (the deviation is at least
-// 5 % of the mean: a measured spread of nearly nothing must not make every frame an outlier).
+// Watches a chosen variant's times frame by frame in the pipeline. Its first `frames` frames
+// set a baseline (mean and standard deviation, the deviation at least 5 % of the mean: a spread
+// of nearly nothing must not make every frame an outlier). The stage has drifted when
+//   - that baseline lies more than `factor` times away from the variant's isolated measurement
+//     (the pipeline's own overhead, other streams and a window's drawing on the same cores stay
+//     well within it; a clock that halved or a device shared with another program does not), or
+//   - later, `frames` consecutive frames lie more than `sigmas` deviations from the baseline:
+//     the conditions changed while it ran.
 // Then the stage is due for a new measurement, which the engine makes between frames when the
 // operator is not acquiring live (or asks for it).
 class DriftWatch {
  public:
+  enum class Reason { None, FarFromMeasurement, ChangedWhileRunning };
+
   DriftWatch() = default;
-  DriftWatch(double meanMs, double sdMs, double sigmas = 4.0, int frames = 16);
+  DriftWatch(double measuredMs, double sigmas = 4.0, int frames = 16, double factor = 2.0);
   bool observe(double ms);
-  bool drifted() const { return drifted_; }
-  double meanMs() const { return meanMs_; }
+  bool drifted() const { return reason_ != Reason::None; }
+  Reason reason() const { return reason_; }
+  double measuredMs() const { return measuredMs_; }
+  double baselineMs() const { return baselineMs_; }  // 0 until the first `frames` frames
 
  private:
-  double meanMs_ = 0, limitMs_ = 0;
-  int frames_ = 0, outside_ = 0;
-  bool drifted_ = false;
+  double measuredMs_ = 0, sigmas_ = 4, factor_ = 2;
+  int frames_ = 0;
+  std::vector<double> learning_;  // the first frames, until the baseline is set
+  double baselineMs_ = 0, limitMs_ = 0;
+  int outside_ = 0;
+  Reason reason_ = Reason::None;
 };
 
 }  // namespace cineflow::tune

@@ -189,8 +189,15 @@ class TestTuner : public QObject {
   }
 
   void driftIsAStreakOfOutliers() {
-    tune::DriftWatch watch(10.0, 0.01);  // limit 4 x max(0.01, 5 % of 10) = 2 ms
+    // Measured alone at 8 ms; in the pipeline 10 ms (within 2 x): the first 16 frames set the
+    // baseline, 10 +- 0.1 ms, so the limit is 4 x max(sd, 5 % of 10) = 2 ms.
+    tune::DriftWatch watch(8.0);
     test::SeededRandom random(5);
+    for (int i = 0; i < 16; ++i) {
+      QVERIFY(!watch.observe(10.0 + random.uniform(-0.1, 0.1)));
+    }
+    QVERIFY2(std::abs(watch.baselineMs() - 10.0) < 0.1,
+             qPrintable(QString::number(watch.baselineMs())));
     for (int i = 0; i < 200; ++i) {
       QVERIFY(!watch.observe(10.0 + random.uniform(-1.5, 1.5)));  // ordinary noise
     }
@@ -203,6 +210,26 @@ class TestTuner : public QObject {
     }
     QVERIFY(watch.observe(13.0));  // 16 in a row
     QVERIFY(watch.drifted());
+    QCOMPARE(watch.reason(), tune::DriftWatch::Reason::ChangedWhileRunning);
+  }
+
+  // A pipeline baseline more than twice the isolated measurement, either way, is drift at once;
+  // 1.5 times (a window's drawing sharing the cores) is not.
+  void aBaselineFarFromTheMeasurementIsDrift() {
+    for (const auto& [measured, running, drifts] :
+         {std::tuple{10.0, 25.0, true}, std::tuple{10.0, 4.0, true},
+          std::tuple{10.0, 15.0, false}}) {
+      tune::DriftWatch watch(measured);
+      test::SeededRandom random(6);
+      bool drifted = false;
+      for (int i = 0; i < 16; ++i) {
+        drifted = watch.observe(running * (1.0 + random.uniform(-0.02, 0.02)));
+        QVERIFY(!drifted || i == 15);  // decided with the baseline, at the 16th frame
+      }
+      QCOMPARE(drifted, drifts);
+      QCOMPARE(watch.reason(), drifts ? tune::DriftWatch::Reason::FarFromMeasurement
+                                      : tune::DriftWatch::Reason::None);
+    }
   }
 
   void theEngineTunesAtStartAndReusesTheChoice() {
