@@ -35,7 +35,7 @@ void DasBeamformer::configure(compute::Backend& backend, const acquire::Acquisit
   }
   if (backend.kind() == compute::BackendKind::Cuda) {
 #if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::DasKernel>(acq, imaging, sampleRateHz, samples);
+    cuda_ = std::make_unique<cuda::DasKernel>(backend, acq, imaging, sampleRateHz, samples);
     cpu_.reset();
 #else
     detail::throwNoCudaTwin(kStage);

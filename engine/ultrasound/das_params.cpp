@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "process/cuda/device_code.hpp"
+#include "ultrasound/transmit_split.hpp"
+
 namespace cineflow::process {
 
 DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
@@ -50,6 +53,23 @@ DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingPara
     p.elementPitch = uniform ? static_cast<float>(pitch) : 0.0f;
   }
   return p;
+}
+
+void makeTransmitSplitTables(const DasParams& p, std::vector<int>& base,
+                             std::vector<float>& offset) {
+  const auto entries = static_cast<std::size_t>(p.transmits) * static_cast<std::size_t>(p.nz);
+  base.resize(entries);
+  offset.resize(entries);
+  for (int t = 0; t < p.transmits; ++t) {
+    for (int iz = 0; iz < p.nz; ++iz) {
+      const TransmitSplit split =
+          transmitSplit(cuda::addProduct(p.z0, iz, p.dz), p.cosSamples[t], p.samplesPerMetre,
+                        p.firstSample, static_cast<std::size_t>(p.samples));
+      const std::size_t at = static_cast<std::size_t>(t) * p.nz + static_cast<std::size_t>(iz);
+      base[at] = split.base;
+      offset[at] = split.offset;
+    }
+  }
 }
 
 }  // namespace cineflow::process

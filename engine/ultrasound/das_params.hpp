@@ -3,6 +3,8 @@
 // passed to them by value. Host code, compiled with or without CUDA, so that the kernels' device
 // functions can be checked on the host (process/cuda/das_device.hpp).
 
+#include <vector>
+
 #include "acquire/frame.hpp"
 #include "ultrasound/imaging_params.hpp"
 
@@ -29,6 +31,11 @@ struct DasParams {
   double sinSamples[kMaxTransmits];  // sin(a_t) rate / c
   double elementX[kMaxElements];
 };
+
+// The split delays of every image row and transmit (ultrasound/transmit_split.hpp) for the
+// split-float kernels, [t * nz + iz].
+void makeTransmitSplitTables(const DasParams& p, std::vector<int>& base,
+                             std::vector<float>& offset);
 
 // The geometry for traces of `samples` samples at `sampleRateHz` (the RF rate, or the I/Q rate
 // after decimation); acq and imaging must be validated. Throws std::invalid_argument when the

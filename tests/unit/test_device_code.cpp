@@ -132,33 +132,51 @@ class TestDeviceCode : public QObject {
   void rfPixelsMatchTheCpuTwin_data() {
     QTest::addColumn<int>("transmits");
     QTest::addColumn<bool>("rectangular");
-    QTest::newRow("3 transmits, Hann") << 3 << false;
-    QTest::newRow("1 transmit, rectangular") << 1 << true;
+    QTest::addColumn<int>("oversampling");  // times the sampling rate and the samples
+    QTest::newRow("3 transmits, Hann") << 3 << false << 1;
+    QTest::newRow("1 transmit, rectangular") << 1 << true << 1;
+    // Positions near 4000: the split-float delays must stay as exact as the double ones.
+    QTest::newRow("3 transmits, Hann, 6000-sample traces") << 3 << false << 10;
   }
   void rfPixelsMatchTheCpuTwin() {
     QFETCH(int, transmits);
     QFETCH(bool, rectangular);
-    const acquire::AcquisitionParams acq =
-        test::makePlaneWaveAcquisition(16, transmits, 600, 0.3e-3, 0.15, 1e-6);
+    QFETCH(int, oversampling);
+    const int samples = 600 * oversampling;
+    acquire::AcquisitionParams acq =
+        test::makePlaneWaveAcquisition(16, transmits, samples, 0.3e-3, 0.15, 1e-6);
+    acq.samplingFrequencyHz *= oversampling;
     const process::ImagingParams imaging = smallGrid(acq, process::ImagingMode::Rf, 1, rectangular);
-    std::vector<float> rf(static_cast<std::size_t>(transmits) * 16 * 600);
+    std::vector<float> rf(static_cast<std::size_t>(transmits) * 16 * samples);
     test::fillUniform(rf, 4000 + transmits, -100, 100);
     const process::ImageGeometry g = imaging.geometry();
     std::vector<float> expected(g.pixels());
-    process::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, 600)
+    process::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, samples)
         .run(rf.data(), expected.data());
 
-    // One thread per pixel (the kernel's lanes = 1): every element summed in order.
-    const process::DasParams p = process::makeDasParams(acq, imaging, acq.samplingFrequencyHz, 600);
-    const double relative = relativeError(g, expected, [&](int ix, int iz) {
-      const process::cuda::DasPixel px = process::cuda::dasPixel(p, ix, iz);
-      float sum = 0.0f;
-      for (int e = px.first; e <= px.last; ++e) {
-        sum = process::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
-      }
-      return sum / static_cast<float>(p.transmits);
-    });
-    QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
+    // One thread per pixel (the kernel's lanes = 1): every element summed in order, with the
+    // delays in double and in split float (with the per-row tables the kernel uploads).
+    const process::DasParams p =
+        process::makeDasParams(acq, imaging, acq.samplingFrequencyHz, samples);
+    std::vector<int> base;
+    std::vector<float> offset;
+    process::makeTransmitSplitTables(p, base, offset);
+    for (const bool split : {false, true}) {
+      const double relative = relativeError(g, expected, [&](int ix, int iz) {
+        const process::cuda::DasPixel px = process::cuda::dasPixel(p, ix, iz);
+        float sum = 0.0f;
+        for (int e = px.first; e <= px.last; ++e) {
+          sum = split ? process::cuda::rfDasAccumulateSplit(rf.data(), p, px, base.data(),
+                                                            offset.data(), iz, e, sum)
+                      : process::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
+        }
+        return sum / static_cast<float>(p.transmits);
+      });
+      qInfo("%s delays: relative L2 error %.3g", split ? "split float" : "double", relative);
+      QVERIFY2(relative < 1e-5, qPrintable(QString("%1 delays: relative L2 error %2")
+                                               .arg(split ? "split float" : "double")
+                                               .arg(relative)));
+    }
   }
 
   void iqPixelsMatchTheCpuTwin_data() {

@@ -53,7 +53,7 @@ template <std::size_t G>
 
 // One image row: the loops every instruction-set variant compiles (inlined into each function
 // below). Delays in float, twice the vector width of double, split into an integer base and a
-// small remainder (das_geometry.hpp's TransmitSplit) so that they stay good to about 1e-5
+// small remainder (ultrasound/transmit_split.hpp) so that they stay good to about 1e-5
 // samples.
 [[gnu::always_inline]] inline void beamformRow(const DasGeometry& g_, std::size_t row,
                                                const float* rf, float* image) {

@@ -85,7 +85,7 @@ CINEFLOW_ISA_AVX512 void beamformRowFused(const DasGeometry& g, std::size_t row,
       const __m512 x = _mm512_maskz_loadu_ps(lanes, g.pixelXFloat.data() + j);
       const __m512 lateral = _mm512_sub_ps(x, xe);
       const __m512 lateral2 = _mm512_mul_ps(lateral, lateral);
-      // The receive path's excess over z, in samples (das_geometry.hpp's TransmitSplit).
+      // The receive path's excess over z, in samples (ultrasound/transmit_split.hpp).
       // 1 / (r + z) from the 14-bit estimate and one Newton step (28 bits), cheaper than a divide.
       const __m512 denominator = _mm512_add_ps(_mm512_sqrt_ps(_mm512_add_ps(lateral2, z2)), depth);
       const __m512 estimate = _mm512_rcp14_ps(denominator);

@@ -35,11 +35,7 @@ DasGeometry::DasGeometry(const acquire::AcquisitionParams& acq, const ImagingPar
   splits.reserve(pixelZ.size() * transmits);
   for (const double z : pixelZ) {
     for (const double cosine : cosSamples) {
-      const double whole = z * (cosine + samplesPerMetre) - firstSample;
-      const double base = std::floor(whole);
-      splits.push_back({static_cast<std::int32_t>(base), static_cast<float>(whole - base),
-                        static_cast<float>(-base),
-                        static_cast<float>(static_cast<double>(samples - 1) - base)});
+      splits.push_back(transmitSplit(z, cosine, samplesPerMetre, firstSample, samples));
     }
   }
 }

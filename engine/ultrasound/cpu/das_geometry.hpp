@@ -13,6 +13,7 @@
 #include "acquire/frame.hpp"
 #include "compute/cpu/parallel_for.hpp"
 #include "ultrasound/imaging_params.hpp"
+#include "ultrasound/transmit_split.hpp"
 
 namespace cineflow::process::cpu {
 
@@ -29,19 +30,6 @@ inline double hannWeight(double u) {
                                                  y2 * (-1.0 / 3628800 + y2 * (1.0 / 479001600))))));
   return c * c;
 }
-
-// One transmit's share of a row's sample positions for the float kernels (the RF beamformer):
-// the position s = (z cos a + x sin a + sqrt((x - xe)^2 + z^2)) rate / c - t0 rate is taken as
-//   s = base + (excess + x sin a rate / c + offset),
-// base = floor(T) and offset = T - base for T = z (cos a + 1) rate / c - t0 rate (in double), and
-// excess = (sqrt((x - xe)^2 + z^2) - z) rate / c = (x - xe)^2 / (sqrt(...) + z) rate / c. The
-// bracket stays within a few hundred samples whatever the trace length, so in float it carries
-// an error near 1e-5 samples, where the whole position in float would carry 1e-4 in long traces.
-struct TransmitSplit {
-  std::int32_t base;
-  float offset;
-  float low, high;  // -base and (samples - 1) - base: the bracket's range inside the trace
-};
 
 struct DasGeometry {
   // acq and imaging must already be validated; `sampleRateHz` and `samples` describe the traces.
@@ -79,7 +67,7 @@ struct DasGeometry {
   std::vector<float> pixelXFloat;              // pixelX in float, for the float kernels
   std::vector<double> cosSamples, sinSamples;  // cos(a_t), sin(a_t) times rate / c
   std::vector<float> sinSamplesFloat;
-  std::vector<TransmitSplit> splits;  // [row][transmit]
+  std::vector<TransmitSplit> splits;  // [row][transmit] (ultrasound/transmit_split.hpp)
 
   const TransmitSplit* splitsOfRow(std::size_t row) const {
     return splits.data() + row * transmits;

@@ -21,17 +21,24 @@ namespace {
 // Enough threads to fill the device several times over (132 SMs x 2048 threads on an H100).
 constexpr std::size_t kTargetThreads = 1u << 19;
 
-// The variants (DasKernel::variantNames): threads per block, and lanes per pixel (0: as many as
-// fill the device, the default; 1: a thread per pixel; more: the aperture split across lanes).
+// The variants (DasKernel::variantNames): threads per block, lanes per pixel (0: as many as
+// fill the device, the default; 1: a thread per pixel; more: the aperture split across lanes),
+// and the delays in double or split float (rfDasAccumulateSplit, with the per-row tables).
 struct DasLaunch {
   const char* name;
   int blockThreads;
   int lanes;
+  bool splitFloat;
 };
 constexpr DasLaunch kDasLaunches[] = {
-    {"auto lanes, 256 threads", 256, 0},        {"thread per pixel, 128 threads", 128, 1},
-    {"thread per pixel, 256 threads", 256, 1},  {"thread per pixel, 512 threads", 512, 1},
-    {"4 lanes per pixel, 256 threads", 256, 4}, {"8 lanes per pixel, 256 threads", 256, 8},
+    {"auto lanes, 256 threads", 256, 0, false},
+    {"thread per pixel, 128 threads", 128, 1, false},
+    {"thread per pixel, 256 threads", 256, 1, false},
+    {"thread per pixel, 512 threads", 512, 1, false},
+    {"4 lanes per pixel, 256 threads", 256, 4, false},
+    {"8 lanes per pixel, 256 threads", 256, 8, false},
+    {"split float, auto lanes, 256 threads", 256, 0, true},
+    {"split float, thread per pixel, 256 threads", 256, 1, true},
 };
 
 // One pixel per group of `lanes` consecutive threads (a power of two <= 32, so a group never
@@ -39,9 +46,10 @@ constexpr DasLaunch kDasLaunches[] = {
 // group reduces with warp shuffles. Large grids use lanes = 1 (one thread per pixel); small grids
 // split the aperture so that the device still fills. Pixels are numbered with z fastest, so the
 // threads of a warp cover consecutive depths of one column and read nearby samples of each row.
-template <int kBlockThreads>
+template <int kBlockThreads, bool kSplitFloat>
 __global__ void __launch_bounds__(kBlockThreads)
     dasKernel(const float* __restrict__ rf, float* __restrict__ image, int lanes,
+              const int* __restrict__ splitBase, const float* __restrict__ splitOffset,
               const DasParams p) {
   const int thread = blockIdx.x * kBlockThreads + threadIdx.x;
   const int pixel = thread / lanes;
@@ -55,7 +63,11 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   float sum = 0.0f;
   for (int e = px.first + lane; e <= px.last; e += lanes) {
-    sum = rfDasAccumulate(rf, p, px, e, sum);
+    if constexpr (kSplitFloat) {
+      sum = rfDasAccumulateSplit(rf, p, px, splitBase, splitOffset, iz, e, sum);
+    } else {
+      sum = rfDasAccumulate(rf, p, px, e, sum);
+    }
   }
   for (int offset = lanes / 2; offset > 0; offset /= 2) {
     sum += __shfl_down_sync(0xffffffffu, sum, offset, lanes);
@@ -67,10 +79,23 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 }  // namespace
 
-DasKernel::DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-                     double sampleRateHz, std::size_t samples)
+DasKernel::DasKernel(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+                     const ImagingParams& imaging, double sampleRateHz, std::size_t samples)
     : params_(std::make_unique<DasParams>(
-          makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {}
+          makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {
+  // The split-float variants' per-row delays: made once for this geometry, reused every frame.
+  std::vector<int> base;
+  std::vector<float> offset;
+  makeTransmitSplitTables(*params_, base, offset);
+  splitBase_ = compute::DeviceBuffer<int>(backend, base.size());
+  splitOffset_ = compute::DeviceBuffer<float>(backend, offset.size());
+  compute::cuda::check(
+      cudaMemcpy(splitBase_.data(), base.data(), splitBase_.bytes(), cudaMemcpyHostToDevice),
+      "uploading the split delays", splitBase_.bytes());
+  compute::cuda::check(
+      cudaMemcpy(splitOffset_.data(), offset.data(), splitOffset_.bytes(), cudaMemcpyHostToDevice),
+      "uploading the split delays", splitOffset_.bytes());
+}
 
 std::vector<std::string> DasKernel::variantNames() {
   std::vector<std::string> names;
@@ -104,16 +129,22 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   const auto blocks = [&](int perBlock) {
     return static_cast<unsigned>((threads + perBlock - 1) / perBlock);
   };
-  switch (launch.blockThreads) {
-    case 128:
-      dasKernel<128><<<blocks(128), 128, 0, s>>>(rf, image, lanes, p);
-      break;
-    case 512:
-      dasKernel<512><<<blocks(512), 512, 0, s>>>(rf, image, lanes, p);
-      break;
-    default:
-      dasKernel<256><<<blocks(256), 256, 0, s>>>(rf, image, lanes, p);
-      break;
+  const int* base = splitBase_.data();
+  const float* offset = splitOffset_.data();
+  if (launch.splitFloat) {
+    dasKernel<256, true><<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, p);
+  } else {
+    switch (launch.blockThreads) {
+      case 128:
+        dasKernel<128, false><<<blocks(128), 128, 0, s>>>(rf, image, lanes, base, offset, p);
+        break;
+      case 512:
+        dasKernel<512, false><<<blocks(512), 512, 0, s>>>(rf, image, lanes, base, offset, p);
+        break;
+      default:
+        dasKernel<256, false><<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, p);
+        break;
+    }
   }
   compute::cuda::checkLaunch("dasKernel", s);
 }

@@ -85,6 +85,50 @@ CINEFLOW_HD inline float rfDasAccumulate(const float* rf, const DasParams& p, co
   return fmaf(weight, partial, sum);
 }
 
+// rfDasAccumulate with the delays in float, split as ultrasound/transmit_split.hpp says: no
+// double arithmetic per pixel-element pair or per transmit (GPUs whose double precision runs at
+// 1/64 of float pay most for it). `splitBase` and `splitOffset` hold the row `iz`'s split for
+// transmit t at [t * nz + iz] (made once per geometry, makeTransmitSplitTables). The aperture is
+// still decided in double, as the CPU twins decide it.
+CINEFLOW_HD inline float rfDasAccumulateSplit(const float* rf, const DasParams& p,
+                                              const DasPixel& px, const int* splitBase,
+                                              const float* splitOffset, int iz, int e, float sum) {
+  const double lateral = px.x - p.elementX[e];
+  if (!px.inside(lateral)) {
+    return sum;
+  }
+  const float lateralF = static_cast<float>(lateral);
+  const float weight = receiveWeight(p, lateralF * px.inverseHalfAperture);
+  const float z = static_cast<float>(px.z);
+  const float lateral2 = lateralF * lateralF;
+  // The receive path's excess over z, in samples: small, so good to ~1e-5 samples in float.
+  const float excess =
+      lateral2 / (sqrtf(lateral2 + z * z) + z) * static_cast<float>(p.samplesPerMetre);
+  const float x = static_cast<float>(px.x);
+  const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
+  const float* row = rf + static_cast<std::size_t>(e) * p.samples;
+  float partial = 0.0f;
+  for (int t = 0; t < p.transmits; ++t) {
+    const std::size_t at = static_cast<std::size_t>(t) * p.nz + iz;
+    const int base = loadReadOnly(splitBase + at);
+    const float s =
+        fmaf(x, static_cast<float>(p.sinSamples[t]), excess) + loadReadOnly(splitOffset + at);
+    // Inside the trace when base + s lies within [0, samples - 1].
+    const float low = static_cast<float>(-base);
+    const float high = static_cast<float>(p.samples - 1 - base);
+    if (s >= low && s <= high) {
+      const float whole = floorf(s);
+      const int i = minInt(static_cast<int>(whole) + base, p.samples - 2);
+      const float frac = s - static_cast<float>(i - base);
+      const float* samples = row + t * transmitStride;
+      const float a = loadReadOnly(samples + i);
+      const float b = loadReadOnly(samples + i + 1);
+      partial += fmaf(frac, b - a, a);
+    }
+  }
+  return fmaf(weight, partial, sum);
+}
+
 // I/Q sample k (centre = k * decimation) of one row `in` of `samples` samples: 2 sum_j h[j] x[m]
 // p[m] over the taps whose m = centre + j - half lies in the row (p the mixing phasor).
 template <class Sample>

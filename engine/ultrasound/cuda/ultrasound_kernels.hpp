@@ -38,18 +38,20 @@ class DasKernel {
  public:
   // Throws std::invalid_argument when the acquisition exceeds the kernel's table sizes.
   // The traces hold `samples` samples at `sampleRateHz` (the bandpass's output).
-  DasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
-            double sampleRateHz, std::size_t samples);
+  DasKernel(compute::Backend& backend, const acquire::AcquisitionParams& acq,
+            const ImagingParams& imaging, double sampleRateHz, std::size_t samples);
   void enqueue(compute::Stream& stream, const float* rf, float* image) const;
   // The launch variants (threads per block; a thread per pixel, or the aperture split across
-  // lanes that reduce with shuffles); variant 0, the default, picks the lanes that fill the
-  // device.
+  // lanes that reduce with shuffles; delays in double, or in split float from per-row tables made
+  // once per geometry); variant 0, the default, picks the lanes that fill the device.
   static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 
  private:
   std::unique_ptr<DasParams> params_;
+  compute::DeviceBuffer<int> splitBase_;  // [transmit][row] (makeTransmitSplitTables)
+  compute::DeviceBuffer<float> splitOffset_;
   std::size_t variant_ = 0;
 };
 
