@@ -56,8 +56,10 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
 
   setWindowTitle(QStringLiteral("Cineflow"));
   setCentralWidget(view_);
-  // No taller than the screen: the status bar and the docks' lower controls stay on it.
-  resize(QSize(1280, 860).boundedTo(screen()->availableGeometry().size()));
+  // Most of the screen it opens on (the image is what the operator came for), never more than
+  // the screen: the status bar and the docks' lower controls stay on it.
+  const QSize available = screen()->availableGeometry().size();
+  resize(QSize(1280, 800).expandedTo(available * 0.9).boundedTo(available));
   createActions();
   createToolBar();
   createDocks();
@@ -67,6 +69,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createRecording();
   connectController();
   updateAcquisitionState();
+  defaultLayout_ = saveState();  // View > Reset layout returns here
   restoreSettings();
   // The view chooses its display path once its GL context exists; frames then stay in the
   // cineloop when it can upload them device-to-texture.
@@ -202,6 +205,7 @@ void MainWindow::connectController() {
     // one opens, and their level is not this source's.
     autoGainPending_ = true;
     updateAcquisitionState();
+    showVolumeDocksFor(controller_->source());
     cineloopPanel_->refresh();
     cineloopPanel_->setRecording(what);
     showMessage(tr("Source: %1").arg(what), false);

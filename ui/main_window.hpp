@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include <QByteArray>
 #include <QMainWindow>
 #include <QString>
 
@@ -21,6 +22,10 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+
+namespace cineflow::acquire {
+class FrameSource;
+}
 
 namespace cineflow::ui {
 
@@ -109,6 +114,8 @@ class MainWindow : public QMainWindow {
   // main_window_volumes.cpp
   void createVolumeDocks();
   void refreshLiveMip();
+  // The volume docks only for a source that makes volumes (null: none).
+  void showVolumeDocksFor(const acquire::FrameSource* source);
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
   void onFrameReady(const std::shared_ptr<const Frame>& frame);
@@ -142,6 +149,7 @@ class MainWindow : public QMainWindow {
   QDockWidget* volumeDock_ = nullptr;
   MipTriptych* liveMips_ = nullptr;
   QDockWidget* liveMipDock_ = nullptr;
+  QByteArray defaultLayout_;  // saveState() before the stored layout was restored
   QLabel* messageLabel_ = nullptr;
   QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
 

@@ -196,6 +196,14 @@ void MainWindow::createMenus() {
   view->addAction(cineloopDock_->toggleViewAction());
   view->addAction(volumeDock_->toggleViewAction());
   view->addAction(liveMipDock_->toggleViewAction());
+  view->addSeparator();
+  QAction* resetLayout = view->addAction(tr("Reset layout"));
+  resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayout->setToolTip(tr("Put the panels back where they were when Cineflow first opened"));
+  connect(resetLayout, &QAction::triggered, this, [this] {
+    restoreState(defaultLayout_);
+    showVolumeDocksFor(controller_->source());
+  });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(aboutAction_);

@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QMessageBox>
 
+#include "acquire/frame_source.hpp"
 #include "bmode_view.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
@@ -29,6 +30,10 @@ void MainWindow::createVolumeDocks() {
   liveMipDock_->setObjectName(QStringLiteral("liveMipDock"));
   liveMipDock_->setWidget(liveMips_);
   addDockWidget(Qt::RightDockWidgetArea, liveMipDock_);
+  // One column of tabs beside the image, the live MIPs in front, at most a third of the window.
+  tabifyDockWidget(volumeDock_, liveMipDock_);
+  liveMipDock_->raise();
+  resizeDocks({volumeDock_}, {width() / 4}, Qt::Horizontal);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshLiveMip);
   // The previous source's newest volume is not this source's: nothing until this one makes one.
@@ -41,6 +46,14 @@ void MainWindow::createVolumeDocks() {
     followDisplayControls(volumePanel_->mips().view(axis));
   }
   followDisplayControls(volumePanel_->view());
+}
+
+void MainWindow::showVolumeDocksFor(const acquire::FrameSource* source) {
+  // A 2-D source makes no volumes: its docks would only take room from the image. Shown again
+  // (where the operator left them) for a source that sweeps.
+  const bool volumes = source != nullptr && source->framesPerVolume() > 0;
+  volumeDock_->setVisible(volumes);
+  liveMipDock_->setVisible(volumes);
 }
 
 void MainWindow::refreshLiveMip() {

@@ -97,6 +97,7 @@ class TestOperatorControls : public QObject {
   void profilerPanelIsSizedFromItsText();
   void lineProfileReadoutKeepsItsUnits();
   void wheelScrollsThePanelNotTheFieldUnderIt();
+  void theImageIsTheLargestThingAtEveryWindowSize();
 };
 
 void TestOperatorControls::applyGridStaysReachableWithTheIqNote_data() {
@@ -476,6 +477,44 @@ void TestOperatorControls::wheelScrollsThePanelNotTheFieldUnderIt() {
   QTRY_VERIFY(depthStart.hasFocus());
   wheelDown();
   QCOMPARE(depthStart.value(), before - depthStart.singleStep());
+}
+
+// The live image is what the operator came for: at 1280 x 800 and 1920 x 1080 it takes more of
+// the window than any dock, and at least a quarter of it (it had a 250-pixel column at 1280 x 860
+// while the volume docks took half the window).
+void TestOperatorControls::theImageIsTheLargestThingAtEveryWindowSize() {
+  const auto window = acquiringSimulatorWindow();
+  QVERIFY(window);
+  for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+    window->resize(size);
+    QTest::qWait(300);  // the layout settles
+    const QSize actual = window->size();
+    const double windowArea = double(actual.width()) * actual.height();
+    const QWidget& view = window->view();
+    const double viewArea = double(view.width()) * view.height();
+    for (const QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+      if (!dock->isVisible()) {
+        continue;
+      }
+      const double dockArea = double(dock->width()) * dock->height();
+      QVERIFY2(viewArea > dockArea, qPrintable(QString("%1 x %2: the %3 dock (%4 x %5) is larger "
+                                                       "than the image (%6 x %7)")
+                                                   .arg(size.width())
+                                                   .arg(size.height())
+                                                   .arg(dock->windowTitle())
+                                                   .arg(dock->width())
+                                                   .arg(dock->height())
+                                                   .arg(view.width())
+                                                   .arg(view.height())));
+    }
+    qInfo("%d x %d: the image has %.0f %% of the window", actual.width(), actual.height(),
+          100.0 * viewArea / windowArea);
+    QVERIFY2(viewArea >= 0.25 * windowArea,
+             qPrintable(QString("%1 x %2: the image has %3 % of the window")
+                            .arg(actual.width())
+                            .arg(actual.height())
+                            .arg(100.0 * viewArea / windowArea)));
+  }
 }
 
 QTEST_MAIN(TestOperatorControls)
