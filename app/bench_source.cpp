@@ -82,7 +82,7 @@ void BenchSource::readFrame(std::uint64_t /*index*/, std::span<std::byte> dst,
                                " bytes, a frame needs " + std::to_string(frameBytes()));
   }
   slice = {};
-  if (remember(dst.data())) {
+  if (filled_.filledBefore(dst.data())) {
     fillRandom(dst.first(std::min(kStampBytes, dst.size())));
   } else {
     fillRandom(dst);  // as the DMA engine's first transfer into this slot
@@ -94,14 +94,13 @@ std::string BenchSource::describe() const {
          ", DMA-style: each slot filled once, then 4 KiB stamped per frame)";
 }
 
-// True when `slot` was seen before; otherwise records it (while there is room) and returns false.
-bool BenchSource::remember(const std::byte* slot) {
-  const auto end = seen_.begin() + static_cast<std::ptrdiff_t>(seenCount_);
-  if (std::find(seen_.begin(), end, slot) != end) {
+bool FilledSlots::filledBefore(const std::byte* slot) {
+  const auto end = slots_.begin() + static_cast<std::ptrdiff_t>(count_);
+  if (std::find(slots_.begin(), end, slot) != end) {
     return true;
   }
-  if (seenCount_ < seen_.size()) {
-    seen_[seenCount_++] = slot;
+  if (count_ < slots_.size()) {
+    slots_[count_++] = slot;
   }
   return false;
 }

@@ -42,9 +42,24 @@ inline constexpr const char* kBenchPresets = "default, course";
 // for any other name.
 BenchWorkload benchWorkload(const std::string& preset);
 
-class BenchSource final : public acquire::UltrasoundSource {
+// The destinations (host ring slots) a DMA-style benchmark source has filled once: up to
+// kMaxSlots pointers in a fixed array, nothing allocated per frame.
+class FilledSlots {
  public:
   static constexpr std::size_t kMaxSlots = 64;
+  // True when `slot` was filled before; otherwise records it (while there is room) and returns
+  // false, and the caller fills it.
+  bool filledBefore(const std::byte* slot);
+  std::size_t count() const { return count_; }
+
+ private:
+  std::array<const std::byte*, kMaxSlots> slots_{};
+  std::size_t count_ = 0;
+};
+
+class BenchSource final : public acquire::UltrasoundSource {
+ public:
+  static constexpr std::size_t kMaxSlots = FilledSlots::kMaxSlots;
   static constexpr std::size_t kStampBytes = 4096;
 
   BenchSource(acquire::AcquisitionParams params, acquire::SampleType sampleType,
@@ -59,17 +74,15 @@ class BenchSource final : public acquire::UltrasoundSource {
   std::string describe() const override;
 
   // Destinations filled completely so far (at most kMaxSlots are remembered).
-  std::size_t slotsSeen() const { return seenCount_; }
+  std::size_t slotsSeen() const { return filled_.count(); }
 
  private:
-  bool remember(const std::byte* slot);
   void fillRandom(std::span<std::byte> bytes);
 
   acquire::AcquisitionParams params_;
   acquire::SampleType sampleType_;
   std::mt19937_64 rng_;
-  std::array<const std::byte*, kMaxSlots> seen_{};
-  std::size_t seenCount_ = 0;
+  FilledSlots filled_;
 };
 
 }  // namespace cineflow::app

@@ -41,7 +41,8 @@ done
 # The GL vendor libraries taken from the target (NVIDIA's libGLX_nvidia, Mesa's libGLX_mesa) need
 # these X11 client libraries (NVIDIA's also DRI3 and Present), which a machine without a desktop lacks.
 for name in libXext.so.6 libXfixes.so.3 libxcb-dri3.so.0 libxcb-present.so.0 libdrm.so.2; do
-  path=$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64/ {print $NF; exit}')
+  # awk reads to the end: an early exit would stop ldconfig with SIGPIPE, which pipefail reports.
+  path=$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64/ && !found {print $NF; found = 1}')
   if [ -n "$path" ] && [ ! -e "$out/lib/$name" ]; then
     cp -fL "$path" "$out/lib/$name"
   fi

@@ -6,8 +6,9 @@
 //   alongY  [nz][nx] = max over y  (the projection through the slab; looks like a B-mode image)
 //   alongZ  [ny][nx] = max over z  (en face)
 //   alongX  [ny][nz] = max over x  (side view)
-//   Maxima follow fmax: a NaN is ignored unless every value of the line is NaN. The outputs must
-//   not overlap the volume or each other.
+//   Maxima follow IEEE 754-2019 maximumNumber (process/cuda/mip_max.hpp): a NaN is ignored unless
+//   every value of the line is NaN, and +0 counts above -0, so every variant on every backend
+//   gives the same bits. The outputs must not overlap the volume or each other.
 //   stream  enqueue() only enqueues work on `stream`: it never allocates or synchronises. The CUDA
 //           projector owns a scratch buffer (sized and readied in configure) where the maxima
 //           along z meet, so two enqueues of one projector must not run concurrently on different

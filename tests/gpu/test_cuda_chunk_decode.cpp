@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "process/chunk_decoder.hpp"
 #include "process/cpu/chunk_decode.hpp"
 #include "support/recording_fixtures.hpp"
+#include "support/test_random.hpp"
 
 using namespace cineflow;
 
@@ -24,6 +26,34 @@ struct Decoded {
   std::vector<std::byte> frame;
   int status = 0;
 };
+
+// Frames that byte-level LZ4 compresses (smooth samples do not: plain LZ4 stores their blocks as
+// they are, and a stored block has nothing to decode): seeded runs of one value (matches that
+// overlap their own output, offset shorter than the match) and copies of earlier stretches (long
+// offsets), `values` elements of `bytes` bytes.
+std::vector<std::byte> repetitiveSamples(std::uint64_t seed, std::size_t values,
+                                         std::size_t bytes) {
+  test::SeededRandom random(seed);
+  std::vector<std::byte> frame(values * bytes);
+  std::size_t i = 0;
+  while (i < values) {
+    if (i < 64 || random.integer(0, 1) == 0) {
+      const auto length = static_cast<std::size_t>(random.integer(1, 24));
+      const auto value = static_cast<std::uint32_t>(random.integer(0, 0xffffffff));
+      for (std::size_t k = 0; k < length && i < values; ++k, ++i) {
+        std::memcpy(frame.data() + i * bytes, &value, bytes);
+      }
+    } else {
+      const auto back = static_cast<std::size_t>(
+          random.integer(1, std::min<std::int64_t>(static_cast<std::int64_t>(i), 4000)));
+      const auto length = static_cast<std::size_t>(random.integer(4, 64));
+      for (std::size_t k = 0; k < length && i < values; ++k, ++i) {
+        std::memcpy(frame.data() + i * bytes, frame.data() + (i - back) * bytes, bytes);
+      }
+    }
+  }
+  return frame;
+}
 
 // Stages `chunk`, decodes it on `backend`; the frame sits between two guard bands of 0xA5.
 Decoded decodeOn(compute::Backend& backend, std::span<const std::byte> chunk,
@@ -97,7 +127,8 @@ class TestCudaChunkDecode : public QObject {
         lz4 ? acquire::ChunkCodec::Lz4 : acquire::ChunkCodec::BitshuffleLz4;
     // About 1 MB: 128 blocks, a partial one and a tail.
     const std::size_t values = (1u << 20) / bytes + 13;
-    const auto frame = test::smoothSamples(values, values, bytes);
+    const auto frame =
+        lz4 ? repetitiveSamples(values, values, bytes) : test::smoothSamples(values, values, bytes);
     const acquire::StoredFormat format{codec, bytes,
                                        process::chunkBound(frame.size(), codec, bytes)};
     std::vector<std::byte> chunk;
@@ -111,6 +142,9 @@ class TestCudaChunkDecode : public QObject {
     // Damaged: block 3's first bytes; both decoders name block 3, the GPU the cause.
     process::ChunkLayout layout;
     process::readChunkLayout(chunk, codec, bytes, frame.size(), layout);
+    for (const auto& block : layout.blocks) {
+      QVERIFY2(!block.stored, "every block compressed, so that the decoders decode each");
+    }
     std::fill_n(chunk.begin() + static_cast<std::ptrdiff_t>(layout.blocks[2].offset), 24,
                 std::byte{0xff});
     const Decoded gpuDamaged = decodeOn(*cuda_, chunk, format, frame.size());

@@ -10,8 +10,20 @@
 namespace cineflow::test {
 
 Mips referenceMips(std::span<const float> volume, const process::VolumeShape& shape) {
-  // Starting from NaN, fmax yields the largest non-NaN value of a line, and NaN for an all-NaN
-  // line: the contract exactly.
+  // Starting from NaN, maximumNumber yields the largest non-NaN value of a line (+0 above -0), and
+  // NaN for an all-NaN line: the contract exactly. Written out here, apart from the engine's.
+  const auto maximumNumber = [](float a, float b) {
+    if (std::isnan(a)) {
+      return b;
+    }
+    if (std::isnan(b) || a > b) {
+      return a;
+    }
+    if (a == b) {
+      return std::signbit(a) ? b : a;  // equal and nonzero: the same value; zeros: +0 wins
+    }
+    return b;
+  };
   const float none = std::numeric_limits<float>::quiet_NaN();
   Mips mips{std::vector<float>(shape.alongY(), none), std::vector<float>(shape.alongZ(), none),
             std::vector<float>(shape.alongX(), none)};
@@ -25,9 +37,9 @@ Mips referenceMips(std::span<const float> volume, const process::VolumeShape& sh
         float& py = mips.alongY[static_cast<std::size_t>(z) * shape.nx + x];
         float& pz = mips.alongZ[static_cast<std::size_t>(y) * shape.nx + x];
         float& px = mips.alongX[static_cast<std::size_t>(y) * shape.nz + z];
-        py = std::fmax(py, v);
-        pz = std::fmax(pz, v);
-        px = std::fmax(px, v);
+        py = maximumNumber(py, v);
+        pz = maximumNumber(pz, v);
+        px = maximumNumber(px, v);
       }
     }
   }

@@ -5,23 +5,21 @@
 #include <cstddef>
 
 #include "compute/cpu/parallel_for.hpp"
+#include "process/cuda/mip_max.hpp"
 
 namespace cineflow::process::cpu {
 namespace {
 
-// std::fmax's answer (a NaN is ignored unless both are NaN) as a compare and a select, which the
-// loops below vectorise; std::fmax was a library call per voxel.
-inline float maxIgnoringNan(float a, float b) {
-  return (a < b || a != a) ? b : a;
-}
+using cuda::mipMax;
 
-// The fmax of row[0, n), n > 0, over 16 independent lanes so that the reduction vectorises.
+// The maximum (mipMax) of row[0, n), n > 0, over 16 independent lanes so that the reduction
+// vectorises.
 float rowMaximum(const float* row, std::size_t n) {
   constexpr std::size_t kLanes = 16;
   if (n < kLanes) {
     float m = row[0];
     for (std::size_t x = 1; x < n; ++x) {
-      m = maxIgnoringNan(m, row[x]);
+      m = mipMax(m, row[x]);
     }
     return m;
   }
@@ -30,15 +28,15 @@ float rowMaximum(const float* row, std::size_t n) {
   std::size_t x = kLanes;
   for (; x + kLanes <= n; x += kLanes) {
     for (std::size_t l = 0; l < kLanes; ++l) {
-      lanes[l] = maxIgnoringNan(lanes[l], row[x + l]);
+      lanes[l] = mipMax(lanes[l], row[x + l]);
     }
   }
   float m = lanes[0];
   for (std::size_t l = 1; l < kLanes; ++l) {
-    m = maxIgnoringNan(m, lanes[l]);
+    m = mipMax(m, lanes[l]);
   }
   for (; x < n; ++x) {
-    m = maxIgnoringNan(m, row[x]);
+    m = mipMax(m, row[x]);
   }
   return m;
 }
@@ -55,7 +53,7 @@ void mips(const float* volume, int ny, int nz, int nx, float* alongY, float* alo
     for (int y = 1; y < ny; ++y) {
       const float* source = volume + static_cast<std::size_t>(y) * slice;
       for (std::size_t i = begin; i < end; ++i) {
-        alongY[i] = maxIgnoringNan(alongY[i], source[i]);
+        alongY[i] = mipMax(alongY[i], source[i]);
       }
     }
   };
@@ -70,7 +68,7 @@ void mips(const float* volume, int ny, int nz, int nx, float* alongY, float* alo
         const float* row = plane + static_cast<std::size_t>(z) * xs;
         if (z > 0) {
           for (std::size_t x = 0; x < xs; ++x) {
-            enFace[x] = maxIgnoringNan(enFace[x], row[x]);
+            enFace[x] = mipMax(enFace[x], row[x]);
           }
         }
         alongX[y * static_cast<std::size_t>(nz) + static_cast<std::size_t>(z)] =
@@ -115,12 +113,12 @@ void mipsOnePass(const float* volume, int ny, int nz, int nx, float* bandScratch
           std::copy(row, row + xs, throughSlab);
         } else {
           for (std::size_t x = 0; x < xs; ++x) {
-            throughSlab[x] = maxIgnoringNan(throughSlab[x], row[x]);
+            throughSlab[x] = mipMax(throughSlab[x], row[x]);
           }
         }
         if (z > zBegin) {
           for (std::size_t x = 0; x < xs; ++x) {
-            enFace[x] = maxIgnoringNan(enFace[x], row[x]);
+            enFace[x] = mipMax(enFace[x], row[x]);
           }
         }
         alongX[y * zs + z] = rowMaximum(row, xs);
@@ -140,7 +138,7 @@ void mipsOnePass(const float* volume, int ny, int nz, int nx, float* bandScratch
     for (std::size_t b = 1; b < bands; ++b) {
       const float* partial = bandScratch + b * plane;
       for (std::size_t i = begin; i < end; ++i) {
-        alongZ[i] = maxIgnoringNan(alongZ[i], partial[i]);
+        alongZ[i] = mipMax(alongZ[i], partial[i]);
       }
     }
   };

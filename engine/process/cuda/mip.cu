@@ -7,6 +7,7 @@
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
 #include "process/cuda/mip_kernels.hpp"
+#include "process/cuda/mip_max.hpp"
 
 namespace cineflow::process::cuda {
 namespace {
@@ -24,7 +25,7 @@ __global__ void mipAlongYKernel(const float* __restrict__ volume, int ny, std::s
     float m = volume[i];
 #pragma unroll 4
     for (int y = 1; y < ny; ++y) {
-      m = fmaxf(m, volume[static_cast<std::size_t>(y) * slice + i]);
+      m = mipMax(m, volume[static_cast<std::size_t>(y) * slice + i]);
     }
     out[i] = m;
   }
@@ -46,7 +47,7 @@ __global__ void mipAlongZPartialKernel(const float* __restrict__ volume, int ny,
   float m = plane[static_cast<std::size_t>(zBegin) * nx + x];
 #pragma unroll 8
   for (int z = zBegin + 1; z < zEnd; ++z) {
-    m = fmaxf(m, plane[static_cast<std::size_t>(z) * nx + x]);
+    m = mipMax(m, plane[static_cast<std::size_t>(z) * nx + x]);
   }
   partial[(static_cast<std::size_t>(chunk) * ny + y) * nx + x] = m;
 }
@@ -58,7 +59,7 @@ __global__ void mipAlongZReduceKernel(const float* __restrict__ partial, int chu
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     float m = partial[i];
     for (int c = 1; c < chunks; ++c) {
-      m = fmaxf(m, partial[static_cast<std::size_t>(c) * plane + i]);
+      m = mipMax(m, partial[static_cast<std::size_t>(c) * plane + i]);
     }
     out[i] = m;
   }
@@ -74,11 +75,11 @@ __global__ void mipAlongXKernel(const float* __restrict__ volume, std::size_t ro
     const float* values = volume + row * nx;
     float m = lane < nx ? values[lane] : values[0];
     for (int x = lane + kWarp; x < nx; x += kWarp) {
-      m = fmaxf(m, values[x]);
+      m = mipMax(m, values[x]);
     }
 #pragma unroll
     for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
+      m = mipMax(m, __shfl_xor_sync(0xffffffffu, m, offset));
     }
     if (lane == 0) {
       out[row] = m;

@@ -8,6 +8,7 @@
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/device_fault.hpp"
 #include "process/cuda/mip_kernels.hpp"
+#include "process/cuda/mip_max.hpp"
 
 namespace cineflow::process::cuda {
 namespace {
@@ -40,17 +41,18 @@ __device__ __forceinline__ float4 nan4() {
   return make_float4(n, n, n, n);
 }
 
-__device__ __forceinline__ float4 fmax4(float4 a, float4 b) {
-  return make_float4(fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z), fmaxf(a.w, b.w));
+__device__ __forceinline__ float4 max4Lanes(float4 a, float4 b) {
+  return make_float4(mipMax(a.x, b.x), mipMax(a.y, b.y), mipMax(a.z, b.z), mipMax(a.w, b.w));
 }
 
 __device__ __forceinline__ float max4(float4 v) {
-  return fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+  return mipMax(mipMax(v.x, v.y), mipMax(v.z, v.w));
 }
 
-// fmax into a slot that starts as kEmpty: non-negative values order as signed integers,
-// negative ones in reverse as unsigned integers, and any float beats the slot's NaN pattern under
-// the matching comparison (-1 as int, the largest unsigned). NaN is ignored, as fmaxf does.
+// The maximum (mipMax) into a slot that starts as kEmpty: non-negative values order as signed
+// integers, negative ones in reverse as unsigned integers, and any float beats the slot's NaN
+// pattern under the matching comparison (-1 as int, the largest unsigned). NaN is ignored and +0
+// beats -0, as in mipMax.
 __device__ __forceinline__ void atomicFmax(unsigned* slot, float value) {
   if (isnan(value)) {
     return;
@@ -115,7 +117,7 @@ __device__ __forceinline__ void foldAcrossLanes(float (&m)[kYChunk], int lane, i
   for (int i = 0; i < count; ++i) {
     const float send = upper ? m[i] : m[i + count];
     const float keep = upper ? m[i + count] : m[i];
-    m[i] = fmaxf(keep, __shfl_xor_sync(0xffffffffu, send, offset));
+    m[i] = mipMax(keep, __shfl_xor_sync(0xffffffffu, send, offset));
   }
 }
 
@@ -145,7 +147,7 @@ __device__ void foldAlongZ(float4* blockZ, int ny, int nx4, int y0, int thread, 
 #pragma unroll
     for (int b = 0; b < kClusterBlocks; ++b) {
       if (b < blocks && b != rank) {
-        m = fmax4(m, cluster.map_shared_rank(blockZ, b)[i]);
+        m = max4Lanes(m, cluster.map_shared_rank(blockZ, b)[i]);
       }
     }
 #endif
@@ -234,19 +236,19 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
       float m[kYChunk];
 #pragma unroll
       for (int j = 0; j < kYChunk; ++j) {
-        yMax = fmax4(yMax, v[j]);
+        yMax = max4Lanes(yMax, v[j]);
         m[j] = max4(v[j]);
         tile[(j * rows + r) * kLanesX + lx] = v[j];
       }
       if (active) {
         float4* out = alongY + static_cast<std::size_t>(z) * nx4 + lx;
-        *out = y0 == 0 ? yMax : fmax4(*out, yMax);
+        *out = y0 == 0 ? yMax : max4Lanes(*out, yMax);
       }
       foldAcrossLanes<8>(m, lane, 16);
       foldAcrossLanes<4>(m, lane, 8);
       foldAcrossLanes<2>(m, lane, 4);
       foldAcrossLanes<1>(m, lane, 2);
-      m[0] = fmaxf(m[0], __shfl_xor_sync(0xffffffffu, m[0], 1));
+      m[0] = mipMax(m[0], __shfl_xor_sync(0xffffffffu, m[0], 1));
       if ((lane & 1) == 0) {
         rowHalves[(lane >> 1) & 15][r][lx / kWarp] = m[0];
       }
@@ -256,7 +258,7 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
         const int row = z0 + i % rows;
         if (y0 + j < ny && row < rowEnd) {
           alongX[static_cast<std::size_t>(y0 + j) * nz + row] =
-              fmaxf(rowHalves[j][i % rows][0], rowHalves[j][i % rows][1]);
+              mipMax(rowHalves[j][i % rows][0], rowHalves[j][i % rows][1]);
         }
       }
       // Each thread folds the same blockZ elements every time, so only the tile needs the barrier.
@@ -265,7 +267,7 @@ __global__ void __launch_bounds__(kLanesX* kMaxRows, 1)
         const int q = i % nx4;
         float4 zMax = blockZ[i];
         for (int row = 0; row < rows; ++row) {
-          zMax = fmax4(zMax, tile[(j * rows + row) * kLanesX + q]);
+          zMax = max4Lanes(zMax, tile[(j * rows + row) * kLanesX + q]);
         }
         blockZ[i] = zMax;
       }
