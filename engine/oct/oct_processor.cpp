@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -122,10 +121,7 @@ std::vector<tune::TunableStage> OctProcessor::tunableStages(compute::Backend& ba
   stage.runOnce = [this, buffers] {
     cpu_.enqueueTransform(*tuneStream_, buffers->raw.data(), background_.data(),
                           buffers->image.data(), false);
-    tuneStream_->synchronize();
-    if (const std::string error = tuneStream_->takeError(); !error.empty()) {
-      throw std::runtime_error("tuning the OCT transform: " + error);
-    }
+    tune::finishTuningRun(*tuneStream_, "the OCT transform");
   };
   std::vector<tune::TunableStage> stages;
   stages.push_back(std::move(stage));

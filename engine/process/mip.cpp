@@ -125,10 +125,7 @@ tune::TunableStage MipProjector::tunableStage(compute::Backend& backend,
   stage.select = [this](std::size_t index) { selectVariant(index); };
   stage.runOnce = [this, outputs, volume, &stream] {
     enqueue(stream, volume, outputs->alongY.view(), outputs->alongZ.view(), outputs->alongX.view());
-    stream.synchronize();
-    if (const std::string error = stream.takeError(); !error.empty()) {
-      throw std::runtime_error("MIP: " + error);
-    }
+    tune::finishTuningRun(stream, "the MIPs");
   };
   return stage;
 }

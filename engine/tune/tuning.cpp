@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "compute/backend.hpp"
+
 namespace cineflow::tune {
 
 VariantTiming summariseRuns(const std::string& name, std::vector<double> samples) {
@@ -29,30 +31,30 @@ VariantTiming summariseRuns(const std::string& name, std::vector<double> samples
   return timing;
 }
 
-DriftWatch::DriftWatch(double measuredMs, double sigmas, int frames, double factor)
-    : measuredMs_(measuredMs), sigmas_(sigmas), factor_(factor), frames_(frames) {
-  learning_.reserve(static_cast<std::size_t>(std::max(frames, 0)));
+void finishTuningRun(compute::Stream& stream, const std::string& what) {
+  stream.synchronize();
+  if (const std::string error = stream.takeError(); !error.empty()) {
+    throw std::runtime_error("tuning " + what + ": " + error);
+  }
 }
+
+DriftWatch::DriftWatch(double measuredMs, double sigmas, int frames, double factor)
+    : measuredMs_(measuredMs), sigmas_(sigmas), factor_(factor), frames_(frames) {}
 
 bool DriftWatch::observe(double ms) {
   if (frames_ <= 0 || drifted()) {
     return drifted();
   }
   if (baselineMs_ <= 0) {
-    learning_.push_back(ms);
-    if (learning_.size() < static_cast<std::size_t>(frames_)) {
+    ++learned_;
+    const double delta = ms - learningMean_;
+    learningMean_ += delta / learned_;
+    learningSquares_ += delta * (ms - learningMean_);
+    if (learned_ < frames_) {
       return false;
     }
-    double sum = 0;
-    for (const double v : learning_) {
-      sum += v;
-    }
-    const double mean = sum / static_cast<double>(learning_.size());
-    double squares = 0;
-    for (const double v : learning_) {
-      squares += (v - mean) * (v - mean);
-    }
-    const double sd = std::sqrt(squares / static_cast<double>(learning_.size()));
+    const double mean = learningMean_;
+    const double sd = std::sqrt(learningSquares_ / learned_);
     baselineMs_ = mean;
     limitMs_ = sigmas_ * std::max(sd, 0.05 * mean);
     if (measuredMs_ > 0 && (mean > factor_ * measuredMs_ || mean * factor_ < measuredMs_)) {

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace cineflow::compute {
+class Stream;
+}
+
 namespace cineflow::tune {
 
 struct TunableStage {
@@ -24,6 +28,10 @@ struct TunableStage {
   // completed (a measurement's unit).
   std::function<void()> runOnce;
 };
+
+// The end of one timed run of a tunable stage (its runOnce): waits for `stream`, and throws
+// std::runtime_error("tuning <what>: <the stream's error>") when the stream reported a fault.
+void finishTuningRun(compute::Stream& stream, const std::string& what);
 
 // One variant's measurement: the mean of the fastest half of its runs (robust against a run
 // that an interrupt or another program slowed), that half's standard deviation, and how many
@@ -63,7 +71,10 @@ class DriftWatch {
  private:
   double measuredMs_ = 0, sigmas_ = 4, factor_ = 2;
   int frames_ = 0;
-  std::vector<double> learning_;  // the first frames, until the baseline is set
+  // The first frames, until the baseline is set: count, mean and sum of squared deviations
+  // (Welford's running form).
+  int learned_ = 0;
+  double learningMean_ = 0, learningSquares_ = 0;
   double baselineMs_ = 0, limitMs_ = 0;
   int outside_ = 0;
   Reason reason_ = Reason::None;

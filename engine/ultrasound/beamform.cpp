@@ -75,24 +75,17 @@ void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
   }
 }
 
-#if CINEFLOW_HAVE_CUDA
-#define CINEFLOW_CUDA_KERNEL cuda_.get()
-#else
-#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
-#endif
-
 std::vector<std::string> DasBeamformer::variants() const {
-  return kernelVariants<cpu::DasKernel>(CINEFLOW_CUDA_KERNEL);
+  return kernelVariants<cpu::DasKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
 
 void DasBeamformer::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
 }
 
 std::size_t DasBeamformer::variant() const {
-  return kernelVariant(static_cast<const cpu::DasKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
+  return kernelVariant(static_cast<const cpu::DasKernel*>(cpu_.get()),
+                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
-
-#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

@@ -1,6 +1,5 @@
 #include "ultrasound/bmode_processor.hpp"
 
-#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -107,12 +106,7 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
   if (!tuneStream_) {
     tuneStream_ = backend.createStream("tune");
   }
-  const auto finish = [this] {
-    tuneStream_->synchronize();
-    if (const std::string error = tuneStream_->takeError(); !error.empty()) {
-      throw std::runtime_error("tuning: " + error);
-    }
-  };
+  const auto finish = [this] { tune::finishTuningRun(*tuneStream_, "the B-mode chain"); };
   tune::TunableStage stage;
   stage.stage = "beamform";
   const std::string pixels =

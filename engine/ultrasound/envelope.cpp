@@ -67,24 +67,17 @@ void EnvelopeDetector::enqueue(compute::Stream& stream, compute::DeviceSpan<cons
   }
 }
 
-#if CINEFLOW_HAVE_CUDA
-#define CINEFLOW_CUDA_KERNEL cuda_.get()
-#else
-#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
-#endif
-
 std::vector<std::string> EnvelopeDetector::variants() const {
-  return kernelVariants<cpu::EnvelopeKernel>(CINEFLOW_CUDA_KERNEL);
+  return kernelVariants<cpu::EnvelopeKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
 
 void EnvelopeDetector::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
 }
 
 std::size_t EnvelopeDetector::variant() const {
-  return kernelVariant(static_cast<const cpu::EnvelopeKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
+  return kernelVariant(static_cast<const cpu::EnvelopeKernel*>(cpu_.get()),
+                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
-
-#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

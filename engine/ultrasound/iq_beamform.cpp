@@ -79,24 +79,17 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
   }
 }
 
-#if CINEFLOW_HAVE_CUDA
-#define CINEFLOW_CUDA_KERNEL cuda_.get()
-#else
-#define CINEFLOW_CUDA_KERNEL static_cast<NoCudaKernel*>(nullptr)
-#endif
-
 std::vector<std::string> IqBeamformer::variants() const {
-  return kernelVariants<cpu::IqDasKernel>(CINEFLOW_CUDA_KERNEL);
+  return kernelVariants<cpu::IqDasKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
 
 void IqBeamformer::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL, index, kStage);
+  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
 }
 
 std::size_t IqBeamformer::variant() const {
-  return kernelVariant(static_cast<const cpu::IqDasKernel*>(cpu_.get()), CINEFLOW_CUDA_KERNEL);
+  return kernelVariant(static_cast<const cpu::IqDasKernel*>(cpu_.get()),
+                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
 }
-
-#undef CINEFLOW_CUDA_KERNEL
 
 }  // namespace cineflow::process

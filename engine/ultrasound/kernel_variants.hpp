@@ -44,4 +44,12 @@ struct NoCudaKernel {
   std::size_t variant() const { return 0; }
 };
 
+// A stage's CUDA kernel member as the functions above take it: its pointer, or a null
+// NoCudaKernel in builds without CUDA (where the member does not exist).
+#if CINEFLOW_HAVE_CUDA
+#define CINEFLOW_CUDA_KERNEL_OF(member) (member).get()
+#else
+#define CINEFLOW_CUDA_KERNEL_OF(member) static_cast<::cineflow::process::NoCudaKernel*>(nullptr)
+#endif
+
 }  // namespace cineflow::process
