@@ -386,7 +386,10 @@ void BmodeView::wheelEvent(QWheelEvent* event) {
 }
 
 void BmodeView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+  if (event->button() == Qt::LeftButton && tool_ != MeasureTool::None &&
+      !(event->modifiers() & Qt::ShiftModifier) && beginShape(event->position())) {
+    // drawing a measurement or an annotation
+  } else if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
     if (const auto at = widgetToPhysical(event->position())) {
       drawingLine_ = true;
       setProfileLine(*at, *at);
@@ -399,7 +402,9 @@ void BmodeView::mousePressEvent(QMouseEvent* event) {
 
 void BmodeView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (drawingLine_ && profileLine_) {
+  if (drawingShape_) {
+    extendShape(event->position());
+  } else if (drawingLine_ && profileLine_) {
     if (const auto at = widgetToPhysical(event->position())) {
       setProfileLine(profileLine_->first, *at);
     }
@@ -420,6 +425,9 @@ void BmodeView::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
     dragFrom_.reset();
     drawingLine_ = false;
+    if (drawingShape_) {
+      finishShape();
+    }
   }
   QOpenGLWidget::mouseReleaseEvent(event);
 }
@@ -427,8 +435,8 @@ void BmodeView::mouseReleaseEvent(QMouseEvent* event) {
 void BmodeView::mouseDoubleClickEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
     clearProfileLine();
-  } else if (event->button() == Qt::LeftButton) {
-    resetView();
+  } else if (event->button() == Qt::LeftButton && tool_ == MeasureTool::None) {
+    resetView();  // with a tool, a double-click is two clicks of that tool
   }
 }
 
@@ -478,6 +486,7 @@ void BmodeView::paintFrame() {
       window_ = {};  // another image: zoom and pan no longer mean anything
     }
     displayed_ = std::move(pending_);
+    hostPixelsSequence_ = ~std::uint64_t{0};  // another frame: its host copy is not made yet
     uploadDisplayed();
   } else if (displayed_ && !renderer_->hasImage()) {
     uploadDisplayed();  // a new context after a context loss
@@ -489,7 +498,8 @@ void BmodeView::paintFrame() {
   if (newFrame && profileLine_) {
     updateLineProfile();
   }
-  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_) && displayed_ && overlayDevice_) {
+  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_ || measurements_ != nullptr) &&
+      displayed_ && overlayDevice_) {
     drawOverlay();
   }
   if (newFrame) {
@@ -515,6 +525,7 @@ void BmodeView::drawOverlay() {
   if (profileLine_) {
     paintProfileLine(painter);
   }
+  paintMeasurements(painter);
   if (frozen_) {
     paintFrozenBadge(painter, size());
   }

@@ -6,6 +6,8 @@
 //
 // Mouse: the wheel zooms (1x..16x) about the cursor, a left-button drag pans, a double-click
 // shows the whole image again. The image rectangle stays put; zoom and pan choose what it shows.
+// With a measuring or annotating tool chosen (setMeasureTool), a left-button drag draws that
+// tool's shape instead of panning (measurement.hpp); changing the tool drops a shape half drawn.
 //
 // Display path: frames carrying host pixels are uploaded with glTexSubImage2D. Frames whose pixels
 // stayed in the engine's cineloop (Frame::pixelsInCineloop, the CUDA backend) are copied from
@@ -16,8 +18,10 @@
 // display skips frames instead of falling behind (DESIGN.md §3).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -31,6 +35,7 @@
 #include "display_geometry.hpp"
 #include "frame.hpp"
 #include "line_profile.hpp"
+#include "measurement.hpp"
 #include "profile/stage_probe.hpp"
 
 class QOpenGLPaintDevice;
@@ -44,6 +49,7 @@ namespace cineflow::ui {
 
 class BmodeRenderer;
 class DeviceImageUpload;
+class MeasurementList;
 struct ProfilerSnapshot;
 
 // What the cursor points at: the physical position and the frame's value at the nearest pixel.
@@ -139,6 +145,20 @@ class BmodeView : public QOpenGLWidget {
 
   QSize minimumSizeHint() const override { return {320, 240}; }
 
+  // Measurements: the list this view adds to and draws from (null: none), under `viewName` (the
+  // image's name in the list, e.g. "Live"). Each is drawn while its frame is on screen.
+  void setMeasurements(MeasurementList* list, const QString& viewName);
+  const QString& measurementViewName() const { return measurementView_; }
+  MeasureTool measureTool() const { return tool_; }
+  // Asks for an annotation's text (Text: required, Arrow: may be empty); by default a dialog.
+  // Returns empty to cancel a Text label.
+  void setTextPrompt(std::function<QString(MeasureTool)> prompt) {
+    textPrompt_ = std::move(prompt);
+  }
+  // The displayed frame's dB pixels in host memory (copied back from the cineloop when they stayed
+  // on the device); empty when there is none or it was overwritten since it was shown.
+  std::span<const float> displayedHostPixels();
+
  public slots:
   void setFrame(std::shared_ptr<const Frame> frame);
   void setGainDb(double gainDb);
@@ -154,12 +174,18 @@ class BmodeView : public QOpenGLWidget {
   void setAxialProfile(bool enabled);
   // Shows the profiler overlay (profiler_overlay.hpp) from `snapshot`; null hides it.
   void setProfiler(std::shared_ptr<const cineflow::ui::ProfilerSnapshot> snapshot);
+  // The tool a left-button drag uses (None: pan); drops any shape half drawn.
+  void setMeasureTool(cineflow::ui::MeasureTool tool);
 
  signals:
   void frameDisplayed(quint64 sequence);
   void renderingFailed(const QString& reason);
   // The display path was chosen or changed (the interop failed and the view fell back).
   void displayPathChanged(bool deviceUpload, const QString& description);
+  // A measurement or annotation was added to the list (its id).
+  void measurementAdded(int id);
+  // Drawing started with a tool (on the live image the window then freezes, as a scanner does).
+  void measuringStarted();
 
  protected:
   void initializeGL() override;
@@ -183,6 +209,11 @@ class BmodeView : public QOpenGLWidget {
   void renderProfiler();
   void updateLineProfile();  // samples the displayed frame along profileLine_
   void paintProfileLine(QPainter& painter);
+  // Measurements (bmode_view_measure.cpp): the drawing's steps and its painting.
+  bool beginShape(QPointF widgetPos);
+  void extendShape(QPointF widgetPos);
+  void finishShape();
+  void paintMeasurements(QPainter& painter);
   // Picks the interop upload when the live source's backend and the context allow it.
   void chooseDisplayPath();
   void setDisplayPath(bool deviceUpload, const QString& description);
@@ -218,7 +249,14 @@ class BmodeView : public QOpenGLWidget {
   bool axialProfile_ = false;
   bool drawingLine_ = false;  // Shift + left button down
   LineProfile profile_;
-  std::vector<float> profilePixels_;  // host copy when the pixels stayed on the device
+  std::vector<float> hostPixels_;  // host copy when the pixels stayed on the device
+  std::uint64_t hostPixelsSequence_ = ~std::uint64_t{0};  // the frame hostPixels_ holds
+  MeasurementList* measurements_ = nullptr;
+  QString measurementView_;
+  MeasureTool tool_ = MeasureTool::None;
+  std::vector<PhysicalPoint> draft_;  // the shape being drawn
+  bool drawingShape_ = false;         // left button down with a tool
+  std::function<QString(MeasureTool)> textPrompt_;
   ViewWindow window_;
   std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
   std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans

@@ -32,34 +32,50 @@ void BmodeView::updateLineProfile() {
     profile_ = {};
     return;
   }
-  const process::ImageGeometry& geometry = displayed_->geometry;
-  std::span<const float> pixels = displayed_->pixels;
-  if (displayed_->pixelsInCineloop) {
-    // The pixels stayed on the device: copy the frame back once per frame while a line is shown.
-    if (liveSource_ == nullptr) {
-      profile_ = {};
-      return;
-    }
-    const compute::Backend& backend = liveSource_->backend();
-    acquire::FrameHeader header;
-    process::ImageGeometry read;
-    profilePixels_.resize(geometry.pixels());
-    const bool copied = liveSource_->cineloop().readImage(
-        displayed_->header.sequence,
-        [&](const float* image, const process::ImageGeometry& g) {
-          if (!(g == geometry)) {
-            return false;
-          }
-          backend.copyBlocking(profilePixels_.data(), image, geometry.pixels() * sizeof(float));
-          return true;
-        },
-        header, read);
-    if (!copied) {
-      return;  // overwritten since it was shown: keep the last profile
-    }
-    pixels = profilePixels_;
+  const std::span<const float> pixels = displayedHostPixels();
+  if (pixels.empty() && displayed_->pixelsInCineloop) {
+    return;  // overwritten since it was shown: keep the last profile
   }
-  profile_ = sampleLine(pixels, geometry, profileLine_->first, profileLine_->second);
+  profile_ = sampleLine(pixels, displayed_->geometry, profileLine_->first, profileLine_->second);
+}
+
+std::span<const float> BmodeView::displayedHostPixels() {
+  if (!displayed_) {
+    return {};
+  }
+  if (!displayed_->pixelsInCineloop) {
+    return displayed_->pixels;
+  }
+  // The pixels stayed on the device: copy the frame back once per frame while a line or a
+  // measurement needs them.
+  const process::ImageGeometry& geometry = displayed_->geometry;
+  if (hostPixelsSequence_ == displayed_->header.sequence &&
+      hostPixels_.size() == geometry.pixels()) {
+    return hostPixels_;
+  }
+  if (liveSource_ == nullptr) {
+    return {};
+  }
+  const compute::Backend& backend = liveSource_->backend();
+  acquire::FrameHeader header;
+  process::ImageGeometry read;
+  hostPixels_.resize(geometry.pixels());
+  const bool copied = liveSource_->cineloop().readImage(
+      displayed_->header.sequence,
+      [&](const float* image, const process::ImageGeometry& g) {
+        if (!(g == geometry)) {
+          return false;
+        }
+        backend.copyBlocking(hostPixels_.data(), image, geometry.pixels() * sizeof(float));
+        return true;
+      },
+      header, read);
+  if (!copied) {
+    hostPixelsSequence_ = ~std::uint64_t{0};
+    return {};
+  }
+  hostPixelsSequence_ = displayed_->header.sequence;
+  return hostPixels_;
 }
 
 void BmodeView::paintProfileLine(QPainter& painter) {

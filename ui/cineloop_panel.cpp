@@ -117,6 +117,21 @@ void CineloopPanel::selectIndex(int index) {
   showIndex(index);
 }
 
+bool CineloopPanel::selectSequence(std::uint64_t sequence) {
+  if (live_) {
+    return false;
+  }
+  const auto it =
+      std::find_if(entries_.begin(), entries_.end(),
+                   [&](const acquire::FrameHeader& h) { return h.sequence == sequence; });
+  if (it == entries_.end()) {
+    return false;
+  }
+  setPlaying(false);
+  showIndex(static_cast<int>(it - entries_.begin()));
+  return true;
+}
+
 void CineloopPanel::reloadEntries() {
   entries_ = engine_.cineloop().headers();
   if (current_ >= entryCount()) {

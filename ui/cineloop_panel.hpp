@@ -87,6 +87,8 @@ class CineloopPanel : public QWidget {
   void stepBack();
   // Selects and emits entry `index` (0: oldest); clamped. Ignored while live.
   void selectIndex(int index);
+  // Selects the entry of frame `sequence`; false when the cineloop no longer holds it (or live).
+  bool selectSequence(std::uint64_t sequence);
   // One of 0.25, 0.5, 1, 2, 4 (the nearest is taken).
   void setPlaybackSpeed(double speed);
   void setGainDb(double gainDb) { gainDb_ = gainDb; }

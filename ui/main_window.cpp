@@ -64,6 +64,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createToolBar();
   createDocks();
   createVolumeDocks();
+  createMeasurementDock();
   createMenus();
   createStatusBar();
   createRecording();
@@ -309,6 +310,9 @@ void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
     }
     const double gain = suggestGainDb(frame->pixelsInCineloop ? copied : frame->pixels);
     displayControls_->setSuggestedGain(gain, kGainSpanBelowDb, kGainSpanAboveDb);
+  }
+  if (frozen_) {
+    return;  // delivered after Freeze stopped the engine: the review shows the cineloop's choice
   }
   view_->setFrame(frame);
 }

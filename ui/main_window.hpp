@@ -34,6 +34,8 @@ class BmodeView;
 class CineloopPanel;
 class DisplayControls;
 class EngineController;
+class MeasurementList;
+class MeasurementsPanel;
 class MipTriptych;
 class ProfilerFeed;
 class RawRecording;
@@ -83,6 +85,9 @@ class MainWindow : public QMainWindow {
   VolumeReviewPanel& volumeReviewPanel() { return *volumePanel_; }
   QDockWidget& volumeDock() { return *volumeDock_; }
   MipTriptych& liveMips() { return *liveMips_; }
+  MeasurementList& measurements() { return *measurements_; }
+  MeasurementsPanel& measurementsPanel() { return *measurementsPanel_; }
+  QDockWidget& measurementsDock() { return *measurementsDock_; }
 
   // Writes the geometry, dock layout and choices to the settings store now.
   void saveSettings() const;
@@ -116,6 +121,10 @@ class MainWindow : public QMainWindow {
   void refreshLiveMip();
   // The volume docks only for a source that makes volumes (null: none).
   void showVolumeDocksFor(const acquire::FrameSource* source);
+  // main_window_measure.cpp: the Measurements dock (tabbed with the acquisition panel), the
+  // Measure menu, and every image view measuring into one list.
+  void createMeasurementDock();
+  void addMeasureMenu();
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
   void onFrameReady(const std::shared_ptr<const Frame>& frame);
@@ -133,6 +142,9 @@ class MainWindow : public QMainWindow {
   DisplayControls* displayControls_ = nullptr;
   AcquisitionPanel* acquisitionPanel_ = nullptr;
   CineloopPanel* cineloopPanel_ = nullptr;
+  MeasurementList* measurements_ = nullptr;
+  MeasurementsPanel* measurementsPanel_ = nullptr;
+  QDockWidget* measurementsDock_ = nullptr;
   QDockWidget* acquisitionDock_ = nullptr;
   QDockWidget* cineloopDock_ = nullptr;
   StatusIndicators* statusIndicators_ = nullptr;

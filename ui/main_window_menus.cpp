@@ -205,6 +205,7 @@ void MainWindow::createMenus() {
     showVolumeDocksFor(controller_->source());
   });
 
+  addMeasureMenu();
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(aboutAction_);
 }

@@ -1,0 +1,209 @@
+// The measuring tools as an operator uses them on the simulator under Xvfb: a caliper dragged on
+// the live image freezes it and reads the physical distance the mouse travelled (within the
+// physical size of the pixels the positions were rounded to); an ellipse reports its area and the
+// pixels it holds; a contrast takes two drags; text and arrow labels; the list's Delete, Clear
+// and CSV export; double-clicking a row shows its frame again; shapes are drawn on the image.
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QtTest>
+#include <cmath>
+
+#include "bmode_view.hpp"
+#include "cineloop_panel.hpp"
+#include "engine_controller.hpp"
+#include "main_window.hpp"
+#include "measurement_list.hpp"
+#include "measurements_panel.hpp"
+#include "sim_window.hpp"
+#include "support/test_paths.hpp"
+
+using namespace cineflow;
+using ui::MeasureTool;
+
+class TestMeasurementsGui : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<ui::MainWindow> window_;
+
+  ui::BmodeView& view() { return window_->view(); }
+  ui::MeasurementList& list() { return window_->measurements(); }
+
+  // The widget position of a physical point (mm), rounded as a mouse position is.
+  QPoint at(double xMm, double zMm) {
+    return view().physicalToWidget(xMm * 1e-3, zMm * 1e-3).toPoint();
+  }
+  void drag(QPoint from, QPoint to) {
+    QTest::mousePress(&view(), Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(&view(), (from + to) / 2);
+    QTest::mouseMove(&view(), to);
+    QTest::mouseRelease(&view(), Qt::LeftButton, Qt::NoModifier, to);
+  }
+  void useTool(MeasureTool tool) { window_->measurementsPanel().toolAction(tool)->trigger(); }
+  // The physical size of one widget pixel (mm), the larger of the two axes.
+  double pixelMm() {
+    const QPointF a = view().physicalToWidget(0, 20e-3);
+    const QPointF b = view().physicalToWidget(1e-3, 21e-3);
+    return 1.0 / std::min(std::abs(b.x() - a.x()), std::abs(b.y() - a.y()));
+  }
+  // Whether the view shows pixels of the measurements' yellow within `radius` of `centre`.
+  bool accentNear(QPoint centre, int radius) {
+    const QImage image = view().grabFramebuffer();
+    const qreal ratio = view().devicePixelRatioF();
+    for (int dy = -radius; dy <= radius; ++dy) {
+      for (int dx = -radius; dx <= radius; ++dx) {
+        const QPoint p = ((centre + QPoint(dx, dy)) * ratio);
+        if (image.rect().contains(p)) {
+          const QColor c = image.pixelColor(p);
+          if (c.red() > 200 && c.green() > 170 && c.blue() < 80) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+ private slots:
+  void initTestCase() {
+    window_ = test::openSimulatorWindow();
+    QVERIFY(window_);
+    QVERIFY(QTest::qWaitFor([this] { return view().framesDisplayed() > 2; }, 60'000));
+  }
+
+  void caliperFreezesAndReadsTheDistance() {
+    QVERIFY(window_->controller().isRunning());
+    useTool(MeasureTool::Caliper);
+    QCOMPARE(view().measureTool(), MeasureTool::Caliper);
+    QVERIFY(window_->measurementsDock().isVisible());
+    const QPoint from = at(-5, 15), to = at(5, 25);
+    drag(from, to);
+    QVERIFY(!window_->controller().isRunning());  // frozen for measuring
+    QCOMPARE(list().all().size(), std::size_t{1});
+    const ui::Measurement& m = list().all().front();
+    QCOMPARE(m.tool, MeasureTool::Caliper);
+    QVERIFY(m.valid);
+    QCOMPARE(m.view, QStringLiteral("Live"));
+    QCOMPARE(m.frame, view().displayedFrame()->header.sequence);
+    // sqrt(10^2 + 10^2) mm; each end rounded to a widget pixel.
+    const double error = std::abs(m.distanceM * 1e3 - std::sqrt(200.0));
+    qInfo("caliper %.3f mm, one widget pixel %.3f mm", m.distanceM * 1e3, pixelMm());
+    QVERIFY(error <= 2 * pixelMm());
+    QTest::qWait(100);
+    QVERIFY(accentNear((from + to) / 2, 3));  // the line is drawn on the frozen frame
+    QCOMPARE(window_->measurementsPanel().table().rowCount(), 1);
+    QVERIFY(
+        window_->measurementsPanel().table().item(0, 3)->text().endsWith(QStringLiteral(" mm")));
+  }
+
+  void ellipseReportsAreaAndPixels() {
+    useTool(MeasureTool::Ellipse);
+    drag(at(-8, 20), at(-4, 26));  // semi-axes 2 and 3 mm
+    const ui::Measurement& m = list().all().back();
+    QCOMPARE(m.tool, MeasureTool::Ellipse);
+    QVERIFY(m.valid);
+    const double area = M_PI * 2.0 * 3.0;  // mm^2
+    // Rounding each corner moves each semi-axis by up to a pixel.
+    QVERIFY2(std::abs(m.areaM2 * 1e6 - area) <= M_PI * (2.0 + 3.0) * pixelMm(),
+             qPrintable(QString::number(m.areaM2 * 1e6)));
+    const auto& g = view().displayedFrame()->geometry;
+    const double pixelsExpected = m.areaM2 / (g.dx * g.dz);
+    const double outline = m.perimeterM / std::min(g.dx, g.dz);
+    QVERIFY(std::abs(static_cast<double>(m.stats.pixels) - pixelsExpected) < outline);
+    QVERIFY(m.stats.stdDb > 0);
+  }
+
+  void contrastTakesTwoDrags() {
+    useTool(MeasureTool::Contrast);
+    const std::size_t before = list().all().size();
+    drag(at(4.5, 21.5), at(7.5, 24.5));
+    QCOMPARE(list().all().size(), before);  // the target alone measures nothing yet
+    drag(at(-2, 21), at(2, 25));
+    QCOMPARE(list().all().size(), before + 1);
+    const ui::Measurement& m = list().all().back();
+    QCOMPARE(m.tool, MeasureTool::Contrast);
+    QVERIFY(m.valid);
+    QVERIFY(m.contrast.target.pixels > 0 && m.contrast.background.pixels > 0);
+    QVERIFY(m.contrast.gcnr >= 0 && m.contrast.gcnr <= 1);
+  }
+
+  void textAndArrowLabels() {
+    view().setTextPrompt([](MeasureTool tool) {
+      return tool == MeasureTool::Text ? QStringLiteral("speckle") : QStringLiteral("cyst");
+    });
+    useTool(MeasureTool::Text);
+    QTest::mouseClick(&view(), Qt::LeftButton, Qt::NoModifier, at(10, 35));
+    QCOMPARE(list().all().back().tool, MeasureTool::Text);
+    QCOMPARE(list().all().back().text, QStringLiteral("speckle"));
+    useTool(MeasureTool::Arrow);
+    drag(at(-12, 12), at(-7, 20));
+    QCOMPARE(list().all().back().tool, MeasureTool::Arrow);
+    QCOMPARE(list().all().back().text, QStringLiteral("cyst"));
+    // A Text label with no text is not added.
+    view().setTextPrompt([](MeasureTool) { return QString(); });
+    const std::size_t before = list().all().size();
+    useTool(MeasureTool::Text);
+    QTest::mouseClick(&view(), Qt::LeftButton, Qt::NoModifier, at(0, 30));
+    QCOMPARE(list().all().size(), before);
+    useTool(MeasureTool::None);
+    QCOMPARE(view().measureTool(), MeasureTool::None);
+  }
+
+  void doubleClickingARowShowsItsFrame() {
+    ui::CineloopPanel& cineloop = window_->cineloopPanel();
+    const std::uint64_t frame = list().all().front().frame;
+    cineloop.stepBack();
+    cineloop.stepBack();
+    QVERIFY(cineloop.currentSequence() != frame);
+    QTableWidget& table = window_->measurementsPanel().table();
+    const QRect cell = table.visualItemRect(table.item(0, 0));
+    // A double-click: the first click's press, then the second's (as the window system sends).
+    QTest::mouseClick(table.viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+    QTest::mouseDClick(table.viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+    QCOMPARE(cineloop.currentSequence(), std::optional<std::uint64_t>(frame));
+  }
+
+  void csvExportDeleteAndClear() {
+    const QString path = QString::fromStdString(test::artefactPath("measurements.csv"));
+    QFile::remove(path);
+    QVERIFY(window_->measurementsPanel().exportCsv(path));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), static_cast<int>(list().all().size()) + 1);
+    QCOMPARE(lines.front(), ui::MeasurementList::csvHeader());
+    // The caliper's row: its distance in mm in the fifth column.
+    const QStringList caliper = lines[1].split(',');
+    QCOMPARE(caliper[1], QStringLiteral("Caliper"));
+    QVERIFY(std::abs(caliper[4].toDouble() - list().all().front().distanceM * 1e3) < 1e-3);
+    // An unwritable place: refused with the reason, the program goes on.
+    QVERIFY(!window_->measurementsPanel().exportCsv(QStringLiteral("/proc/no/such/dir/m.csv")));
+
+    QTableWidget& table = window_->measurementsPanel().table();
+    const std::size_t before = list().all().size();
+    table.selectRow(0);
+    window_->measurementsPanel()
+        .findChild<QPushButton*>(QStringLiteral("deleteMeasurement"))
+        ->click();
+    QCOMPARE(list().all().size(), before - 1);
+    QCOMPARE(table.rowCount(), static_cast<int>(before - 1));
+    window_->measurementsPanel()
+        .findChild<QPushButton*>(QStringLiteral("clearMeasurements"))
+        ->click();
+    QVERIFY(list().all().empty());
+    QCOMPARE(table.rowCount(), 0);
+  }
+
+  void cleanupTestCase() { window_.reset(); }
+};
+
+int main(int argc, char** argv) {
+  test::useFreshSettings("test_measurements_gui");
+  QApplication app(argc, argv);
+  TestMeasurementsGui test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_measurements_gui.moc"
