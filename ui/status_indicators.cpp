@@ -36,6 +36,7 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
     : QObject(&statusBar), controller_(controller), view_(view) {
   backendLabel_ = addLabel(statusBar, QStringLiteral("backendLabel"), QString());
   showBackend(view_.displayPath(), false);
+  connect(&view_, &BmodeView::frameDisplayed, this, [this] { onFrameDisplayed(); });
   connect(&view_, &BmodeView::displayPathChanged, this,
           [this](bool deviceUpload, const QString& description) {
             showBackend(description, deviceUpload);
@@ -101,21 +102,35 @@ QString StatusIndicators::memoryText() const {
 void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
   const std::uint64_t displayed = view_.framesDisplayed();
   // Counted over a second or more: a few frames per statistics update would quantise the rate.
-  if (!displayClock_.isValid()) {
-    displayClock_.start();
-    displayedAtClockStart_ = displayed;
-  } else if (displayClock_.elapsed() >= kDisplayRateWindowMs) {
+  if (displayClock_.isValid() && displayClock_.elapsed() >= kDisplayRateWindowMs) {
     displayFps_ = 1000.0 * static_cast<double>(displayed - displayedAtClockStart_) /
                   static_cast<double>(displayClock_.restart());
     displayedAtClockStart_ = displayed;
+    lastFrameMs_ = 0;
+    displayWindowClosed_ = true;
+  } else if (displayClock_.isValid() && !displayWindowClosed_ && lastFrameMs_ > 0) {
+    // The first second: the intervals between the frames painted so far.
+    displayFps_ = 1000.0 * static_cast<double>(displayed - displayedAtClockStart_) /
+                  static_cast<double>(lastFrameMs_);
   }
+  const bool known = displayWindowClosed_ || lastFrameMs_ > 0;
   ratesLabel_->setText(tr("acq %1 · proc %2 · disp %3 fps")
                            .arg(stats.acquisitionFps, 0, 'f', 1)
                            .arg(stats.processingFps, 0, 'f', 1)
-                           .arg(displayFps_, 0, 'f', 1));
+                           .arg(known ? QString::number(displayFps_, 'f', 1) : tr("–")));
   droppedLabel_->setText(tr("dropped %1").arg(stats.dropped));
   droppedLabel_->setStyleSheet(stats.dropped > 0 ? kAlertStyle : QString());
   showLatency(stats);
+}
+
+void StatusIndicators::onFrameDisplayed() {
+  if (!displayClock_.isValid()) {
+    displayClock_.start();
+    displayedAtClockStart_ = view_.framesDisplayed();
+    lastFrameMs_ = 0;
+    return;
+  }
+  lastFrameMs_ = std::max<qint64>(displayClock_.elapsed(), 1);
 }
 
 void StatusIndicators::showLatency(const pipeline::EngineStats& stats) {
@@ -133,8 +148,10 @@ void StatusIndicators::showLatency(const pipeline::EngineStats& stats) {
 
 void StatusIndicators::onRunningChanged(bool running) {
   if (running) {
-    displayClock_.invalidate();
+    displayClock_.invalidate();  // restarted by the first frame painted
     displayFps_ = 0.0;
+    lastFrameMs_ = 0;
+    displayWindowClosed_ = false;
   } else {
     ratesLabel_->setText(tr("stopped"));
     // Nothing waits and nothing lags once stopped.

@@ -60,8 +60,14 @@ class StatusIndicators : public QObject {
   QLabel* memoryLabel_ = nullptr;
   QTimer memoryTimer_;
   // Display rate: frames painted per second, measured over about a second.
+  // The display rate: counted from the first frame painted after the start, over windows of a
+  // second; until the first window closes, over the frames painted so far (lastFrameMs_: when the
+  // newest was painted, on displayClock_).
+  void onFrameDisplayed();
   QElapsedTimer displayClock_;
   std::uint64_t displayedAtClockStart_ = 0;
+  qint64 lastFrameMs_ = 0;
+  bool displayWindowClosed_ = false;
   double displayFps_ = 0.0;
   double memoryUsedGiB_ = 0.0;
   double memoryTotalGiB_ = 0.0;

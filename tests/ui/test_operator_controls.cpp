@@ -98,6 +98,7 @@ class TestOperatorControls : public QObject {
   void lineProfileReadoutKeepsItsUnits();
   void wheelScrollsThePanelNotTheFieldUnderIt();
   void theImageIsTheLargestThingAtEveryWindowSize();
+  void displayRateShowsFromTheFirstFrames();
 };
 
 void TestOperatorControls::applyGridStaysReachableWithTheIqNote_data() {
@@ -516,6 +517,31 @@ void TestOperatorControls::theImageIsTheLargestThingAtEveryWindowSize() {
                             .arg(actual.height())
                             .arg(100.0 * viewArea / windowArea)));
   }
+}
+
+// The status bar's display rate is right from the first painted frames: it read "disp 0.0 fps"
+// for the first second while frames were on screen. Every statistics update after the second
+// painted frame must show a rate above zero; before that it shows a dash, never a zero.
+void TestOperatorControls::displayRateShowsFromTheFirstFrames() {
+  auto window = cineflow::test::openSimulatorWindow();
+  QVERIFY(window);
+  QStringList texts;
+  int checked = 0;
+  bool zeroWhileShowing = false;
+  QObject::connect(&window->controller(), &cineflow::ui::EngineController::statsUpdated,
+                   window.get(), [&] {
+                     // After the indicators have taken this update (they connected first).
+                     const QString text = window->statusIndicators().ratesText();
+                     texts << text;
+                     if (window->view().framesDisplayed() >= 3) {
+                       ++checked;
+                       zeroWhileShowing |= text.contains(QStringLiteral("disp 0.0 fps"));
+                     }
+                   });
+  QTRY_VERIFY_WITH_TIMEOUT(checked >= 3, 60'000);
+  qInfo("%s", qPrintable(texts.join(QStringLiteral(" | "))));
+  QVERIFY2(!zeroWhileShowing, qPrintable(texts.join(QStringLiteral(" | "))));
+  QVERIFY(window->statusIndicators().displayFps() > 0);
 }
 
 QTEST_MAIN(TestOperatorControls)
