@@ -13,6 +13,7 @@
 #include <QImageWriter>
 #include <QTextStream>
 
+#include "measurement_list.hpp"
 #include "store/durable_rename.hpp"
 
 namespace cineflow::ui {
@@ -23,6 +24,7 @@ namespace {
 constexpr int kPngQuality = 90;  // Qt maps quality q to zlib level (100 - q) * 9 / 91 = 0..1
 
 const QString kIndexFileName = QStringLiteral("index.csv");
+const QString kMeasurementsFileName = QStringLiteral("measurements.csv");
 
 QString temporaryName(const QString& finalName) {
   return QLatin1Char('.') + finalName + QStringLiteral(".part");
@@ -84,6 +86,30 @@ struct IndexRow {
   acquire::FrameHeader header;
   QString fileName;
 };
+
+// The measurements of the frames whose headers `sequenceOf` lists.
+template <class Listed, class SequenceOf>
+std::vector<Measurement> measurementsOf(const std::vector<Measurement>& all,
+                                        const std::vector<Listed>& listed, SequenceOf sequenceOf) {
+  std::vector<Measurement> found;
+  for (const Measurement& m : all) {
+    if (std::any_of(listed.begin(), listed.end(),
+                    [&](const Listed& entry) { return sequenceOf(entry) == m.frame; })) {
+      found.push_back(m);
+    }
+  }
+  return found;
+}
+
+bool writeText(const QString& path, const QString& text, const QString& name, QString& error) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text.toUtf8()) < 0 ||
+      !file.flush()) {
+    error = QStringLiteral("cannot write %1: %2").arg(name, file.errorString());
+    return false;
+  }
+  return true;
+}
 
 bool writeIndex(const QString& path, const std::vector<IndexRow>& rows, QString& error) {
   QFile file(path);
@@ -214,8 +240,8 @@ CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
   const QString error =
       forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
         const QString name = cineloopFrameFileName(frame.header.sequence);
-        const QImage& image =
-            picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence));
+        const QImage& image = picture.draw(
+            frame, QStringLiteral("seq %1").arg(frame.header.sequence), request.measurements);
         QImageWriter writer(files.stage(name), "png");
         writer.setQuality(kPngQuality);
         if (!writer.write(image)) {
@@ -231,7 +257,12 @@ CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
     return failure(folder, QStringLiteral("every frame was overwritten during the export"));
   }
   QString commitError;
-  if (!writeIndex(files.stage(kIndexFileName), rows, commitError) || !files.commit(commitError)) {
+  const std::vector<Measurement> marks = measurementsOf(
+      request.measurements, rows, [](const IndexRow& row) { return row.header.sequence; });
+  if (!writeIndex(files.stage(kIndexFileName), rows, commitError) ||
+      (!marks.empty() && !writeText(files.stage(kMeasurementsFileName), measurementsCsv(marks),
+                                    kMeasurementsFileName, commitError)) ||
+      !files.commit(commitError)) {
     return failure(folder, commitError);
   }
   created.keep();
@@ -253,8 +284,15 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
     const QString error =
         forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
           if (!writer) {
+            store::AttributeMap attributes = request.attributes;
+            const std::vector<Measurement> marks =
+                measurementsOf(request.measurements, headers,
+                               [](const acquire::FrameHeader& h) { return h.sequence; });
+            if (!marks.empty()) {
+              attributes["measurements_csv"] = measurementsCsv(marks).toStdString();
+            }
             writer = std::make_unique<store::BmodeWriter>(toPath(file), frame.geometry,
-                                                          request.metadata, request.attributes);
+                                                          request.metadata, attributes);
             geometry = frame.geometry;
           }
           if (!(frame.geometry == geometry)) {

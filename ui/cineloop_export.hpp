@@ -2,14 +2,17 @@
 // Export of the cineloop, in one of two forms chosen by the operator:
 //
 // Pictures (PNG): every kept frame drawn as the display draws it (frame_picture.hpp: physical
-// proportions, the display's gain, dynamic range and colour map, optionally rulers and scale bar),
-// one file per frame, plus index.csv, into a folder the export creates:
+// proportions, the display's gain, dynamic range and colour map, optionally rulers and scale bar,
+// and the frame's measurements and annotations burnt in), one file per frame, plus index.csv and
+// (with measurements) measurements.csv, into a folder the export creates:
 //
 //   <folder>/frame_<sequence, 6 digits>.png
 //   <folder>/index.csv          sequence,timestamp_ns,elevation_m,file
+//   <folder>/measurements.csv   MeasurementList::csvHeader(), those of the exported frames
 //
 // Data (HDF5): the frames' dB values as they are, in one cineflow.bmode/1 file (BmodeWriter), with
-// the acquisition and the processing that made them.
+// the acquisition and the processing that made them, and the exported frames' measurements and
+// annotations as the root attribute "measurements_csv" (the same CSV text).
 //
 // Nothing is ever overwritten: the PNG folder must not exist yet (or be empty), the HDF5 file must
 // not exist. Every file is first written under a temporary name and renamed only when all of them
@@ -23,6 +26,7 @@
 
 #include "acquire/frame.hpp"
 #include "frame_picture.hpp"
+#include "measurement.hpp"
 #include "pipeline/cineloop.hpp"
 #include "store/bmode_writer.hpp"
 
@@ -37,6 +41,8 @@ struct CineloopExportRequest {
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
   store::FileMetadata metadata;
   store::AttributeMap attributes;
+  // Measurements and annotations on the cineloop's frames (matched by sequence number).
+  std::vector<Measurement> measurements;
 };
 
 struct CineloopExportResult {

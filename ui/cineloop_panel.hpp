@@ -41,6 +41,8 @@ class QToolButton;
 
 namespace cineflow::ui {
 
+class MeasurementList;
+
 class CineloopPanel : public QWidget {
   Q_OBJECT
 
@@ -95,6 +97,11 @@ class CineloopPanel : public QWidget {
   void setDynamicRangeDb(double dynamicRangeDb) { dynamicRangeDb_ = dynamicRangeDb; }
   void setColourMap(cineflow::ui::ColourMap map) { colourMap_ = map; }
   void setRecording(const QString& description) { recording_ = description; }
+  // Where exports find the measurements and annotations of the live view's frames (null: none).
+  void setMeasurements(const MeasurementList* list, const QString& view) {
+    measurements_ = list;
+    measurementView_ = view;
+  }
 
  signals:
   // The frame to display (review mode only).
@@ -119,7 +126,9 @@ class CineloopPanel : public QWidget {
   void finishExport(bool ok, const QString& message);
 
   const pipeline::Engine& engine_;
-  std::vector<acquire::FrameHeader> entries_;  // oldest first, as of the last reload
+  std::vector<acquire::FrameHeader> entries_;
+  const MeasurementList* measurements_ = nullptr;
+  QString measurementView_;  // oldest first, as of the last reload
   int current_ = -1;
   bool live_ = false;
   double gainDb_ = 0.0;

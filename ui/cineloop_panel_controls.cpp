@@ -20,6 +20,7 @@
 #include "cineloop_panel.hpp"
 #include "compute/thread_name.hpp"
 #include "export_target.hpp"
+#include "measurement_list.hpp"
 #include "media_icons.hpp"
 #include "store/bmode_writer.hpp"
 
@@ -127,6 +128,9 @@ CineloopExportRequest CineloopPanel::exportRequest(CineloopExportFormat format,
   request.format = format;
   request.target = target;
   request.picture = {{gainDb_, dynamicRangeDb_, colourMap_}, annotations};
+  if (measurements_ != nullptr) {
+    request.measurements = measurements_->ofView(measurementView_);
+  }
   if (format == CineloopExportFormat::Hdf5) {
     const acquire::FrameSource* source = engine_.source();
     const auto settings = engine_.settings();

@@ -6,6 +6,7 @@
 #include <QPainter>
 
 #include "bmode_renderer.hpp"
+#include "measurement_painter.hpp"
 #include "view_overlay.hpp"
 
 namespace cineflow::ui {
@@ -67,7 +68,8 @@ void FramePicture::prepare(const process::ImageGeometry& geometry) {
   levels_.resize(static_cast<std::size_t>(size.width()));
 }
 
-const QImage& FramePicture::draw(const Frame& frame, const QString& caption) {
+const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
+                                 std::span<const Measurement> marks) {
   const process::ImageGeometry& geometry = frame.geometry;
   prepare(geometry);
   if (picture_.isNull()) {
@@ -123,7 +125,26 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption) {
                   zTop + geometry.nz * geometry.dz},
                  caption);
   }
+  paintMarks(frame, marks);
   return picture_;
+}
+
+void FramePicture::paintMarks(const Frame& frame, std::span<const Measurement> marks) {
+  const process::ImageGeometry& geometry = frame.geometry;
+  // Pixel (i, k) covers [x0 + (i - 1/2) dx, ...): the image rectangle spans nx dx by nz dz.
+  const double xLeft = geometry.x0 - 0.5 * geometry.dx;
+  const double zTop = geometry.z0 - 0.5 * geometry.dz;
+  const double sx = imageRect_.width() / (geometry.nx * geometry.dx);
+  const double sz = imageRect_.height() / (geometry.nz * geometry.dz);
+  const PhysicalMapping map = [&](PhysicalPoint p) {
+    return QPointF(imageRect_.left() + (p.xM - xLeft) * sx, imageRect_.top() + (p.zM - zTop) * sz);
+  };
+  QPainter painter(&picture_);
+  for (const Measurement& m : marks) {
+    if (m.frame == frame.header.sequence) {
+      paintMeasurement(painter, m, map);
+    }
+  }
 }
 
 }  // namespace cineflow::ui

@@ -9,6 +9,7 @@
 // its longer side lies in [kMinPictureSide, kMaxPictureSide] (a 248 x 958 grid of a 38 x 37 mm
 // field becomes 985 x 958 pixels). The annotations add kOverlayMargins around it.
 
+#include <span>
 #include <vector>
 
 #include <QImage>
@@ -17,6 +18,7 @@
 
 #include "colour_maps.hpp"
 #include "frame.hpp"
+#include "measurement.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
@@ -46,11 +48,14 @@ class FramePicture {
   explicit FramePicture(const PictureOptions& options);
 
   // The frame drawn (RGB32). `caption`, if not empty, goes under the image's bottom-left corner
-  // (annotations only). The reference stays valid until the next call.
-  const QImage& draw(const Frame& frame, const QString& caption = {});
+  // (annotations only). `marks`: measurements and annotations burnt in (measurement_painter.hpp),
+  // those of this frame's sequence. The reference stays valid until the next call.
+  const QImage& draw(const Frame& frame, const QString& caption = {},
+                     std::span<const Measurement> marks = {});
 
  private:
   void prepare(const process::ImageGeometry& geometry);
+  void paintMarks(const Frame& frame, std::span<const Measurement> marks);
 
   PictureOptions options_;
   ColourTable colours_;

@@ -42,6 +42,7 @@ void MainWindow::createMeasurementDock() {
     views.push_back({&liveMips_->view(axis), tr("Live MIP along %1").arg(letter)});
     views.push_back({&volumePanel_->mips().view(axis), tr("Volume MIP along %1").arg(letter)});
   }
+  cineloopPanel_->setMeasurements(measurements_, tr("Live"));  // exports carry them
   for (const Named& named : views) {
     named.view->setMeasurements(measurements_, named.name);
     connect(measurementsPanel_, &MeasurementsPanel::toolChanged, named.view,

@@ -1,6 +1,7 @@
 #include "measurement_list.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include <QStringList>
@@ -57,9 +58,16 @@ QString MeasurementList::csvHeader() {
       "cnr,gcnr,target_pixels,background_pixels,text,points_mm");
 }
 
-QString MeasurementList::csv() const {
-  QStringList lines{csvHeader()};
-  for (const Measurement& m : items_) {
+std::vector<Measurement> MeasurementList::ofView(const QString& view) const {
+  std::vector<Measurement> found;
+  std::copy_if(items_.begin(), items_.end(), std::back_inserter(found),
+               [&](const Measurement& m) { return m.view == view; });
+  return found;
+}
+
+QString measurementsCsv(std::span<const Measurement> measurements) {
+  QStringList lines{MeasurementList::csvHeader()};
+  for (const Measurement& m : measurements) {
     QStringList points;
     for (const PhysicalPoint& p : m.points) {
       points << QStringLiteral("%1 %2").arg(number(p.xM * 1e3, 3), number(p.zM * 1e3, 3));

@@ -2,6 +2,7 @@
 // The measurements and annotations the operator made (measurement.hpp), in the order made: what
 // the views draw, the Measurements dock lists and the CSV export writes. Lives on the GUI thread.
 
+#include <span>
 #include <vector>
 
 #include <QObject>
@@ -10,6 +11,10 @@
 #include "measurement.hpp"
 
 namespace cineflow::ui {
+
+// Measurements as CSV, one row per measurement, lengths in mm, areas in mm^2 (columns:
+// MeasurementList::csvHeader()); text quoted as RFC 4180 asks.
+QString measurementsCsv(std::span<const Measurement> measurements);
 
 class MeasurementList : public QObject {
   Q_OBJECT
@@ -24,9 +29,10 @@ class MeasurementList : public QObject {
   void remove(int id);
   void clear();
 
-  // The list as CSV, one row per measurement, lengths in mm, areas in mm^2 (columns:
-  // csvHeader()). Text is quoted as RFC 4180 asks.
-  QString csv() const;
+  // The list as CSV (measurementsCsv).
+  QString csv() const { return measurementsCsv(items_); }
+  // The measurements of the image `view`, oldest first.
+  std::vector<Measurement> ofView(const QString& view) const;
   static QString csvHeader();
   // Writes csv() to `path` whole (store::writeFileAtomically). False with `error` set when it
   // could not.

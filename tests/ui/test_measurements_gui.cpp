@@ -11,13 +11,20 @@
 #include <QtTest>
 #include <cmath>
 
+#include <hdf5.h>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
 #include "bmode_view.hpp"
+#include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "measurement_list.hpp"
 #include "measurements_panel.hpp"
 #include "sim_window.hpp"
+#include "store/hdf5_handle.hpp"
 #include "support/test_paths.hpp"
 
 using namespace cineflow;
@@ -163,6 +170,53 @@ class TestMeasurementsGui : public QObject {
     QTest::mouseClick(table.viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
     QTest::mouseDClick(table.viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
     QCOMPARE(cineloop.currentSequence(), std::optional<std::uint64_t>(frame));
+  }
+
+  // The cineloop's exports carry the live view's measurements: burnt into the PNG of their frame
+  // (and no other), listed in measurements.csv beside the pictures, and recorded as the HDF5
+  // file's measurements_csv attribute.
+  void exportsCarryTheMeasurements() {
+    ui::CineloopPanel& cineloop = window_->cineloopPanel();
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    const std::uint64_t frame = list().all().front().frame;
+    const QString folder = QDir(parent.path()).filePath(QStringLiteral("pictures"));
+    QSignalSpy finished(&cineloop, &ui::CineloopPanel::exportFinished);
+    QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Png, folder)));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60'000);
+    QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+    const auto accentPixels = [](const QImage& image) {
+      int count = 0;
+      for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+          const QColor c = image.pixelColor(x, y);
+          count += c.red() > 200 && c.green() > 170 && c.blue() < 80 ? 1 : 0;
+        }
+      }
+      return count;
+    };
+    const QImage measured(QDir(folder).filePath(ui::cineloopFrameFileName(frame)));
+    QVERIFY(!measured.isNull());
+    QVERIFY(accentPixels(measured) > 100);  // the caliper, ellipse and contrast, in yellow
+    QVERIFY(cineloop.entryCount() > 1);
+    const QStringList pictures = QDir(folder).entryList({QStringLiteral("frame_*.png")});
+    const QString other =
+        pictures.front() == ui::cineloopFrameFileName(frame) ? pictures.back() : pictures.front();
+    QCOMPARE(accentPixels(QImage(QDir(folder).filePath(other))), 0);
+    QFile csv(QDir(folder).filePath(QStringLiteral("measurements.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(csv.readAll()).count('\n'),
+             static_cast<int>(list().ofView(QStringLiteral("Live")).size()) + 1);
+
+    const QString file = QDir(parent.path()).filePath(QStringLiteral("loop.h5"));
+    QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Hdf5, file)));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 60'000);
+    QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    const hid_t h5 = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    QVERIFY(h5 >= 0);
+    const std::string attribute = store::readStringAttribute(h5, "measurements_csv");
+    H5Fclose(h5);
+    QCOMPARE(QString::fromStdString(attribute), list().csv());
   }
 
   void csvExportDeleteAndClear() {
