@@ -37,4 +37,11 @@ if(CINEFLOW_BUILD_UI)
   cineflow_require(OpenGL_FOUND "OpenGL" "libgl-dev")
   find_package(GLEW QUIET)
   cineflow_require(GLEW_FOUND "GLEW" "libglew-dev")
+  # The cineloop's video export (MP4, H.264).
+  pkg_check_modules(FFMPEG QUIET IMPORTED_TARGET libavformat libavcodec libswscale libavutil)
+  cineflow_require(FFMPEG_FOUND "FFmpeg's libraries (libavformat, libavcodec, libswscale)"
+                   "libavformat-dev libavcodec-dev libswscale-dev libavutil-dev")
+  # The DICOM export.
+  find_package(DCMTK QUIET CONFIG)
+  cineflow_require(DCMTK_FOUND "DCMTK (DICOM export)" "libdcmtk-dev")
 endif()

@@ -14,6 +14,7 @@
 #include <QTextStream>
 
 #include "measurement_list.hpp"
+#include "mp4_writer.hpp"
 #include "store/durable_rename.hpp"
 
 namespace cineflow::ui {
@@ -25,6 +26,7 @@ constexpr int kPngQuality = 90;  // Qt maps quality q to zlib level (100 - q) * 
 
 const QString kIndexFileName = QStringLiteral("index.csv");
 const QString kMeasurementsFileName = QStringLiteral("measurements.csv");
+constexpr double kFallbackVideoRateHz = 20.0;  // frames without usable timestamps
 
 QString temporaryName(const QString& finalName) {
   return QLatin1Char('.') + finalName + QStringLiteral(".part");
@@ -269,6 +271,43 @@ CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
   return succeeded(static_cast<int>(rows.size()), skipped, QStringLiteral("PNG"), folder);
 }
 
+CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
+                               const std::vector<acquire::FrameHeader>& headers,
+                               const CineloopExportRequest& request, const ExportProgress& progress,
+                               const std::atomic<bool>* cancel) {
+  const QString& file = request.target;
+  if (QFileInfo::exists(file)) {
+    return failure(file, QStringLiteral("the file exists already (nothing is overwritten)"));
+  }
+  const double acquired = acquisitionRateHz(headers);
+  const double fps = request.videoFramesPerSecond > 0 ? request.videoFramesPerSecond
+                     : acquired > 0                   ? acquired
+                                                      : kFallbackVideoRateHz;
+  try {
+    Mp4Writer writer(toPath(file).string(), fps);
+    FramePicture picture(request.picture);
+    int skipped = 0;
+    const QString error =
+        forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+          writer.write(picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence),
+                                    request.measurements));
+          return QString();
+        });
+    if (!error.isEmpty()) {
+      return failure(file, error);
+    }
+    if (writer.frames() == 0) {
+      return failure(file, QStringLiteral("every frame was overwritten during the export"));
+    }
+    writer.finish();
+    CineloopExportResult result = succeeded(
+        writer.frames(), skipped, QStringLiteral("MP4 (%1 frames/s)").arg(fps, 0, 'f', 1), file);
+    return result;
+  } catch (const std::exception& exception) {
+    return failure(file, QString::fromStdString(exception.what()));
+  }
+}
+
 CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
                                 const std::vector<acquire::FrameHeader>& headers,
                                 const CineloopExportRequest& request,
@@ -317,6 +356,14 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
 
 }  // namespace
 
+double acquisitionRateHz(const std::vector<acquire::FrameHeader>& headers) {
+  if (headers.size() < 2 || headers.back().timestampNs <= headers.front().timestampNs) {
+    return 0.0;
+  }
+  return 1e9 * static_cast<double>(headers.size() - 1) /
+         static_cast<double>(headers.back().timestampNs - headers.front().timestampNs);
+}
+
 QString cineloopFrameFileName(std::uint64_t sequence) {
   return QStringLiteral("frame_%1.png").arg(sequence, 6, 10, QLatin1Char('0'));
 }
@@ -328,16 +375,22 @@ CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
   if (request.target.isEmpty()) {
     return failure(request.target, QStringLiteral("no folder given"));
   }
-  if (request.format == CineloopExportFormat::Png && !(request.picture.look.dynamicRangeDb > 0)) {
+  if (request.format != CineloopExportFormat::Hdf5 && !(request.picture.look.dynamicRangeDb > 0)) {
     return failure(request.target, QStringLiteral("the dynamic range must be positive"));
   }
   const std::vector<acquire::FrameHeader> headers = cineloop.headers();
   if (headers.empty()) {
     return failure(request.target, QStringLiteral("the cineloop is empty"));
   }
-  return request.format == CineloopExportFormat::Png
-             ? exportPng(cineloop, headers, request, progress, cancel)
-             : exportHdf5(cineloop, headers, request, progress, cancel);
+  switch (request.format) {
+    case CineloopExportFormat::Png:
+      return exportPng(cineloop, headers, request, progress, cancel);
+    case CineloopExportFormat::Mp4:
+      return exportMp4(cineloop, headers, request, progress, cancel);
+    case CineloopExportFormat::Hdf5:
+      break;
+  }
+  return exportHdf5(cineloop, headers, request, progress, cancel);
 }
 
 }  // namespace cineflow::ui

@@ -10,6 +10,9 @@
 //   <folder>/index.csv          sequence,timestamp_ns,elevation_m,file
 //   <folder>/measurements.csv   MeasurementList::csvHeader(), those of the exported frames
 //
+// Video (MP4): the same pictures as H.264 video (mp4_writer.hpp) in one file, at the frame rate
+// the request gives or, by default, the acquisition's (from the frames' timestamps).
+//
 // Data (HDF5): the frames' dB values as they are, in one cineflow.bmode/1 file (BmodeWriter), with
 // the acquisition and the processing that made them, and the exported frames' measurements and
 // annotations as the root attribute "measurements_csv" (the same CSV text).
@@ -32,12 +35,13 @@
 
 namespace cineflow::ui {
 
-enum class CineloopExportFormat { Png, Hdf5 };
+enum class CineloopExportFormat { Png, Hdf5, Mp4 };
 
 struct CineloopExportRequest {
   CineloopExportFormat format = CineloopExportFormat::Png;
-  QString target;          // PNG: the folder to create; HDF5: the file to create
-  PictureOptions picture;  // PNG only
+  QString target;                   // PNG: the folder to create; HDF5: the file to create
+  PictureOptions picture;           // PNG and MP4
+  double videoFramesPerSecond = 0;  // MP4: 0 = the acquisition's rate
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
   store::FileMetadata metadata;
   store::AttributeMap attributes;
@@ -62,6 +66,9 @@ CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
                                     const CineloopExportRequest& request,
                                     const ExportProgress& progress = {},
                                     const std::atomic<bool>* cancel = nullptr);
+
+// The rate the frames were acquired at, from their timestamps; 0 for fewer than two frames.
+double acquisitionRateHz(const std::vector<acquire::FrameHeader>& headers);
 
 // "frame_000042.png"
 QString cineloopFrameFileName(std::uint64_t sequence);

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -19,11 +20,13 @@ namespace cineflow::ui {
 namespace {
 
 const QString kHdf5Suffix = QStringLiteral(".h5");
+const QString kMp4Suffix = QStringLiteral(".mp4");
 
 }  // namespace
 
 CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
-                                           const CineloopExportChoice& initial, QWidget* parent)
+                                           const CineloopExportChoice& initial,
+                                           double acquisitionRateHz, QWidget* parent)
     : QDialog(parent), stem_(stem) {
   setObjectName(QStringLiteral("cineloopExportDialog"));
   setWindowTitle(tr("Export cineloop"));
@@ -38,6 +41,20 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   data_->setToolTip(
       tr("The frames' dB values as computed, with the acquisition and processing "
          "parameters (cineflow.bmode/1), for analysis"));
+  video_ = new QRadioButton(tr("Video (MP4, H.264), as on screen"), this);
+  video_->setObjectName(QStringLiteral("exportVideo"));
+  video_->setToolTip(
+      tr("The same pictures as one H.264 video, with the measurements and annotations of each "
+         "frame; plays in any video player"));
+  videoRate_ = new QDoubleSpinBox(this);
+  videoRate_->setObjectName(QStringLiteral("exportVideoRate"));
+  videoRate_->setRange(0.0, 240.0);
+  videoRate_->setDecimals(1);
+  videoRate_->setSuffix(tr(" frames/s"));
+  videoRate_->setSpecialValueText(
+      acquisitionRateHz > 0 ? tr("as acquired (%1 frames/s)").arg(acquisitionRateHz, 0, 'f', 1)
+                            : tr("as acquired"));
+  videoRate_->setToolTip(tr("The video's frame rate: as acquired, or slower or faster"));
   annotations_ = new QCheckBox(tr("Rulers and scale bar"), this);
   annotations_->setObjectName(QStringLiteral("exportAnnotations"));
 
@@ -63,6 +80,12 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
                              6);
   annotationsRow->addWidget(annotations_);
   formats->addLayout(annotationsRow);
+  formats->addWidget(video_);
+  auto* rateRow = new QHBoxLayout;
+  rateRow->addSpacing(pictures_->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) + 6);
+  rateRow->addWidget(videoRate_);
+  rateRow->addStretch(1);
+  formats->addLayout(rateRow);
   formats->addWidget(data_);
   form->addRow(frames == 1 ? tr("Export 1 frame as") : tr("Export %1 frames as").arg(frames),
                formats);
@@ -87,16 +110,21 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   connect(browse_, &QPushButton::clicked, this, &CineloopExportDialog::browse);
   connect(folder_, &QLineEdit::textChanged, this, &CineloopExportDialog::update);
   connect(pictures_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
+  connect(video_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
 
-  (initial.format == CineloopExportFormat::Png ? pictures_ : data_)->setChecked(true);
+  setFormat(initial.format);
   annotations_->setChecked(initial.annotations);
+  videoRate_->setValue(initial.videoFramesPerSecond);
   folder_->setText(initial.folder);
   update();
 }
 
 CineloopExportChoice CineloopExportDialog::choice() const {
-  return {pictures_->isChecked() ? CineloopExportFormat::Png : CineloopExportFormat::Hdf5,
-          annotations_->isChecked(), QDir::cleanPath(folder_->text().trimmed())};
+  const CineloopExportFormat format = pictures_->isChecked() ? CineloopExportFormat::Png
+                                      : video_->isChecked()  ? CineloopExportFormat::Mp4
+                                                             : CineloopExportFormat::Hdf5;
+  return {format, annotations_->isChecked(), videoRate_->value(),
+          QDir::cleanPath(folder_->text().trimmed())};
 }
 
 QString CineloopExportDialog::target() const {
@@ -104,8 +132,10 @@ QString CineloopExportDialog::target() const {
   if (!exportFolderProblem(current.folder).isEmpty()) {
     return {};
   }
-  return unusedExportPath(current.folder, stem_,
-                          current.format == CineloopExportFormat::Png ? QString() : kHdf5Suffix);
+  const QString suffix = current.format == CineloopExportFormat::Png   ? QString()
+                         : current.format == CineloopExportFormat::Mp4 ? kMp4Suffix
+                                                                       : kHdf5Suffix;
+  return unusedExportPath(current.folder, stem_, suffix);
 }
 
 void CineloopExportDialog::setFolder(const QString& folder) {
@@ -113,7 +143,10 @@ void CineloopExportDialog::setFolder(const QString& folder) {
 }
 
 void CineloopExportDialog::setFormat(CineloopExportFormat format) {
-  (format == CineloopExportFormat::Png ? pictures_ : data_)->setChecked(true);
+  (format == CineloopExportFormat::Png   ? pictures_
+   : format == CineloopExportFormat::Mp4 ? video_
+                                         : data_)
+      ->setChecked(true);
 }
 
 void CineloopExportDialog::browse() {
@@ -125,7 +158,8 @@ void CineloopExportDialog::browse() {
 }
 
 void CineloopExportDialog::update() {
-  annotations_->setEnabled(pictures_->isChecked());
+  annotations_->setEnabled(!data_->isChecked());
+  videoRate_->setEnabled(video_->isChecked());
   const QString folder = choice().folder;
   problem_ =
       folder_->text().trimmed().isEmpty() ? tr("Choose a folder.") : exportFolderProblem(folder);

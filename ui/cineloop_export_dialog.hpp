@@ -1,9 +1,10 @@
 #pragma once
-// The dialog behind "Export…" in the cineloop panel: the form (pictures as on screen, or the dB
-// data as HDF5), whether pictures carry the rulers and scale bar, and the folder the export goes
-// into. It shows the exact new folder or file the export will create there (export_target.hpp) and
-// keeps Export disabled, with the reason in place of that path, while the folder cannot take it
-// (missing, a system folder, not writable), so a half-typed path can never become the target.
+// The dialog behind "Export…" in the cineloop panel: the form (pictures as on screen, a video of
+// them, or the dB data as HDF5), whether pictures carry the rulers and scale bar, the video's
+// frame rate (the acquisition's or a chosen one), and the folder the export goes into. It shows the
+// exact new folder or file the export will create there (export_target.hpp) and keeps Export
+// disabled, with the reason in place of that path, while the folder cannot take it (missing, a
+// system folder, not writable), so a half-typed path can never become the target.
 
 #include <QDateTime>
 #include <QDialog>
@@ -12,6 +13,7 @@
 #include "cineloop_export.hpp"
 
 class QCheckBox;
+class QDoubleSpinBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -23,16 +25,18 @@ namespace cineflow::ui {
 struct CineloopExportChoice {
   CineloopExportFormat format = CineloopExportFormat::Png;
   bool annotations = true;
-  QString folder;  // where the new folder or file goes
+  double videoFramesPerSecond = 0;  // 0: the acquisition's
+  QString folder;                   // where the new folder or file goes
 };
 
 class CineloopExportDialog : public QDialog {
   Q_OBJECT
 
  public:
-  // `frames`: how many the export will write; `stem`: exportStem() of the recording and now.
+  // `frames`: how many the export will write; `stem`: exportStem() of the recording and now;
+  // `acquisitionRateHz`: the video's default frame rate (0: unknown).
   CineloopExportDialog(int frames, const QString& stem, const CineloopExportChoice& initial,
-                       QWidget* parent = nullptr);
+                       double acquisitionRateHz = 0, QWidget* parent = nullptr);
 
   CineloopExportChoice choice() const;
   // The folder (PNG) or file (HDF5) to create: a name not in use when this is called; empty while
@@ -52,6 +56,8 @@ class CineloopExportDialog : public QDialog {
   QString problem_;
   QRadioButton* pictures_ = nullptr;
   QRadioButton* data_ = nullptr;
+  QRadioButton* video_ = nullptr;
+  QDoubleSpinBox* videoRate_ = nullptr;
   QCheckBox* annotations_ = nullptr;
   QLineEdit* folder_ = nullptr;
   QPushButton* browse_ = nullptr;

@@ -213,12 +213,15 @@ void CineloopPanel::chooseExport() {
     }
   }
   CineloopExportDialog dialog(entryCount(), exportStem(recording_, QDateTime::currentDateTime()),
-                              lastExport_, this);
+                              lastExport_, acquisitionRateHz(entries_), this);
   if (dialog.exec() != QDialog::Accepted) {
     return;
   }
   lastExport_ = dialog.choice();
-  startExport(exportRequest(lastExport_.format, dialog.target(), lastExport_.annotations));
+  CineloopExportRequest request =
+      exportRequest(lastExport_.format, dialog.target(), lastExport_.annotations);
+  request.videoFramesPerSecond = lastExport_.videoFramesPerSecond;
+  startExport(request);
 }
 
 }  // namespace cineflow::ui

@@ -110,7 +110,7 @@ void ExportTargetTest::dialogOffersANewFolderInsideTheChosenOne() {
   QVERIFY(own.isValid());
   const QString stem = QStringLiteral("PWI_disk_cineloop_2026-11-25_14-03-07");
   CineloopExportDialog dialog(16, stem,
-                              CineloopExportChoice{CineloopExportFormat::Png, true, own.path()});
+                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, own.path()});
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* exportButton = dialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
@@ -138,7 +138,7 @@ void ExportTargetTest::dialogRefusesWhatCannotTakeAnExport() {
   QTemporaryDir own;
   QVERIFY(own.isValid());
   CineloopExportDialog dialog(16, QStringLiteral("loop"),
-                              CineloopExportChoice{CineloopExportFormat::Png, true, own.path()});
+                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, own.path()});
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* exportButton = dialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
@@ -162,7 +162,7 @@ void ExportTargetTest::returnExportsOnlyAGoodFolder() {
   QTemporaryDir own;
   QVERIFY(own.isValid());
   CineloopExportDialog dialog(16, QStringLiteral("loop"),
-                              CineloopExportChoice{CineloopExportFormat::Png, true, QString()});
+                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, QString()});
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* folder = dialog.findChild<QLineEdit*>(QStringLiteral("exportFolder"));

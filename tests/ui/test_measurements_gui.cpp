@@ -23,6 +23,7 @@
 #include "main_window.hpp"
 #include "measurement_list.hpp"
 #include "measurements_panel.hpp"
+#include "mp4_decode.hpp"
 #include "sim_window.hpp"
 #include "store/hdf5_handle.hpp"
 #include "support/test_paths.hpp"
@@ -208,9 +209,30 @@ class TestMeasurementsGui : public QObject {
     QCOMPARE(QString::fromUtf8(csv.readAll()).count('\n'),
              static_cast<int>(list().ofView(QStringLiteral("Live")).size()) + 1);
 
+    // The video: every frame, the pictures' size made even, the first frame as its PNG.
+    const QString video = QDir(parent.path()).filePath(QStringLiteral("loop.mp4"));
+    ui::CineloopExportRequest request =
+        cineloop.exportRequest(ui::CineloopExportFormat::Mp4, video);
+    request.videoFramesPerSecond = 10.0;
+    QVERIFY(cineloop.startExport(request));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 60'000);
+    QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    const test::DecodedVideo decoded = test::decodeMp4(video.toStdString());
+    QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
+    QCOMPARE(decoded.frames, static_cast<int>(pictures.size()));
+    const QImage firstPicture =
+        QImage(QDir(folder).filePath(pictures.front())).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(decoded.width, (firstPicture.width() + 1) & ~1);
+    QCOMPARE(decoded.height, (firstPicture.height() + 1) & ~1);
+    QVERIFY(std::abs(decoded.seconds - pictures.size() / 10.0) < 0.15);
+    const double difference = test::meanAbsoluteDifference(firstPicture, decoded.first);
+    qInfo("MP4 of %d frames: first frame differs from its PNG by %.2f of 255 on average",
+          decoded.frames, difference);
+    QVERIFY(difference < 6.0);
+
     const QString file = QDir(parent.path()).filePath(QStringLiteral("loop.h5"));
     QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Hdf5, file)));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 60'000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
     QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
     const hid_t h5 = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
     QVERIFY(h5 >= 0);
