@@ -271,14 +271,19 @@ CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
   return succeeded(static_cast<int>(rows.size()), skipped, QStringLiteral("PNG"), folder);
 }
 
+// The exports to one file never overwrite: the failure for a target that exists.
+std::optional<CineloopExportResult> refuseExisting(const QString& file) {
+  if (QFileInfo::exists(file)) {
+    return failure(file, QStringLiteral("the file exists already (nothing is overwritten)"));
+  }
+  return std::nullopt;
+}
+
 CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
                                const std::vector<acquire::FrameHeader>& headers,
                                const CineloopExportRequest& request, const ExportProgress& progress,
                                const std::atomic<bool>* cancel) {
   const QString& file = request.target;
-  if (QFileInfo::exists(file)) {
-    return failure(file, QStringLiteral("the file exists already (nothing is overwritten)"));
-  }
   const double acquired = acquisitionRateHz(headers);
   const double fps = request.videoFramesPerSecond > 0 ? request.videoFramesPerSecond
                      : acquired > 0                   ? acquired
@@ -300,12 +305,51 @@ CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
       return failure(file, QStringLiteral("every frame was overwritten during the export"));
     }
     writer.finish();
-    CineloopExportResult result = succeeded(
-        writer.frames(), skipped, QStringLiteral("MP4 (%1 frames/s)").arg(fps, 0, 'f', 1), file);
-    return result;
+    return succeeded(writer.frames(), skipped,
+                     QStringLiteral("MP4 (%1 frames/s)").arg(fps, 0, 'f', 1), file);
   } catch (const std::exception& exception) {
     return failure(file, QString::fromStdString(exception.what()));
   }
+}
+
+CineloopExportResult exportDicom(const pipeline::Cineloop& cineloop,
+                                 const std::vector<acquire::FrameHeader>& headers,
+                                 const CineloopExportRequest& request,
+                                 const ExportProgress& progress, const std::atomic<bool>* cancel) {
+  const QString& file = request.target;
+  PictureOptions options = request.picture;
+  options.annotations = false;  // no rulers: the pixel spacing holds over the whole picture
+  FramePicture picture(options);
+  DicomPictures pictures;
+  const double rate = acquisitionRateHz(headers);
+  pictures.frameTimeMs = rate > 0 ? 1000.0 / rate : 1000.0 / kFallbackVideoRateHz;
+  int skipped = 0;
+  const QString error =
+      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+        if (!pictures.frames.empty() && !(frame.geometry == pictures.geometry)) {
+          ++skipped;  // made before the grid changed: one file holds one grid
+          return QString();
+        }
+        pictures.geometry = frame.geometry;
+        pictures.frames.push_back(picture.draw(frame, {}, request.measurements).copy());
+        return QString();
+      });
+  if (!error.isEmpty()) {
+    return failure(file, error);
+  }
+  if (pictures.frames.empty()) {
+    return failure(file, QStringLiteral("every frame was overwritten during the export"));
+  }
+  pictures.burnedInAnnotation = !measurementsOf(request.measurements, headers, [](const auto& h) {
+                                   return h.sequence;
+                                 }).empty();
+  try {
+    writeUltrasoundDicom(toPath(file).string(), pictures, request.patient);
+  } catch (const std::exception& exception) {
+    return failure(file, QString::fromStdString(exception.what()));
+  }
+  return succeeded(static_cast<int>(pictures.frames.size()), skipped, QStringLiteral("DICOM"),
+                   file);
 }
 
 CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
@@ -313,9 +357,6 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
                                 const CineloopExportRequest& request,
                                 const ExportProgress& progress, const std::atomic<bool>* cancel) {
   const QString& file = request.target;
-  if (QFileInfo::exists(file)) {
-    return failure(file, QStringLiteral("the file exists already (nothing is overwritten)"));
-  }
   try {
     std::unique_ptr<store::BmodeWriter> writer;  // made with the first frame's geometry
     process::ImageGeometry geometry;
@@ -378,15 +419,31 @@ CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
   if (request.format != CineloopExportFormat::Hdf5 && !(request.picture.look.dynamicRangeDb > 0)) {
     return failure(request.target, QStringLiteral("the dynamic range must be positive"));
   }
-  const std::vector<acquire::FrameHeader> headers = cineloop.headers();
+  std::vector<acquire::FrameHeader> headers = cineloop.headers();
+  if (request.onlyFrame) {
+    std::erase_if(headers,
+                  [&](const acquire::FrameHeader& h) { return h.sequence != *request.onlyFrame; });
+    if (headers.empty()) {
+      return failure(
+          request.target,
+          QStringLiteral("frame %1 is no longer in the cineloop").arg(*request.onlyFrame));
+    }
+  }
   if (headers.empty()) {
     return failure(request.target, QStringLiteral("the cineloop is empty"));
+  }
+  if (request.format != CineloopExportFormat::Png) {
+    if (auto refused = refuseExisting(request.target)) {
+      return *refused;
+    }
   }
   switch (request.format) {
     case CineloopExportFormat::Png:
       return exportPng(cineloop, headers, request, progress, cancel);
     case CineloopExportFormat::Mp4:
       return exportMp4(cineloop, headers, request, progress, cancel);
+    case CineloopExportFormat::Dicom:
+      return exportDicom(cineloop, headers, request, progress, cancel);
     case CineloopExportFormat::Hdf5:
       break;
   }

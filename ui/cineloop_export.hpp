@@ -13,6 +13,10 @@
 // Video (MP4): the same pictures as H.264 video (mp4_writer.hpp) in one file, at the frame rate
 // the request gives or, by default, the acquisition's (from the frames' timestamps).
 //
+// DICOM: the pictures without rulers (so that one pixel spacing holds across them) with the
+// measurements burnt in, as one Ultrasound Multi-frame Image (an Ultrasound Image for one frame)
+// with the physical pixel spacing in its Sequence of Ultrasound Regions (dicom_export.hpp).
+//
 // Data (HDF5): the frames' dB values as they are, in one cineflow.bmode/1 file (BmodeWriter), with
 // the acquisition and the processing that made them, and the exported frames' measurements and
 // annotations as the root attribute "measurements_csv" (the same CSV text).
@@ -24,10 +28,12 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 
 #include <QString>
 
 #include "acquire/frame.hpp"
+#include "dicom_export.hpp"
 #include "frame_picture.hpp"
 #include "measurement.hpp"
 #include "pipeline/cineloop.hpp"
@@ -35,13 +41,16 @@
 
 namespace cineflow::ui {
 
-enum class CineloopExportFormat { Png, Hdf5, Mp4 };
+enum class CineloopExportFormat { Png, Hdf5, Mp4, Dicom };
 
 struct CineloopExportRequest {
   CineloopExportFormat format = CineloopExportFormat::Png;
   QString target;                   // PNG: the folder to create; HDF5: the file to create
   PictureOptions picture;           // PNG and MP4
   double videoFramesPerSecond = 0;  // MP4: 0 = the acquisition's rate
+  DicomPatient patient;             // DICOM
+  // Only this frame (the one on screen), in any form; all kept frames when empty.
+  std::optional<std::uint64_t> onlyFrame;
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
   store::FileMetadata metadata;
   store::AttributeMap attributes;

@@ -21,12 +21,14 @@ namespace {
 
 const QString kHdf5Suffix = QStringLiteral(".h5");
 const QString kMp4Suffix = QStringLiteral(".mp4");
+const QString kDicomSuffix = QStringLiteral(".dcm");
 
 }  // namespace
 
 CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
                                            const CineloopExportChoice& initial,
-                                           double acquisitionRateHz, QWidget* parent)
+                                           double acquisitionRateHz,
+                                           std::optional<std::uint64_t> shownFrame, QWidget* parent)
     : QDialog(parent), stem_(stem) {
   setObjectName(QStringLiteral("cineloopExportDialog"));
   setWindowTitle(tr("Export cineloop"));
@@ -55,6 +57,23 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
       acquisitionRateHz > 0 ? tr("as acquired (%1 frames/s)").arg(acquisitionRateHz, 0, 'f', 1)
                             : tr("as acquired"));
   videoRate_->setToolTip(tr("The video's frame rate: as acquired, or slower or faster"));
+  dicom_ = new QRadioButton(tr("DICOM (ultrasound image), as on screen"), this);
+  dicom_->setObjectName(QStringLiteral("exportDicom"));
+  dicom_->setToolTip(
+      tr("One DICOM file for a PACS: an Ultrasound Multi-frame Image (one frame: an Ultrasound "
+         "Image) in the displayed colour map, with the frame time and the physical pixel spacing"));
+  patientName_ = new QLineEdit(this);
+  patientName_->setObjectName(QStringLiteral("dicomPatientName"));
+  patientId_ = new QLineEdit(this);
+  patientId_->setObjectName(QStringLiteral("dicomPatientId"));
+  patientId_->setPlaceholderText(tr("made up from the date and time"));
+  studyDescription_ = new QLineEdit(this);
+  studyDescription_->setObjectName(QStringLiteral("dicomStudyDescription"));
+  onlyShown_ = new QCheckBox(shownFrame ? tr("Only the frame on screen (seq %1)").arg(*shownFrame)
+                                        : tr("Only the frame on screen"),
+                             this);
+  onlyShown_->setObjectName(QStringLiteral("exportOnlyShownFrame"));
+  onlyShown_->setEnabled(shownFrame.has_value());
   annotations_ = new QCheckBox(tr("Rulers and scale bar"), this);
   annotations_->setObjectName(QStringLiteral("exportAnnotations"));
 
@@ -86,7 +105,17 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   rateRow->addWidget(videoRate_);
   rateRow->addStretch(1);
   formats->addLayout(rateRow);
+  formats->addWidget(dicom_);
+  auto* patient = new QFormLayout;
+  patient->addRow(tr("Patient name"), patientName_);
+  patient->addRow(tr("Patient ID"), patientId_);
+  patient->addRow(tr("Study"), studyDescription_);
+  auto* patientRow = new QHBoxLayout;
+  patientRow->addSpacing(pictures_->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) + 6);
+  patientRow->addLayout(patient);
+  formats->addLayout(patientRow);
   formats->addWidget(data_);
+  formats->addWidget(onlyShown_);
   form->addRow(frames == 1 ? tr("Export 1 frame as") : tr("Export %1 frames as").arg(frames),
                formats);
   form->addRow(tr("Into folder"), folderRow);
@@ -111,10 +140,15 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   connect(folder_, &QLineEdit::textChanged, this, &CineloopExportDialog::update);
   connect(pictures_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
   connect(video_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
+  connect(dicom_, &QRadioButton::toggled, this, &CineloopExportDialog::update);
 
   setFormat(initial.format);
   annotations_->setChecked(initial.annotations);
   videoRate_->setValue(initial.videoFramesPerSecond);
+  patientName_->setText(initial.patient.name);
+  patientId_->setText(initial.patient.id);
+  studyDescription_->setText(initial.patient.studyDescription);
+  onlyShown_->setChecked(initial.onlyShownFrame && shownFrame.has_value());
   folder_->setText(initial.folder);
   update();
 }
@@ -122,9 +156,19 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
 CineloopExportChoice CineloopExportDialog::choice() const {
   const CineloopExportFormat format = pictures_->isChecked() ? CineloopExportFormat::Png
                                       : video_->isChecked()  ? CineloopExportFormat::Mp4
+                                      : dicom_->isChecked()  ? CineloopExportFormat::Dicom
                                                              : CineloopExportFormat::Hdf5;
-  return {format, annotations_->isChecked(), videoRate_->value(),
-          QDir::cleanPath(folder_->text().trimmed())};
+  DicomPatient patient;
+  patient.name = patientName_->text().trimmed().isEmpty() ? DicomPatient{}.name
+                                                          : patientName_->text().trimmed();
+  patient.id = patientId_->text().trimmed();
+  patient.studyDescription = studyDescription_->text().trimmed();
+  return {format,
+          annotations_->isChecked(),
+          videoRate_->value(),
+          QDir::cleanPath(folder_->text().trimmed()),
+          patient,
+          onlyShown_->isChecked()};
 }
 
 QString CineloopExportDialog::target() const {
@@ -132,9 +176,10 @@ QString CineloopExportDialog::target() const {
   if (!exportFolderProblem(current.folder).isEmpty()) {
     return {};
   }
-  const QString suffix = current.format == CineloopExportFormat::Png   ? QString()
-                         : current.format == CineloopExportFormat::Mp4 ? kMp4Suffix
-                                                                       : kHdf5Suffix;
+  const QString suffix = current.format == CineloopExportFormat::Png     ? QString()
+                         : current.format == CineloopExportFormat::Mp4   ? kMp4Suffix
+                         : current.format == CineloopExportFormat::Dicom ? kDicomSuffix
+                                                                         : kHdf5Suffix;
   return unusedExportPath(current.folder, stem_, suffix);
 }
 
@@ -143,9 +188,10 @@ void CineloopExportDialog::setFolder(const QString& folder) {
 }
 
 void CineloopExportDialog::setFormat(CineloopExportFormat format) {
-  (format == CineloopExportFormat::Png   ? pictures_
-   : format == CineloopExportFormat::Mp4 ? video_
-                                         : data_)
+  (format == CineloopExportFormat::Png     ? pictures_
+   : format == CineloopExportFormat::Mp4   ? video_
+   : format == CineloopExportFormat::Dicom ? dicom_
+                                           : data_)
       ->setChecked(true);
 }
 
@@ -160,6 +206,9 @@ void CineloopExportDialog::browse() {
 void CineloopExportDialog::update() {
   annotations_->setEnabled(!data_->isChecked());
   videoRate_->setEnabled(video_->isChecked());
+  for (QLineEdit* field : {patientName_, patientId_, studyDescription_}) {
+    field->setEnabled(dicom_->isChecked());
+  }
   const QString folder = choice().folder;
   problem_ =
       folder_->text().trimmed().isEmpty() ? tr("Choose a folder.") : exportFolderProblem(folder);

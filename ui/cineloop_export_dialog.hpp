@@ -9,6 +9,8 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QString>
+#include <cstdint>
+#include <optional>
 
 #include "cineloop_export.hpp"
 
@@ -27,6 +29,8 @@ struct CineloopExportChoice {
   bool annotations = true;
   double videoFramesPerSecond = 0;  // 0: the acquisition's
   QString folder;                   // where the new folder or file goes
+  DicomPatient patient;             // DICOM
+  bool onlyShownFrame = false;      // the frame on screen instead of the whole cineloop
 };
 
 class CineloopExportDialog : public QDialog {
@@ -34,9 +38,12 @@ class CineloopExportDialog : public QDialog {
 
  public:
   // `frames`: how many the export will write; `stem`: exportStem() of the recording and now;
-  // `acquisitionRateHz`: the video's default frame rate (0: unknown).
+  // `acquisitionRateHz`: the video's default frame rate (0: unknown); `shownFrame`: the frame on
+  // screen, which the export may take alone (none: the whole cineloop only).
   CineloopExportDialog(int frames, const QString& stem, const CineloopExportChoice& initial,
-                       double acquisitionRateHz = 0, QWidget* parent = nullptr);
+                       double acquisitionRateHz = 0,
+                       std::optional<std::uint64_t> shownFrame = std::nullopt,
+                       QWidget* parent = nullptr);
 
   CineloopExportChoice choice() const;
   // The folder (PNG) or file (HDF5) to create: a name not in use when this is called; empty while
@@ -57,6 +64,11 @@ class CineloopExportDialog : public QDialog {
   QRadioButton* pictures_ = nullptr;
   QRadioButton* data_ = nullptr;
   QRadioButton* video_ = nullptr;
+  QRadioButton* dicom_ = nullptr;
+  QLineEdit* patientName_ = nullptr;
+  QLineEdit* patientId_ = nullptr;
+  QLineEdit* studyDescription_ = nullptr;
+  QCheckBox* onlyShown_ = nullptr;
   QDoubleSpinBox* videoRate_ = nullptr;
   QCheckBox* annotations_ = nullptr;
   QLineEdit* folder_ = nullptr;

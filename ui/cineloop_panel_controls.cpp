@@ -213,7 +213,7 @@ void CineloopPanel::chooseExport() {
     }
   }
   CineloopExportDialog dialog(entryCount(), exportStem(recording_, QDateTime::currentDateTime()),
-                              lastExport_, acquisitionRateHz(entries_), this);
+                              lastExport_, acquisitionRateHz(entries_), currentSequence(), this);
   if (dialog.exec() != QDialog::Accepted) {
     return;
   }
@@ -221,6 +221,10 @@ void CineloopPanel::chooseExport() {
   CineloopExportRequest request =
       exportRequest(lastExport_.format, dialog.target(), lastExport_.annotations);
   request.videoFramesPerSecond = lastExport_.videoFramesPerSecond;
+  request.patient = lastExport_.patient;
+  if (lastExport_.onlyShownFrame) {
+    request.onlyFrame = currentSequence();
+  }
   startExport(request);
 }
 

@@ -105,12 +105,20 @@ void ExportTargetTest::pathsInUseGetANumber() {
       dir.filePath(QStringLiteral("loop.h5")));
 }
 
+// Pictures with rulers into `folder`: the dialog's first choice.
+static CineloopExportChoice pngInto(const QString& folder) {
+  CineloopExportChoice choice;
+  choice.format = CineloopExportFormat::Png;
+  choice.annotations = true;
+  choice.folder = folder;
+  return choice;
+}
+
 void ExportTargetTest::dialogOffersANewFolderInsideTheChosenOne() {
   QTemporaryDir own;
   QVERIFY(own.isValid());
   const QString stem = QStringLiteral("PWI_disk_cineloop_2026-11-25_14-03-07");
-  CineloopExportDialog dialog(16, stem,
-                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, own.path()});
+  CineloopExportDialog dialog(16, stem, pngInto(own.path()));
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* exportButton = dialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
@@ -137,8 +145,7 @@ void ExportTargetTest::dialogOffersANewFolderInsideTheChosenOne() {
 void ExportTargetTest::dialogRefusesWhatCannotTakeAnExport() {
   QTemporaryDir own;
   QVERIFY(own.isValid());
-  CineloopExportDialog dialog(16, QStringLiteral("loop"),
-                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, own.path()});
+  CineloopExportDialog dialog(16, QStringLiteral("loop"), pngInto(own.path()));
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* exportButton = dialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
@@ -161,8 +168,7 @@ void ExportTargetTest::dialogRefusesWhatCannotTakeAnExport() {
 void ExportTargetTest::returnExportsOnlyAGoodFolder() {
   QTemporaryDir own;
   QVERIFY(own.isValid());
-  CineloopExportDialog dialog(16, QStringLiteral("loop"),
-                              CineloopExportChoice{CineloopExportFormat::Png, true, 0, QString()});
+  CineloopExportDialog dialog(16, QStringLiteral("loop"), pngInto(QString()));
   dialog.show();
   QVERIFY(QTest::qWaitForWindowExposed(&dialog));
   auto* folder = dialog.findChild<QLineEdit*>(QStringLiteral("exportFolder"));

@@ -12,6 +12,12 @@
 #include <cmath>
 
 #include <hdf5.h>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#include "dcmtk/config/osconfig.h"
+#include "dcmtk/dcmdata/dctk.h"
+#pragma GCC diagnostic pop
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -19,6 +25,7 @@
 #include "bmode_view.hpp"
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
+#include "dicom_export.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "measurement_list.hpp"
@@ -27,6 +34,7 @@
 #include "sim_window.hpp"
 #include "store/hdf5_handle.hpp"
 #include "support/test_paths.hpp"
+#include "view_overlay.hpp"
 
 using namespace cineflow;
 using ui::MeasureTool;
@@ -230,9 +238,75 @@ class TestMeasurementsGui : public QObject {
           decoded.frames, difference);
     QVERIFY(difference < 6.0);
 
+    // DICOM: every frame as an Ultrasound Multi-frame Image, each the PNG's image part exactly
+    // (the PNG adds rulers around it), with the physical pixel spacing; one frame alone as an
+    // Ultrasound Image.
+    const QString dicom = QDir(parent.path()).filePath(QStringLiteral("loop.dcm"));
+    QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Dicom, dicom)));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
+    QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    DcmFileFormat format;
+    QVERIFY(format.loadFile(dicom.toLocal8Bit().constData()).good());
+    DcmDataset& data = *format.getDataset();
+    const auto text = [&data](const DcmTagKey& tag) {
+      OFString value;
+      data.findAndGetOFStringArray(tag, value);
+      return QString::fromLatin1(value.c_str());
+    };
+    QCOMPARE(text(DCM_SOPClassUID), QString::fromLatin1(ui::kUltrasoundMultiframeImageStorage));
+    QCOMPARE(text(DCM_Modality), QStringLiteral("US"));
+    QCOMPARE(text(DCM_PatientName), QStringLiteral("Anonymous"));
+    QCOMPARE(text(DCM_BurnedInAnnotation), QStringLiteral("YES"));
+    QCOMPARE(text(DCM_NumberOfFrames).toInt(), static_cast<int>(pictures.size()));
+    QVERIFY(text(DCM_FrameTime).toDouble() > 0);
+    Uint16 rows = 0, columns = 0;
+    data.findAndGetUint16(DCM_Rows, rows);
+    data.findAndGetUint16(DCM_Columns, columns);
+    const QMargins margins = ui::kOverlayMargins;
+    QCOMPARE(int(columns), firstPicture.width() - margins.left() - margins.right());
+    QCOMPARE(int(rows), firstPicture.height() - margins.top() - margins.bottom());
+    DcmItem* region = nullptr;
+    QVERIFY(data.findAndGetSequenceItem(DCM_SequenceOfUltrasoundRegions, region, 0).good());
+    Float64 deltaX = 0, deltaY = 0;
+    region->findAndGetFloat64(DCM_PhysicalDeltaX, deltaX);
+    region->findAndGetFloat64(DCM_PhysicalDeltaY, deltaY);
+    const process::ImageGeometry& g = view().displayedFrame()->geometry;
+    QVERIFY(std::abs(deltaX - g.nx * g.dx * 100.0 / columns) < 1e-9);  // cm per pixel
+    QVERIFY(std::abs(deltaY - g.nz * g.dz * 100.0 / rows) < 1e-9);
+    const Uint8* pixels = nullptr;
+    unsigned long count = 0;
+    QVERIFY(data.findAndGetUint8Array(DCM_PixelData, pixels, &count).good());
+    QCOMPARE(count, static_cast<unsigned long>(rows) * columns * 3 * pictures.size());
+    const int otherIndex = static_cast<int>(pictures.indexOf(other));
+    const QImage otherPicture = QImage(QDir(folder).filePath(other))
+                                    .convertToFormat(QImage::Format_RGB32)
+                                    .copy(margins.left(), margins.top(), columns, rows);
+    const Uint8* frameStart = pixels + static_cast<std::size_t>(otherIndex) * rows * columns * 3;
+    int differing = 0;
+    for (int y = 0; y < rows; ++y) {
+      for (int x = 0; x < columns; ++x) {
+        const Uint8* p = frameStart + (static_cast<std::size_t>(y) * columns + x) * 3;
+        differing += otherPicture.pixel(x, y) != qRgb(p[0], p[1], p[2]) ? 1 : 0;
+      }
+    }
+    QCOMPARE(differing, 0);
+    ui::CineloopExportRequest single = cineloop.exportRequest(
+        ui::CineloopExportFormat::Dicom, QDir(parent.path()).filePath(QStringLiteral("frame.dcm")));
+    single.onlyFrame = frame;
+    QVERIFY(cineloop.startExport(single));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 4, 60'000);
+    QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    DcmFileFormat one;
+    QVERIFY(one.loadFile(single.target.toLocal8Bit().constData()).good());
+    OFString sopClass, frames;
+    one.getDataset()->findAndGetOFString(DCM_SOPClassUID, sopClass);
+    QCOMPARE(QString::fromLatin1(sopClass.c_str()),
+             QString::fromLatin1(ui::kUltrasoundImageStorage));
+    QVERIFY(one.getDataset()->findAndGetOFString(DCM_NumberOfFrames, frames).bad());
+
     const QString file = QDir(parent.path()).filePath(QStringLiteral("loop.h5"));
     QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Hdf5, file)));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 5, 60'000);
     QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
     const hid_t h5 = H5Fopen(file.toLocal8Bit().constData(), H5F_ACC_RDONLY, H5P_DEFAULT);
     QVERIFY(h5 >= 0);
