@@ -53,6 +53,9 @@ class ImagingPanel : public QGroupBox {
   QPushButton& applyGridButton() { return *applyGrid_; }
   // Empty while the parameters shown are in effect; otherwise why they are not.
   QString imagingError() const;
+  // Fills every control from the engine's parameters and the acquisition, without applying them
+  // back; clears any error (after a preset changed them).
+  void load();
 
  protected:
   // Return in a grid box applies the grid (the boxes pass Return on to their parent).
@@ -62,9 +65,6 @@ class ImagingPanel : public QGroupBox {
   void onSourceOpened();
   // The boxes that show numbers (blank before the first source).
   std::array<QDoubleSpinBox*, 8> numberBoxes() const;
-  // Fills every control from the engine's parameters and the acquisition, without applying them
-  // back; clears any error.
-  void load();
   void loadLiveControls();  // mode, I/Q, f-number and apodisation from the parameters in effect
   void loadGrid();
   // Applies `change` to the parameters in effect, reports the engine's answer and shows in the

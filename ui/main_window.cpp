@@ -108,6 +108,8 @@ void MainWindow::createToolBar() {
   toolBar->addAction(profilerAction_);
   toolBar->addSeparator();
   toolBar->addWidget(displayControls_);
+  toolBar->addSeparator();
+  createPresetPicker(*toolBar);
 
   followDisplayControls(*view_);
 }

@@ -9,6 +9,7 @@
 // (app_settings.hpp): restored on construction, saved on close and by saveSettings().
 
 #include <memory>
+#include <vector>
 
 #include <QByteArray>
 #include <QMainWindow>
@@ -16,10 +17,13 @@
 
 #include "compute/backend.hpp"
 #include "frame.hpp"
+#include "presets.hpp"
 #include "store/raw_recorder.hpp"
 #include "ultrasound/mat_import.hpp"
 
 class QAction;
+class QComboBox;
+class QToolBar;
 class QDockWidget;
 class QLabel;
 
@@ -87,6 +91,10 @@ class MainWindow : public QMainWindow {
   MipTriptych& liveMips() { return *liveMips_; }
   MeasurementList& measurements() { return *measurements_; }
   MeasurementsPanel& measurementsPanel() { return *measurementsPanel_; }
+  // Applies `preset` as the toolbar's picker does; returns "" or why the imaging part was refused
+  // (also shown in the status bar).
+  QString applyPreset(const Preset& preset);
+  const std::vector<Preset>& presets() const { return presets_; }
   QDockWidget& measurementsDock() { return *measurementsDock_; }
 
   // Writes the geometry, dock layout and choices to the settings store now.
@@ -125,6 +133,11 @@ class MainWindow : public QMainWindow {
   // Measure menu, and every image view measuring into one list.
   void createMeasurementDock();
   void addMeasureMenu();
+  // main_window_presets.cpp: the toolbar's preset picker.
+  void createPresetPicker(QToolBar& toolBar);
+  void reloadPresets();
+  void listPresets();              // those that fit the open source
+  QString sourceModality() const;  // "ultrasound" or "oct"
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
   void onFrameReady(const std::shared_ptr<const Frame>& frame);
@@ -145,6 +158,8 @@ class MainWindow : public QMainWindow {
   MeasurementList* measurements_ = nullptr;
   MeasurementsPanel* measurementsPanel_ = nullptr;
   QDockWidget* measurementsDock_ = nullptr;
+  QComboBox* presetBox_ = nullptr;
+  std::vector<Preset> presets_;
   QDockWidget* acquisitionDock_ = nullptr;
   QDockWidget* cineloopDock_ = nullptr;
   StatusIndicators* statusIndicators_ = nullptr;

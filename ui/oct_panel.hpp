@@ -28,6 +28,8 @@ class OctPanel : public QGroupBox {
 
  public:
   explicit OctPanel(EngineController& controller, QWidget* parent = nullptr);
+  // The controls from the parameters in effect (after a preset changed them).
+  void load();
 
   // The controls, for tests.
   QSlider& a2Slider() { return *a2Slider_; }
@@ -52,7 +54,6 @@ class OctPanel : public QGroupBox {
 
  private:
   void onSourceOpened();
-  void load();  // the controls from the parameters in effect
   template <class Change>
   void apply(Change change);
   void showMessage(const QString& text, bool isError);
