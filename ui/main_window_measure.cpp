@@ -76,7 +76,7 @@ void MainWindow::createMeasurementDock() {
     if (tool != MeasureTool::None) {
       measurementsDock_->show();
       measurementsDock_->raise();
-      showMessage(tr("%1: drag on the image (Esc: back to panning)").arg(toolName(tool)), false);
+      showMessage(tr("%1: drag on the image (V: back to panning)").arg(toolName(tool)), false);
     }
   });
 }

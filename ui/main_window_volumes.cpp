@@ -30,10 +30,10 @@ void MainWindow::createVolumeDocks() {
   liveMipDock_->setObjectName(QStringLiteral("liveMipDock"));
   liveMipDock_->setWidget(liveMips_);
   addDockWidget(Qt::RightDockWidgetArea, liveMipDock_);
-  // One column of tabs beside the image, the live MIPs in front, at most a third of the window.
+  // One column of tabs beside the image, the live MIPs in front, a fifth of the window.
   tabifyDockWidget(volumeDock_, liveMipDock_);
   liveMipDock_->raise();
-  resizeDocks({volumeDock_}, {width() / 4}, Qt::Horizontal);
+  resizeDocks({volumeDock_}, {width() / 5}, Qt::Horizontal);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshLiveMip);
   // The previous source's newest volume is not this source's: nothing until this one makes one.

@@ -26,7 +26,7 @@ struct ToolEntry {
 };
 
 constexpr std::array<ToolEntry, 7> kTools{{
-    {MeasureTool::None, "Pan", "Esc", "Drag pans the image, the wheel zooms (no measuring tool)"},
+    {MeasureTool::None, "Pan", "V", "Drag pans the image, the wheel zooms (no measuring tool)"},
     {MeasureTool::Caliper, "Caliper", "D", "Distance: drag from one point to the other"},
     {MeasureTool::Ellipse, "Ellipse", "E",
      "Area, perimeter and ROI statistics of the ellipse in the box you drag"},

@@ -35,6 +35,7 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
     cell->setContentsMargins(0, 0, 0, 0);
     auto* title = new QLabel(titles[i], cells_[i]);
     title->setStyleSheet(QStringLiteral("font-size: small"));
+    title->setWordWrap(true);  // a narrow dock wraps the title instead of widening
     views_[i] = new BmodeView(cells_[i]);
     views_[i]->setObjectName(name + QLatin1String(suffixes[i]));
     views_[i]->setMinimumSize(80, 48);  // the docks share the window with the live view
