@@ -245,6 +245,10 @@ class TestMeasurementsGui : public QObject {
     QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Dicom, dicom)));
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
     QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    // Kept among the test artefacts, for dcmdump and a PACS viewer.
+    const QString kept = QString::fromStdString(test::artefactPath("cineloop.dcm"));
+    QFile::remove(kept);
+    QFile::copy(dicom, kept);
     DcmFileFormat format;
     QVERIFY(format.loadFile(dicom.toLocal8Bit().constData()).good());
     DcmDataset& data = *format.getDataset();
