@@ -149,6 +149,12 @@ class BmodeView : public QOpenGLWidget {
   // image's name in the list, e.g. "Live"). Each is drawn while its frame is on screen.
   void setMeasurements(MeasurementList* list, const QString& viewName);
   const QString& measurementViewName() const { return measurementView_; }
+  // Renames the image this view shows (a reviewed volume's slice view, when another volume is
+  // selected): new measurements go under this name, and those of this name are drawn.
+  void setMeasurementViewName(const QString& viewName) {
+    measurementView_ = viewName;
+    update();
+  }
   MeasureTool measureTool() const { return tool_; }
   // Asks for an annotation's text (Text: required, Arrow: may be empty); by default a dialog.
   // Returns empty to cancel a Text label.

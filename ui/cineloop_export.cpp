@@ -14,7 +14,7 @@
 #include <QTextStream>
 
 #include "measurement_list.hpp"
-#include "mp4_writer.hpp"
+#include "picture_video.hpp"
 #include "store/durable_rename.hpp"
 
 namespace cineflow::ui {
@@ -288,28 +288,22 @@ CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
   const double fps = request.videoFramesPerSecond > 0 ? request.videoFramesPerSecond
                      : acquired > 0                   ? acquired
                                                       : kFallbackVideoRateHz;
-  try {
-    Mp4Writer writer(toPath(file).string(), fps);
-    FramePicture picture(request.picture);
-    int skipped = 0;
-    const QString error =
-        forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
-          writer.write(picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence),
-                                    request.measurements));
+  int skipped = 0;
+  const PictureVideoResult video = writePictureVideo(
+      QString::fromStdString(toPath(file).string()), fps, request.picture, request.measurements,
+      [&](const std::function<void(const Frame&)>& sink) {
+        return forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+          sink(frame);
           return QString();
         });
-    if (!error.isEmpty()) {
-      return failure(file, error);
-    }
-    if (writer.frames() == 0) {
-      return failure(file, QStringLiteral("every frame was overwritten during the export"));
-    }
-    writer.finish();
-    return succeeded(writer.frames(), skipped,
-                     QStringLiteral("MP4 (%1 frames/s)").arg(fps, 0, 'f', 1), file);
-  } catch (const std::exception& exception) {
-    return failure(file, QString::fromStdString(exception.what()));
+      });
+  if (!video.error.isEmpty()) {
+    return failure(file, video.frames == 0 && skipped > 0
+                             ? QStringLiteral("every frame was overwritten during the export")
+                             : video.error);
   }
+  return succeeded(video.frames, skipped, QStringLiteral("MP4 (%1 frames/s)").arg(fps, 0, 'f', 1),
+                   file);
 }
 
 CineloopExportResult exportDicom(const pipeline::Cineloop& cineloop,

@@ -13,6 +13,7 @@
 #include "measurement_list.hpp"
 #include "measurements_panel.hpp"
 #include "mip_triptych.hpp"
+#include "volume_controller.hpp"
 #include "volume_review_panel.hpp"
 
 namespace cineflow::ui {
@@ -40,9 +41,12 @@ void MainWindow::createMeasurementDock() {
                                                         {MipTriptych::Axis::X, tr("x")}};
   for (const auto& [axis, letter] : axes) {
     views.push_back({&liveMips_->view(axis), tr("Live MIP along %1").arg(letter)});
+    // The volume views are renamed for each volume reviewed (VolumeReviewPanel).
     views.push_back({&volumePanel_->mips().view(axis), tr("Volume MIP along %1").arg(letter)});
   }
   cineloopPanel_->setMeasurements(measurements_, tr("Live"));  // exports carry them
+  volumePanel_->setMeasurements(measurements_);                // the slice video carries them
+  volumes_->setMeasurements(measurements_);                    // and saved volume files
   for (const Named& named : views) {
     named.view->setMeasurements(measurements_, named.name);
     connect(measurementsPanel_, &MeasurementsPanel::toolChanged, named.view,

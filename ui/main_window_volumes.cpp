@@ -20,6 +20,8 @@ void MainWindow::createVolumeDocks() {
   connect(volumes_.get(), &VolumeController::messageReady, this, &MainWindow::showMessage);
 
   volumePanel_ = new VolumeReviewPanel(*volumes_, this);
+  connect(volumePanel_, &VolumeReviewPanel::videoFinished, this,
+          [this](bool ok, const QString& message) { showMessage(message, !ok); });
   volumeDock_ = new QDockWidget(tr("Volumes"), this);
   volumeDock_->setObjectName(QStringLiteral("volumeDock"));
   volumeDock_->setWidget(volumePanel_);

@@ -22,6 +22,14 @@ QString toolName(MeasureTool tool) {
   return {};
 }
 
+QString volumeViewName(std::uint64_t number, const QString& part) {
+  return QStringLiteral("Volume %1 %2").arg(number).arg(part);
+}
+
+bool belongsToVolume(const Measurement& m, std::uint64_t number) {
+  return m.view.startsWith(QStringLiteral("Volume %1 ").arg(number));
+}
+
 bool measures(MeasureTool tool) {
   return tool == MeasureTool::Caliper || tool == MeasureTool::Ellipse ||
          tool == MeasureTool::Freehand || tool == MeasureTool::Contrast;

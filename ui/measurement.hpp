@@ -56,6 +56,11 @@ struct Measurement {
   std::vector<Region> regions() const;
 };
 
+// The name of a part of volume `number`'s review ("Volume 3 slice", "Volume 3 MIP along y"), so
+// that its measurements travel with the volume (volume video, saved file).
+QString volumeViewName(std::uint64_t number, const QString& part);
+bool belongsToVolume(const Measurement& m, std::uint64_t number);
+
 // Fills m's results from its points and the frame's dB pixels ([z][x] as `geometry`).
 void measure(Measurement& m, std::span<const float> pixels, const process::ImageGeometry& geometry);
 

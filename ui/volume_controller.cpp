@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include "measurement_list.hpp"
+
 namespace cineflow::ui {
 namespace {
 
@@ -167,6 +169,18 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
   }
   request.attributes["backend"] = engine_.backendDescription().toStdString();
   request.attributes["source"] = engine_.sourceDescription().toStdString();
+  const std::optional<std::uint64_t> number = numberOf(id);
+  if (measurements_ != nullptr && number) {
+    std::vector<Measurement> marks;
+    for (const Measurement& m : measurements_->all()) {
+      if (belongsToVolume(m, *number)) {
+        marks.push_back(m);
+      }
+    }
+    if (!marks.empty()) {
+      request.attributes["measurements_csv"] = measurementsCsv(marks).toStdString();
+    }
+  }
   request.compression = compression_;
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);

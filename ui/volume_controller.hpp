@@ -24,6 +24,8 @@
 
 namespace cineflow::ui {
 
+class MeasurementList;
+
 // A volume copied to host memory for display: the slices and the three projections, each as a
 // Frame the views can show (the projections' geometry names their own axes).
 struct VolumeImages {
@@ -71,6 +73,9 @@ class VolumeController : public QObject {
   // (store::codecAvailable) before choosing a plugin codec.
   void setCompression(const store::Compression& compression) { compression_ = compression; }
   const store::Compression& compression() const { return compression_; }
+  // Where the volume views' measurements are: a save records those of its volume as the file's
+  // measurements_csv attribute.
+  void setMeasurements(const MeasurementList* list) { measurements_ = list; }
   // Queues a save; the outcome arrives through messageReady() and volumesChanged().
   void save(std::uint64_t id, const QString& path);
   // Saves every unsaved volume into `folder` as volume_<number>.h5.
@@ -108,6 +113,7 @@ class VolumeController : public QObject {
   int percentShown_ = -1;
   process::VolumeShape preparedShape_;  // of the store's spare entries
   std::size_t copyingShown_ = 0;
+  const MeasurementList* measurements_ = nullptr;
 };
 
 }  // namespace cineflow::ui

@@ -83,7 +83,13 @@ void VolumeReviewPanel::buildLayout() {
   discardButton_->setObjectName(QStringLiteral("discardButton"));
   discardAllButton_ = new QPushButton(tr("Discard all"), this);
   discardAllButton_->setObjectName(QStringLiteral("discardAllButton"));
-  for (QPushButton* button : {saveButton_, saveAllButton_, discardButton_, discardAllButton_}) {
+  videoButton_ = new QPushButton(tr("Video…"), this);
+  videoButton_->setObjectName(QStringLiteral("sliceVideoButton"));
+  videoButton_->setToolTip(
+      tr("An MP4 video of the selected volume's slices as shown, with their measurements"));
+  connect(videoButton_, &QPushButton::clicked, this, &VolumeReviewPanel::chooseVideoFile);
+  for (QPushButton* button :
+       {saveButton_, saveAllButton_, discardButton_, discardAllButton_, videoButton_}) {
     actions->addWidget(button);
   }
   connect(saveButton_, &QPushButton::clicked, this, [this] {
@@ -378,6 +384,7 @@ void VolumeReviewPanel::showSelection() {
   if (mipsShownId_ != shownId_) {
     mips_->setImages(shown_);
     mipsShownId_ = shownId_;
+    nameMeasurementViews();
   }
   updateButtons();
 }
@@ -395,6 +402,7 @@ void VolumeReviewPanel::clearSelection() {
 void VolumeReviewPanel::updateButtons() {
   const bool selected = selectedId().has_value();
   saveButton_->setEnabled(selected);
+  videoButton_->setEnabled(selected || isWritingVideo());
   discardButton_->setEnabled(selected);
   saveAllButton_->setEnabled(volumes_.unsavedCount() > 0);
   discardAllButton_->setEnabled(list_->count() > 0);

@@ -8,8 +8,10 @@
 // zoom, pan, readout, gain, dynamic range and colour map, or a placeholder when none is selected.
 // Volumes are named by the engine's volume number everywhere (list, progress, messages, files).
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <QString>
@@ -29,6 +31,7 @@ class QSlider;
 namespace cineflow::ui {
 
 class BmodeView;
+class MeasurementList;
 class MipTriptych;
 
 class VolumeReviewPanel : public QWidget {
@@ -36,6 +39,7 @@ class VolumeReviewPanel : public QWidget {
 
  public:
   explicit VolumeReviewPanel(VolumeController& volumes, QWidget* parent = nullptr);
+  ~VolumeReviewPanel() override;  // cancels a video being written and waits for it
 
   // For the owner and tests.
   BmodeView& view() { return *view_; }    // the selected volume's slices
@@ -54,6 +58,18 @@ class VolumeReviewPanel : public QWidget {
   // volumes listed when it was pressed, not those buffered while the question was open.
   void discardSelected();
   void discardAll();
+  // A video (MP4) of the selected volume's slices as shown, each with its measurements burnt in,
+  // at `framesPerSecond`, written on a worker thread (volume_review_video.cpp); videoFinished()
+  // reports. False (and nothing started) when no volume is selected or a video is being written.
+  bool exportSlicesVideo(const QString& path, double framesPerSecond = kSliceVideoRateHz);
+  bool isWritingVideo() const { return videoThread_.joinable(); }
+  // The measurements drawn on the volume views: their names follow the selected volume.
+  void setMeasurements(const MeasurementList* list) { measurements_ = list; }
+  static constexpr double kSliceVideoRateHz = 10.0;
+
+ signals:
+  void videoProgress(int slicesDone, int slicesTotal);
+  void videoFinished(bool ok, const QString& message);
 
  public slots:
   void setGainDb(double gainDb);
@@ -69,7 +85,10 @@ class VolumeReviewPanel : public QWidget {
   // Before unsaved volumes are lost: "Discard 3 unsaved volumes (45.2 MB)?", with "Don't ask
   // again", which holds while the program runs (not saved in the settings). True: go ahead.
   bool askBeforeLosing(const std::vector<store::BufferedSummary>& going);
-  void clearSelection();  // nothing selected: no volume's images stay on show
+  void clearSelection();        // nothing selected: no volume's images stay on show
+  void nameMeasurementViews();  // after the selection changed volume
+  void chooseVideoFile();
+  void finishVideo(bool ok, const QString& message);
 
   VolumeController& volumes_;
   VolumeImages shown_;  // host copy of the selected volume
@@ -84,6 +103,10 @@ class VolumeReviewPanel : public QWidget {
   QPushButton* saveAllButton_ = nullptr;
   QPushButton* discardButton_ = nullptr;
   QPushButton* discardAllButton_ = nullptr;
+  QPushButton* videoButton_ = nullptr;
+  std::thread videoThread_;
+  std::atomic<bool> cancelVideo_{false};
+  const MeasurementList* measurements_ = nullptr;
   QSlider* slice_ = nullptr;
   QLabel* sliceLabel_ = nullptr;
   BmodeView* view_ = nullptr;

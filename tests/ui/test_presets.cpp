@@ -3,8 +3,8 @@
 // a shipped one of its name, and applying one in the window sets the display and the engine's
 // imaging parameters (and the panel shows them), or says why not.
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -141,7 +141,8 @@ class TestPresets : public QObject {
     const Preset octPreset = ui::shippedPresets().back();
     QVERIFY(!window->applyPreset(octPreset).isEmpty());
     QCOMPARE(window->displayControls().dynamicRangeDb(), 47.0);
-    // Imaging the engine refuses (a grid of 7e14 pixels): the reason comes back, the display is set.
+    // Imaging the engine refuses (a grid of 7e14 pixels): the reason comes back, the display is
+    // set.
     const Preset bad = ui::parsePreset(
         R"({"name": "Tiny", "display": {"dynamic_range_db": 52},
             "ultrasound": {"grid_mm": "-10:10:0.000001,5:40:0.000001"}})",

@@ -5,7 +5,8 @@
 // back through the plain HDF5 C API and marks the volume saved; File > Open volume lists a saved
 // file again, read on the I/O thread (and refuses one that is not a volume); Auto-buffer keeps
 // every volume; Discard and Discard all free them (once the operator agrees to lose unsaved ones)
-// and leave the review grid on a placeholder.
+// and leave the review grid on a placeholder. A measurement on a slice travels with its volume:
+// the slice video (MP4, every slice) and the saved file's measurements_csv attribute.
 #include <algorithm>
 
 #include <QCheckBox>
@@ -13,6 +14,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,8 +23,11 @@
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "measurement_list.hpp"
+#include "measurements_panel.hpp"
 #include "message_box_answerer.hpp"
 #include "mip_triptych.hpp"
+#include "mp4_decode.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
@@ -111,6 +116,44 @@ class TestVolumeReview : public QObject {
     QVERIFY2(shot.save(artefact), qPrintable(artefact));
   }
 
+  // A measurement on the reviewed volume's slice goes under that volume's name; the slice video
+  // has every slice (decoded with FFmpeg's libraries); the saved file (next test) carries it.
+  void measurementsAndSliceVideoFollowTheVolume() {
+    VolumeReviewPanel& panel = window_->volumeReviewPanel();
+    const auto volumes = window_->volumes().volumes();
+    const auto& info = volumes.front().info;
+    panel.setSlice(7);
+    cineflow::ui::BmodeView& slice = panel.view();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        slice.displayedFrame() && slice.displayedFrame()->header.sequence == info.sequence[7],
+        5000);
+    const QString name = cineflow::ui::volumeViewName(info.number, QStringLiteral("slice"));
+    QCOMPARE(slice.measurementViewName(), name);
+    window_->measurementsPanel().toolAction(cineflow::ui::MeasureTool::Ellipse)->trigger();
+    const QPoint from = slice.physicalToWidget(-4e-3, 20e-3).toPoint();
+    const QPoint to = slice.physicalToWidget(4e-3, 26e-3).toPoint();
+    QTest::mousePress(&slice, Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(&slice, to);
+    QTest::mouseRelease(&slice, Qt::LeftButton, Qt::NoModifier, to);
+    window_->measurementsPanel().toolAction(cineflow::ui::MeasureTool::None)->trigger();
+    const auto marks = window_->measurements().ofView(name);
+    QCOMPARE(marks.size(), std::size_t{1});
+    QCOMPARE(marks.front().frame, info.sequence[7]);
+    QVERIFY(marks.front().valid);
+
+    QVERIFY(folder_.isValid());
+    const QString video = folder_.filePath(QStringLiteral("slices.mp4"));
+    QSignalSpy finished(&panel, &VolumeReviewPanel::videoFinished);
+    QVERIFY(panel.exportSlicesVideo(video, 8.0));
+    QVERIFY(!panel.exportSlicesVideo(video, 8.0));  // one at a time
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60'000);
+    QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+    const cineflow::test::DecodedVideo decoded = cineflow::test::decodeMp4(video.toStdString());
+    QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
+    QCOMPARE(decoded.frames, static_cast<int>(info.sequence.size()));
+    QVERIFY(std::abs(decoded.seconds - decoded.frames / 8.0) < 0.2);
+  }
+
   void saveWritesAFileAndMarksTheVolume() {
     VolumeReviewPanel& panel = window_->volumeReviewPanel();
     QVERIFY(folder_.isValid());
@@ -135,6 +178,9 @@ class TestVolumeReview : public QObject {
     const auto shape = cineflow::test::shapeOf(file.id, "volume");
     QCOMPARE(shape.size(), std::size_t{3});
     QCOMPARE(shape[0], hsize_t{16});
+    // The measurement made on its slice, as CSV.
+    QVERIFY(QString::fromStdString(cineflow::test::readString(file.id, "measurements_csv"))
+                .contains(QStringLiteral("Ellipse")));
 
     // File > Open volume puts the saved file back in the list, as saved, and selects it; the file
     // is read on the I/O thread.
