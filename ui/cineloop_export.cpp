@@ -334,9 +334,10 @@ CineloopExportResult exportDicom(const pipeline::Cineloop& cineloop,
   if (pictures.frames.empty()) {
     return failure(file, QStringLiteral("every frame was overwritten during the export"));
   }
-  pictures.burnedInAnnotation = !measurementsOf(request.measurements, headers, [](const auto& h) {
-                                   return h.sequence;
-                                 }).empty();
+  pictures.burnedInAnnotation =
+      options.measurements && !measurementsOf(request.measurements, headers, [](const auto& h) {
+                                 return h.sequence;
+                               }).empty();
   try {
     writeUltrasoundDicom(toPath(file).string(), pictures, request.patient);
   } catch (const std::exception& exception) {

@@ -76,6 +76,9 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   onlyShown_->setEnabled(shownFrame.has_value());
   annotations_ = new QCheckBox(tr("Rulers and scale bar"), this);
   annotations_->setObjectName(QStringLiteral("exportAnnotations"));
+  measurements_ = new QCheckBox(tr("Measurements and labels"), this);
+  measurements_->setObjectName(QStringLiteral("exportMeasurements"));
+  measurements_->setToolTip(tr("Burn the frames' measurements and annotations into the pictures"));
 
   folder_ = new QLineEdit(this);
   folder_->setObjectName(QStringLiteral("exportFolder"));
@@ -98,6 +101,7 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   annotationsRow->addSpacing(pictures_->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) +
                              6);
   annotationsRow->addWidget(annotations_);
+  annotationsRow->addWidget(measurements_);
   formats->addLayout(annotationsRow);
   formats->addWidget(video_);
   auto* rateRow = new QHBoxLayout;
@@ -144,6 +148,7 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
 
   setFormat(initial.format);
   annotations_->setChecked(initial.annotations);
+  measurements_->setChecked(initial.measurements);
   videoRate_->setValue(initial.videoFramesPerSecond);
   patientName_->setText(initial.patient.name);
   patientId_->setText(initial.patient.id);
@@ -165,6 +170,7 @@ CineloopExportChoice CineloopExportDialog::choice() const {
   patient.studyDescription = studyDescription_->text().trimmed();
   return {format,
           annotations_->isChecked(),
+          measurements_->isChecked(),
           videoRate_->value(),
           QDir::cleanPath(folder_->text().trimmed()),
           patient,
@@ -204,7 +210,8 @@ void CineloopExportDialog::browse() {
 }
 
 void CineloopExportDialog::update() {
-  annotations_->setEnabled(!data_->isChecked());
+  annotations_->setEnabled(!data_->isChecked() && !dicom_->isChecked());
+  measurements_->setEnabled(!data_->isChecked());
   videoRate_->setEnabled(video_->isChecked());
   for (QLineEdit* field : {patientName_, patientId_, studyDescription_}) {
     field->setEnabled(dicom_->isChecked());

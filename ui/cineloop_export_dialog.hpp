@@ -26,7 +26,8 @@ namespace cineflow::ui {
 
 struct CineloopExportChoice {
   CineloopExportFormat format = CineloopExportFormat::Png;
-  bool annotations = true;
+  bool annotations = true;          // rulers and scale bar
+  bool measurements = true;         // measurements and labels burnt in
   double videoFramesPerSecond = 0;  // 0: the acquisition's
   QString folder;                   // where the new folder or file goes
   DicomPatient patient;             // DICOM
@@ -71,6 +72,7 @@ class CineloopExportDialog : public QDialog {
   QCheckBox* onlyShown_ = nullptr;
   QDoubleSpinBox* videoRate_ = nullptr;
   QCheckBox* annotations_ = nullptr;
+  QCheckBox* measurements_ = nullptr;
   QLineEdit* folder_ = nullptr;
   QPushButton* browse_ = nullptr;
   QLabel* destination_ = nullptr;

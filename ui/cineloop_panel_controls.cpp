@@ -221,6 +221,7 @@ void CineloopPanel::chooseExport() {
   CineloopExportRequest request =
       exportRequest(lastExport_.format, dialog.target(), lastExport_.annotations);
   request.videoFramesPerSecond = lastExport_.videoFramesPerSecond;
+  request.picture.measurements = lastExport_.measurements;
   request.patient = lastExport_.patient;
   if (lastExport_.onlyShownFrame) {
     request.onlyFrame = currentSequence();

@@ -125,7 +125,9 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
                   zTop + geometry.nz * geometry.dz},
                  caption);
   }
-  paintMarks(frame, marks);
+  if (options_.measurements) {
+    paintMarks(frame, marks);
+  }
   return picture_;
 }
 

@@ -35,7 +35,8 @@ struct DisplayLook {
 
 struct PictureOptions {
   DisplayLook look;
-  bool annotations = true;  // depth ruler, lateral ticks and scale bar, as on screen
+  bool annotations = true;   // depth ruler, lateral ticks and scale bar, as on screen
+  bool measurements = true;  // the frame's measurements and labels burnt in (draw()'s marks)
 };
 
 // The image part's size for `geometry` (without annotation margins); empty for an empty geometry.
