@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -76,7 +77,8 @@ void VolumeReviewPanel::buildLayout() {
   connect(list_, &QListWidget::currentRowChanged, this, [this] { showSelection(); });
   layout->addWidget(list_, 1);
 
-  auto* actions = new QHBoxLayout;
+  // Two rows, so that the panel stays narrow: keep or export, then let go.
+  auto* actions = new QGridLayout;
   saveButton_ = new QPushButton(tr("Save…"), this);
   saveAllButton_ = new QPushButton(tr("Save all…"), this);
   discardButton_ = new QPushButton(tr("Discard"), this);
@@ -88,10 +90,11 @@ void VolumeReviewPanel::buildLayout() {
   videoButton_->setToolTip(
       tr("An MP4 video of the selected volume's slices as shown, with their measurements"));
   connect(videoButton_, &QPushButton::clicked, this, &VolumeReviewPanel::chooseVideoFile);
-  for (QPushButton* button :
-       {saveButton_, saveAllButton_, discardButton_, discardAllButton_, videoButton_}) {
-    actions->addWidget(button);
-  }
+  actions->addWidget(saveButton_, 0, 0);
+  actions->addWidget(saveAllButton_, 0, 1);
+  actions->addWidget(videoButton_, 0, 2);
+  actions->addWidget(discardButton_, 1, 0);
+  actions->addWidget(discardAllButton_, 1, 1);
   connect(saveButton_, &QPushButton::clicked, this, [this] {
     const auto id = selectedId();
     if (!id) {
