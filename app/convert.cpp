@@ -31,7 +31,7 @@ The mapping says where everything is; the default is the Verasonics layout as Py
   )"
          "rf=RF;order=samples,elements,frames;fs=param.fs;f0=param.fc;c=param.c;t0=param.t0;"
          "pitch=param.pitch;angles=delays:param.TXdelay;bandwidth=param.bandwidth;"
-         "elements=param.Nelements"
+         "elements=param.Nelements;prf=param.PRF"
          R"(
 --map SPEC overrides any of these keys, e.g. --map "rf=data;c=1540;angles=0":
   rf         the RF variable

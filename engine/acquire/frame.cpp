@@ -75,6 +75,9 @@ void AcquisitionParams::validate() const {
   if (!std::isfinite(fractionalBandwidth) || fractionalBandwidth < 0) {
     throw std::invalid_argument("fractionalBandwidth must be >= 0 and finite (0: unknown)");
   }
+  if (!std::isfinite(pulseRepetitionFrequencyHz) || pulseRepetitionFrequencyHz < 0) {
+    throw std::invalid_argument("pulseRepetitionFrequencyHz must be >= 0 and finite (0: unknown)");
+  }
   if (framesPerVolume < 0) {
     throw std::invalid_argument("framesPerVolume must be >= 0 (0: not a volume acquisition)");
   }

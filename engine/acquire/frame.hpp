@@ -27,6 +27,10 @@ struct AcquisitionParams {
   // the recording did not state it; a measured value is not written back as a recorded one.
   bool bandwidthMeasured = false;
   int framesPerVolume = 0;  // elevation positions per sweep (0: not a volume acquisition)
+  // The rate at which successive frames insonify the same place (Hz; 0: unknown): the slow-time
+  // sampling rate of colour Doppler's ensembles (a recording's pulse_repetition_frequency_hz, a
+  // MATLAB export's param.PRF, the simulator's frame rate).
+  double pulseRepetitionFrequencyHz = 0;
 
   int transmits() const { return static_cast<int>(anglesRad.size()); }
   int elements() const { return static_cast<int>(elementXM.size()); }

@@ -16,7 +16,7 @@ void Cineloop::configure(compute::Backend& backend, int capacity,
   }
   auto fresh = std::make_shared<Storage>();
   fresh->backend = &backend;
-  fresh->images = compute::DeviceBuffer<float>(backend, geometry.pixels() * capacity);
+  fresh->images = compute::DeviceBuffer<float>(backend, geometry.values() * capacity);
   // Committed now, not page by page as the frame loop first writes each slot (on the CPU backend
   // that cost a quarter of an OCT B-scan's time until the ring had wrapped).
   backend.zeroBlocking(fresh->images.data(), fresh->images.bytes());
@@ -50,14 +50,14 @@ int Cineloop::claimNextSlot() {
 }
 
 compute::DeviceSpan<float> Cineloop::slotImage(int slot) const {
-  const std::size_t pixels = storage_->geometry.pixels();
-  return storage_->images.view().subspan(static_cast<std::size_t>(slot) * pixels, pixels);
+  const std::size_t values = storage_->geometry.values();
+  return storage_->images.view().subspan(static_cast<std::size_t>(slot) * values, values);
 }
 
 compute::DeviceSpan<float> Cineloop::slotsImage(int first, int count) const {
-  const std::size_t pixels = storage_->geometry.pixels();
-  return storage_->images.view().subspan(static_cast<std::size_t>(first) * pixels,
-                                         static_cast<std::size_t>(count) * pixels);
+  const std::size_t values = storage_->geometry.values();
+  return storage_->images.view().subspan(static_cast<std::size_t>(first) * values,
+                                         static_cast<std::size_t>(count) * values);
 }
 
 // Writer callbacks use storage_ without the storage mutex: only the engine thread replaces it, and
@@ -166,7 +166,7 @@ bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReade
       std::lock_guard lock(s->headerMutex);
       header = entry.header;
     }
-    const std::size_t count = s->geometry.pixels();
+    const std::size_t count = s->geometry.values();
     if (!read(s->images.data() + static_cast<std::size_t>(*slot) * count, s->geometry)) {
       return false;
     }
@@ -189,8 +189,8 @@ bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<floa
   return readImage(
       sequence,
       [&](const float* image, const process::ImageGeometry& g) {
-        pixels.resize(g.pixels());
-        backend.copyBlocking(pixels.data(), image, g.pixels() * sizeof(float));
+        pixels.resize(g.values());
+        backend.copyBlocking(pixels.data(), image, g.values() * sizeof(float));
         return true;
       },
       header, geometry);

@@ -49,17 +49,19 @@ class Cineloop {
   // Reader side (any thread).
   std::optional<acquire::FrameHeader> latest() const;
   std::vector<acquire::FrameHeader> headers() const;  // complete entries, oldest first
-  // Copies the image of `sequence` (the newest when nullopt) into `pixels` (resized as needed),
-  // with its header and geometry. Returns false when no such complete entry exists.
+  // Copies the image of `sequence` (the newest when nullopt) into `pixels` (resized to
+  // geometry.values(): every layer), with its header and geometry. Returns false when no such
+  // complete entry exists.
   bool copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
                  acquire::FrameHeader& header, process::ImageGeometry& geometry) const;
 
   // The general form of copyImage for readers that copy elsewhere (the display copies device to
   // texture, the readout one pixel): `read` gets the slot's image (device memory on the CUDA
-  // backend, geometry.pixels() values) and must have finished reading it when it returns (e.g.
-  // synchronised its stream); it returns false to give up. The read is then validated against
-  // the seqlock and repeated if the slot was rewritten meanwhile. Returns true with the header
-  // and geometry of what was read, false when no such complete entry exists or `read` gave up.
+  // backend, geometry.values() values: every layer) and must have finished reading it when it
+  // returns (e.g. synchronised its stream); it returns false to give up. The read is then validated
+  // against the seqlock and repeated if the slot was rewritten meanwhile. Returns true with the
+  // header and geometry of what was read, false when no such complete entry exists or `read` gave
+  // up.
   using ImageReader =
       std::function<bool(const float* image, const process::ImageGeometry& geometry)>;
   bool readImage(std::optional<std::uint64_t> sequence, const ImageReader& read,

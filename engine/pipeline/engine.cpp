@@ -351,7 +351,7 @@ void Engine::Impl::configureForStart() {
     slot.decoded = backend.createEvent();
     slot.released = backend.createEvent();
     if (observer) {
-      slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
+      slot.observed = compute::PinnedBuffer<float>(backend, geometry.values());
     }
     slot.uploadStart = backend.createEvent();
     slot.uploaded = backend.createEvent();

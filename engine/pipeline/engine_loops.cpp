@@ -243,7 +243,7 @@ void Engine::Impl::applyPendingSettings() {
     configureImageStorage();
     if (observer) {
       for (InFlightSlot& slot : inFlight) {
-        slot.observed = compute::PinnedBuffer<float>(backend, geometry.pixels());
+        slot.observed = compute::PinnedBuffer<float>(backend, geometry.values());
       }
     }
   }

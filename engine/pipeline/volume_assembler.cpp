@@ -21,6 +21,9 @@ void VolumeAssembler::configure(compute::Backend& backend, int framesPerVolume, 
     if (blocks < 2) {
       throw std::invalid_argument("volumes need a cineloop of at least two sweeps");
     }
+    if (slice.layers != 1) {
+      throw std::invalid_argument("volumes are built of intensity slices only (no flow layers)");
+    }
     const process::VolumeShape shape{framesPerVolume, slice.nz, slice.nx};
     mip_.configure(backend, shape);
     fresh = std::make_shared<Storage>();

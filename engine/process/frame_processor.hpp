@@ -33,7 +33,7 @@ class FrameProcessor {
   virtual ImageGeometry geometry() const = 0;
   virtual std::span<const char* const> stageNames() const = 0;
   // Enqueues the processing of `raw` (device memory, one frame of the configured source's
-  // frameBytes()) into `image` (device memory, geometry().pixels() floats, [z][x]) on
+  // frameBytes()) into `image` (device memory, geometry().values() floats, [layer][z][x]) on
   // `stream`. `frame` is the raw frame's header: which frame of its source it is (a modality
   // whose frames alternate, such as OCT's bidirectional B-scans, reads the direction from it).
   // Never synchronises and never allocates. Records stageNames().size() + 1 marks.

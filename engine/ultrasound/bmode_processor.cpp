@@ -8,6 +8,9 @@
 namespace cineflow::process {
 
 std::span<const char* const> BmodeProcessor::stageNames() const {
+  if (isDoppler(mode_)) {
+    return kDopplerStages;
+  }
   if (mode_ == ImagingMode::Iq) {
     return kIqStages;
   }
@@ -25,7 +28,7 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
                                acquire::SampleType sampleType, const ImagingParams& imaging) {
   acq.validate();
   imaging.validate(acq);
-  const ImageGeometry geometry = imaging.geometry();
+  const ImageGeometry geometry = imaging.geometry();  // the intensity layer
   // Build everything before replacing anything, so a failure leaves the old configuration whole.
   LogCompressor log;
   log.configure(backend, geometry);
@@ -36,6 +39,7 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
   compute::DeviceBuffer<float> filtered, beamformed, iq;
   IqDemodulator demodulator;
   IqBeamformer iqBeamformer;
+  FlowEstimator flow;
   if (imaging.mode == ImagingMode::Rf) {
     bandpass.configure(backend, acq, sampleType, imaging);
     beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
@@ -47,9 +51,12 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
     iqBeamformer.configure(backend, acq, imaging, demodulator.iqSamples());
     iq = compute::DeviceBuffer<float>(backend, demodulator.iqFloats());
   }
+  if (isDoppler(imaging.mode)) {
+    flow.configure(backend, geometry, imaging.doppler, imaging.doppler.aliasingVelocityFor(acq));
+  }
 
   mode_ = imaging.mode;
-  geometry_ = geometry;
+  geometry_ = imaging.imageGeometry(acq);
   rawBytes_ = acq.samplesPerFrame() * acquire::sampleBytes(sampleType);
   bandpass_ = std::move(bandpass);
   beamformer_ = std::move(beamformer);
@@ -61,17 +68,18 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
   demodulator_ = std::move(demodulator);
   iqBeamformer_ = std::move(iqBeamformer);
   iq_ = std::move(iq);
+  flow_ = std::move(flow);
 }
 
-void BmodeProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& /*frame*/,
+void BmodeProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                              compute::DeviceSpan<const std::byte> raw,
                              compute::DeviceSpan<float> image, StageMarks marks) {
-  checkEnqueue("B-mode processor", geometry_.pixels(), rawBytes_, stageNames().size(), raw, image,
+  checkEnqueue("B-mode processor", geometry_.values(), rawBytes_, stageNames().size(), raw, image,
                marks);
-  if (mode_ == ImagingMode::Iq) {
-    enqueueIq(stream, raw, image, marks);
-  } else {
+  if (mode_ == ImagingMode::Rf) {
     enqueueRf(stream, raw, image, marks);
+  } else {
+    enqueueIq(stream, frame, raw, image, marks);
   }
 }
 
@@ -88,15 +96,23 @@ void BmodeProcessor::enqueueRf(compute::Stream& stream, compute::DeviceSpan<cons
   recordMark(stream, marks, 4);
 }
 
-void BmodeProcessor::enqueueIq(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
+void BmodeProcessor::enqueueIq(compute::Stream& stream, const acquire::FrameHeader& frame,
+                               compute::DeviceSpan<const std::byte> raw,
                                compute::DeviceSpan<float> image, StageMarks marks) {
+  const bool doppler = isDoppler(mode_);
+  const std::size_t pixels = geometry_.pixels();
   recordMark(stream, marks, 0);
   demodulator_.enqueue(stream, raw, iq_.view());
   recordMark(stream, marks, 1);
-  iqBeamformer_.enqueue(stream, iq_.view(), detected_.view());
+  iqBeamformer_.enqueue(stream, iq_.view(), detected_.view(),
+                        doppler ? flow_.nextFrame() : compute::DeviceSpan<float>{});
   recordMark(stream, marks, 2);
-  log_.enqueue(stream, detected_.view(), image);
+  log_.enqueue(stream, detected_.view(), image.subspan(0, pixels));
   recordMark(stream, marks, 3);
+  if (doppler) {
+    flow_.enqueue(stream, frame, image.subspan(pixels, 3 * pixels));
+    recordMark(stream, marks, 4);
+  }
 }
 
 std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& backend) {
@@ -111,6 +127,9 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
   stage.stage = "beamform";
   const std::string pixels =
       std::to_string(geometry_.nx) + " x " + std::to_string(geometry_.nz) + " px, ";
+  // The Doppler modes' beamformer also writes the ensemble's next frame, as in the chain.
+  const compute::DeviceSpan<float> complexOut =
+      isDoppler(mode_) ? flow_.nextFrame() : compute::DeviceSpan<float>{};
   if (mode_ == ImagingMode::Rf) {
     stage.problem = pixels + std::to_string(bandpass_.rows()) + " RF traces of " +
                     std::to_string(bandpass_.outputSamples()) + " samples";
@@ -138,8 +157,8 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
                     std::to_string(samples) + " samples";
     stage.variants = iqBeamformer_.variants();
     stage.select = [this](std::size_t index) { iqBeamformer_.selectVariant(index); };
-    stage.runOnce = [this, finish] {
-      iqBeamformer_.enqueue(*tuneStream_, iq_.view(), detected_.view());
+    stage.runOnce = [this, finish, complexOut] {
+      iqBeamformer_.enqueue(*tuneStream_, iq_.view(), detected_.view(), complexOut);
       finish();
     };
   }

@@ -5,6 +5,9 @@
 //        [z][x] -> envelope -> dB [z][x]
 //   I/Q: raw [T][E][S] int16/float32 -> demodulate [T][E][ceil(S/D)] complex -> DAS on I/Q
 //        and |IQ| [z][x] -> dB [z][x]
+//   Colour / power Doppler: the I/Q chain, whose beamformer also hands its complex sum to the
+//        flow estimator (ensemble, clutter filter, autocorrelation): the image's flow layers
+//        [velocity, variance, power][z][x] after the dB layer (process/image_geometry.hpp)
 // A reconfiguration may change the mode, and with it stageNames().
 //
 // Memory: owns the stages and their intermediate device buffers (RF: filtered RF [T][E][S U] float,
@@ -20,6 +23,7 @@
 #include "ultrasound/bandpass.hpp"
 #include "ultrasound/beamform.hpp"
 #include "ultrasound/envelope.hpp"
+#include "ultrasound/flow_estimator.hpp"
 #include "ultrasound/iq_beamform.hpp"
 #include "ultrasound/iq_demodulate.hpp"
 
@@ -39,7 +43,8 @@ class BmodeProcessor final : public FrameProcessor {
   ImagingMode mode() const { return mode_; }
   // `marks` holds stageNames().size() + 1 events (or is empty: no timing). Throws
   // std::invalid_argument before enqueuing anything when the spans or marks do not fit.
-  // Plane-wave frames are imaged alike whichever frame they are: `frame` is not read.
+  // Plane-wave frames are imaged alike whichever frame they are; the Doppler modes read `frame`
+  // to tell whether it follows the previous one (FlowEstimator).
   void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
                StageMarks marks) override;
@@ -57,11 +62,14 @@ class BmodeProcessor final : public FrameProcessor {
   static constexpr std::array<const char*, 4> kRfStages = {"bandpass", "beamform", "envelope",
                                                            "log"};
   static constexpr std::array<const char*, 3> kIqStages = {"demodulate", "beamform", "log"};
+  static constexpr std::array<const char*, 4> kDopplerStages = {"demodulate", "beamform", "log",
+                                                                "doppler"};
 
   void enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                  compute::DeviceSpan<float> image, StageMarks marks);
-  void enqueueIq(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-                 compute::DeviceSpan<float> image, StageMarks marks);
+  void enqueueIq(compute::Stream& stream, const acquire::FrameHeader& frame,
+                 compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
+                 StageMarks marks);
 
   ImagingMode mode_ = ImagingMode::Rf;
   ImageGeometry geometry_;
@@ -76,6 +84,7 @@ class BmodeProcessor final : public FrameProcessor {
   IqDemodulator demodulator_;
   IqBeamformer iqBeamformer_;
   compute::DeviceBuffer<float> iq_;              // [T][E][S/D][2]
+  FlowEstimator flow_;                           // the Doppler modes' ensemble and estimate
   std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
 };
 

@@ -1,5 +1,7 @@
 #include "ultrasound/doppler_math.hpp"
 
+#include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -50,6 +52,23 @@ std::vector<float> regressionBasis(int n, int order) {
     }
   }
   return std::vector<float>(rows.begin(), rows.end());
+}
+
+IirHighPass butterworthHighPass(double cutoff) {
+  if (!(cutoff > 0 && cutoff < 0.5)) {
+    throw std::invalid_argument("IIR high-pass: cut-off " + std::to_string(cutoff) +
+                                " x the sampling rate is outside (0, 0.5)");
+  }
+  // H(s) = s^2 / (s^2 + sqrt2 s + 1) at s = (1 / K) (1 - z^-1) / (1 + z^-1), K = tan(pi fc).
+  const double k = std::tan(std::numbers::pi * cutoff);
+  const double norm = 1.0 / (1.0 + std::numbers::sqrt2 * k + k * k);
+  IirHighPass f;
+  f.b0 = static_cast<float>(norm);
+  f.b1 = static_cast<float>(-2.0 * norm);
+  f.b2 = static_cast<float>(norm);
+  f.a1 = static_cast<float>(2.0 * (k * k - 1.0) * norm);
+  f.a2 = static_cast<float>((1.0 - std::numbers::sqrt2 * k + k * k) * norm);
+  return f;
 }
 
 }  // namespace cineflow::process

@@ -157,17 +157,39 @@ std::string ImagingGrid::toMillimetreString() const {
 }
 
 const char* toString(ImagingMode mode) noexcept {
-  return mode == ImagingMode::Iq ? "iq" : "rf";
+  switch (mode) {
+    case ImagingMode::Rf:
+      return "rf";
+    case ImagingMode::Iq:
+      return "iq";
+    case ImagingMode::ColourDoppler:
+      return "doppler";
+    case ImagingMode::PowerDoppler:
+      return "power-doppler";
+  }
+  return "rf";
 }
 
 ImagingMode parseImagingMode(const std::string& text) {
-  if (text == "rf") {
-    return ImagingMode::Rf;
+  for (const ImagingMode mode :
+       {ImagingMode::Rf, ImagingMode::Iq, ImagingMode::ColourDoppler, ImagingMode::PowerDoppler}) {
+    if (text == toString(mode)) {
+      return mode;
+    }
   }
-  if (text == "iq") {
-    return ImagingMode::Iq;
+  if (text == "colour-doppler" || text == "color-doppler") {
+    return ImagingMode::ColourDoppler;
   }
-  throw std::invalid_argument("imaging mode '" + text + "': expected rf or iq");
+  throw std::invalid_argument("imaging mode '" + text +
+                              "': expected rf, iq, doppler or power-doppler");
+}
+
+bool isDoppler(ImagingMode mode) noexcept {
+  return mode == ImagingMode::ColourDoppler || mode == ImagingMode::PowerDoppler;
+}
+
+bool usesIqChain(ImagingMode mode) noexcept {
+  return mode != ImagingMode::Rf;
 }
 
 const char* toString(Apodisation apodisation) noexcept {
@@ -256,6 +278,15 @@ ImageGeometry ImagingParams::geometry() const {
   return geometry;
 }
 
+ImageGeometry ImagingParams::imageGeometry(const acquire::AcquisitionParams& acq) const {
+  ImageGeometry image = geometry();
+  if (isDoppler(mode)) {
+    image.layers = kFlowImageLayers;
+    image.aliasingVelocity = doppler.aliasingVelocityFor(acq);
+  }
+  return image;
+}
+
 void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
   acq.validate();  // the limits below are relative to the acquisition (Nyquist, wavelength)
   const auto fail = [](const std::string& message) {
@@ -317,6 +348,9 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
     return;
   }
   validateIq(acq);
+  if (isDoppler(mode)) {
+    doppler.validate(acq, geometry());
+  }
 }
 
 void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {

@@ -6,6 +6,7 @@
 
 #include "acquire/frame.hpp"
 #include "process/image_geometry.hpp"
+#include "ultrasound/doppler_params.hpp"
 
 namespace cineflow::process {
 
@@ -24,11 +25,17 @@ struct ImagingGrid {
 
 // RF: bandpass, DAS on RF, Hilbert envelope. I/Q: demodulation and low-pass, DAS on I/Q with phase
 // rotation, |IQ| (DESIGN.md §4). RF data sampled below 2 f0 (bandpass sampling) can only be
-// imaged in I/Q mode.
-enum class ImagingMode { Rf, Iq };
-const char* toString(ImagingMode mode) noexcept;  // "rf" | "iq"
-// Throws std::invalid_argument for anything but "rf" and "iq".
+// imaged in I/Q mode. Colour and power Doppler: the I/Q chain, and from its beamformed I/Q the
+// flow (ultrasound/flow_estimator.hpp) as the image's flow layers (process/image_geometry.hpp);
+// the two differ in how the image is shown (velocity, or power), not in what is computed.
+enum class ImagingMode { Rf, Iq, ColourDoppler, PowerDoppler };
+// "rf" | "iq" | "doppler" | "power-doppler"
+const char* toString(ImagingMode mode) noexcept;
+// Throws std::invalid_argument for anything but those (and "colour-doppler", "color-doppler").
 ImagingMode parseImagingMode(const std::string& text);
+bool isDoppler(ImagingMode mode) noexcept;
+// I/Q and both Doppler modes: the demodulator and the I/Q beamformer.
+bool usesIqChain(ImagingMode mode) noexcept;
 // True when fs < 2 f0: the RF chain cannot image the acquisition.
 bool isBandpassSampled(const acquire::AcquisitionParams& acq);
 // For the operator when defaultsFor() chose I/Q by itself: "sampled at 6.67 MHz, below 2 x f0 =
@@ -72,7 +79,8 @@ struct ImagingParams {
   // bandwidth B = iqBandwidthRel * f0; 0 takes the acquisition's fractionalBandwidth (a file's
   // fractional_bandwidth_percent) or, when unknown, kDefaultIqBandwidthRel.
   double iqBandwidthRel = 0;
-  int iqDecimation = 1;  // keep every Nth demodulated sample (1: all)
+  int iqDecimation = 1;   // keep every Nth demodulated sample (1: all)
+  DopplerParams doppler;  // the Doppler modes'
   // The bandwidth in effect for `acq` (relative to f0).
   double iqBandwidthFor(const acquire::AcquisitionParams& acq) const;
   // RF mode's bandpass edges in effect for `acq`, relative to f0: {low, high}.
@@ -83,7 +91,11 @@ struct ImagingParams {
   // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
   // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).
   static ImagingParams defaultsFor(const acquire::AcquisitionParams& acq);
+  // The reconstruction grid as a one-layer image (what the beamformers produce).
   ImageGeometry geometry() const;
+  // The chain's output for `acq`: geometry(), with the flow layers and the aliasing velocity in
+  // the Doppler modes.
+  ImageGeometry imageGeometry(const acquire::AcquisitionParams& acq) const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range.
   void validate(const acquire::AcquisitionParams& acq) const;
   // The I/Q parameters alone (validate() checks them in I/Q mode; the I/Q stages always): the

@@ -54,7 +54,8 @@ void IqBeamformer::configure(compute::Backend& backend, const acquire::Acquisiti
 }
 
 void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> iq,
-                           compute::DeviceSpan<float> envelope) const {
+                           compute::DeviceSpan<float> envelope,
+                           compute::DeviceSpan<float> beamformed) const {
   if (iqFloats_ == 0) {
     detail::throwNotConfigured(kStage);
   }
@@ -62,16 +63,20 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
   detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
   detail::requireData(kStage, "I/Q input", iq.data());
   detail::requireData(kStage, "envelope output", envelope.data());
+  if (beamformed.size() != 0) {
+    detail::requireSize(kStage, "complex output (floats)", beamformed.size(),
+                        2 * geometry_.pixels());
+  }
   if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
     throw std::invalid_argument("beamform (I/Q): the I/Q input must be 8-byte aligned (complex)");
   }
   switch (kind_) {
     case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, iq.data(), envelope.data());
+      cpu_->enqueue(stream, iq.data(), envelope.data(), beamformed.data());
       return;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, iq.data(), envelope.data());
+      cuda_->enqueue(stream, iq.data(), envelope.data(), beamformed.data());
       return;
 #else
       detail::throwNoCudaTwin(kStage);

@@ -6,7 +6,8 @@
 //   input   iq complex float32 [transmits][elements][S][2] (IqDemodulator's output: S samples at
 //           the rate fs / D from t0), device memory.
 //   output  envelope float32 [nz][nx] (x fastest) on ImagingParams::geometry(), device memory;
-//           must not overlap the input.
+//           must not overlap the input. Optionally also the complex sum before the magnitude,
+//           complex float32 [nz][nx] (interleaved re, im).
 //   formula envelope(x, z) = |(1/T) sum_t sum_e w(x, z, e) iq_t,e((tau - t0) fs / D)
 //                              exp(j 2 pi f0 tau)|,
 //           with tau, the linear interpolation (0 outside [0, S - 1], applied to I and Q) and the
@@ -47,8 +48,11 @@ class IqBeamformer {
   void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,
                  const ImagingParams& imaging, std::size_t iqSamples);
   // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
+  // `beamformed`, when not empty, also receives the complex sum before detection, [nz][nx][2]
+  // (colour Doppler's input).
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> iq,
-               compute::DeviceSpan<float> envelope) const;
+               compute::DeviceSpan<float> envelope,
+               compute::DeviceSpan<float> beamformed = {}) const;
 
   // Implementations on the configured backend (tune/tuning.hpp), as DasBeamformer's: the CPU's
   // instruction sets, or CUDA block sizes. Variant 0 is the default.

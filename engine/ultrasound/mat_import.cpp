@@ -195,6 +195,16 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     }
     acq.fractionalBandwidth = percent / 100;
   }
+  if (!mapping.prf.empty() && !reader.has(mapping.prf)) {
+    notes += "; " + mapping.prf + " absent or unreadable: pulse repetition frequency unknown";
+  } else if (!mapping.prf.empty()) {
+    const double prf = reader.scalar(mapping.prf, "pulse repetition frequency");
+    if (!(std::isfinite(prf) && prf >= 0)) {
+      reader.fail(mapping.prf + " (pulse repetition frequency): expected hertz >= 0, found " +
+                  numberText(prf));
+    }
+    acq.pulseRepetitionFrequencyHz = prf;  // 0: unknown
+  }
   if (!mapping.elements.empty() && !reader.has(mapping.elements)) {
     notes += "; " + mapping.elements + " absent or unreadable: element count not checked";
   } else if (!mapping.elements.empty()) {

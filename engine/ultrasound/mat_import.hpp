@@ -37,12 +37,14 @@ struct MatMapping {
   std::string angles = "delays:param.TXdelay";
   std::string bandwidthPercent = "param.bandwidth";  // optional: empty when there is none
   std::string elements = "param.Nelements";          // optional: a check on the RF's dimension
+  std::string prf = "param.PRF";  // optional: pulse repetition frequency (Hz), for Doppler
 
   // The layout of Verasonics exports as PyMUST stores them (PWI_disk.mat): RF [samples x
-  // elements x frames], a struct `param` with fs, fc, c, t0, pitch, TXdelay, bandwidth, Nelements.
+  // elements x frames], a struct `param` with fs, fc, c, t0, pitch, TXdelay, bandwidth, Nelements,
+  // PRF.
   static MatMapping verasonics();
   // "key=value;key=value" with keys rf, order (comma-separated), fs, f0, c, t0, pitch, angles,
-  // bandwidth, elements (white space around keys, values and order names is ignored); keys not
+  // bandwidth, elements, prf (white space around keys, values and order names is ignored); keys not
   // given keep the values of `base`. Throws std::invalid_argument.
   static MatMapping parse(const std::string& text, const MatMapping& base = verasonics());
   std::string toString() const;

@@ -66,12 +66,14 @@ MatMapping MatMapping::parse(const std::string& text, const MatMapping& base) {
       mapping.bandwidthPercent = value;
     } else if (key == "elements") {
       mapping.elements = value;
+    } else if (key == "prf") {
+      mapping.prf = value;
     } else {
       throw std::invalid_argument("mapping key '" + key +
                                   "': expected rf, order, fs, f0, c, t0, pitch, angles, "
-                                  "bandwidth or elements");
+                                  "bandwidth, elements or prf");
     }
-    if (value.empty() && key != "bandwidth" && key != "elements") {
+    if (value.empty() && key != "bandwidth" && key != "elements" && key != "prf") {
       throw std::invalid_argument("mapping key '" + key + "' needs a value");
     }
   }
@@ -88,7 +90,8 @@ std::string MatMapping::toString() const {
   }
   return "rf=" + rf + ";order=" + orderText + ";fs=" + samplingFrequency +
          ";f0=" + centerFrequency + ";c=" + soundSpeed + ";t0=" + t0 + ";pitch=" + pitch +
-         ";angles=" + angles + ";bandwidth=" + bandwidthPercent + ";elements=" + elements;
+         ";angles=" + angles + ";bandwidth=" + bandwidthPercent + ";elements=" + elements +
+         ";prf=" + prf;
 }
 
 std::span<const std::byte> ImportedRecording::frameBytes(std::uint64_t frame) const {

@@ -164,6 +164,15 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
       }
       params_.fractionalBandwidth = percent / 100;
     }
+    if (const hid_t holder = attributeHolder(rf, root, "pulse_repetition_frequency_hz");
+        holder >= 0) {
+      const double prf = store::readNumberAttribute(holder, "pulse_repetition_frequency_hz");
+      if (!std::isfinite(prf) || prf <= 0) {
+        fail(path, "attribute pulse_repetition_frequency_hz: expected a positive number, found " +
+                       numberText(prf));
+      }
+      params_.pulseRepetitionFrequencyHz = prf;
+    }
     if (const hid_t holder = attributeHolder(rf, root, "frames_per_volume"); holder >= 0) {
       const double k = store::readNumberAttribute(holder, "frames_per_volume");
       if (!(k >= 0) || k != std::floor(k) || k > 1e6) {

@@ -9,6 +9,17 @@
 
 namespace cineflow::store {
 
+AttributeMap optionalRfAttributes(const acquire::AcquisitionParams& acq) {
+  AttributeMap attributes;
+  if (acq.fractionalBandwidth > 0 && !acq.bandwidthMeasured) {  // a measured one is not recorded
+    attributes.emplace("fractional_bandwidth_percent", acq.fractionalBandwidth * 100);
+  }
+  if (acq.pulseRepetitionFrequencyHz > 0) {
+    attributes.emplace("pulse_repetition_frequency_hz", acq.pulseRepetitionFrequencyHz);
+  }
+  return attributes;
+}
+
 void writeRfRecording(const std::filesystem::path& path,
                       const acquire::ImportedRecording& recording, const AttributeMap& extra) {
   const acquire::AcquisitionParams& acq = recording.acq;
@@ -31,9 +42,7 @@ void writeRfRecording(const std::filesystem::path& path,
   try {
     const hid_t root = file.get();
     AttributeMap attributes = extra;
-    if (acq.fractionalBandwidth > 0 && !acq.bandwidthMeasured) {  // a measured one is not recorded
-      attributes.emplace("fractional_bandwidth_percent", acq.fractionalBandwidth * 100);
-    }
+    attributes.merge(optionalRfAttributes(acq));
     writeAcquisition(root, "cineflow.rf/1", acq, attributes);
     const hsize_t dims[4] = {recording.frames, static_cast<hsize_t>(acq.transmits()),
                              static_cast<hsize_t>(acq.elements()),

@@ -2,9 +2,10 @@
 // Writes a recording held in memory (acquire::ImportedRecording, e.g. a MATLAB import) as an RF
 // recording in schema cineflow.rf/1 (DESIGN.md §5), which RfFileSource replays: /rf int16 or
 // float32 [frames][transmits][elements][samples] (one chunk per frame, so that a replay reads a
-// frame at a time), the acquisition as root attributes (with fractional_bandwidth_percent when
-// known), /angles_rad and /element_x_m. Written under a temporary name and renamed when complete;
-// on failure nothing is left under `path` and StoreError says why (full disk, read-only folder).
+// frame at a time), the acquisition as root attributes (with the optional ones it knows:
+// optionalRfAttributes), /angles_rad and /element_x_m. Written under a temporary name and renamed
+// when complete; on failure nothing is left under `path` and StoreError says why (full disk,
+// read-only folder).
 
 #include <filesystem>
 
@@ -12,6 +13,10 @@
 #include "ultrasound/mat_import.hpp"
 
 namespace cineflow::store {
+
+// The optional acquisition attributes of cineflow.rf/1 that `acq` knows:
+// fractional_bandwidth_percent (when recorded, not measured) and pulse_repetition_frequency_hz.
+AttributeMap optionalRfAttributes(const acquire::AcquisitionParams& acq);
 
 void writeRfRecording(const std::filesystem::path& path,
                       const acquire::ImportedRecording& recording, const AttributeMap& extra = {});

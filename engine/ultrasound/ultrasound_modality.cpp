@@ -7,6 +7,7 @@
 #include "store/acquisition_layout.hpp"
 #include "store/bmode_writer.hpp"
 #include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/rf_writer.hpp"
 
 namespace cineflow::ultrasound {
 namespace {
@@ -29,8 +30,8 @@ class UltrasoundModality final : public modality::Modality {
   }
 
   process::ImageGeometry geometry(const modality::ProcessingSettings& settings,
-                                  const acquire::FrameSource&) const override {
-    return requireImaging(settings).geometry();
+                                  const acquire::FrameSource& source) const override {
+    return requireImaging(settings).imageGeometry(acquire::requireUltrasound(source).params());
   }
 
   std::unique_ptr<process::FrameProcessor> createProcessor() const override {
@@ -59,10 +60,7 @@ class UltrasoundModality final : public modality::Modality {
                             : store::SampleKind::Int16;
     layout.dimensions = "frames, transmits, elements, samples";
     layout.header = store::acquisitionMetadata(acq);
-    if (acq.fractionalBandwidth > 0 && !acq.bandwidthMeasured) {  // a measured one is not recorded
-      layout.header.attributes.emplace("fractional_bandwidth_percent",
-                                       acq.fractionalBandwidth * 100);
-    }
+    layout.header.attributes.merge(store::optionalRfAttributes(acq));
     return layout;
   }
 };
@@ -128,6 +126,35 @@ store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
   } else {
     attributes["iq_bandwidth_percent"] = imaging.iqBandwidthFor(acquisition) * 100.0;
     attributes["iq_decimation"] = std::int64_t{imaging.iqDecimation};
+  }
+  if (process::isDoppler(imaging.mode)) {
+    const process::DopplerParams& d = imaging.doppler;
+    attributes["doppler_ensemble"] = std::int64_t{d.ensemble};
+    attributes["doppler_ensemble_mode"] = std::string(process::toString(d.ensembleMode));
+    attributes["doppler_wall_filter"] = std::string(process::toString(d.wallFilter));
+    switch (d.wallFilter) {
+      case process::WallFilter::Regression:
+        attributes["doppler_regression_order"] = std::int64_t{d.regressionOrder};
+        break;
+      case process::WallFilter::Iir:
+        attributes["doppler_iir_cutoff_of_prf"] = d.iirCutoff;
+        break;
+      case process::WallFilter::Svd:
+        attributes["doppler_svd_rank"] = std::int64_t{d.svdRank};
+        break;
+      case process::WallFilter::None:
+        break;
+    }
+    attributes["doppler_average_px"] =
+        std::to_string(d.averageX) + "x" + std::to_string(d.averageZ);
+    attributes["doppler_prf_hz"] = d.prfFor(acquisition);
+    attributes["nyquist_velocity_m_s"] = d.aliasingVelocityFor(acquisition);
+    if (!d.box.empty()) {
+      char box[96];
+      std::snprintf(box, sizeof box, "%.6g:%.6g,%.6g:%.6g", d.box.x0 * 1e3, d.box.x1 * 1e3,
+                    d.box.z0 * 1e3, d.box.z1 * 1e3);
+      attributes["doppler_box_mm"] = std::string(box);
+    }
   }
   return attributes;
 }

@@ -6,7 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
+
+#include "modality/source_factory.hpp"
+#include "pipeline/engine.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
 
 #include "support/image_analysis.hpp"
 #include "support/plain_hdf5.hpp"
@@ -67,6 +72,33 @@ DiskReference readDiskReference(const std::string& path) {
     throw std::runtime_error(path + ": /reference/bmode_u8 does not match its grid");
   }
   return reference;
+}
+
+std::vector<std::vector<float>> imageRecording(const std::string& path,
+                                               const process::ImagingParams& imaging,
+                                               std::size_t frames) {
+  auto backend = compute::createBackend(compute::BackendRequest::Cpu);
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.maxFrames = frames;
+  pipeline::Engine engine(*backend, config);
+  engine.setSource(acquire::openSource(path));
+  ultrasound::setImaging(engine, imaging);
+  std::vector<std::vector<float>> images(frames);
+  std::mutex mutex;
+  engine.setFrameObserver([&](const pipeline::CompletedFrame& frame) {
+    std::lock_guard lock(mutex);
+    if (frame.header.sourceIndex < images.size()) {
+      images[frame.header.sourceIndex].assign(frame.image.begin(), frame.image.end());
+    }
+  });
+  engine.start();
+  const pipeline::EngineState state = engine.waitUntilFinished();
+  engine.stop();
+  if (state != pipeline::EngineState::Finished) {
+    throw std::runtime_error(path + ": the engine did not finish (" + engine.stats().error + ")");
+  }
+  return images;
 }
 
 std::vector<double> bmodeUint8(const std::vector<float>& db, double dynamicRangeDb) {

@@ -25,6 +25,13 @@ struct DiskReference {
 // file-close properties in the same process. Throws std::runtime_error when unreadable.
 DiskReference readDiskReference(const std::string& path);
 
+// Every image (all layers) the engine makes of the first `frames` frames of `path` with `imaging`
+// on the CPU backend, unpaced, indexed by source frame. QVERIFY-style failures throw
+// std::runtime_error (an engine that did not finish).
+std::vector<std::vector<float>> imageRecording(const std::string& path,
+                                               const process::ImagingParams& imaging,
+                                               std::size_t frames);
+
 // The reference's dynamic range: PyMUST's bmode() at 30 dB.
 inline constexpr double kDiskDynamicRangeDb = 30.0;
 // PyMUST's bmode(): 20 log10(|IQ| / max) + DR, scaled to 255 / DR and saturated to uint8; `db`

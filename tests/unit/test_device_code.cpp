@@ -202,7 +202,7 @@ class TestDeviceCode : public QObject {
 
     const process::ImageGeometry g = imaging.geometry();
     std::vector<float> expected(g.pixels());
-    process::cpu::IqDasKernel(acq, imaging, iqSamples).run(iq.data(), expected.data());
+    process::cpu::IqDasKernel(acq, imaging, iqSamples).run(iq.data(), expected.data(), nullptr);
 
     const process::DasParams p = process::makeDasParams(
         acq, imaging, acq.samplingFrequencyHz / decimation, static_cast<int>(iqSamples));

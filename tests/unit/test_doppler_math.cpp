@@ -1,5 +1,5 @@
 // The per-pixel Doppler arithmetic (ultrasound/doppler_math.hpp) against values known in closed
-// form: a pure Doppler tone of phase step phi per pulse reads v = -v_Nyquist phi / pi with zero
+// form: a pure Doppler tone of phase step phi per pulse reads v = v_Nyquist phi / pi with zero
 // variance and its own power; the regression clutter filter removes a polynomial of its order
 // exactly (to float rounding) and keeps a tone far from zero frequency; the basis is orthonormal.
 // Seeded random amplitudes, phases and clutter.
@@ -51,7 +51,7 @@ class TestDopplerMath : public QObject {
       const auto x = tone(n, amplitude, phi, random.uniform(-3.14, 3.14));
       const process::DopplerEstimate e =
           process::estimateDoppler(process::autocorrelate(x.data(), n), kNyquist);
-      const double expected = -kNyquist * phi / std::numbers::pi;
+      const double expected = kNyquist * phi / std::numbers::pi;
       QVERIFY2(std::abs(e.velocity - expected) < 1e-4 * kNyquist,
                qPrintable(QString("n %1 phi %2: %3 m/s, expected %4")
                               .arg(n)
@@ -64,7 +64,7 @@ class TestDopplerMath : public QObject {
     // Phase steps beyond pi alias: +1.2 pi reads as -0.8 pi.
     const auto aliased = tone(16, 1.0, 1.2 * std::numbers::pi, 0.0);
     const auto e = process::estimateDoppler(process::autocorrelate(aliased.data(), 16), 1.0f);
-    QVERIFY(std::abs(e.velocity - 0.8f) < 1e-4f);
+    QVERIFY(std::abs(e.velocity + 0.8f) < 1e-4f);
     QCOMPARE(process::nyquistVelocity(1480.0, 10e3, 5e6), 0.74);
   }
 
@@ -116,7 +116,7 @@ class TestDopplerMath : public QObject {
       // Clutter and a tone at 1.5 rad per pulse: the tone's velocity comes back.
       process::regressionFilter(mixed.data(), 1, n, basis.data(), order + 1, out.data());
       const auto e = process::estimateDoppler(process::autocorrelate(out.data(), n), 1.0f);
-      QVERIFY2(std::abs(e.velocity - (-1.5f / std::numbers::pi_v<float>)) < 0.02f,
+      QVERIFY2(std::abs(e.velocity - 1.5f / std::numbers::pi_v<float>) < 0.02f,
                qPrintable(QString("order %1: %2").arg(order).arg(e.velocity)));
     }
   }

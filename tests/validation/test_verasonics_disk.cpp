@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <vector>
 
 #include "modality/source_factory.hpp"
@@ -42,8 +41,8 @@ class TestVerasonicsDisk : public QObject {
     QCOMPARE(ref.frames(), std::size_t{32});
     const std::vector<std::uint8_t>& reference = ref.bmode;
 
-    auto source = acquire::openSource(path);
-    const acquire::AcquisitionParams acq = acquire::requireUltrasound(*source).params();
+    const acquire::AcquisitionParams acq =
+        acquire::requireUltrasound(*acquire::openSource(path)).params();
     process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
     QCOMPARE(imaging.mode, process::ImagingMode::Iq);  // sampled below 2 f0
     qInfo("%s; I/Q bandwidth %.0f %% of f0", process::bandpassSamplingNotice(acq).c_str(),
@@ -54,22 +53,7 @@ class TestVerasonicsDisk : public QObject {
     QCOMPARE(imaging.geometry().nx, 251);
     QCOMPARE(imaging.geometry().nz, 251);
 
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    pipeline::EngineConfig config;
-    config.pace = false;
-    config.maxFrames = 32;
-    pipeline::Engine engine(*backend, config);
-    engine.setSource(std::move(source));
-    ultrasound::setImaging(engine, imaging);
-    std::vector<std::vector<float>> frames(32);
-    std::mutex mutex;
-    engine.setFrameObserver([&](const pipeline::CompletedFrame& frame) {
-      std::lock_guard lock(mutex);
-      frames[frame.header.sourceIndex].assign(frame.image.begin(), frame.image.end());
-    });
-    engine.start();
-    QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
-    engine.stop();
+    const std::vector<std::vector<float>> frames = test::imageRecording(path, imaging, 32);
 
     const std::size_t pixels = 251 * 251;
     double worst = 1, sum = 0;

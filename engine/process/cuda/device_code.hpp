@@ -3,8 +3,8 @@
 // and for the CPU under a C++ compiler, so that a test on a machine without a GPU runs the very
 // arithmetic and indexing of a kernel's thread (tests/unit/test_device_code.cpp). The few
 // intrinsics they use go through the wrappers below, which take the device's instruction on the
-// GPU and the nearest standard function on the host. With CUDA, float2 comes from the CUDA
-// headers; a build without the CUDA toolkit gets the same two-float type here, so that the host
+// GPU and the nearest standard function on the host. With CUDA, float2 and float4 come from the
+// CUDA headers; a build without the CUDA toolkit gets the same types here, so that the host
 // test runs in every build.
 
 #if defined(__CUDACC__) || CINEFLOW_HAVE_CUDA
@@ -15,6 +15,12 @@ struct alignas(8) float2 {
 };
 inline float2 make_float2(float x, float y) {
   return {x, y};
+}
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float x, float y, float z, float w) {
+  return {x, y, z, w};
 }
 #endif
 

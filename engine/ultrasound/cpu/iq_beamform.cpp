@@ -52,9 +52,13 @@ inline float reducedTurn(double cycles) {
 // One image row: the loops every variant compiles (inlined into each instruction set's function
 // below).
 [[gnu::always_inline]] inline void beamformRow(const DasGeometry& g_, double cyclesPerSample_,
-                                               std::size_t row, const float* iq, float* envelope) {
+                                               std::size_t row, const float* iq, float* envelope,
+                                               float* beamformed) {
   const std::size_t nx = g_.pixelX.size();
   const auto [out, z, halfAperture] = g_.startRow(row, envelope);
+  if (beamformed != nullptr) {
+    std::fill(beamformed + 2 * row * nx, beamformed + 2 * (row + 1) * nx, 0.0f);
+  }
   if (!(halfAperture > 0)) {
     return;  // no receive aperture at the surface
   }
@@ -160,22 +164,29 @@ inline float reducedTurn(double cycles) {
     for (std::size_t i = blockBegin; i < blockEnd; ++i) {
       out[i] = std::hypot(sumRe[i - blockBegin], sumIm[i - blockBegin]) * scale;
     }
+    if (beamformed != nullptr) {
+      float* pair = beamformed + 2 * (row * nx + blockBegin);
+      for (std::size_t j = 0; j < blockCount; ++j) {
+        pair[2 * j] = sumRe[j] * scale;
+        pair[2 * j + 1] = sumIm[j] * scale;
+      }
+    }
   }
 }
 
-using RowFunction = void (*)(const DasGeometry&, double, std::size_t, const float*, float*);
+using RowFunction = void (*)(const DasGeometry&, double, std::size_t, const float*, float*, float*);
 
 CINEFLOW_ISA_AVX512 void rowAvx512(const DasGeometry& g, double cycles, std::size_t row,
-                                   const float* iq, float* envelope) {
-  beamformRow(g, cycles, row, iq, envelope);
+                                   const float* iq, float* envelope, float* beamformed) {
+  beamformRow(g, cycles, row, iq, envelope, beamformed);
 }
 CINEFLOW_ISA_AVX2 void rowAvx2(const DasGeometry& g, double cycles, std::size_t row,
-                               const float* iq, float* envelope) {
-  beamformRow(g, cycles, row, iq, envelope);
+                               const float* iq, float* envelope, float* beamformed) {
+  beamformRow(g, cycles, row, iq, envelope, beamformed);
 }
 void rowPortable(const DasGeometry& g, double cycles, std::size_t row, const float* iq,
-                 float* envelope) {
-  beamformRow(g, cycles, row, iq, envelope);
+                 float* envelope, float* beamformed) {
+  beamformRow(g, cycles, row, iq, envelope, beamformed);
 }
 
 }  // namespace
@@ -185,13 +196,14 @@ IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingPar
     : g_(acq, imaging, acq.samplingFrequencyHz / imaging.iqDecimation, iqSamples),
       cyclesPerSample_(acq.centerFrequencyHz * imaging.iqDecimation / acq.samplingFrequencyHz) {}
 
-void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
-  stream.enqueueHost([this, iq, envelope] { run(iq, envelope); });
+void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope,
+                          float* beamformed) const {
+  stream.enqueueHost([this, iq, envelope, beamformed] { run(iq, envelope, beamformed); });
 }
 
-void IqDasKernel::run(const float* iq, float* envelope) const {
+void IqDasKernel::run(const float* iq, float* envelope, float* beamformed) const {
   const RowFunction row = pickIsa(availableIsas()[variant_], rowAvx512, rowAvx2, rowPortable);
-  g_.forEachRow([&](std::size_t r) { row(g_, cyclesPerSample_, r, iq, envelope); });
+  g_.forEachRow([&](std::size_t r) { row(g_, cyclesPerSample_, r, iq, envelope, beamformed); });
 }
 
 void IqDasKernel::selectVariant(std::size_t index) {

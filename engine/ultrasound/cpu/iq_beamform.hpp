@@ -20,8 +20,9 @@ class IqDasKernel {
               std::size_t iqSamples);
   // Enqueues the beamforming of `iq` into `envelope` (host-accessible backend memory); the task
   // runs parallelFor over image rows on the stream's thread.
-  void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
-  void run(const float* iq, float* envelope) const;
+  // `beamformed` (complex [nz][nx], or null): the sum before detection, too.
+  void enqueue(compute::Stream& stream, const float* iq, float* envelope, float* beamformed) const;
+  void run(const float* iq, float* envelope, float* beamformed) const;
   // The instruction sets this CPU has (cpu/isa.hpp); 0 is the default.
   static std::vector<std::string> variantNames() { return isaVariantNames(); }
   void selectVariant(std::size_t index);  // between frames

@@ -151,9 +151,9 @@ CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, 
 
 // Pixel (ix, iz) of the I/Q delay-and-sum: I/Q traces [transmits][elements][samples] at the rate
 // of `p`, interpolated linearly, rotated by the carrier's phase over the path (cyclesPerSample =
-// f0 / rate), weighted, summed and compounded; returns |sum| / transmits.
-CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
-                                    int ix, int iz) {
+// f0 / rate), weighted, summed and compounded; returns sum / transmits (complex).
+CINEFLOW_HD inline float2 iqDasSum(const float2* iq, double cyclesPerSample, const DasParams& p,
+                                   int ix, int iz) {
   const DasPixel px = dasPixel(p, ix, iz);
   const double lastSample = static_cast<double>(p.samples - 1);
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
@@ -192,7 +192,15 @@ CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, co
     sumRe = fmaf(weight, partialRe, sumRe);
     sumIm = fmaf(weight, partialIm, sumIm);
   }
-  return hypotf(sumRe, sumIm) / static_cast<float>(p.transmits);
+  const float scale = 1.0f / static_cast<float>(p.transmits);
+  return make_float2(sumRe * scale, sumIm * scale);
+}
+
+// Its magnitude: the envelope.
+CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, const DasParams& p,
+                                    int ix, int iz) {
+  const float2 sum = iqDasSum(iq, cyclesPerSample, p, ix, iz);
+  return hypotf(sum.x, sum.y);
 }
 
 }  // namespace cineflow::process::cuda

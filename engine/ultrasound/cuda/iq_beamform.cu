@@ -20,15 +20,20 @@ constexpr int kBlockSizes[] = {256, 128, 512};
 // One thread per pixel, z fastest (das_device.hpp has the pixel's work).
 template <int kBlockThreads>
 __global__ void __launch_bounds__(kBlockThreads)
-    iqDasKernel(const float2* __restrict__ iq, float* __restrict__ envelope, double cyclesPerSample,
-                const DasParams p) {
+    iqDasKernel(const float2* __restrict__ iq, float* __restrict__ envelope,
+                float2* __restrict__ beamformed, double cyclesPerSample, const DasParams p) {
   const int pixel = blockIdx.x * kBlockThreads + threadIdx.x;
   if (pixel >= p.nx * p.nz) {
     return;
   }
   const int iz = pixel % p.nz;
   const int ix = pixel / p.nz;
-  envelope[static_cast<std::size_t>(iz) * p.nx + ix] = iqDasPixel(iq, cyclesPerSample, p, ix, iz);
+  const float2 sum = iqDasSum(iq, cyclesPerSample, p, ix, iz);
+  const std::size_t out = static_cast<std::size_t>(iz) * p.nx + ix;
+  envelope[out] = hypotf(sum.x, sum.y);
+  if (beamformed != nullptr) {
+    beamformed[out] = sum;
+  }
 }
 
 }  // namespace
@@ -55,7 +60,8 @@ void IqDasKernel::selectVariant(std::size_t index) {
   variant_ = index;
 }
 
-void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope) const {
+void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envelope,
+                          float* beamformed) const {
   const compute::ScopedRange range("beamform");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   const DasParams& p = *params_;
@@ -63,15 +69,16 @@ void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envel
   const int threads = kBlockSizes[variant_];
   const auto blocks = static_cast<unsigned>((pixels + threads - 1) / threads);
   const auto* input = reinterpret_cast<const float2*>(iq);
+  auto* complexOut = reinterpret_cast<float2*>(beamformed);
   switch (threads) {
     case 128:
-      iqDasKernel<128><<<blocks, 128, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      iqDasKernel<128><<<blocks, 128, 0, s>>>(input, envelope, complexOut, cyclesPerSample_, p);
       break;
     case 512:
-      iqDasKernel<512><<<blocks, 512, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      iqDasKernel<512><<<blocks, 512, 0, s>>>(input, envelope, complexOut, cyclesPerSample_, p);
       break;
     default:
-      iqDasKernel<256><<<blocks, 256, 0, s>>>(input, envelope, cyclesPerSample_, p);
+      iqDasKernel<256><<<blocks, 256, 0, s>>>(input, envelope, complexOut, cyclesPerSample_, p);
       break;
   }
   compute::cuda::checkLaunch("iqDasKernel", s);

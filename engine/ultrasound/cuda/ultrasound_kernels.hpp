@@ -15,6 +15,7 @@
 #include "compute/buffer.hpp"
 #include "ultrasound/das_params.hpp"
 #include "ultrasound/fir_design.hpp"
+#include "ultrasound/flow_launch.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process::cuda {
@@ -99,7 +100,8 @@ class IqDasKernel {
  public:
   IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
               std::size_t iqSamples);
-  void enqueue(compute::Stream& stream, const float* iq, float* envelope) const;
+  // `beamformed` (complex [nz][nx], or null): the sum before detection, too.
+  void enqueue(compute::Stream& stream, const float* iq, float* envelope, float* beamformed) const;
   // Launch variants: a thread per pixel at 256 (the default), 128 or 512 threads per block.
   static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
@@ -110,5 +112,11 @@ class IqDasKernel {
   double cyclesPerSample_;             // f0 D / fs
   std::size_t variant_ = 0;
 };
+
+// The flow estimator's passes and the SVD filter's basis (ultrasound/cpu/flow_estimate.hpp has
+// the CPU twins and their contracts); `work` holds 2 (2n)^2 doubles on the device.
+void enqueueFlowEstimate(compute::Stream& stream, const FlowLaunch& launch);
+void enqueueSvdBasis(compute::Stream& stream, const FlowLaunch& launch, int rank,
+                     double* correlation, double* work, float* basis);
 
 }  // namespace cineflow::process::cuda

@@ -1,0 +1,167 @@
+#include "ultrasound/doppler_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "ultrasound/doppler_math.hpp"
+
+namespace cineflow::process {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) {
+  throw std::invalid_argument("Doppler parameters: " + message);
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+}  // namespace
+
+const char* toString(EnsembleMode mode) noexcept {
+  return mode == EnsembleMode::Block ? "block" : "sliding";
+}
+
+EnsembleMode parseEnsembleMode(const std::string& text) {
+  if (text == "sliding") {
+    return EnsembleMode::Sliding;
+  }
+  if (text == "block") {
+    return EnsembleMode::Block;
+  }
+  throw std::invalid_argument("ensemble mode '" + text + "': expected sliding or block");
+}
+
+const char* toString(WallFilter filter) noexcept {
+  switch (filter) {
+    case WallFilter::None:
+      return "none";
+    case WallFilter::Regression:
+      return "regression";
+    case WallFilter::Iir:
+      return "iir";
+    case WallFilter::Svd:
+      return "svd";
+  }
+  return "none";
+}
+
+WallFilter parseWallFilter(const std::string& text) {
+  for (const WallFilter filter :
+       {WallFilter::None, WallFilter::Regression, WallFilter::Iir, WallFilter::Svd}) {
+    if (text == toString(filter)) {
+      return filter;
+    }
+  }
+  throw std::invalid_argument("wall filter '" + text + "': expected none, regression, iir or svd");
+}
+
+PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry) {
+  if (box.empty()) {
+    return {0, geometry.nx, 0, geometry.nz};
+  }
+  if (!(geometry.dx > 0) || !(geometry.dz > 0)) {
+    return {};
+  }
+  // First pixel whose centre is >= the lower edge, first whose centre is > the upper edge.
+  const auto first = [](double edge, double origin, double step, int n) {
+    return static_cast<int>(std::clamp(std::ceil((edge - origin) / step - 1e-9), 0.0, double(n)));
+  };
+  const auto past = [](double edge, double origin, double step, int n) {
+    return static_cast<int>(
+        std::clamp(std::floor((edge - origin) / step + 1e-9) + 1.0, 0.0, double(n)));
+  };
+  PixelBox p;
+  p.ix0 = first(box.x0, geometry.x0, geometry.dx, geometry.nx);
+  p.ix1 = past(box.x1, geometry.x0, geometry.dx, geometry.nx);
+  p.iz0 = first(box.z0, geometry.z0, geometry.dz, geometry.nz);
+  p.iz1 = past(box.z1, geometry.z0, geometry.dz, geometry.nz);
+  if (p.empty()) {
+    return {};
+  }
+  return p;
+}
+
+double DopplerParams::prfFor(const acquire::AcquisitionParams& acq) const {
+  return prfHz > 0 ? prfHz : acq.pulseRepetitionFrequencyHz;
+}
+
+double DopplerParams::aliasingVelocityFor(const acquire::AcquisitionParams& acq) const {
+  return nyquistVelocity(acq.soundSpeedMPerS, prfFor(acq), acq.centerFrequencyHz);
+}
+
+void DopplerParams::validate(const acquire::AcquisitionParams& acq,
+                             const ImageGeometry& geometry) const {
+  if (ensemble < kMinEnsemble || ensemble > kMaxEnsemble) {
+    fail("ensemble " + std::to_string(ensemble) + " frames is outside [" +
+         std::to_string(kMinEnsemble) + ", " + std::to_string(kMaxEnsemble) + "]");
+  }
+  if (!std::isfinite(prfHz) || prfHz < 0) {
+    fail("PRF " + number(prfHz) + " Hz must be >= 0 (0: the acquisition's)");
+  }
+  if (!(prfFor(acq) > 0)) {
+    fail(
+        "the pulse repetition frequency is unknown: the recording has no "
+        "pulse_repetition_frequency_hz; give one (--prf HZ)");
+  }
+  if (acq.framesPerVolume > 0) {
+    fail("the frames are slices of a volume sweep (" + std::to_string(acq.framesPerVolume) +
+         " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition");
+  }
+  switch (wallFilter) {
+    case WallFilter::None:
+      break;
+    case WallFilter::Regression:
+      if (regressionOrder < 0 || regressionOrder > kMaxRegressionOrder) {
+        fail("regression order " + std::to_string(regressionOrder) + " is outside [0, " +
+             std::to_string(kMaxRegressionOrder) + "]");
+      }
+      if (ensemble <= regressionOrder + 2) {
+        fail("an ensemble of " + std::to_string(ensemble) +
+             " frames leaves too little after a regression of order " +
+             std::to_string(regressionOrder) + " (at least order + 3 frames)");
+      }
+      break;
+    case WallFilter::Iir:
+      if (!(iirCutoff > 0 && iirCutoff < 0.5)) {
+        fail("IIR cut-off " + number(iirCutoff) + " x PRF is outside (0, 0.5)");
+      }
+      if (ensemble < kIirSettle + 3) {
+        fail("an ensemble of " + std::to_string(ensemble) +
+             " frames is too short for the IIR "
+             "filter (at least " +
+             std::to_string(kIirSettle + 3) + ": its first " + std::to_string(kIirSettle) +
+             " outputs settle)");
+      }
+      break;
+    case WallFilter::Svd:
+      if (svdRank < 1 || svdRank > ensemble - 2) {
+        fail("SVD rank " + std::to_string(svdRank) +
+             " is outside [1, ensemble - 2 = " + std::to_string(ensemble - 2) + "]");
+      }
+      break;
+  }
+  for (const auto& [value, name] : {std::pair{averageX, "averageX"}, {averageZ, "averageZ"}}) {
+    if (value < 1 || value > kMaxAveraging || value % 2 == 0) {
+      fail(std::string(name) + " " + std::to_string(value) + " must be odd and in [1, " +
+           std::to_string(kMaxAveraging) + "]");
+    }
+  }
+  const double edges[] = {box.x0, box.x1, box.z0, box.z1};
+  if (!std::all_of(std::begin(edges), std::end(edges), [](double v) { return std::isfinite(v); })) {
+    fail("the colour box has a non-finite edge");
+  }
+  if (!box.empty() && pixelBox(box, geometry).empty()) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "the colour box x %.1f..%.1f mm, z %.1f..%.1f mm holds no pixel of the image",
+                  box.x0 * 1e3, box.x1 * 1e3, box.z0 * 1e3, box.z1 * 1e3);
+    fail(text);
+  }
+}
+
+}  // namespace cineflow::process

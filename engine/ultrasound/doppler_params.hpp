@@ -1,0 +1,75 @@
+#pragma once
+// Colour and power Doppler's processing parameters (issue 20): how the ensemble of beamformed I/Q
+// frames is formed, which clutter (wall) filter removes the tissue, how the autocorrelation is
+// averaged, and the colour box that limits the processing. ImagingParams::doppler holds them; they
+// act in the Doppler imaging modes only.
+
+#include <string>
+
+#include "acquire/frame.hpp"
+#include "process/image_geometry.hpp"
+
+namespace cineflow::process {
+
+// Sliding: an estimate at every frame from the last N frames. Block: an estimate every N frames
+// from the N frames since the last (as a packet acquisition and PyMUST's iq2doppler do it).
+enum class EnsembleMode { Sliding, Block };
+const char* toString(EnsembleMode mode) noexcept;  // "sliding" | "block"
+EnsembleMode parseEnsembleMode(const std::string& text);
+
+// The clutter filter over the slow time of each pixel:
+//   none         the ensemble as beamformed (PyMUST's iq2doppler default)
+//   regression   minus its least-squares fit by a polynomial of order 0-3 (order 0: the mean)
+//   iir          a second-order Butterworth high-pass at iirCutoff x PRF, started from the first
+//                sample (step initialisation); its first kIirSettle outputs are dropped
+//   svd          minus the ensemble's svdRank strongest singular components over the colour box
+//                (the tissue moves coherently over many pixels; the blood does not)
+enum class WallFilter { None, Regression, Iir, Svd };
+const char* toString(WallFilter filter) noexcept;  // "none" | "regression" | "iir" | "svd"
+WallFilter parseWallFilter(const std::string& text);
+
+// A rectangle of the image in metres (x lateral, z depth); empty (x1 <= x0): the whole image.
+struct ColourBox {
+  double x0 = 0, x1 = 0, z0 = 0, z1 = 0;
+  bool empty() const { return !(x1 > x0) || !(z1 > z0); }
+  bool operator==(const ColourBox&) const = default;
+};
+
+// The pixels [ix0, ix1) x [iz0, iz1) of `geometry` whose centres lie in `box` (the whole image
+// for an empty box); empty when none does.
+struct PixelBox {
+  int ix0 = 0, ix1 = 0, iz0 = 0, iz1 = 0;
+  int width() const { return ix1 - ix0; }
+  int height() const { return iz1 - iz0; }
+  bool empty() const { return width() <= 0 || height() <= 0; }
+  bool operator==(const PixelBox&) const = default;
+};
+PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry);
+
+inline constexpr int kMinEnsemble = 3;
+inline constexpr int kMaxEnsemble = 128;
+inline constexpr int kMaxAveraging = 15;
+
+struct DopplerParams {
+  int ensemble = 16;  // N, frames per estimate (the packet size)
+  EnsembleMode ensembleMode = EnsembleMode::Sliding;
+  WallFilter wallFilter = WallFilter::Regression;
+  int regressionOrder = 1;  // 0..3
+  double iirCutoff = 0.05;  // fraction of the PRF, in (0, 0.5)
+  int svdRank = 2;          // singular components removed, in [1, N - 2]
+  // The lag-0 and lag-1 autocorrelations are averaged over averageX x averageZ pixels (odd; 1:
+  // one pixel) before the velocity is taken.
+  int averageX = 1, averageZ = 1;
+  ColourBox box;     // where flow is estimated (empty: everywhere)
+  double prfHz = 0;  // the ensemble's sampling rate; 0: the acquisition's
+  // The PRF in effect: prfHz, else the acquisition's pulseRepetitionFrequencyHz (0: unknown).
+  double prfFor(const acquire::AcquisitionParams& acq) const;
+  // c PRF / (4 f0): where the velocity wraps (m/s).
+  double aliasingVelocityFor(const acquire::AcquisitionParams& acq) const;
+  // Throws std::invalid_argument naming the bad parameter and the accepted range; `geometry` is
+  // the image the box must overlap.
+  void validate(const acquire::AcquisitionParams& acq, const ImageGeometry& geometry) const;
+  bool operator==(const DopplerParams&) const = default;
+};
+
+}  // namespace cineflow::process
