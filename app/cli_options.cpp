@@ -19,8 +19,9 @@ Live plane-wave ultrasound and spectral-domain OCT imaging. Without --headless, 
 An option's value follows it or an '=': --grid -15:15:0.1,5:45:0.1 or --grid=-15:15:0.1,5:45:0.1.
 
 Options:
-  --input SOURCE         'sim' (built-in 3-D phantom simulator, default), 'oct-sim' (the
-                         built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
+  --input SOURCE         'sim' (built-in 3-D phantom simulator, default), 'sim-flow' (the
+                         built-in flow simulator: a vessel and a rotating disk, for colour
+                         Doppler), 'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
                          Verasonics layout; see cineflow convert --help)
@@ -34,13 +35,31 @@ Options:
   --apodisation hann|rect
                          receive apodisation over the f-number aperture: Hann window (default)
                          or rectangular (uniform, as PyMUST's dasmtx)
-  --mode rf|iq           signal chain: RF (bandpass, DAS on RF, Hilbert envelope) or I/Q
+  --mode rf|iq|doppler|power-doppler
+                         signal chain: RF (bandpass, DAS on RF, Hilbert envelope) or I/Q
                          (demodulation, DAS on I/Q, |IQ|); default RF, or I/Q for a file
-                         sampled below 2 x f0, which only I/Q mode can image
+                         sampled below 2 x f0, which only I/Q mode can image. doppler and
+                         power-doppler: the I/Q chain and colour Doppler of its beamformed I/Q;
+                         --output then also holds velocity_m_s, variance_m2_s2 and power_db
   --iq-bandwidth PERCENT I/Q mode: the low-pass filter's bandwidth in percent of f0 (its -6 dB
                          points at +-half of it around the carrier); default: the file's
                          fractional_bandwidth_percent, else 100
   --iq-decimation N      I/Q mode: keep every Nth demodulated sample (default 1)
+  --prf HZ               Doppler: the frames' pulse repetition frequency (default: the file's
+                         pulse_repetition_frequency_hz; the flow simulator's 5000)
+  --ensemble N           Doppler: frames per estimate, 3 to 128 (default 16)
+  --ensemble-mode sliding|block
+                         Doppler: an estimate at every frame from the last N (default), or
+                         every N frames from the N since the last
+  --wall-filter none|regression[:ORDER]|iir[:CUTOFF]|svd[:RANK]
+                         Doppler: the clutter filter (default regression:1): polynomial
+                         regression of order 0-3, a 2nd-order Butterworth high-pass at CUTOFF
+                         x PRF (default 0.05), or the RANK strongest singular components over
+                         the colour box removed (default 2)
+  --doppler-average WxZ  Doppler: average the autocorrelation over W x Z pixels (odd, default
+                         1x1)
+  --colour-box X0:X1,Z0:Z1
+                         Doppler: estimate flow only in this box (mm; default the whole image)
   --oct-dispersion A2,A3 OCT: dispersion compensation phase a2 u^2 + a3 u^3 in radians,
                          u = (j - N/2) / N over the resampled spectrum (default: the
                          recording's, else 0,0)
@@ -134,6 +153,22 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.iqBandwidthPercent = args.number<double>();
     } else if (args.option("--iq-decimation")) {
       options.iqDecimation = args.number<int>();
+    } else if (args.option("--prf")) {
+      options.doppler.prfHz = args.number<double>();
+    } else if (args.option("--ensemble")) {
+      options.doppler.ensemble = args.number<int>();
+    } else if (args.option("--ensemble-mode")) {
+      options.doppler.ensembleMode = args.value();
+      process::parseEnsembleMode(*options.doppler.ensembleMode);  // a command-line error
+    } else if (args.option("--wall-filter")) {
+      options.doppler.wallFilter = args.value();
+      process::DopplerParams().applyWallFilterSpec(*options.doppler.wallFilter);
+    } else if (args.option("--doppler-average")) {
+      options.doppler.average = args.value();
+      process::DopplerParams().applyAveragingSpec(*options.doppler.average);
+    } else if (args.option("--colour-box") || args.option("--color-box")) {
+      options.doppler.box = args.value();
+      process::parseColourBoxMillimetres(*options.doppler.box);
     } else if (args.option("--oct-dispersion")) {
       options.octDispersion = args.value();
     } else if (args.option("--oct-k-table")) {
@@ -185,11 +220,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
     // The window has its own controls for these; silently ignoring them would mislead.
     if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
         options.apodisation || options.iqBandwidthPercent || options.iqDecimation ||
-        options.frames > 0 || options.policy != "block" || !options.tracePath.empty() ||
-        options.anyOctOption() || options.recordPath) {
+        options.doppler.any() || options.frames > 0 || options.policy != "block" ||
+        !options.tracePath.empty() || options.anyOctOption() || options.recordPath) {
       throw std::invalid_argument(
           "--output, --grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation, "
-          "the --oct- options, --refractive-index, --frames, --policy, --record and --trace are "
+          "the Doppler options, the --oct- options, --refractive-index, --frames, --policy, "
+          "--record and --trace are "
           "used with --headless only (in the window, use the acquisition panel and Record)");
     }
   }

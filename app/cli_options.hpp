@@ -21,9 +21,20 @@ struct CliOptions {
   std::optional<std::string> grid;  // "x0:x1:dx,z0:z1:dz" in mm
   std::optional<double> fNumber;
   std::optional<std::string> apodisation;  // "hann" | "rect"
-  std::optional<std::string> mode;  // "rf" | "iq"; default: RF, or I/Q for bandpass-sampled data
+  // "rf" | "iq" | "doppler" | "power-doppler"; default: RF, or I/Q for bandpass-sampled data
+  std::optional<std::string> mode;
   std::optional<double> iqBandwidthPercent;  // of f0; default: the file's, else 100
   std::optional<int> iqDecimation;
+  // The Doppler modes (--mode doppler | power-doppler), headless.
+  struct Doppler {
+    std::optional<double> prfHz;
+    std::optional<int> ensemble;
+    std::optional<std::string> ensembleMode;  // "sliding" | "block"
+    std::optional<std::string> wallFilter;    // DopplerParams::applyWallFilterSpec()
+    std::optional<std::string> average;       // "WxZ"
+    std::optional<std::string> box;           // "x0:x1,z0:z1" mm
+    bool any() const { return prfHz || ensemble || ensembleMode || wallFilter || average || box; }
+  } doppler;
   // OCT (an OCT source, headless): dispersion "a2,a3" (rad), a k-linearisation table file or
   // polynomial, the spectral window, the sample's refractive index.
   std::optional<std::string> octDispersion;

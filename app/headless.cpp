@@ -49,10 +49,34 @@ process::ImagingParams imagingFor(const CliOptions& options,
   } else if (const std::string notice = process::bandpassSamplingNotice(acq); !notice.empty()) {
     std::cerr << "cineflow: " << options.input << " is " << notice << '\n';
   }
-  if (imaging.mode != process::ImagingMode::Iq &&
-      (options.iqBandwidthPercent || options.iqDecimation)) {
+  if (!process::usesIqChain(imaging.mode) && (options.iqBandwidthPercent || options.iqDecimation)) {
     throw std::invalid_argument(
-        "--iq-bandwidth and --iq-decimation act in I/Q mode only (--mode iq)");
+        "--iq-bandwidth and --iq-decimation act in the I/Q and Doppler modes only (--mode iq)");
+  }
+  const CliOptions::Doppler& doppler = options.doppler;
+  if (doppler.any() && !process::isDoppler(imaging.mode)) {
+    throw std::invalid_argument(
+        "--prf, --ensemble, --ensemble-mode, --wall-filter, "
+        "--doppler-average and --colour-box act in the Doppler modes only "
+        "(--mode doppler or power-doppler)");
+  }
+  if (doppler.prfHz) {
+    imaging.doppler.prfHz = *doppler.prfHz;
+  }
+  if (doppler.ensemble) {
+    imaging.doppler.ensemble = *doppler.ensemble;
+  }
+  if (doppler.ensembleMode) {
+    imaging.doppler.ensembleMode = process::parseEnsembleMode(*doppler.ensembleMode);
+  }
+  if (doppler.wallFilter) {
+    imaging.doppler.applyWallFilterSpec(*doppler.wallFilter);
+  }
+  if (doppler.average) {
+    imaging.doppler.applyAveragingSpec(*doppler.average);
+  }
+  if (doppler.box) {
+    imaging.doppler.box = process::parseColourBoxMillimetres(*doppler.box);
   }
   imaging.validate(acq);
   return imaging;
@@ -105,14 +129,14 @@ std::shared_ptr<const modality::ProcessingSettings> settingsFor(
   if (const oct::OctSource* octSource = oct::asOct(&source);
       octSource != nullptr &&
       !(options.grid || options.fNumber || options.apodisation || options.mode ||
-        options.iqBandwidthPercent || options.iqDecimation)) {
+        options.iqBandwidthPercent || options.iqDecimation || options.doppler.any())) {
     return oct::makeSettings(octFor(options, *octSource));
   }
   if (options.grid || options.fNumber || options.apodisation || options.mode ||
-      options.iqBandwidthPercent || options.iqDecimation) {
+      options.iqBandwidthPercent || options.iqDecimation || options.doppler.any()) {
     throw std::invalid_argument(
-        "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth and --iq-decimation apply to "
-        "ultrasound; " +
+        "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation and the "
+        "Doppler options apply to ultrasound; " +
         source.describe() + " is " + source.modality().name());
   }
   return source.modality().defaultSettings(source);
@@ -195,7 +219,7 @@ int runHeadless(const CliOptions& options) {
       recorder = std::make_unique<store::BmodeRecorder>(
           store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
               options.output, geometry, modality.describe(*source, *settings), attributes)),
-          geometry.pixels(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
+          geometry.values(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
       if (config.overflow == pipeline::OverflowPolicy::Block) {
         source = store::admittingSource(std::move(source), *recorder);  // a slow disk waits here
       }

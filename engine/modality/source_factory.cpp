@@ -10,6 +10,7 @@
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
 #include "store/replay_file.hpp"
+#include "ultrasound/flow_simulator.hpp"
 #include "ultrasound/rf_file_source.hpp"
 #include "ultrasound/simulator.hpp"
 
@@ -40,6 +41,13 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
       config.frameRateHz = frameRateHz;
     }
     return std::make_unique<Simulator>(config, progress);
+  }
+  if (spec == "sim-flow") {
+    FlowSimulatorConfig config;
+    if (frameRateHz > 0) {
+      config.system.frameRateHz = frameRateHz;
+    }
+    return std::make_unique<FlowSimulator>(config, progress);
   }
   if (spec == "oct-sim") {
     oct::OctSimulatorConfig config;

@@ -1,5 +1,6 @@
 #include "store/bmode_writer.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -59,6 +60,7 @@ struct BmodeWriter::Impl {
   StagedH5File file;
   process::ImageGeometry geometry;
   H5Dataset bmode, sequence, timestamp, elevation;
+  std::array<H5Dataset, 3> flow;  // an image with flow layers: velocity, variance, power
   std::uint64_t frames = 0;
 
   [[noreturn]] void fail(const std::string& operation, const std::string& reason) {
@@ -68,9 +70,30 @@ struct BmodeWriter::Impl {
 
   void closeDatasets() noexcept {
     bmode.reset();
+    for (H5Dataset& layer : flow) {
+      layer.reset();
+    }
     sequence.reset();
     timestamp.reset();
     elevation.reset();
+  }
+
+  // float32 [frames][z][x], one frame per chunk (appends and frame reads touch one).
+  H5Dataset createFrameSeries(hid_t root, const char* name, const char* units) const {
+    const std::string what(name);
+    const hsize_t nz = static_cast<hsize_t>(geometry.nz), nx = static_cast<hsize_t>(geometry.nx);
+    const hsize_t dims[3] = {0, nz, nx};
+    const hsize_t maxDims[3] = {H5S_UNLIMITED, nz, nx};
+    const hsize_t chunk[3] = {1, nz, nx};
+    H5Dataspace space(checkId(H5Screate_simple(3, dims, maxDims), what + ": dataspace"));
+    H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
+    checkStatus(H5Pset_chunk(properties.get(), 3, chunk), what + ": set chunk");
+    H5Dataset dataset(checkId(H5Dcreate2(root, name, H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
+                                         properties.get(), H5P_DEFAULT),
+                              what + ": create"));
+    writeStringAttribute(dataset.get(), "units", units);
+    writeStringAttribute(dataset.get(), "dimensions", "frame, z, x");
+    return dataset;
   }
 
   void writeLayout(const FileMetadata& metadata, const AttributeMap& attributes) {
@@ -79,18 +102,19 @@ struct BmodeWriter::Impl {
     writeMetres(root, "x_m", axis(geometry.nx, geometry.x0, geometry.dx));
     writeMetres(root, "z_m", axis(geometry.nz, geometry.z0, geometry.dz));
 
-    const hsize_t nz = static_cast<hsize_t>(geometry.nz), nx = static_cast<hsize_t>(geometry.nx);
-    const hsize_t dims[3] = {0, nz, nx};
-    const hsize_t maxDims[3] = {H5S_UNLIMITED, nz, nx};
-    const hsize_t chunk[3] = {1, nz, nx};  // one frame per chunk: appends and frame reads touch one
-    H5Dataspace space(checkId(H5Screate_simple(3, dims, maxDims), "bmode_db: dataspace"));
-    H5PropertyList properties(checkId(H5Pcreate(H5P_DATASET_CREATE), "property list"));
-    checkStatus(H5Pset_chunk(properties.get(), 3, chunk), "bmode_db: set chunk");
-    bmode = H5Dataset(checkId(H5Dcreate2(root, "bmode_db", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT,
-                                         properties.get(), H5P_DEFAULT),
-                              "bmode_db: create"));
-    writeStringAttribute(bmode.get(), "units", "dB");
-    writeStringAttribute(bmode.get(), "dimensions", "frame, z, x");
+    bmode = createFrameSeries(root, "bmode_db", "dB");
+    if (geometry.hasFlow()) {
+      flow[0] = createFrameSeries(root, "velocity_m_s", "m/s");
+      writeStringAttribute(flow[0].get(), "sign", "positive towards the probe");
+      writeNumberAttribute(flow[0].get(), "aliasing_velocity_m_s", geometry.aliasingVelocity);
+      flow[1] = createFrameSeries(root, "variance_m2_s2", "m^2/s^2");
+      flow[2] = createFrameSeries(root, "power_db", "dB");
+      for (H5Dataset& layer : flow) {
+        writeStringAttribute(layer.get(), "outside",
+                             "NaN outside the colour box and before the "
+                             "first full ensemble");
+      }
+    }
     sequence = createGrowingSeries(root, "sequence", H5T_STD_U64LE, nullptr);
     timestamp = createGrowingSeries(root, "timestamp_ns", H5T_STD_I64LE, "ns");
     writeStringAttribute(timestamp.get(), "clock", "steady (monotonic), arbitrary origin");
@@ -129,17 +153,25 @@ void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<cons
   ErrorScope scope;
   Impl& s = *impl_;
   s.file.requireOpen("append frame");
-  if (image.size() != s.geometry.pixels()) {
+  if (image.size() != s.geometry.values()) {
     // A caller bug, not a file problem: the file stays usable.
     throw StoreError("cannot save " + s.file.finalPath().string() + ": append frame: image of " +
-                     std::to_string(image.size()) + " pixels, expected " +
-                     std::to_string(s.geometry.pixels()));
+                     std::to_string(image.size()) + " values, expected " +
+                     std::to_string(s.geometry.values()));
   }
   const hsize_t n = s.frames + 1;
   const hsize_t frameDims[2] = {static_cast<hsize_t>(s.geometry.nz),
                                 static_cast<hsize_t>(s.geometry.nx)};
   try {
     appendAlongFirst(s.bmode.get(), H5T_NATIVE_FLOAT, image.data(), n, frameDims, "bmode_db");
+    if (s.geometry.hasFlow()) {
+      const char* names[] = {"velocity_m_s", "variance_m2_s2", "power_db"};
+      for (std::size_t layer = 0; layer < s.flow.size(); ++layer) {
+        appendAlongFirst(s.flow[layer].get(), H5T_NATIVE_FLOAT,
+                         image.data() + (layer + 1) * s.geometry.pixels(), n, frameDims,
+                         names[layer]);
+      }
+    }
     appendAlongFirst(s.sequence.get(), H5T_NATIVE_UINT64, &header.sequence, n, {}, "sequence");
     appendAlongFirst(s.timestamp.get(), H5T_NATIVE_INT64, &header.timestampNs, n, {},
                      "timestamp_ns");
@@ -155,6 +187,9 @@ void BmodeWriter::finish() {
   ErrorScope scope;
   Impl& s = *impl_;
   s.file.commit({{&s.bmode, "bmode_db"},
+                 {&s.flow[0], "velocity_m_s"},
+                 {&s.flow[1], "variance_m2_s2"},
+                 {&s.flow[2], "power_db"},
                  {&s.sequence, "sequence"},
                  {&s.timestamp, "timestamp_ns"},
                  {&s.elevation, "elevation_m"}});

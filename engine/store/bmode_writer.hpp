@@ -3,6 +3,9 @@
 // "cineflow.bmode/1", readable by h5py, HDFView and MATLAB without Cineflow:
 //
 //   /bmode_db      float32 [frames][z][x], chunked one frame per chunk, attribute units = "dB"
+//   an image with flow layers (process/image_geometry.hpp) adds /velocity_m_s (m/s, positive
+//   towards the probe, attribute aliasing_velocity_m_s), /variance_m2_s2 and /power_db (dB), each
+//   [frames][z][x] like /bmode_db, NaN where nothing was estimated
 //   /x_m, /z_m     float64 [nx], [nz] pixel coordinates, attribute units = "m"
 //   /sequence      uint64 [frames]   frame sequence numbers (gaps where frames were dropped)
 //   /timestamp_ns  int64 [frames]    acquisition time, steady clock, units = "ns"
@@ -45,8 +48,8 @@ class BmodeWriter {
   BmodeWriter(const BmodeWriter&) = delete;
   BmodeWriter& operator=(const BmodeWriter&) = delete;
 
-  // Appends one image, [z][x] row-major, geometry.pixels() values. Throws StoreError (wrong size,
-  // write failure such as a full disk, after finish()); after a write failure the writer is
+  // Appends one image, [layer][z][x] row-major, geometry.values() values. Throws StoreError (wrong
+  // size, write failure such as a full disk, after finish()); after a write failure the writer is
   // spoiled: finish() throws and nothing appears under the final name.
   void appendFrame(const acquire::FrameHeader& header, std::span<const float> image);
   // Flushes, closes and renames onto the final path (replacing an existing file there). Throws

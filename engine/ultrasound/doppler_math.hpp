@@ -85,30 +85,29 @@ struct IirHighPass {
 // The Butterworth high-pass of cut-off `cutoff` x the sampling rate (0 < cutoff < 0.5), by the
 // bilinear transform with the cut-off prewarped.
 IirHighPass butterworthHighPass(double cutoff);
-// The IIR filter's first outputs, dropped: its transient after the step initialisation.
-inline constexpr int kIirSettle = 2;
+// The filter's states: its free responses span the transients an initial state can add.
+inline constexpr int kIirStates = 2;
+// Projection initialisation: the filter's output from rest minus its projection onto the
+// responses of the filter to its initial states alone (no input), [kIirStates][n], orthonormal.
+// That is the output of the initial state that leaves the least energy, so the ensemble's start
+// leaves no transient and every output is kept (a step initialisation leaves one that a strong,
+// slowly moving tissue turns into a bias).
+std::vector<float> iirFreeResponseBasis(const IirHighPass& filter, int n);
 
-// Filters x[0..n) with `f` started in the steady state of a constant input x[0] (step
-// initialisation: x - x[0] through a filter at rest, since a high-pass passes no constant), and
-// writes the n - kIirSettle outputs after the transient into out[0..] (out may be x).
-CINEFLOW_HD inline int iirFilter(const float2* x, int n, const IirHighPass& f, float2* out) {
-  const float2 start = x[0];
+// Filters x[0..n) with `f` from rest, into out[0..n) (out may be x).
+CINEFLOW_HD inline void iirFilter(const float2* x, int n, const IirHighPass& f, float2* out) {
   float s1re = 0, s1im = 0, s2re = 0, s2im = 0;
-  int written = 0;
   for (int k = 0; k < n; ++k) {
-    const float ure = x[k].x - start.x;
-    const float uim = x[k].y - start.y;
+    const float ure = x[k].x;
+    const float uim = x[k].y;
     const float yre = f.b0 * ure + s1re;
     const float yim = f.b0 * uim + s1im;
     s1re = f.b1 * ure - f.a1 * yre + s2re;
     s1im = f.b1 * uim - f.a1 * yim + s2im;
     s2re = f.b2 * ure - f.a2 * yre;
     s2im = f.b2 * uim - f.a2 * yim;
-    if (k >= kIirSettle) {
-      out[written++] = make_float2(yre, yim);
-    }
+    out[k] = make_float2(yre, yim);
   }
-  return written;
 }
 
 CINEFLOW_HD inline Autocorrelation autocorrelate(const float2* x, int n) {
@@ -149,7 +148,8 @@ CINEFLOW_HD inline DopplerEstimate estimateDoppler(const Autocorrelation& a, flo
 enum class ClutterFilterKind : int { None = 0, Regression = 1, Iir = 2, Embedded = 3 };
 
 // The clutter filter as a kernel's thread applies it: the regression's real basis ([rows][n]),
-// the SVD's embedded basis ([rows][2n], projectOutEmbedded) or the IIR's coefficients.
+// the SVD's embedded basis ([rows][2n], projectOutEmbedded) or the IIR's coefficients with its
+// free responses' basis ([kIirStates][n], iirFreeResponseBasis).
 struct ClutterFilter {
   ClutterFilterKind kind = ClutterFilterKind::None;
   const float* basis = nullptr;  // device memory on the GPU
@@ -169,7 +169,6 @@ CINEFLOW_HD inline Autocorrelation ensembleAutocorrelation(const float2* ring,
     const int slot = (oldest + k) % n;
     scratch[k] = ring[static_cast<std::size_t>(slot) * framePixels + pixel];
   }
-  int kept = n;
   switch (filter.kind) {
     case ClutterFilterKind::None:
       break;
@@ -177,13 +176,14 @@ CINEFLOW_HD inline Autocorrelation ensembleAutocorrelation(const float2* ring,
       regressionFilter(scratch, 1, n, filter.basis, filter.rows, scratch);
       break;
     case ClutterFilterKind::Iir:
-      kept = iirFilter(scratch, n, filter.iir, scratch);
+      iirFilter(scratch, n, filter.iir, scratch);
+      regressionFilter(scratch, 1, n, filter.basis, filter.rows, scratch);  // its transients
       break;
     case ClutterFilterKind::Embedded:
       projectOutEmbedded(scratch, n, filter.basis, filter.rows);
       break;
   }
-  return autocorrelate(scratch, kept);
+  return autocorrelate(scratch, n);
 }
 
 // The mean of the autocorrelations in the window of averageX x averageZ pixels around (ix, iz),

@@ -86,6 +86,85 @@ PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry) {
   return p;
 }
 
+namespace {
+
+double numberIn(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(value)) {
+    throw std::invalid_argument(what + ": '" + text + "' is not a number");
+  }
+  return value;
+}
+
+int wholeNumberIn(const std::string& text, const std::string& what) {
+  const double value = numberIn(text, what);
+  if (value != std::floor(value) || std::abs(value) > 1e6) {
+    throw std::invalid_argument(what + ": '" + text + "' is not a whole number");
+  }
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+ColourBox parseColourBoxMillimetres(const std::string& text) {
+  const std::string what = "colour box '" + text + "' (expected x0:x1,z0:z1 in mm)";
+  const auto comma = text.find(',');
+  const auto firstColon = text.find(':');
+  const auto secondColon = comma == std::string::npos ? comma : text.find(':', comma);
+  if (comma == std::string::npos || firstColon > comma || secondColon == std::string::npos) {
+    throw std::invalid_argument(what);
+  }
+  ColourBox box;
+  box.x0 = numberIn(text.substr(0, firstColon), what) * 1e-3;
+  box.x1 = numberIn(text.substr(firstColon + 1, comma - firstColon - 1), what) * 1e-3;
+  box.z0 = numberIn(text.substr(comma + 1, secondColon - comma - 1), what) * 1e-3;
+  box.z1 = numberIn(text.substr(secondColon + 1), what) * 1e-3;
+  if (box.empty()) {
+    throw std::invalid_argument(what + ": needs x0 < x1 and z0 < z1");
+  }
+  return box;
+}
+
+void DopplerParams::applyWallFilterSpec(const std::string& spec) {
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  const WallFilter filter = parseWallFilter(name);
+  const std::string what = "wall filter '" + spec + "'";
+  if (colon != std::string::npos) {
+    const std::string value = spec.substr(colon + 1);
+    switch (filter) {
+      case WallFilter::None:
+        throw std::invalid_argument(what + ": none takes no parameter");
+      case WallFilter::Regression:
+        regressionOrder = wholeNumberIn(value, what);
+        break;
+      case WallFilter::Iir:
+        iirCutoff = numberIn(value, what);
+        break;
+      case WallFilter::Svd:
+        svdRank = wholeNumberIn(value, what);
+        break;
+    }
+  }
+  wallFilter = filter;
+}
+
+void DopplerParams::applyAveragingSpec(const std::string& spec) {
+  const std::string what = "averaging window '" + spec + "' (expected WxZ in pixels, e.g. 3x3)";
+  const auto x = spec.find('x');
+  if (x == std::string::npos) {
+    throw std::invalid_argument(what);
+  }
+  averageX = wholeNumberIn(spec.substr(0, x), what);
+  averageZ = wholeNumberIn(spec.substr(x + 1), what);
+}
+
 double DopplerParams::prfFor(const acquire::AcquisitionParams& acq) const {
   return prfHz > 0 ? prfHz : acq.pulseRepetitionFrequencyHz;
 }
@@ -100,6 +179,10 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
     fail("ensemble " + std::to_string(ensemble) + " frames is outside [" +
          std::to_string(kMinEnsemble) + ", " + std::to_string(kMaxEnsemble) + "]");
   }
+  if (acq.framesPerVolume > 0) {
+    fail("the frames are slices of a volume sweep (" + std::to_string(acq.framesPerVolume) +
+         " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition");
+  }
   if (!std::isfinite(prfHz) || prfHz < 0) {
     fail("PRF " + number(prfHz) + " Hz must be >= 0 (0: the acquisition's)");
   }
@@ -107,10 +190,6 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
     fail(
         "the pulse repetition frequency is unknown: the recording has no "
         "pulse_repetition_frequency_hz; give one (--prf HZ)");
-  }
-  if (acq.framesPerVolume > 0) {
-    fail("the frames are slices of a volume sweep (" + std::to_string(acq.framesPerVolume) +
-         " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition");
   }
   switch (wallFilter) {
     case WallFilter::None:
@@ -130,12 +209,10 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
       if (!(iirCutoff > 0 && iirCutoff < 0.5)) {
         fail("IIR cut-off " + number(iirCutoff) + " x PRF is outside (0, 0.5)");
       }
-      if (ensemble < kIirSettle + 3) {
+      if (ensemble < kIirStates + 3) {
         fail("an ensemble of " + std::to_string(ensemble) +
-             " frames is too short for the IIR "
-             "filter (at least " +
-             std::to_string(kIirSettle + 3) + ": its first " + std::to_string(kIirSettle) +
-             " outputs settle)");
+             " frames is too short for the IIR filter (at least " + std::to_string(kIirStates + 3) +
+             ")");
       }
       break;
     case WallFilter::Svd:

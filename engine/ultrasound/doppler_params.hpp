@@ -20,8 +20,8 @@ EnsembleMode parseEnsembleMode(const std::string& text);
 // The clutter filter over the slow time of each pixel:
 //   none         the ensemble as beamformed (PyMUST's iq2doppler default)
 //   regression   minus its least-squares fit by a polynomial of order 0-3 (order 0: the mean)
-//   iir          a second-order Butterworth high-pass at iirCutoff x PRF, started from the first
-//                sample (step initialisation); its first kIirSettle outputs are dropped
+//   iir          a second-order Butterworth high-pass at iirCutoff x PRF with projection
+//                initialisation (no start-up transient; every output kept)
 //   svd          minus the ensemble's svdRank strongest singular components over the colour box
 //                (the tissue moves coherently over many pixels; the blood does not)
 enum class WallFilter { None, Regression, Iir, Svd };
@@ -45,6 +45,8 @@ struct PixelBox {
   bool operator==(const PixelBox&) const = default;
 };
 PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry);
+// "x0:x1,z0:z1" in millimetres (the colour box); throws std::invalid_argument with the reason.
+ColourBox parseColourBoxMillimetres(const std::string& text);
 
 inline constexpr int kMinEnsemble = 3;
 inline constexpr int kMaxEnsemble = 128;
@@ -69,6 +71,11 @@ struct DopplerParams {
   // Throws std::invalid_argument naming the bad parameter and the accepted range; `geometry` is
   // the image the box must overlap.
   void validate(const acquire::AcquisitionParams& acq, const ImageGeometry& geometry) const;
+  // "none", "regression[:ORDER]", "iir[:CUTOFF]" (x PRF) or "svd[:RANK]": sets the wall filter
+  // and its parameter. Throws std::invalid_argument.
+  void applyWallFilterSpec(const std::string& spec);
+  // "WxZ" (e.g. "3x3"): the averaging window. Throws std::invalid_argument.
+  void applyAveragingSpec(const std::string& spec);
   bool operator==(const DopplerParams&) const = default;
 };
 

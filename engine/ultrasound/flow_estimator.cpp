@@ -63,7 +63,8 @@ void FlowEstimator::configure(compute::Backend& backend, const ImageGeometry& gr
     case WallFilter::Iir:
       filter.kind = ClutterFilterKind::Iir;
       filter.iir = butterworthHighPass(params.iirCutoff);
-      basis_ = {};
+      filter.rows = kIirStates;
+      upload(backend, basis_, iirFreeResponseBasis(filter.iir, params.ensemble));
       break;
     case WallFilter::Svd:
       if (params.svdRank < 1 || params.svdRank > params.ensemble - 2) {

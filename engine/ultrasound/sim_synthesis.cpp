@@ -292,4 +292,33 @@ void quantiseFrame(std::span<const float> rf, std::size_t samplesPerLine, double
   compute::cpu::parallelFor(lines, 0, body);
 }
 
+SimCacheKey rfCacheKey(std::uint64_t configHash, SampleType type, std::uint64_t frames,
+                       const AcquisitionParams& params, std::uint64_t frameBytes) {
+  return SimCacheKey{configHash,
+                     static_cast<std::uint32_t>(type),
+                     frames,
+                     static_cast<std::uint64_t>(params.transmits()),
+                     static_cast<std::uint64_t>(params.elements()),
+                     static_cast<std::uint64_t>(params.samples),
+                     frameBytes * frames};
+}
+
+double quantiseFrames(const SimulatorConfig& config, std::span<const float> rf, std::size_t frames,
+                      std::size_t samplesPerLine, std::size_t frameBytes,
+                      std::vector<std::byte>& out) {
+  const double peak = peakMagnitude(rf);
+  const double fullScale = 32767.0;
+  const double scale = peak > 0 ? 0.25 * fullScale / peak : 1.0;
+  const double noiseSigma =
+      config.noise && peak > 0 ? peak * std::pow(10.0, config.noiseDb / 20) : 0.0;
+  const std::size_t frameSamples = frames > 0 ? rf.size() / frames : 0;
+  out.assign(frameBytes * frames, std::byte{0});
+  for (std::size_t k = 0; k < frames; ++k) {
+    quantiseFrame(rf.subspan(k * frameSamples, frameSamples), samplesPerLine, scale, noiseSigma,
+                  config.seed, k, config.sampleType,
+                  std::span(out).subspan(k * frameBytes, frameBytes));
+  }
+  return scale;
+}
+
 }  // namespace cineflow::acquire::detail

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "acquire/frame.hpp"
+#include "acquire/sim_cache.hpp"
 #include "ultrasound/phantom.hpp"
 
 namespace cineflow::acquire {
@@ -24,6 +26,10 @@ void synthesiseSweep(const SimulatorConfig& config, const AcquisitionParams& par
                      std::span<const Scatterer> scatterers, std::span<const double> elevations,
                      std::span<float> rf, const std::function<void(double)>& progress);
 
+// The cache key of `frames` RF frames of `params` (frameBytes each) made under `configHash`.
+SimCacheKey rfCacheKey(std::uint64_t configHash, SampleType type, std::uint64_t frames,
+                       const AcquisitionParams& params, std::uint64_t frameBytes);
+
 // Largest |value| in `rf`.
 float peakMagnitude(std::span<const float> rf);
 
@@ -33,5 +39,12 @@ float peakMagnitude(std::span<const float> rf);
 void quantiseFrame(std::span<const float> rf, std::size_t samplesPerLine, double scale,
                    double noiseSigma, std::uint64_t seed, std::uint64_t frame, SampleType type,
                    std::span<std::byte> out);
+
+// Quantises `frames` frames of `rf` (frameSamples floats each) into `out` (resized) with one
+// scale for all (the peak echo at 1/4 of int16 full scale, so brightness is comparable across
+// frames) and config.noise's Gaussian noise at config.noiseDb below the peak. Returns the scale.
+double quantiseFrames(const SimulatorConfig& config, std::span<const float> rf, std::size_t frames,
+                      std::size_t samplesPerLine, std::size_t frameBytes,
+                      std::vector<std::byte>& out);
 
 }  // namespace cineflow::acquire::detail

@@ -35,28 +35,9 @@ void report(const ProgressFn& progress, double fraction, const std::string& what
 std::uint64_t cacheHash(const SimulatorConfig& c, const Phantom& phantom) {
   detail::Hasher h;
   h.add(kSynthesisVersion);
-  h.add(c.seed);
-  h.add(static_cast<std::uint64_t>(c.elements));
-  h.add(c.pitchM);
-  h.add(c.centerFrequencyHz);
-  h.add(c.samplingFrequencyHz);
-  h.add(c.fractionalBandwidth);
-  h.add(static_cast<std::uint64_t>(c.anglesDeg.size()));
-  for (double a : c.anglesDeg) {
-    h.add(a);
-  }
-  h.add(c.soundSpeedMPerS);
-  h.add(c.t0S);
-  h.add(c.maxDepthM);
-  h.add(static_cast<std::uint64_t>(c.slicesPerVolume));
-  h.add(c.elevationHalfSpanM);
-  h.add(c.elevationSigmaM);
-  h.add(c.receiveAcceptanceDeg);
-  h.add(static_cast<std::uint64_t>(c.noise));
-  h.add(c.noiseDb);
-  h.add(static_cast<std::uint64_t>(c.sampleType));
-  // frameRateHz only paces replay and does not change a sample, so it is left out. The phantom
-  // enters through its scatterers, which covers its config, its seed and its generator's code.
+  c.addTo(h);
+  // The phantom enters through its scatterers, which covers its config, its seed and its
+  // generator's code.
   const auto scatterers = phantom.scatterers();
   h.add(static_cast<std::uint64_t>(scatterers.size()));
   h.addBytes(std::as_bytes(scatterers));
@@ -64,6 +45,30 @@ std::uint64_t cacheHash(const SimulatorConfig& c, const Phantom& phantom) {
 }
 
 }  // namespace
+
+void SimulatorConfig::addTo(detail::Hasher& h) const {
+  h.add(seed);
+  h.add(static_cast<std::uint64_t>(elements));
+  h.add(pitchM);
+  h.add(centerFrequencyHz);
+  h.add(samplingFrequencyHz);
+  h.add(fractionalBandwidth);
+  h.add(static_cast<std::uint64_t>(anglesDeg.size()));
+  for (double a : anglesDeg) {
+    h.add(a);
+  }
+  h.add(soundSpeedMPerS);
+  h.add(t0S);
+  h.add(maxDepthM);
+  h.add(static_cast<std::uint64_t>(slicesPerVolume));
+  h.add(elevationHalfSpanM);
+  h.add(elevationSigmaM);
+  h.add(receiveAcceptanceDeg);
+  h.add(static_cast<std::uint64_t>(noise));
+  h.add(noiseDb);
+  h.add(static_cast<std::uint64_t>(sampleType));
+  // frameRateHz only paces replay and does not change a sample, so it is left out.
+}
 
 void SimulatorConfig::validate() const {
   if (elements < 1) {
@@ -146,13 +151,9 @@ Simulator::Simulator(const SimulatorConfig& config, Phantom phantom, const Progr
   params_ = config_.acquisitionParams();
   params_.validate();
 
-  const detail::SimCacheKey key{cacheHash(config_, phantom_),
-                                static_cast<std::uint32_t>(config_.sampleType),
-                                static_cast<std::uint64_t>(slices()),
-                                static_cast<std::uint64_t>(params_.transmits()),
-                                static_cast<std::uint64_t>(params_.elements()),
-                                static_cast<std::uint64_t>(params_.samples),
-                                frameBytes() * static_cast<std::uint64_t>(slices())};
+  const detail::SimCacheKey key =
+      detail::rfCacheKey(cacheHash(config_, phantom_), config_.sampleType,
+                         static_cast<std::uint64_t>(slices()), params_, frameBytes());
   cachePath_ = detail::simCachePath("sim", key);
   detail::CachedFrames cached = detail::loadOrSynthesise(
       cachePath_, key,
@@ -181,21 +182,10 @@ void Simulator::synthesise(const ProgressFn& progress) {
         report(progress, 0.95 * fraction, "simulating " + std::to_string(slices()) + " slices");
       });
 
-  // One scale for every slice keeps brightness comparable across the sweep.
-  const double peak = detail::peakMagnitude(rf);
-  const double fullScale = 32767.0;
-  sampleScale_ = peak > 0 ? 0.25 * fullScale / peak : 1.0;
-  const double noiseSigma =
-      config_.noise && peak > 0 ? peak * std::pow(10.0, config_.noiseDb / 20) : 0.0;
   report(progress, 0.95, "quantising");
-  frames_.assign(frameBytes() * static_cast<std::size_t>(slices()), std::byte{0});
-  for (int k = 0; k < slices(); ++k) {
-    const auto offset = static_cast<std::size_t>(k);
-    detail::quantiseFrame(std::span<const float>(rf).subspan(offset * frameSamples, frameSamples),
-                          static_cast<std::size_t>(params_.samples), sampleScale_, noiseSigma,
-                          config_.seed, offset, config_.sampleType,
-                          std::span(frames_).subspan(offset * frameBytes(), frameBytes()));
-  }
+  sampleScale_ =
+      detail::quantiseFrames(config_, rf, static_cast<std::size_t>(slices()),
+                             static_cast<std::size_t>(params_.samples), frameBytes(), frames_);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   char text[64];

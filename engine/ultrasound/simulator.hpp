@@ -50,6 +50,8 @@ struct SimulatorConfig {
 
   // Throws std::invalid_argument naming the first bad field.
   void validate() const;
+  // Every field that changes a sample, into a cache key.
+  void addTo(detail::Hasher& hasher) const;
   int samples() const;
   AcquisitionParams acquisitionParams() const;
 };

@@ -57,9 +57,13 @@ class TestCli : public QObject {
   void helpDocumentsEveryOption() {
     const Run run = runApp({"--help"});
     QCOMPARE(run.exitCode, 0);
-    for (const char* option : {"--headless", "--input", "--output", "--grid", "--fnumber",
-                               "--apodisation", "--mode", "--iq-bandwidth", "--iq-decimation",
-                               "--backend", "--frames", "--policy", "--screenshot"}) {
+    for (const char* option : {"--headless",    "--input",           "--output",
+                               "--grid",        "--fnumber",         "--apodisation",
+                               "--mode",        "--iq-bandwidth",    "--iq-decimation",
+                               "--prf",         "--ensemble",        "--ensemble-mode",
+                               "--wall-filter", "--doppler-average", "--colour-box",
+                               "sim-flow",      "--backend",         "--frames",
+                               "--policy",      "--screenshot"}) {
       QVERIFY2(run.out.contains(option), option);
     }
   }
@@ -190,8 +194,72 @@ class TestCli : public QObject {
     run = runApp({"--headless", "--input", "sim", "--output", out, "--mode", "rf",
                   "--iq-decimation", "2", "--frames", "1"});
     QCOMPARE(run.exitCode, 1);
-    QVERIFY2(run.err.contains("I/Q mode only"), qPrintable(run.err));
+    QVERIFY2(run.err.contains("I/Q and Doppler modes only"), qPrintable(run.err));
     QVERIFY(!QFile::exists(out));
+    // The Doppler options act in the Doppler modes only; the 3-D simulator's frames are slices of
+    // a sweep, which Doppler refuses by name.
+    run = runApp({"--headless", "--input", "sim-flow", "--output", out, "--mode", "iq",
+                  "--ensemble", "8", "--frames", "1"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("Doppler modes only"), qPrintable(run.err));
+    run = runApp(
+        {"--headless", "--input", "sim", "--output", out, "--mode", "doppler", "--frames", "1"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("volume sweep"), qPrintable(run.err));
+    run = runApp({"--headless", "--input", "sim-flow", "--output", out, "--mode", "doppler",
+                  "--wall-filter", "wavelet"});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("wavelet"), qPrintable(run.err));
+    QVERIFY(!QFile::exists(out));
+  }
+
+  void headlessDopplerWritesFlowBesideTheBmode() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("flow.h5");
+    const Run run = runApp({"--headless",
+                            "--input",
+                            "sim-flow",
+                            "--output",
+                            out,
+                            "--mode",
+                            "doppler",
+                            "--ensemble",
+                            "8",
+                            "--ensemble-mode",
+                            "block",
+                            "--wall-filter",
+                            "regression:1",
+                            "--colour-box",
+                            "-5:5,20:30",
+                            "--frames",
+                            "16",
+                            "--grid",
+                            "-9:9:0.2,8:30:0.1",
+                            "--backend",
+                            "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("doppler"), qPrintable(run.out));  // its stage's time
+    const cineflow::test::PlainFile file(out.toStdString());
+    QVERIFY(file.id >= 0);
+    for (const char* name : {"bmode_db", "velocity_m_s", "variance_m2_s2", "power_db"}) {
+      QCOMPARE(cineflow::test::shapeOf(file.id, name),
+               (std::vector<hsize_t>{16, 221, 91}));  // z 8..30 step 0.1, x -9..9 step 0.2
+    }
+    QCOMPARE(cineflow::test::readString(file.id, "imaging_mode"), std::string("doppler"));
+    QCOMPARE(cineflow::test::readDouble(file.id, "doppler_prf_hz"), 5000.0);
+    const auto velocity = cineflow::test::readAll<float>(file.id, "velocity_m_s", H5T_NATIVE_FLOAT);
+    // Frame 7 completes the first block: inside the box (x -5..5, z 20..30) a velocity, outside
+    // none; frame 6 has none anywhere.
+    const std::size_t frame = 221 * 91;
+    const auto at = [&](int f, double xMm, double zMm) {
+      const auto ix = static_cast<std::size_t>(std::lround((xMm + 9) / 0.2));
+      const auto iz = static_cast<std::size_t>(std::lround((zMm - 8) / 0.1));
+      return velocity[static_cast<std::size_t>(f) * frame + iz * 91 + ix];
+    };
+    QVERIFY(std::isnan(at(6, 0, 25)));
+    QVERIFY(std::isfinite(at(7, 0, 25)));
+    QVERIFY(std::isnan(at(7, 0, 15)));
+    QVERIFY(std::isnan(at(7, 7, 25)));
   }
 
   void headlessSimulatorWritesABmodeFile() {

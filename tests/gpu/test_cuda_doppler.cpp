@@ -1,0 +1,128 @@
+// Colour Doppler on CUDA against its CPU twin: the flow estimator with each clutter filter on
+// seeded synthetic ensembles (tissue 40 dB above the blood, noise), and the whole Doppler chain on
+// the flow simulator. Velocity, variance and power agree within float rounding carried through
+// the filters: velocities within 1e-4 of the aliasing velocity where the flow's power is within
+// 60 dB of its peak (below that a pixel holds noise whose phase float rounding may move freely),
+// power within 0.01 dB there.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cuda_test_support.hpp"
+#include "support/flow_ensembles.hpp"
+#include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/flow_simulator.hpp"
+
+using namespace cineflow;
+
+namespace {
+
+constexpr double kAliasing = 0.5;
+
+// Compares two flow images [velocity, variance, power][pixels] where the power is within 60 dB
+// of its peak.
+void compareFlow(const char* what, const std::vector<float>& gpu, const std::vector<float>& cpu,
+                 std::size_t pixels, double aliasing) {
+  float peak = -INFINITY;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    if (std::isfinite(cpu[2 * pixels + p])) {
+      peak = std::max(peak, cpu[2 * pixels + p]);
+    }
+  }
+  double worstVelocity = 0, worstPower = 0;
+  std::size_t compared = 0;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    QCOMPARE(std::isnan(gpu[p]), std::isnan(cpu[p]));
+    if (!std::isfinite(cpu[2 * pixels + p]) || cpu[2 * pixels + p] < peak - 60) {
+      continue;
+    }
+    ++compared;
+    double dv = std::abs(double(gpu[p]) - cpu[p]);
+    dv = std::min(dv, 2 * aliasing - dv);  // +-v_a are one velocity
+    worstVelocity = std::max(worstVelocity, dv);
+    worstPower = std::max(worstPower, std::abs(double(gpu[2 * pixels + p]) - cpu[2 * pixels + p]));
+  }
+  qInfo("%-24s %zu pixels: velocity within %.2g of v_a, power within %.3g dB", what, compared,
+        worstVelocity / aliasing, worstPower);
+  QVERIFY(compared > pixels / 4);
+  QVERIFY2(worstVelocity <= 1e-4 * aliasing, what);
+  QVERIFY2(worstPower <= 0.01, what);
+}
+
+}  // namespace
+
+class TestCudaDoppler : public QObject {
+  Q_OBJECT
+
+  std::string cudaSkipReason_;
+  std::unique_ptr<compute::Backend> cuda_ = test::cudaBackendOrReason(cudaSkipReason_);
+  std::unique_ptr<compute::Backend> cpu_ = compute::createBackend(compute::BackendRequest::Cpu);
+
+ private slots:
+  void theFlowEstimatorMatchesItsCpuTwin() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    const process::ImageGeometry g = test::flowGrid(40, 36);
+    test::SlowTime signal;
+    signal.flowStep = 1.2;
+    signal.clutterStep = 0.005;
+    signal.clutterAmplitude = 100.0;
+    signal.clutterDrift = 0.1;
+    signal.noise = 0.01;
+    const auto frames = test::makeFrames(g, 40, signal, 11);
+    for (const char* spec : {"none", "regression:2", "iir:0.08", "svd:1"}) {
+      process::DopplerParams params;
+      params.ensemble = 24;
+      params.applyWallFilterSpec(spec);
+      params.averageX = 3;
+      params.box = {0.5e-3, 3.5e-3, 10.2e-3, 13.0e-3};
+      const auto gpu = test::runFlowEstimator(*cuda_, g, params, kAliasing, frames);
+      const auto cpu = test::runFlowEstimator(*cpu_, g, params, kAliasing, frames);
+      QCOMPARE(gpu.estimated, cpu.estimated);
+      compareFlow(spec, gpu.flow.back(), cpu.flow.back(), g.pixels(), kAliasing);
+    }
+  }
+
+  void theDopplerChainMatchesOnTheFlowSimulator() {
+    CINEFLOW_REQUIRE_CUDA(cuda_);
+    acquire::FlowSimulatorConfig config;
+    config.frames = 20;
+    acquire::FlowSimulator source(config);
+    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source.params());
+    imaging.mode = process::ImagingMode::ColourDoppler;
+    imaging.grid = process::ImagingGrid::parseMillimetres("-9:9:0.15,7:31:0.08");
+    imaging.doppler.ensemble = 16;
+    std::vector<float> images[2];
+    compute::Backend* backends[2] = {cuda_.get(), cpu_.get()};
+    for (int b = 0; b < 2; ++b) {
+      process::BmodeProcessor processor;
+      processor.configure(*backends[b], source.params(), source.sampleType(), imaging);
+      const process::ImageGeometry geometry = processor.geometry();
+      compute::DeviceBuffer<std::byte> raw(*backends[b], source.frameBytes());
+      compute::DeviceBuffer<float> image(*backends[b], geometry.values());
+      std::vector<std::byte> host(source.frameBytes());
+      auto stream = backends[b]->createStream("doppler-test");
+      for (int f = 0; f < config.frames; ++f) {
+        acquire::FrameHeader header;
+        header.sequence = header.sourceIndex = static_cast<std::uint64_t>(f);
+        stream->synchronize();
+        source.readFrame(header.sourceIndex, host, header.slice);
+        stream->copyAsync(raw.data(), host.data(), host.size());
+        processor.enqueue(*stream, header, raw.view(), image.view(), {});
+      }
+      images[b].resize(geometry.values());
+      stream->copyAsync(images[b].data(), image.data(), image.bytes());
+      stream->synchronize();
+      QVERIFY(stream->takeError().empty());
+    }
+    const process::ImageGeometry g = imaging.imageGeometry(source.params());
+    const std::size_t pixels = g.pixels();
+    compareFlow("chain on the simulator",
+                std::vector<float>(images[0].begin() + pixels, images[0].end()),
+                std::vector<float>(images[1].begin() + pixels, images[1].end()), pixels,
+                g.aliasingVelocity);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCudaDoppler)
+#include "test_cuda_doppler.moc"
