@@ -95,6 +95,8 @@ Options:
                          cache folder's tuning.json)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
+  --preset NAME          GUI: apply this preset once the source is open: a shipped one
+                         (e.g. 'Verasonics disk Doppler') or one from the presets folder
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
   --after-frames N       frames to display before the screenshot (default 30)
   --version              print the version and exit
@@ -205,6 +207,8 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.tune = false;
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
+    } else if (args.option("--preset")) {
+      options.preset = args.value();
     } else if (args.option("--screenshot")) {
       options.screenshotPath = args.value();
     } else if (args.option("--after-frames")) {
@@ -228,6 +232,9 @@ CliOptions parseCommandLine(int argc, char** argv) {
           "--record and --trace are "
           "used with --headless only (in the window, use the acquisition panel and Record)");
     }
+  }
+  if (options.headless && !options.preset.empty()) {
+    throw std::invalid_argument("--preset is for the window (headless, give the options)");
   }
   if (options.octKTable && options.octKPolynomial) {
     throw std::invalid_argument("--oct-k-table and --oct-k-polynomial exclude each other");

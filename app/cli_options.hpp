@@ -55,6 +55,7 @@ struct CliOptions {
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()
   std::string screenshotPath;
+  std::string preset;  // GUI: a preset's name, applied once the source is open
   int afterFrames = 30;
 };
 

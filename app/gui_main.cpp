@@ -113,6 +113,29 @@ int runGui(int argc, char** argv, const GuiOptions& options) {
     std::fprintf(stderr, "cineflow: %s; using the CPU backend\n", notice.toLocal8Bit().constData());
   }
   window->controller().enableTuning(options.variantPins, options.tune);
+  if (!options.preset.empty()) {
+    const QString name = QString::fromStdString(options.preset);
+    const auto& presets = window->presets();
+    const auto found = std::find_if(presets.begin(), presets.end(),
+                                    [&name](const ui::Preset& p) { return p.name == name; });
+    if (found == presets.end()) {
+      QStringList names;
+      for (const ui::Preset& p : presets) {
+        names << p.name;
+      }
+      std::fprintf(stderr, "cineflow: no preset named \"%s\" (there are: %s)\n",
+                   options.preset.c_str(),
+                   names.join(QStringLiteral(", ")).toLocal8Bit().constData());
+      return 2;
+    }
+    // Once, when the source is open (the preset's modality must match it).
+    auto applied = std::make_shared<QMetaObject::Connection>();
+    *applied = QObject::connect(&window->controller(), &ui::EngineController::sourceOpened,
+                                window.get(), [applied, &window, preset = *found] {
+                                  QObject::disconnect(*applied);
+                                  window->applyPreset(preset);
+                                });
+  }
   if (screenshotMode) {
     armScreenshot(app, *window, options);
   }

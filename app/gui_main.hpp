@@ -12,6 +12,7 @@ struct GuiOptions {
   std::string backend = "auto";  // auto | cpu | cuda
   std::string screenshotPath;    // when set: run `afterFrames` frames, save the window, exit
   int afterFrames = 30;
+  std::string preset;             // applied once the source is open (a preset's name)
   bool tune = true;               // pick stages' implementations by measurement (tune/)
   tune::VariantPins variantPins;  // --variant, --variants
 };

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   gui.backend = options.backend;
   gui.screenshotPath = options.screenshotPath;
   gui.afterFrames = options.afterFrames;
+  gui.preset = options.preset;
   gui.tune = options.tune;
   gui.variantPins = options.variantPins;
   return runGui(argc, argv, gui);

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "doppler_panel.hpp"
 #include "engine_controller.hpp"
 #include "imaging_panel.hpp"
 #include "oct_panel.hpp"
@@ -71,6 +72,8 @@ AcquisitionPanel::AcquisitionPanel(EngineController& controller, QWidget* parent
   layout->addWidget(createAcquisitionGroup());
   imaging_ = new ImagingPanel(controller_, this);
   layout->addWidget(imaging_);
+  doppler_ = new DopplerPanel(controller_, this);
+  layout->addWidget(doppler_);
   oct_ = new OctPanel(controller_, this);  // each shows itself for its modality's sources
   layout->addWidget(oct_);
   layout->addStretch(1);
@@ -97,6 +100,13 @@ QWidget* AcquisitionPanel::createSourceGroup() {
       tr("Acquire OCT B-scans and volumes from the built-in OCT simulator (a layered sample)"));
   connect(octSimulator, &QPushButton::clicked, this,
           [this] { emit openRequested(QStringLiteral("oct-sim")); });
+  auto* flowSimulator = new QPushButton(tr("Flow simulator"), group);
+  flowSimulator->setObjectName(QStringLiteral("flowSimulatorButton"));
+  flowSimulator->setToolTip(
+      tr("Acquire from the built-in flow simulator (a vessel and a "
+         "rotating disk with known velocities) for colour Doppler"));
+  connect(flowSimulator, &QPushButton::clicked, this,
+          [this] { emit openRequested(QStringLiteral("sim-flow")); });
   auto* file = new QPushButton(tr("RF file…"), group);
   file->setObjectName(QStringLiteral("openFileButton"));
   file->setToolTip(tr("Replay a recorded RF file (cineflow.rf/1)"));
@@ -108,7 +118,10 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   buttons->addWidget(file);
   layout->addWidget(sourceLabel_);
   layout->addLayout(buttons);
-  layout->addWidget(octSimulator);
+  auto* simulators = new QHBoxLayout;
+  simulators->addWidget(flowSimulator);
+  simulators->addWidget(octSimulator);
+  layout->addLayout(simulators);
   return group;
 }
 

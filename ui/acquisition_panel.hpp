@@ -19,6 +19,7 @@ class QPushButton;
 namespace cineflow::ui {
 
 class EngineController;
+class DopplerPanel;
 class ImagingPanel;
 class OctPanel;
 
@@ -34,6 +35,7 @@ class AcquisitionPanel : public QWidget {
   QComboBox& damagedBox() { return *damaged_; }
   const QLabel& damagedCount() const { return *damagedCount_; }
   ImagingPanel& imaging() { return *imaging_; }
+  DopplerPanel& doppler() { return *doppler_; }
   OctPanel& oct() { return *oct_; }
   // Visible while frames are being dropped (Drop policy with the engine falling behind).
   const QLabel& droppedAlert() const { return *droppedAlert_; }
@@ -69,6 +71,7 @@ class AcquisitionPanel : public QWidget {
   QLabel* damagedCount_ = nullptr;  // frames skipped as damaged; the last reason as tooltip
   QLabel* droppedAlert_ = nullptr;
   ImagingPanel* imaging_ = nullptr;
+  DopplerPanel* doppler_ = nullptr;
   OctPanel* oct_ = nullptr;
   std::uint64_t droppedSeen_ = 0;
   QElapsedTimer lastDrop_;  // since the last newly dropped frame

@@ -125,6 +125,12 @@ BmodeRenderer::BmodeRenderer() {
   dynamicRangeLocation_ = glGetUniformLocation(program_, "dynamicRangeDb");
   windowOriginLocation_ = glGetUniformLocation(program_, "windowOrigin");
   windowSizeLocation_ = glGetUniformLocation(program_, "windowSize");
+  layersLocation_ = glGetUniformLocation(program_, "layers");
+  flowMapLocation_ = glGetUniformLocation(program_, "flowMap");
+  aliasingLocation_ = glGetUniformLocation(program_, "aliasingVelocity");
+  thresholdLocation_ = glGetUniformLocation(program_, "powerThresholdDb");
+  priorityLocation_ = glGetUniformLocation(program_, "priority");
+  powerRangeLocation_ = glGetUniformLocation(program_, "powerRangeDb");
   glUseProgram(program_);
   glUniform1i(glGetUniformLocation(program_, "image"), 0);
   glUniform1i(glGetUniformLocation(program_, "colourMap"), 1);
@@ -152,24 +158,26 @@ BmodeRenderer::~BmodeRenderer() {
 
 void BmodeRenderer::upload(const Frame& frame) {
   const auto& geometry = frame.geometry;
-  if (geometry.nx <= 0 || geometry.nz <= 0 || frame.pixels.size() < geometry.pixels()) {
+  if (geometry.nx <= 0 || geometry.nz <= 0 || geometry.layers < 1 ||
+      frame.pixels.size() < geometry.values()) {
     return;  // nothing sensible to show; keep the previous image
   }
-  glBindTexture(GL_TEXTURE_2D, ensureTexture(geometry.nx, geometry.nz));
+  glBindTexture(GL_TEXTURE_2D, ensureTexture(geometry.nx, geometry.nz, geometry.layers));
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz, GL_RED, GL_FLOAT,
-                  frame.pixels.data());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz * geometry.layers, GL_RED,
+                  GL_FLOAT, frame.pixels.data());
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-unsigned int BmodeRenderer::ensureTexture(int nx, int nz) {
-  if (nx != textureWidth_ || nz != textureHeight_) {
+unsigned int BmodeRenderer::ensureTexture(int nx, int nz, int layers) {
+  if (!textureMatches(nx, nz, layers)) {
     glBindTexture(GL_TEXTURE_2D, texture_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, nz, 0, GL_RED, GL_FLOAT, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, nz * layers, 0, GL_RED, GL_FLOAT, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
     textureWidth_ = nx;
-    textureHeight_ = nz;
+    textureHeight_ = nz * layers;
+    layers_ = layers;
     ++textureAllocations_;
   }
   return texture_;
@@ -205,7 +213,8 @@ void BmodeRenderer::setColourMap(ColourMap map) {
 }
 
 void BmodeRenderer::render(const QRect& viewport, int framebufferHeight, float gainDb,
-                           float dynamicRangeDb, const ViewWindow& window) {
+                           float dynamicRangeDb, const ViewWindow& window, const FlowLook& flow,
+                           double aliasingVelocity) {
   // A QPainter overlay drawn after the previous frame may have left any of these on.
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
@@ -225,6 +234,12 @@ void BmodeRenderer::render(const QRect& viewport, int framebufferHeight, float g
   glUniform1f(dynamicRangeLocation_, dynamicRangeDb);
   glUniform2f(windowOriginLocation_, static_cast<float>(window.u0), static_cast<float>(window.v0));
   glUniform1f(windowSizeLocation_, static_cast<float>(1.0 / window.zoom));
+  glUniform1i(layersLocation_, layers_);
+  glUniform1i(flowMapLocation_, static_cast<int>(flow.map));
+  glUniform1f(aliasingLocation_, static_cast<float>(aliasingVelocity));
+  glUniform1f(thresholdLocation_, static_cast<float>(flow.powerThresholdDb));
+  glUniform1f(priorityLocation_, static_cast<float>(flow.priority));
+  glUniform1f(powerRangeLocation_, static_cast<float>(flow.powerRangeDb));
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
   glActiveTexture(GL_TEXTURE0);

@@ -1,7 +1,8 @@
 #pragma once
-// The OpenGL side of the B-mode display: one R32F texture holding the dB image, one 256x1 RGB
-// texture holding the colour map, one shader program mapping dB through it, one (empty) vertex
-// array for the generated quad.
+// The OpenGL side of the B-mode display: one R32F texture holding the dB image (with its flow
+// layers under it when it has them: nz x layers rows), one 256x1 RGB texture holding the colour
+// map, one shader program mapping dB through it and compositing the flow (flow_display.hpp), one
+// (empty) vertex array for the generated quad.
 //
 // Every method, the destructor included, must be called on the GUI thread with the owning
 // widget's context current (DESIGN.md §6 rule 7); BmodeView guarantees that.
@@ -16,6 +17,7 @@
 
 #include "colour_maps.hpp"
 #include "display_geometry.hpp"
+#include "flow_display.hpp"
 #include "frame.hpp"
 
 namespace cineflow::ui {
@@ -33,14 +35,16 @@ class BmodeRenderer {
   void upload(const Frame& frame);
   bool hasImage() const { return textureWidth_ > 0; }
 
-  // For writers other than upload() (the CUDA interop path): makes the image texture nx x nz
-  // (R32F, contents undefined after a reallocation) and returns its GL name.
-  unsigned int ensureTexture(int nx, int nz);
-  bool textureMatches(int nx, int nz) const { return nx == textureWidth_ && nz == textureHeight_; }
+  // For writers other than upload() (the CUDA interop path): makes the image texture nx x
+  // (nz layers) (R32F, contents undefined after a reallocation) and returns its GL name.
+  unsigned int ensureTexture(int nx, int nz, int layers = 1);
+  bool textureMatches(int nx, int nz, int layers = 1) const {
+    return nx == textureWidth_ && nz * layers == textureHeight_ && layers == layers_;
+  }
   // Counts the texture's storage (re)allocations: a CUDA registration of the texture is valid
   // only for the allocation it was made for.
   std::uint64_t textureAllocations() const { return textureAllocations_; }
-  // Reads the image texture back (glGetTexImage), [z][x]; for tests and diagnostics.
+  // Reads the image texture back (glGetTexImage), [layer][z][x]; for tests and diagnostics.
   std::vector<float> readTexture() const;
 
   // Uploads the map's table unless it is already the one in use (a fresh renderer uses grey).
@@ -51,8 +55,10 @@ class BmodeRenderer {
   // that `window` selects into `viewport` (device pixels, top-left origin) of a framebuffer
   // `framebufferHeight` pixels tall. Sets every GL state it relies on, so a QPainter may draw
   // between two calls.
+  // `flow` and `aliasingVelocity` (m/s) composite the flow layers when the image has them.
   void render(const QRect& viewport, int framebufferHeight, float gainDb, float dynamicRangeDb,
-              const ViewWindow& window = {});
+              const ViewWindow& window = {}, const FlowLook& flow = {},
+              double aliasingVelocity = 0);
 
   // The letterbox margins: near-black, a shade off the image's black so its edge stays visible.
   static constexpr float kBackground[3] = {0.035f, 0.035f, 0.04f};
@@ -67,6 +73,13 @@ class BmodeRenderer {
   int dynamicRangeLocation_ = -1;
   int windowOriginLocation_ = -1;
   int windowSizeLocation_ = -1;
+  int layersLocation_ = -1;
+  int flowMapLocation_ = -1;
+  int aliasingLocation_ = -1;
+  int thresholdLocation_ = -1;
+  int priorityLocation_ = -1;
+  int powerRangeLocation_ = -1;
+  int layers_ = 1;
   ColourMap colourMap_ = ColourMap::Grey;
   int textureWidth_ = 0;
   int textureHeight_ = 0;

@@ -16,6 +16,7 @@
 
 #include "bmode_renderer.hpp"
 #include "device_image_upload.hpp"
+#include "flow_colour_bar.hpp"
 #include "pipeline/engine.hpp"
 #include "profiler_overlay.hpp"
 #include "view_overlay.hpp"
@@ -109,7 +110,8 @@ void BmodeView::uploadDisplayed() {
 void BmodeView::uploadDisplayedFrame() {
   if (!displayed_->pixelsInCineloop) {
     if (deviceUpload_ &&
-        !renderer_->textureMatches(displayed_->geometry.nx, displayed_->geometry.nz)) {
+        !renderer_->textureMatches(displayed_->geometry.nx, displayed_->geometry.nz,
+                                   displayed_->geometry.layers)) {
       deviceUpload_->detach();  // the texture is about to be reallocated
     }
     renderer_->upload(*displayed_);
@@ -229,11 +231,18 @@ std::optional<CursorReadout> BmodeView::readoutAt(QPointF widgetPos) const {
   }
   const std::size_t index = static_cast<std::size_t>(readout.row) * geometry.nx +
                             static_cast<std::size_t>(readout.column);
+  const auto flowValue = [](float value) {
+    return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+  };
   if (!displayed_->pixelsInCineloop) {
-    if (displayed_->pixels.size() < geometry.pixels()) {
+    if (displayed_->pixels.size() < geometry.values()) {
       return std::nullopt;
     }
     readout.db = displayed_->pixels[index];
+    if (geometry.hasFlow()) {
+      readout.velocity = flowValue(displayed_->pixels[geometry.pixels() + index]);
+      readout.powerDb = flowValue(displayed_->pixels[3 * geometry.pixels() + index]);
+    }
     return readout;
   }
   // The pixels stayed on the device: fetch the one under the cursor (4 bytes).
@@ -242,6 +251,7 @@ std::optional<CursorReadout> BmodeView::readoutAt(QPointF widgetPos) const {
   }
   const compute::Backend& backend = liveSource_->backend();
   float value = 0.0f;
+  float velocity = NAN, power = NAN;
   acquire::FrameHeader header;
   process::ImageGeometry read;
   if (!liveSource_->cineloop().readImage(
@@ -251,12 +261,18 @@ std::optional<CursorReadout> BmodeView::readoutAt(QPointF widgetPos) const {
               return false;
             }
             backend.copyBlocking(&value, image + index, sizeof(float));
+            if (g.hasFlow()) {
+              backend.copyBlocking(&velocity, image + g.pixels() + index, sizeof(float));
+              backend.copyBlocking(&power, image + 3 * g.pixels() + index, sizeof(float));
+            }
             return true;
           },
           header, read)) {
     return std::nullopt;  // overwritten since it was shown
   }
   readout.db = value;
+  readout.velocity = flowValue(velocity);
+  readout.powerDb = flowValue(power);
   return readout;
 }
 
@@ -267,8 +283,14 @@ std::optional<double> BmodeView::valueAt(QPointF widgetPos) const {
 
 QString BmodeView::readoutText() const {
   const auto readout = cursor_ ? readoutAt(*cursor_) : std::nullopt;
-  return readout ? formatReadout(readout->position.xM, readout->position.zM, readout->db)
-                 : QString();
+  if (!readout) {
+    return {};
+  }
+  QString text = formatReadout(readout->position.xM, readout->position.zM, readout->db);
+  if (readout->velocity && flowLook_.map != FlowMap::Off) {
+    text += QStringLiteral("   v %1 m/s").arg(*readout->velocity, 0, 'f', 3);
+  }
+  return text;
 }
 
 QRect BmodeView::scaleBarRect() const {
@@ -284,6 +306,13 @@ QRect BmodeView::scaleBarRect() const {
 void BmodeView::setFrame(std::shared_ptr<const Frame> frame) {
   pending_ = std::move(frame);
   update();
+}
+
+void BmodeView::setFlowLook(const FlowLook& look) {
+  if (!(look == flowLook_)) {
+    flowLook_ = look;
+    update();
+  }
 }
 
 void BmodeView::setGainDb(double gainDb) {
@@ -386,8 +415,11 @@ void BmodeView::wheelEvent(QWheelEvent* event) {
 }
 
 void BmodeView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && tool_ != MeasureTool::None &&
-      !(event->modifiers() & Qt::ShiftModifier) && beginShape(event->position())) {
+  if (event->button() == Qt::LeftButton && tool_ == MeasureTool::None &&
+      !(event->modifiers() & Qt::ShiftModifier) && beginBoxDrag(event->position())) {
+    // moving or resizing the colour box
+  } else if (event->button() == Qt::LeftButton && tool_ != MeasureTool::None &&
+             !(event->modifiers() & Qt::ShiftModifier) && beginShape(event->position())) {
     // drawing a measurement or an annotation
   } else if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
     if (const auto at = widgetToPhysical(event->position())) {
@@ -402,7 +434,9 @@ void BmodeView::mousePressEvent(QMouseEvent* event) {
 
 void BmodeView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (drawingShape_) {
+  if (boxDrag_) {
+    extendBoxDrag(event->position());
+  } else if (drawingShape_) {
     extendShape(event->position());
   } else if (drawingLine_ && profileLine_) {
     if (const auto at = widgetToPhysical(event->position())) {
@@ -427,6 +461,9 @@ void BmodeView::mouseReleaseEvent(QMouseEvent* event) {
     drawingLine_ = false;
     if (drawingShape_) {
       finishShape();
+    }
+    if (boxDrag_) {
+      finishBoxDrag();
     }
   }
   QOpenGLWidget::mouseReleaseEvent(event);
@@ -494,11 +531,13 @@ void BmodeView::paintFrame() {
   renderer_->setColourMap(colourMap_);
   const int framebufferHeight = qRound(height() * devicePixelRatioF());
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
-                    static_cast<float>(dynamicRangeDb_), window_);
+                    static_cast<float>(dynamicRangeDb_), window_, flowLook_,
+                    displayed_ ? displayed_->geometry.aliasingVelocity : 0.0);
   if (newFrame && profileLine_) {
     updateLineProfile();
   }
-  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_ || measurements_ != nullptr) &&
+  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_ || measurements_ != nullptr ||
+       showsFlow()) &&
       displayed_ && overlayDevice_) {
     drawOverlay();
   }
@@ -526,6 +565,10 @@ void BmodeView::drawOverlay() {
     paintProfileLine(painter);
   }
   paintMeasurements(painter);
+  if (showsFlow()) {
+    paintColourBox(painter);
+    paintFlowColourBar(painter, image, flowLook_, displayed_->geometry.aliasingVelocity);
+  }
   if (frozen_) {
     paintFrozenBadge(painter, size());
   }

@@ -33,10 +33,12 @@
 
 #include "colour_maps.hpp"
 #include "display_geometry.hpp"
+#include "flow_display.hpp"
 #include "frame.hpp"
 #include "line_profile.hpp"
 #include "measurement.hpp"
 #include "profile/stage_probe.hpp"
+#include "ultrasound/doppler_params.hpp"
 
 class QOpenGLPaintDevice;
 class QPainter;
@@ -58,6 +60,10 @@ struct CursorReadout {
   int column = 0;  // image pixel (x index, z index)
   int row = 0;
   double db = 0.0;
+  // An image with flow: the axial velocity (m/s, positive towards the probe) and the flow's power
+  // (dB) there; empty where nothing was estimated.
+  std::optional<double> velocity;
+  std::optional<double> powerDb;
 };
 
 class BmodeView : public QOpenGLWidget {
@@ -72,6 +78,7 @@ class BmodeView : public QOpenGLWidget {
   double gainDb() const { return gainDb_; }
   double dynamicRangeDb() const { return dynamicRangeDb_; }
   ColourMap colourMap() const { return colourMap_; }
+  const FlowLook& flowLook() const { return flowLook_; }
   bool overlayVisible() const { return overlayVisible_; }
   // Whether the view shows its "FROZEN" badge (acquisition stopped by Freeze, reviewing).
   bool isFrozen() const { return frozen_; }
@@ -170,6 +177,12 @@ class BmodeView : public QOpenGLWidget {
   void setGainDb(double gainDb);
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
   void setColourMap(cineflow::ui::ColourMap map);
+  // How an image's flow layers are shown (flow_display.hpp); images without flow ignore it.
+  void setFlowLook(const cineflow::ui::FlowLook& look);
+  // The colour box in effect (metres; empty: the whole image), drawn while flow is shown. With
+  // no tool chosen, a left-button drag inside it moves it and one on its edge (or, for the whole
+  // image, on the image's edge) resizes it; colourBoxChanged() says where it was let go.
+  void setColourBox(const cineflow::process::ColourBox& box);
   void setOverlayVisible(bool visible);
   void setFrozen(bool frozen);
   // The line profile: Shift + drag draws a segment across the image (plain drag still pans),
@@ -192,6 +205,8 @@ class BmodeView : public QOpenGLWidget {
   void measurementAdded(int id);
   // Drawing started with a tool (on the live image the window then freezes, as a scanner does).
   void measuringStarted();
+  // The operator moved or resized the colour box (metres, within the image).
+  void colourBoxChanged(const cineflow::process::ColourBox& box);
 
  protected:
   void initializeGL() override;
@@ -220,6 +235,12 @@ class BmodeView : public QOpenGLWidget {
   void extendShape(QPointF widgetPos);
   void finishShape();
   void paintMeasurements(QPainter& painter);
+  // The colour box (bmode_view_colour_box.cpp).
+  bool showsFlow() const;
+  bool beginBoxDrag(QPointF widgetPos);
+  void extendBoxDrag(QPointF widgetPos);
+  void finishBoxDrag();
+  void paintColourBox(QPainter& painter);
   // Picks the interop upload when the live source's backend and the context allow it.
   void chooseDisplayPath();
   void setDisplayPath(bool deviceUpload, const QString& description);
@@ -241,6 +262,14 @@ class BmodeView : public QOpenGLWidget {
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
   ColourMap colourMap_ = ColourMap::Grey;
+  FlowLook flowLook_;
+  process::ColourBox colourBox_;
+  struct BoxDrag {
+    bool left = false, right = false, top = false, bottom = false;  // edges moved (all: move)
+    PhysicalPoint from;
+    process::ColourBox start;  // the box (the whole image's when empty) at the press
+  };
+  std::optional<BoxDrag> boxDrag_;
   bool overlayVisible_ = true;
   bool frozen_ = false;
   std::shared_ptr<const ProfilerSnapshot> profiler_;
@@ -276,3 +305,6 @@ class BmodeView : public QOpenGLWidget {
 };
 
 }  // namespace cineflow::ui
+
+// colourBoxChanged() carries it (queued connections and signal spies copy it).
+Q_DECLARE_METATYPE(cineflow::process::ColourBox)

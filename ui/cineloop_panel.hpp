@@ -96,6 +96,7 @@ class CineloopPanel : public QWidget {
   void setGainDb(double gainDb) { gainDb_ = gainDb; }
   void setDynamicRangeDb(double dynamicRangeDb) { dynamicRangeDb_ = dynamicRangeDb; }
   void setColourMap(cineflow::ui::ColourMap map) { colourMap_ = map; }
+  void setFlowLook(const cineflow::ui::FlowLook& look) { flowLook_ = look; }
   void setRecording(const QString& description) { recording_ = description; }
   // Where exports find the measurements and annotations of the live view's frames (null: none).
   void setMeasurements(const MeasurementList* list, const QString& view) {
@@ -134,6 +135,7 @@ class CineloopPanel : public QWidget {
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = 60.0;
   ColourMap colourMap_ = ColourMap::Grey;
+  FlowLook flowLook_;
   QString recording_;
   CineloopExportChoice lastExport_;  // the dialog's choices, offered again next time
   std::thread exportThread_;         // joined by finishExport() or the destructor

@@ -56,13 +56,12 @@ class CudaImageUpload final : public DeviceImageUpload {
         [&](const float* image, const process::ImageGeometry& g) {
           attach(renderer, g);
           const std::size_t rowBytes = static_cast<std::size_t>(g.nx) * sizeof(float);
+          const auto rows = static_cast<std::size_t>(g.nz) * static_cast<std::size_t>(g.layers);
           {
             cuda::ScopedMapping mapping(resource_, stream_.get());
             cuda::check(cudaMemcpy2DToArrayAsync(mapping.array(), 0, 0, image, rowBytes, rowBytes,
-                                                 static_cast<std::size_t>(g.nz),
-                                                 cudaMemcpyDeviceToDevice, stream_.get()),
-                        "cudaMemcpy2DToArrayAsync (cineloop to display texture)",
-                        rowBytes * static_cast<std::size_t>(g.nz));
+                                                 rows, cudaMemcpyDeviceToDevice, stream_.get()),
+                        "cudaMemcpy2DToArrayAsync (cineloop to display texture)", rowBytes * rows);
           }
           // The seqlock validates the copy only once it has finished.
           cuda::check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (display)");
@@ -79,10 +78,10 @@ class CudaImageUpload final : public DeviceImageUpload {
   // The registration is dropped before the texture is reallocated: CUDA forbids changing the
   // storage of a registered texture.
   void attach(BmodeRenderer& renderer, const process::ImageGeometry& geometry) {
-    if (!renderer.textureMatches(geometry.nx, geometry.nz)) {
+    if (!renderer.textureMatches(geometry.nx, geometry.nz, geometry.layers)) {
       detach();
     }
-    const unsigned int texture = renderer.ensureTexture(geometry.nx, geometry.nz);
+    const unsigned int texture = renderer.ensureTexture(geometry.nx, geometry.nz, geometry.layers);
     if (resource_ && registeredAllocation_ == renderer.textureAllocations()) {
       return;
     }

@@ -6,6 +6,7 @@
 #include <QPainter>
 
 #include "bmode_renderer.hpp"
+#include "flow_colour_bar.hpp"
 #include "measurement_painter.hpp"
 #include "view_overlay.hpp"
 
@@ -80,6 +81,9 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
   const int nx = geometry.nx;
   const int nextColumn = nx > 1 ? 1 : 0;
   const std::size_t nextRow = geometry.nz > 1 ? static_cast<std::size_t>(nx) : 0;
+  const bool withFlow = geometry.hasFlow() && options_.look.flow.map != FlowMap::Off &&
+                        frame.pixels.size() >= geometry.values();
+  const std::size_t layer = geometry.pixels();
   for (int y = 0; y < imageRect_.height(); ++y) {
     const float wz = rowWeight_[static_cast<std::size_t>(y)];
     const float* upper =
@@ -94,12 +98,25 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
     }
     auto* line =
         reinterpret_cast<QRgb*>(picture_.scanLine(imageRect_.top() + y)) + imageRect_.left();
+    // Flow at the nearest pixel, as the shader samples it.
+    const std::size_t flowRow =
+        static_cast<std::size_t>(row_[static_cast<std::size_t>(y)] + (wz >= 0.5f ? 1 : 0)) * nx;
     for (int x = 0; x < imageRect_.width(); ++x) {
       const float level = std::clamp((levels_[static_cast<std::size_t>(x)] - black) * scale, 0.0f,
                                      float{kColourTableSize - 1});
       // NaN (no echo computed) clamps to 0 as it does in the shader: the first colour.
       const auto entry = 3 * static_cast<std::size_t>(std::isnan(level) ? 0.0f : level + 0.5f);
       line[x] = qRgb(colours_[entry], colours_[entry + 1], colours_[entry + 2]);
+      if (withFlow) {
+        const std::size_t pixel =
+            flowRow +
+            static_cast<std::size_t>(column_[static_cast<std::size_t>(x)] +
+                                     (columnWeight_[static_cast<std::size_t>(x)] >= 0.5f ? 1 : 0));
+        line[x] = compositeFlow(options_.look.flow, line[x],
+                                std::isnan(level) ? 0.0 : level / (kColourTableSize - 1), black,
+                                frame.pixels[layer + pixel], frame.pixels[3 * layer + pixel],
+                                geometry.aliasingVelocity);
+      }
     }
   }
   if (options_.annotations) {
@@ -124,6 +141,10 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
                  {QRectF(imageRect_), xLeft, xLeft + geometry.nx * geometry.dx, zTop,
                   zTop + geometry.nz * geometry.dz},
                  caption);
+    if (withFlow) {
+      paintFlowColourBar(painter, QRectF(imageRect_), options_.look.flow,
+                         geometry.aliasingVelocity);
+    }
   }
   if (options_.measurements) {
     paintMarks(frame, marks);

@@ -17,6 +17,7 @@
 #include <QString>
 
 #include "colour_maps.hpp"
+#include "flow_display.hpp"
 #include "frame.hpp"
 #include "measurement.hpp"
 #include "ultrasound/imaging_params.hpp"
@@ -31,6 +32,7 @@ struct DisplayLook {
   double gainDb = 0.0;           // shown as the colour map's last (brightest) entry
   double dynamicRangeDb = 60.0;  // dB span from the first entry to the last (> 0)
   ColourMap colourMap = ColourMap::Grey;
+  FlowLook flow;  // an image with flow layers: how they are composited (flow_display.hpp)
 };
 
 struct PictureOptions {

@@ -65,9 +65,13 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
   mode_->setObjectName(QStringLiteral("modeBox"));
   mode_->addItem(tr("RF"), static_cast<int>(process::ImagingMode::Rf));
   mode_->addItem(tr("I/Q"), static_cast<int>(process::ImagingMode::Iq));
+  mode_->addItem(tr("Colour Doppler"), static_cast<int>(process::ImagingMode::ColourDoppler));
+  mode_->addItem(tr("Power Doppler"), static_cast<int>(process::ImagingMode::PowerDoppler));
   mode_->setToolTip(
       tr("RF: bandpass, delay-and-sum on RF, Hilbert envelope. I/Q: demodulation, delay-and-sum "
-         "on I/Q with phase rotation, |IQ| (needed for RF sampled below 2 x f0). Applied live."));
+         "on I/Q with phase rotation, |IQ| (needed for RF sampled below 2 x f0). Colour and "
+         "power Doppler: the I/Q chain and the flow of its ensembles over the B-mode (needs the "
+         "acquisition's PRF). Applied live."));
   connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (index < 0) {
       return;
@@ -302,7 +306,7 @@ void ImagingPanel::showImagingResult(const QString& error) {
 }
 
 void ImagingPanel::updateIqControls(process::ImagingMode mode) {
-  const bool iq = mode == process::ImagingMode::Iq;
+  const bool iq = process::usesIqChain(mode);
   iqBandwidth_->setEnabled(iq);
   iqDecimation_->setEnabled(iq);
 }

@@ -23,6 +23,7 @@
 #include "colour_maps.hpp"
 #include "display_controls.hpp"
 #include "display_geometry.hpp"
+#include "doppler_panel.hpp"
 #include "engine_controller.hpp"
 #include "imaging_panel.hpp"
 #include "mat_import_dialog.hpp"
@@ -173,6 +174,17 @@ void MainWindow::createDocks() {
   cineloopPanel_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
   cineloopPanel_->setColourMap(displayControls_->colourMap());
   cineloopPanel_->setLive(controller_->isRunning());
+
+  // Colour and power Doppler: how flow is shown (live, reviewed and exported alike), and the
+  // colour box drawn on the image.
+  DopplerPanel& doppler = acquisitionPanel_->doppler();
+  connect(&doppler, &DopplerPanel::flowLookChanged, view_, &BmodeView::setFlowLook);
+  connect(&doppler, &DopplerPanel::flowLookChanged, cineloopPanel_, &CineloopPanel::setFlowLook);
+  view_->setFlowLook(doppler.flowLook());
+  cineloopPanel_->setFlowLook(doppler.flowLook());
+  connect(view_, &BmodeView::colourBoxChanged, &doppler, &DopplerPanel::setColourBox);
+  connect(controller_.get(), &EngineController::settingsChanged, this,
+          [this] { view_->setColourBox(controller_->imagingParams().doppler.box); });
 }
 
 void MainWindow::createStatusBar() {

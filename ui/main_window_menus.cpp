@@ -51,6 +51,10 @@ void MainWindow::createActions() {
   simulatorAction_->setObjectName(QStringLiteral("simulatorAction"));
   connect(simulatorAction_, &QAction::triggered, this,
           [this] { openSource(QStringLiteral("sim")); });
+  flowSimulatorAction_ = new QAction(tr("&Flow simulator"), this);
+  flowSimulatorAction_->setObjectName(QStringLiteral("flowSimulatorAction"));
+  connect(flowSimulatorAction_, &QAction::triggered, this,
+          [this] { openSource(QStringLiteral("sim-flow")); });
 
   quitAction_ = new QAction(tr("&Quit"), this);
   quitAction_->setObjectName(QStringLiteral("quitAction"));
@@ -139,6 +143,7 @@ void MainWindow::createMenus() {
   file->addAction(importMatAction_);
   file->addAction(openVolumeAction_);
   file->addAction(simulatorAction_);
+  file->addAction(flowSimulatorAction_);
   file->addSeparator();
   file->addAction(quitAction_);
 

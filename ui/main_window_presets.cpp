@@ -8,6 +8,7 @@
 
 #include "acquisition_panel.hpp"
 #include "display_controls.hpp"
+#include "doppler_panel.hpp"
 #include "engine_controller.hpp"
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
@@ -77,6 +78,13 @@ QString MainWindow::applyPreset(const Preset& preset) {
   if (preset.gainDb) {
     displayControls_->setGainDb(*preset.gainDb);
   }
+  if (preset.flowThresholdDb || preset.flowPriority) {
+    DopplerPanel& doppler = acquisitionPanel_->doppler();
+    FlowLook look = doppler.flowLook();
+    look.powerThresholdDb = preset.flowThresholdDb.value_or(look.powerThresholdDb);
+    look.priority = preset.flowPriority.value_or(look.priority);
+    doppler.setFlowLook(look);
+  }
   QString error;
   if (sourceModality() == QStringLiteral("oct")) {
     if (preset.octWindow || preset.refractiveIndex) {
@@ -87,7 +95,8 @@ QString MainWindow::applyPreset(const Preset& preset) {
       acquisitionPanel_->oct().load();
     }
   } else if (preset.mode || preset.fNumber || preset.apodisation || preset.grid ||
-             preset.iqBandwidthPercent) {
+             preset.iqBandwidthPercent || preset.dopplerEnsemble || preset.dopplerEnsembleMode ||
+             preset.wallFilter || preset.dopplerAverage) {
     process::ImagingParams params = controller_->imagingParams();
     params.mode = preset.mode.value_or(params.mode);
     params.fNumber = preset.fNumber.value_or(params.fNumber);
@@ -95,6 +104,15 @@ QString MainWindow::applyPreset(const Preset& preset) {
     params.grid = preset.grid.value_or(params.grid);
     if (preset.iqBandwidthPercent) {
       params.iqBandwidthRel = *preset.iqBandwidthPercent / 100.0;
+    }
+    process::DopplerParams& doppler = params.doppler;
+    doppler.ensemble = preset.dopplerEnsemble.value_or(doppler.ensemble);
+    doppler.ensembleMode = preset.dopplerEnsembleMode.value_or(doppler.ensembleMode);
+    if (preset.wallFilter) {
+      doppler.applyWallFilterSpec(*preset.wallFilter);
+    }
+    if (preset.dopplerAverage) {
+      doppler.applyAveragingSpec(*preset.dopplerAverage);
     }
     error = controller_->setImagingParams(params);
     acquisitionPanel_->imaging().load();

@@ -1,5 +1,7 @@
 #include "presets.hpp"
 
+#include <cmath>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -120,6 +122,8 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
     preset.gainDb = display->number(QStringLiteral("gain_db"), -200, 200);
     preset.dynamicRangeDb = display->number(QStringLiteral("dynamic_range_db"), 1, 200);
     preset.colourMap = display->parsed(QStringLiteral("colour_map"), parseColourMap);
+    preset.flowThresholdDb = display->number(QStringLiteral("flow_threshold_db"), 0, 60);
+    preset.flowPriority = display->number(QStringLiteral("flow_priority"), 0, 1);
     display->refuseOthers();
   }
   if (auto us = root.object(QStringLiteral("ultrasound"))) {
@@ -128,6 +132,23 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
     preset.apodisation = us->parsed(QStringLiteral("apodisation"), process::parseApodisation);
     preset.grid = us->parsed(QStringLiteral("grid_mm"), process::ImagingGrid::parseMillimetres);
     preset.iqBandwidthPercent = us->number(QStringLiteral("iq_bandwidth_percent"), 1, 200);
+    if (const auto n = us->number(QStringLiteral("doppler_ensemble"), process::kMinEnsemble,
+                                  process::kMaxEnsemble)) {
+      if (*n != std::floor(*n)) {
+        us->fail(QStringLiteral("doppler_ensemble"), QStringLiteral("expected a whole number"));
+      }
+      preset.dopplerEnsemble = static_cast<int>(*n);
+    }
+    preset.dopplerEnsembleMode =
+        us->parsed(QStringLiteral("doppler_ensemble_mode"), process::parseEnsembleMode);
+    preset.wallFilter = us->parsed(QStringLiteral("wall_filter"), [](const std::string& spec) {
+      process::DopplerParams().applyWallFilterSpec(spec);  // throws for a bad one
+      return spec;
+    });
+    preset.dopplerAverage = us->parsed(QStringLiteral("doppler_average"), [](const std::string& s) {
+      process::DopplerParams().applyAveragingSpec(s);
+      return s;
+    });
     us->refuseOthers();
   }
   if (auto o = root.object(QStringLiteral("oct"))) {
@@ -147,6 +168,20 @@ std::vector<Preset> shippedPresets() {
       R"json({"name": "Verasonics L7-4", "modality": "ultrasound",
           "display": {"dynamic_range_db": 50, "colour_map": "grey"},
           "ultrasound": {"f_number": 1.0, "apodisation": "hann"}})json",
+      R"json({"name": "Colour Doppler (flow phantom)", "modality": "ultrasound",
+          "display": {"dynamic_range_db": 60, "colour_map": "grey", "flow_threshold_db": 10,
+                      "flow_priority": 1.0},
+          "ultrasound": {"mode": "doppler", "doppler_ensemble": 16,
+                         "doppler_ensemble_mode": "sliding", "wall_filter": "regression:1",
+                         "doppler_average": "3x3"}})json",
+      R"json({"name": "Verasonics disk Doppler", "modality": "ultrasound",
+          "display": {"dynamic_range_db": 40, "colour_map": "grey", "flow_threshold_db": 20,
+                      "flow_priority": 1.0},
+          "ultrasound": {"mode": "doppler", "f_number": 1.125, "apodisation": "rect",
+                         "grid_mm": "-12.5:12.5:0.1,10:35:0.1",
+                         "iq_bandwidth_percent": 15, "doppler_ensemble": 32,
+                         "doppler_ensemble_mode": "block", "wall_filter": "none",
+                         "doppler_average": "1x1"}})json",
       R"json({"name": "OCT (skin)", "modality": "oct",
           "display": {"dynamic_range_db": 40, "colour_map": "sepia"},
           "oct": {"window": "hann", "refractive_index": 1.38}})json",

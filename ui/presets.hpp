@@ -45,6 +45,13 @@ struct Preset {
   std::optional<process::Apodisation> apodisation;
   std::optional<process::ImagingGrid> grid;  // metres
   std::optional<double> iqBandwidthPercent;
+  // Colour and power Doppler: the ensemble, the wall filter ("regression:1", ...), the averaging
+  // window ("3x3"), and how flow is shown (threshold over the black level, B-mode priority).
+  std::optional<int> dopplerEnsemble;
+  std::optional<process::EnsembleMode> dopplerEnsembleMode;
+  std::optional<std::string> wallFilter;
+  std::optional<std::string> dopplerAverage;
+  std::optional<double> flowThresholdDb, flowPriority;
   std::optional<oct::SpectralWindow> octWindow;
   std::optional<double> refractiveIndex;
   QString origin;  // "shipped" or the file it came from

@@ -33,7 +33,7 @@ QString megabytes(std::size_t bytes) {
 }
 
 QIcon thumbnail(const Frame& frame, double gainDb, double dynamicRangeDb) {
-  FramePicture picture({{gainDb, dynamicRangeDb, ColourMap::Grey}, false});
+  FramePicture picture({{gainDb, dynamicRangeDb, ColourMap::Grey, {}}, false});
   return QIcon(QPixmap::fromImage(picture.draw(frame).scaled(
       kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
 }

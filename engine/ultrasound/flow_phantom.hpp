@@ -23,8 +23,8 @@
 namespace cineflow::acquire {
 
 struct FlowPhantomConfig {
-  double xMinM = -10e-3, xMaxM = 10e-3;
-  double zMinM = 6e-3, zMaxM = 32e-3;
+  double xMinM = -19.2e-3, xMaxM = 19.2e-3;  // the default array's width
+  double zMinM = 3e-3, zMaxM = 34e-3;
   // Scatterers per 2-D resolution cell (0.46 mm x 0.23 mm at 5 MHz): a few give speckle enough
   // for Doppler at a fraction of the 3-D phantom's cost.
   double scatterersPerCell = 5;

@@ -20,7 +20,7 @@ namespace cineflow::acquire {
 
 struct FlowSimulatorConfig {
   // The probe and system: the Simulator's fields (one slice, one plane wave at 0 degrees, 34 mm
-  // of depth and a display rate of 30 frames/s by default); slicesPerVolume must stay 1.
+  // of depth and a display rate of 10 frames/s by default); slicesPerVolume must stay 1.
   SimulatorConfig system = defaultSystem();
   double prfHz = 5000;  // the frames' slow-time rate
   int frames = 64;      // synthesised, then replayed in a loop

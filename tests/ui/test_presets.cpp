@@ -65,7 +65,21 @@ class TestPresets : public QObject {
     // Only what it names: a display-only preset leaves the imaging alone.
     const Preset display = ui::parsePreset(R"({"name": "Dim", "display": {"gain_db": -10}})", {});
     QVERIFY(display.gainDb && !display.dynamicRangeDb && !display.fNumber && !display.grid);
-    QCOMPARE(ui::shippedPresets().size(), std::size_t{3});
+    QCOMPARE(ui::shippedPresets().size(), std::size_t{5});
+    // A Doppler preset: its ensemble, wall filter, averaging and how flow is shown.
+    const Preset flow = ui::parsePreset(
+        R"({"name": "Flow", "display": {"flow_threshold_db": 12, "flow_priority": 0.7},
+            "ultrasound": {"mode": "power-doppler", "doppler_ensemble": 24,
+                           "doppler_ensemble_mode": "block", "wall_filter": "iir:0.08",
+                           "doppler_average": "3x5"}})",
+        {});
+    QVERIFY(*flow.mode == process::ImagingMode::PowerDoppler);
+    QCOMPARE(*flow.dopplerEnsemble, 24);
+    QVERIFY(*flow.dopplerEnsembleMode == process::EnsembleMode::Block);
+    QCOMPARE(*flow.wallFilter, std::string("iir:0.08"));
+    QCOMPARE(*flow.dopplerAverage, std::string("3x5"));
+    QCOMPARE(*flow.flowThresholdDb, 12.0);
+    QCOMPARE(*flow.flowPriority, 0.7);
   }
 
   void badPresetsAreRefusedWithTheReason() {
@@ -86,6 +100,11 @@ class TestPresets : public QObject {
          "ultrasound.grid_mm:"},
         {R"({"name": "x", "oct": {"window": "kaiser"}})", "oct.window:"},
         {R"({"name": "x", "ultrasound": 3})", "ultrasound: expected an object"},
+        {R"({"name": "x", "ultrasound": {"wall_filter": "fir"}})", "ultrasound.wall_filter:"},
+        {R"({"name": "x", "ultrasound": {"doppler_ensemble": 2}})", "ultrasound.doppler_ensemble:"},
+        {R"({"name": "x", "ultrasound": {"doppler_ensemble": 7.5}})",
+         "ultrasound.doppler_ensemble: expected a whole number"},
+        {R"({"name": "x", "display": {"flow_priority": 2}})", "display.flow_priority:"},
     };
     for (const auto& [json, reason] : cases) {
       const QString why = refusal(json);
@@ -105,7 +124,7 @@ class TestPresets : public QObject {
     const ui::LoadedPresets loaded = ui::loadPresets(dir.path());
     QCOMPARE(loaded.refused.size(), 1);
     QVERIFY(loaded.refused.front().contains(QStringLiteral("b_bad.json: name: expected text")));
-    QCOMPARE(loaded.presets.size(), std::size_t{4});  // 3 shipped, one replaced, one added
+    QCOMPARE(loaded.presets.size(), std::size_t{6});  // 5 shipped, one replaced, one added
     const auto phantom = std::find_if(loaded.presets.begin(), loaded.presets.end(),
                                       [](const Preset& p) { return p.name == "Phantom"; });
     QCOMPARE(*phantom->dynamicRangeDb, 45.0);
