@@ -48,6 +48,13 @@ double BenchResults::beamformMedianMs() const {
   return 0.0;
 }
 
+double BenchResults::ensemblesPerSecond() const {
+  if (dopplerEnsemble <= 0) {
+    return 0.0;
+  }
+  return dopplerSliding ? framesPerSecond() : framesPerSecond() / dopplerEnsemble;
+}
+
 double BenchResults::beamformPointsPerSecond() const {
   const double points = static_cast<double>(nx) * nz * elements * transmits;
   return ratio(points, beamformMedianMs() * 1e-3);
@@ -95,6 +102,11 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
                r.d2dGbps, static_cast<double>(r.d2dBufferBytes) / (1024.0 * 1024.0));
   std::fprintf(out, "%-18s %12.4g points/s (pixels x elements x transmits / beamform median)\n",
                "beamformer", r.beamformPointsPerSecond());
+  if (r.dopplerEnsemble > 0) {
+    std::fprintf(out, "%-18s %12.1f ensembles/s (%d frames, %s, wall filter %s, %d x %d pixels)\n",
+                 "doppler", r.ensemblesPerSecond(), r.dopplerEnsemble,
+                 r.dopplerSliding ? "sliding" : "block", r.dopplerFilter.c_str(), r.nx, r.nz);
+  }
   for (const tune::StageChoice& choice : r.variants) {
     std::fprintf(out, "%-18s %s\n", "variant", tune::describeChoice(choice).c_str());
   }
@@ -172,6 +184,10 @@ std::string benchJson(const BenchResults& r) {
   field("h2d_bound_frames_per_s", jsonNumber(r.h2dBoundFramesPerSecond()));
   field("fraction_of_h2d_bound", jsonNumber(r.fractionOfH2dBound()));
   field("beamform_points_per_s", jsonNumber(r.beamformPointsPerSecond()));
+  if (r.dopplerEnsemble > 0) {
+    field("doppler_ensemble", std::to_string(r.dopplerEnsemble));
+    field("doppler_ensembles_per_s", jsonNumber(r.ensemblesPerSecond()));
+  }
   field("frame_median_ms", jsonNumber(r.frameMedianMs));
   if (r.defaultFramesPerSecond > 0) {
     field("default_variants_frames_per_s", jsonNumber(r.defaultFramesPerSecond));

@@ -18,7 +18,10 @@ struct BenchResults {
   std::string device;   // backend->deviceName()
   std::string backend;  // "cpu" | "cuda"
   std::string preset;
-  std::string mode;  // "rf" | "iq"
+  std::string mode;         // "rf" | "iq" | "doppler" | "power-doppler"
+  int dopplerEnsemble = 0;  // Doppler modes: frames per estimate (0: not Doppler)
+  bool dopplerSliding = true;
+  std::string dopplerFilter;
   std::string workloadDescription;
   std::string sampleType;  // "int16" | "float32"
   std::uint64_t framesRequested = 0;
@@ -51,6 +54,8 @@ struct BenchResults {
   double fractionOfH2dBound() const;       // framesPerSecond / h2dBound
   double beamformMedianMs() const;         // 0 when there is no "beamform" stage
   double beamformPointsPerSecond() const;  // nx * nz * elements * transmits / median
+  // Doppler estimates per second: one per frame (sliding) or per N frames (block).
+  double ensemblesPerSecond() const;
   // Each tunable stage's implementation and how it was chosen, with every variant's measured
   // time (tune/tuner.hpp); and, with --compare-default, the frame rate of a run with every
   // stage's default implementation (0: not measured).

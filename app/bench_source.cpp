@@ -54,6 +54,42 @@ BenchWorkload courseWorkload() {
   return workload;
 }
 
+// The Verasonics rotating-disk recording's acquisition (../shared/data: an L7-4 at 5 MHz, RF
+// sampled at 6.67 MHz, one plane wave per frame at a PRF of 10 kHz) on PyMUST's grid, in colour
+// Doppler with PyMUST's choices (no wall filter, f-number 1.125, 15 % I/Q bandwidth) and a
+// 32-frame sliding ensemble: the live colour Doppler of the disk.
+BenchWorkload diskWorkload() {
+  BenchWorkload workload;
+  workload.preset = "disk";
+  acquire::AcquisitionParams& acq = workload.acq;
+  acq.samplingFrequencyHz = 20e6 / 3;
+  acq.centerFrequencyHz = 5e6;
+  acq.soundSpeedMPerS = 1480;
+  acq.t0S = 9.95e-6;
+  acq.anglesRad = {0.0};
+  constexpr int kElements = 128;
+  constexpr double kPitchM = 0.298e-3;
+  acq.elementXM.resize(kElements);
+  for (int e = 0; e < kElements; ++e) {
+    acq.elementXM[static_cast<std::size_t>(e)] = (e - (kElements - 1) / 2.0) * kPitchM;
+  }
+  acq.samples = 334;
+  acq.fractionalBandwidth = 0.15;
+  acq.pulseRepetitionFrequencyHz = 10e3;
+  workload.sampleType = acquire::SampleType::Int16;
+  process::ImagingParams& imaging = workload.imaging;
+  imaging = process::ImagingParams::defaultsFor(acq);
+  imaging.grid = process::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
+  imaging.mode = process::ImagingMode::ColourDoppler;
+  imaging.fNumber = 1.125;
+  imaging.apodisation = process::Apodisation::Rectangular;
+  imaging.iqBandwidthRel = 0.15;
+  imaging.doppler.ensemble = 32;
+  imaging.doppler.wallFilter = process::WallFilter::None;
+  workload.description = "the Verasonics rotating disk's acquisition on PyMUST's 251 x 251 grid";
+  return workload;
+}
+
 }  // namespace
 
 BenchWorkload benchWorkload(const std::string& preset) {
@@ -62,6 +98,8 @@ BenchWorkload benchWorkload(const std::string& preset) {
     workload = defaultWorkload();
   } else if (preset == "course") {
     workload = courseWorkload();
+  } else if (preset == "disk") {
+    workload = diskWorkload();
   } else {
     throw std::invalid_argument("unknown preset '" + preset + "': expected " + kBenchPresets);
   }

@@ -33,12 +33,14 @@ struct BenchWorkload {
 };
 
 // The preset names benchWorkload() accepts, for usage text and error messages.
-inline constexpr const char* kBenchPresets = "default, course";
+inline constexpr const char* kBenchPresets = "default, course, disk";
 
 // "default": the simulator's default acquisition (int16) with ImagingParams::defaultsFor(), the
 // live GUI's workload. "course": a published short-course workload: 3 transmits (-10, 0, +10
 // degrees), 128 elements at 0.298 mm pitch, fs 100 MHz, f0 5 MHz, 8183 float32 samples, a
-// 128 x 128 grid over x -15..15 mm, z 20..50 mm, c 1540 m/s, t0 0. Throws std::invalid_argument
+// 128 x 128 grid over x -15..15 mm, z 20..50 mm, c 1540 m/s, t0 0. "disk": the Verasonics
+// rotating disk's acquisition (1 plane wave, 128 elements, 334 int16 samples at 6.67 MHz, PRF
+// 10 kHz) on PyMUST's 251 x 251 grid in colour Doppler. Throws std::invalid_argument
 // for any other name.
 BenchWorkload benchWorkload(const std::string& preset);
 

@@ -153,6 +153,43 @@ class TestBmodeWriter : public QObject {
     }
   }
 
+  void flowLayersBecomeTheirOwnDatasets() {
+    const fs::path target = path("flow.h5");
+    process::ImageGeometry geometry = someGeometry();
+    geometry.layers = process::kFlowImageLayers;
+    geometry.aliasingVelocity = 0.74;
+    store::BmodeWriter writer(target, geometry, ultrasound::describeAcquisition(someAcquisition()));
+    std::vector<std::vector<float>> images;
+    for (int f = 0; f < 2; ++f) {
+      images.push_back(test::randomFloats(geometry.values(), 10 + static_cast<unsigned>(f)));
+      images.back()[geometry.pixels() + 5] = NAN;  // no estimate at one pixel
+      acquire::FrameHeader header;
+      header.sequence = static_cast<std::uint64_t>(f);
+      writer.appendFrame(header, images.back());
+    }
+    // Only the intensity's worth of values is refused: every layer travels together.
+    QVERIFY_THROWS_EXCEPTION(store::StoreError,
+                             writer.appendFrame({}, test::randomFloats(geometry.pixels(), 1)));
+    writer.finish();
+    File file(target.string());
+    QVERIFY(file.id >= 0);
+    const char* names[] = {"bmode_db", "velocity_m_s", "variance_m2_s2", "power_db"};
+    const char* units[] = {"dB", "m/s", "m^2/s^2", "dB"};
+    for (int layer = 0; layer < 4; ++layer) {
+      QCOMPARE(shapeOf(file.id, names[layer]), (std::vector<hsize_t>{2, 17, 23}));
+      QCOMPARE(datasetUnits(file.id, names[layer]), std::string(units[layer]));
+      const auto values = readAll<float>(file.id, names[layer], H5T_NATIVE_FLOAT);
+      for (std::size_t f = 0; f < 2; ++f) {
+        const float* expected = images[f].data() + layer * geometry.pixels();
+        QVERIFY(std::memcmp(values.data() + f * geometry.pixels(), expected,
+                            geometry.pixels() * sizeof(float)) == 0);  // NaN included
+      }
+    }
+    const hid_t velocity = H5Dopen2(file.id, "velocity_m_s", H5P_DEFAULT);
+    QCOMPARE(readDouble(velocity, "aliasing_velocity_m_s"), 0.74);
+    H5Dclose(velocity);
+  }
+
   void zeroFramesStillMakeAValidFile() {
     const fs::path target = path("empty.h5");
     store::BmodeWriter writer(target, someGeometry(),
