@@ -6,6 +6,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "ultrasound/simulator.hpp"
 
@@ -13,6 +14,15 @@ namespace cineflow::app {
 namespace {
 
 constexpr double kDegrees = std::numbers::pi / 180.0;
+
+// `elements` positions `pitch` apart, centred on x = 0.
+std::vector<double> linearArray(int elements, double pitch) {
+  std::vector<double> x(static_cast<std::size_t>(elements));
+  for (int e = 0; e < elements; ++e) {
+    x[static_cast<std::size_t>(e)] = (e - (elements - 1) / 2.0) * pitch;
+  }
+  return x;
+}
 
 BenchWorkload defaultWorkload() {
   const acquire::SimulatorConfig simulator;
@@ -34,12 +44,7 @@ BenchWorkload courseWorkload() {
   acq.soundSpeedMPerS = 1540;
   acq.t0S = 0;
   acq.anglesRad = {-10.0 * kDegrees, 0.0, 10.0 * kDegrees};
-  constexpr int kElements = 128;
-  constexpr double kPitchM = 0.298e-3;
-  acq.elementXM.resize(kElements);
-  for (int e = 0; e < kElements; ++e) {
-    acq.elementXM[static_cast<std::size_t>(e)] = (e - (kElements - 1) / 2.0) * kPitchM;
-  }
+  acq.elementXM = linearArray(128, 0.298e-3);
   acq.samples = 8183;
   workload.sampleType = acquire::SampleType::Float32;
 
@@ -67,12 +72,7 @@ BenchWorkload diskWorkload() {
   acq.soundSpeedMPerS = 1480;
   acq.t0S = 9.95e-6;
   acq.anglesRad = {0.0};
-  constexpr int kElements = 128;
-  constexpr double kPitchM = 0.298e-3;
-  acq.elementXM.resize(kElements);
-  for (int e = 0; e < kElements; ++e) {
-    acq.elementXM[static_cast<std::size_t>(e)] = (e - (kElements - 1) / 2.0) * kPitchM;
-  }
+  acq.elementXM = linearArray(128, 0.298e-3);
   acq.samples = 334;
   acq.fractionalBandwidth = 0.15;
   acq.pulseRepetitionFrequencyHz = 10e3;
