@@ -35,7 +35,7 @@ struct FlowPhantomConfig {
   double vesselCentreXM = -3e-3, vesselCentreZM = 13e-3;
   double vesselAngleDeg = 30;  // the axis rises (z falls) towards +x
   double vesselRadiusM = 3e-3;
-  double vesselLengthM = 40e-3;     // longer than the scene: the ends lie outside it
+  double vesselLengthM = 80e-3;     // its ends, where blood is recycled, lie far outside the scene
   double vesselPeakVelocity = 0.4;  // m/s along the axis, at its centre
   double bloodAmplitude = 0.3;      // -10 dB of the tissue
 
