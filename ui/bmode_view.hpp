@@ -171,6 +171,8 @@ class BmodeView : public QOpenGLWidget {
   // The displayed frame's dB pixels in host memory (copied back from the cineloop when they stayed
   // on the device); empty when there is none or it was overwritten since it was shown.
   std::span<const float> displayedHostPixels();
+  // One layer of it (process::ImageLayer); empty when the image has no such layer.
+  std::span<const float> displayedHostLayer(int layer);
 
  public slots:
   void setFrame(std::shared_ptr<const Frame> frame);

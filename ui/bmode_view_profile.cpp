@@ -36,22 +36,31 @@ void BmodeView::updateLineProfile() {
   if (pixels.empty() && displayed_->pixelsInCineloop) {
     return;  // overwritten since it was shown: keep the last profile
   }
-  profile_ = sampleLine(pixels, displayed_->geometry, profileLine_->first, profileLine_->second);
+  profile_ = sampleLine(pixels, displayed_->geometry, profileLine_->first, profileLine_->second,
+                        displayedHostLayer(process::kVelocityLayer));
 }
 
 std::span<const float> BmodeView::displayedHostPixels() {
-  if (!displayed_) {
+  return displayedHostLayer(process::kIntensityLayer);
+}
+
+std::span<const float> BmodeView::displayedHostLayer(int layer) {
+  if (!displayed_ || layer < 0 || layer >= displayed_->geometry.layers) {
     return {};
   }
-  if (!displayed_->pixelsInCineloop) {
-    return displayed_->pixels;
-  }
-  // The pixels stayed on the device: copy the frame back once per frame while a line or a
-  // measurement needs them.
   const process::ImageGeometry& geometry = displayed_->geometry;
+  const std::size_t offset = static_cast<std::size_t>(layer) * geometry.pixels();
+  if (!displayed_->pixelsInCineloop) {
+    if (displayed_->pixels.size() < geometry.values()) {
+      return {};
+    }
+    return std::span<const float>(displayed_->pixels).subspan(offset, geometry.pixels());
+  }
+  // The pixels stayed on the device: copy the frame (every layer) back once per frame while a
+  // line or a measurement needs it.
   if (hostPixelsSequence_ == displayed_->header.sequence &&
-      hostPixels_.size() == geometry.pixels()) {
-    return hostPixels_;
+      hostPixels_.size() == geometry.values()) {
+    return std::span<const float>(hostPixels_).subspan(offset, geometry.pixels());
   }
   if (liveSource_ == nullptr) {
     return {};
@@ -59,14 +68,14 @@ std::span<const float> BmodeView::displayedHostPixels() {
   const compute::Backend& backend = liveSource_->backend();
   acquire::FrameHeader header;
   process::ImageGeometry read;
-  hostPixels_.resize(geometry.pixels());
+  hostPixels_.resize(geometry.values());
   const bool copied = liveSource_->cineloop().readImage(
       displayed_->header.sequence,
       [&](const float* image, const process::ImageGeometry& g) {
         if (!(g == geometry)) {
           return false;
         }
-        backend.copyBlocking(hostPixels_.data(), image, geometry.pixels() * sizeof(float));
+        backend.copyBlocking(hostPixels_.data(), image, geometry.values() * sizeof(float));
         return true;
       },
       header, read);
@@ -75,7 +84,7 @@ std::span<const float> BmodeView::displayedHostPixels() {
     return {};
   }
   hostPixelsSequence_ = displayed_->header.sequence;
-  return hostPixels_;
+  return std::span<const float>(hostPixels_).subspan(offset, geometry.pixels());
 }
 
 void BmodeView::paintProfileLine(QPainter& painter) {

@@ -54,7 +54,7 @@ std::optional<double> widthBelowPeak(std::span<const double> distance, std::span
 }
 
 LineProfile sampleLine(std::span<const float> pixels, const process::ImageGeometry& geometry,
-                       PhysicalPoint from, PhysicalPoint to) {
+                       PhysicalPoint from, PhysicalPoint to, std::span<const float> velocity) {
   LineProfile profile;
   profile.from = from;
   profile.to = to;
@@ -73,6 +73,14 @@ LineProfile sampleLine(std::span<const float> pixels, const process::ImageGeomet
     }
     profile.distanceM.push_back(t * length);
     profile.db.push_back(bilinear(pixels, geometry.nx, geometry.nz, column, row));
+    if (velocity.size() == geometry.pixels()) {
+      const auto nearest = static_cast<std::size_t>(std::lround(row)) * geometry.nx +
+                           static_cast<std::size_t>(std::lround(column));
+      profile.velocity.push_back(velocity[nearest]);
+    }
+  }
+  if (!profile.velocity.empty()) {
+    profile.aliasingVelocity = geometry.aliasingVelocity;
   }
   if (profile.db.empty()) {
     return profile;

@@ -21,14 +21,19 @@ struct LineProfile {
   // Where the profile first falls 6 dB below the peak on each side (linear interpolation between
   // samples); the width is their distance. Empty when either side never falls that far.
   std::optional<double> widthM;
+  // An image with flow: the velocity (m/s) at the nearest pixel of each sample (NaN where none
+  // was estimated), and the aliasing velocity; empty otherwise.
+  std::vector<double> velocity;
+  double aliasingVelocity = 0;
   bool empty() const { return db.empty(); }
 };
 
-// Samples `pixels` ([nz][nx] dB laid out as `geometry`) along the segment every half of the finer
-// pixel pitch, bilinearly; points outside the image are left out. Empty when the segment misses
-// the image, or the pixels do not match the geometry.
+// Samples `pixels` ([nz][nx] dB laid out as `geometry`, its intensity layer) along the segment
+// every half of the finer pixel pitch, bilinearly; points outside the image are left out; and
+// `velocity` (the flow's velocity layer, when not empty) at the nearest pixel. Empty when the
+// segment misses the image, or the pixels do not match the geometry.
 LineProfile sampleLine(std::span<const float> pixels, const process::ImageGeometry& geometry,
-                       PhysicalPoint from, PhysicalPoint to);
+                       PhysicalPoint from, PhysicalPoint to, std::span<const float> velocity = {});
 
 // The width of the lobe around index `peak` where `db` stays above db[peak] - drop, in the units
 // of `distance`; empty when the profile does not fall that far on both sides.

@@ -13,6 +13,7 @@ const QColor kLine(250, 210, 60);
 const QColor kPanel(12, 14, 18, 200);
 const QColor kText(225, 228, 235);
 const QColor kLevel(208, 135, 112);
+const QColor kFlow(90, 190, 255);  // the velocity curve of an image with flow
 constexpr qreal kPadding = 6;
 
 // A length at the precision of what is measured: an OCT axial width of 9.7 um reads "9.7 µm", a
@@ -29,10 +30,23 @@ QString lengthText(double metres) {
 QString describeProfile(const LineProfile& p) {
   const QString width =
       p.widthM ? lengthText(*p.widthM) : QCoreApplication::translate("LineProfile", "n/a");
-  return QCoreApplication::translate("LineProfile", "peak %1 dB at %2 · -6 dB width %3")
-      .arg(p.peakDb, 0, 'f', 1)
-      .arg(lengthText(p.peakDistanceM))
-      .arg(width);
+  QString text = QCoreApplication::translate("LineProfile", "peak %1 dB at %2 · -6 dB width %3")
+                     .arg(p.peakDb, 0, 'f', 1)
+                     .arg(lengthText(p.peakDistanceM))
+                     .arg(width);
+  double low = INFINITY, high = -INFINITY;
+  for (const double v : p.velocity) {
+    if (std::isfinite(v)) {
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  if (low <= high) {
+    text += QCoreApplication::translate("LineProfile", " · velocity %1 to %2 m/s")
+                .arg(low, 0, 'f', 3)
+                .arg(high, 0, 'f', 3);
+  }
+  return text;
 }
 
 QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QPointF to,
@@ -86,6 +100,30 @@ QRectF paintLineProfile(QPainter& painter, const QRectF& image, QPointF from, QP
     painter.drawLine(QPointF(area.left(), level), QPointF(area.right(), level));
     painter.setPen(QPen(kLine, 1.5));
     painter.drawPath(curve);
+    if (!profile.velocity.empty() && profile.aliasingVelocity > 0) {
+      // The velocity over the same distance, -v_a at the bottom to +v_a at the top.
+      QPainterPath flow;
+      bool drawing = false;
+      for (std::size_t i = 0; i < profile.velocity.size(); ++i) {
+        const double v = profile.velocity[i];
+        if (!std::isfinite(v)) {
+          drawing = false;
+          continue;
+        }
+        const QPointF at(
+            area.left() + area.width() * profile.distanceM[i] / span,
+            area.center().y() -
+                area.height() / 2 * std::clamp(v / profile.aliasingVelocity, -1.0, 1.0));
+        if (drawing) {
+          flow.lineTo(at);
+        } else {
+          flow.moveTo(at);
+          drawing = true;
+        }
+      }
+      painter.setPen(QPen(kFlow, 1.5));
+      painter.drawPath(flow);
+    }
     painter.setPen(kText);
     painter.drawText(plot.adjusted(kPadding, kPadding / 2, -kPadding, 0),
                      Qt::AlignTop | Qt::AlignLeft, readout);

@@ -18,6 +18,7 @@
 #include "flow_colour_bar.hpp"
 #include "flow_display.hpp"
 #include "gl_format.hpp"
+#include "profile_plot.hpp"
 
 using namespace cineflow;
 using ui::FlowLook;
@@ -143,6 +144,19 @@ class TestFlowDisplay : public QObject {
     QVERIFY(readout && readout->velocity);
     QCOMPARE(*readout->velocity, 0.3f);
     QVERIFY(!view_->readoutAt(widgetAt(50, 32))->velocity);  // NaN: none
+  }
+
+  void theLineProfileCarriesTheVelocity() {
+    // Across the top half: +0.3 m/s on the left, -0.3 m/s on the right; the dB profile as before.
+    view_->setProfileLine({0.5e-3, 11e-3}, {5.5e-3, 11e-3});
+    QTRY_VERIFY(!view_->lineProfile().empty());
+    const ui::LineProfile& profile = view_->lineProfile();
+    QCOMPARE(profile.velocity.size(), profile.db.size());
+    QCOMPARE(profile.aliasingVelocity, kAliasing);
+    QCOMPARE(profile.velocity.front(), 0.3f);
+    QCOMPARE(profile.velocity.back(), -0.3f);
+    QVERIFY(ui::describeProfile(profile).contains(QStringLiteral("velocity -0.300 to 0.300 m/s")));
+    view_->clearProfileLine();
   }
 
   void powerModeAndPriority() {
