@@ -105,23 +105,6 @@ class TestCliBench : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"b.json"});  // no temporary
   }
 
-  void dopplerReportsEnsemblesPerSecond() {
-    QTemporaryDir dir;
-    const QString jsonPath = dir.filePath("d.json");
-    const Run run = runApp({"bench", "--backend", "cpu", "--preset", "disk", "--frames", "3",
-                            "--no-tune", "--json", jsonPath});
-    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
-    QVERIFY2(run.out.contains("ensembles/s (32 frames, sliding, wall filter none, 251 x 251"),
-             qPrintable(run.out));
-    QVERIFY2(run.out.contains("doppler "), qPrintable(run.out));  // its stage's time
-    QFile file(jsonPath);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
-    QCOMPARE(json.value("mode").toString(), QString("doppler"));
-    QCOMPARE(json.value("doppler_ensemble").toInt(), 32);
-    QVERIFY(json.value("doppler_ensembles_per_s").toDouble() > 0);
-  }
-
   void savingRunReportsItsCostAndLeavesNoFiles() {
     QTemporaryDir dir;
     const QString folder = dir.filePath("saves");
