@@ -21,7 +21,9 @@ An option's value follows it or an '=': --grid -15:15:0.1,5:45:0.1 or --grid=-15
 Options:
   --input SOURCE         'sim' (built-in 3-D phantom simulator, default), 'sim-flow' (the
                          built-in flow simulator: a vessel and a rotating disk, for colour
-                         Doppler), 'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
+                         Doppler), 'plugin:NAME' or 'plugin:NAME#{JSON parameters}' (a source
+                         plugin, found in $CINEFLOW_PLUGIN_PATH or lib/cineflow/plugins next to
+                         the executable), 'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
                          Verasonics layout; see cineflow convert --help)

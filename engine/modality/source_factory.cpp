@@ -11,6 +11,7 @@
 #include "oct/oct_simulator.hpp"
 #include "store/replay_file.hpp"
 #include "ultrasound/flow_simulator.hpp"
+#include "ultrasound/plugin_source.hpp"
 #include "ultrasound/rf_file_source.hpp"
 #include "ultrasound/simulator.hpp"
 
@@ -41,6 +42,14 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
       config.frameRateHz = frameRateHz;
     }
     return std::make_unique<Simulator>(config, progress);
+  }
+  // "plugin:NAME" or "plugin:NAME#{json parameters}" (NAME may be a library's path).
+  if (spec.starts_with("plugin:")) {
+    const std::string rest = spec.substr(7);
+    const auto hash = rest.find('#');
+    const std::string name = rest.substr(0, hash);
+    const std::string parameters = hash == std::string::npos ? "{}" : rest.substr(hash + 1);
+    return std::make_unique<PluginSource>(findPlugin(name), parameters);
   }
   if (spec == "sim-flow") {
     FlowSimulatorConfig config;

@@ -1,9 +1,10 @@
 #pragma once
 // Opens a frame source from the operator's words: "sim" (the built-in ultrasound phantom
-// simulator), "sim-flow" (the built-in flow simulator for colour Doppler), "oct-sim" (the built-in
-// OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by its root
-// attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported with
-// MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
+// simulator), "sim-flow" (the built-in flow simulator for colour Doppler), "plugin:NAME" or
+// "plugin:NAME#{JSON parameters}" (a source plugin, acquire/plugin_library.hpp), "oct-sim" (the
+// built-in OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by
+// its root attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported
+// with MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
 
 #include <memory>
 #include <string>

@@ -1,0 +1,47 @@
+#pragma once
+// PluginSource: plane-wave channel data from a source plugin (acquire/plugin_library.hpp,
+// include/cineflow/source_plugin.h). The plugin writes each frame straight into the ring slot
+// the engine hands over. Everything the plugin says is checked: a stream description Cineflow
+// cannot image is refused naming the plugin and the field, and a frame the plugin fails to
+// deliver, or delivers at the wrong size, stops the acquisition with a SourceError naming it.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "acquire/plugin_library.hpp"
+#include "ultrasound/ultrasound_source.hpp"
+
+namespace cineflow::acquire {
+
+class PluginSource final : public UltrasoundSource {
+ public:
+  // Opens one of `plugin`'s sources with `parameters` (a JSON object of name: value; "{}" for
+  // the defaults). Throws SourceError naming the plugin and why.
+  PluginSource(std::shared_ptr<PluginLibrary> plugin, const std::string& parameters);
+  ~PluginSource() override;
+  PluginSource(const PluginSource&) = delete;
+  PluginSource& operator=(const PluginSource&) = delete;
+
+  const AcquisitionParams& params() const override { return params_; }
+  SampleType sampleType() const override { return sampleType_; }
+  double frameRateHz() const override { return frameRateHz_; }
+  // A live stream (the plugin's frame_count 0) never repeats: the largest count there is.
+  std::uint64_t frameCount() const override { return frameCount_; }
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  std::string describe() const override { return description_; }
+  // Frames the plugin said it lost (its read_frame's `lost`), summed.
+  std::uint64_t lostFrames() const { return lost_; }
+
+ private:
+  std::shared_ptr<PluginLibrary> plugin_;  // outlives source_: the library stays loaded
+  cf_source* source_ = nullptr;
+  AcquisitionParams params_;
+  SampleType sampleType_ = SampleType::Int16;
+  double frameRateHz_ = 0;
+  std::uint64_t frameCount_ = 0;
+  std::string description_;
+  std::uint64_t lost_ = 0;
+};
+
+}  // namespace cineflow::acquire
