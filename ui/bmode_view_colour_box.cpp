@@ -12,6 +12,11 @@ namespace {
 constexpr qreal kEdgeGrabPixels = 6;
 const QColor kBoxColour(255, 215, 80);
 
+// The whole image as a box: out to its outermost pixels' edges.
+process::ColourBox wholeImage(const process::ImageGeometry& g) {
+  return {g.x0 - g.dx / 2, g.x0 + (g.nx - 0.5) * g.dx, g.z0 - g.dz / 2, g.z0 + (g.nz - 0.5) * g.dz};
+}
+
 }  // namespace
 
 bool BmodeView::showsFlow() const {
@@ -33,13 +38,7 @@ bool BmodeView::beginBoxDrag(QPointF widgetPos) {
   if (!at) {
     return false;
   }
-  const auto& g = displayed_->geometry;
-  // The whole image's box: the outermost pixels' edges.
-  process::ColourBox box = colourBox_;
-  if (box.empty()) {
-    box = {g.x0 - g.dx / 2, g.x0 + (g.nx - 0.5) * g.dx, g.z0 - g.dz / 2,
-           g.z0 + (g.nz - 0.5) * g.dz};
-  }
+  const process::ColourBox box = colourBox_.empty() ? wholeImage(displayed_->geometry) : colourBox_;
   const QPointF topLeft = physicalToWidget(box.x0, box.z0);
   const QPointF bottomRight = physicalToWidget(box.x1, box.z1);
   const QRectF rect(topLeft, bottomRight);
@@ -72,8 +71,8 @@ void BmodeView::extendBoxDrag(QPointF widgetPos) {
   }
   const BoxDrag& d = *boxDrag_;
   const auto& g = displayed_->geometry;
-  const double xLo = g.x0 - g.dx / 2, xHi = g.x0 + (g.nx - 0.5) * g.dx;
-  const double zLo = g.z0 - g.dz / 2, zHi = g.z0 + (g.nz - 0.5) * g.dz;
+  const process::ColourBox image = wholeImage(g);
+  const double xLo = image.x0, xHi = image.x1, zLo = image.z0, zHi = image.z1;
   double dx = at->xM - d.from.xM;
   double dz = at->zM - d.from.zM;
   process::ColourBox box = d.start;

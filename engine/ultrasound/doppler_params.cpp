@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "acquire/frame_source.hpp"
 #include "ultrasound/doppler_math.hpp"
 
 namespace cineflow::process {
@@ -12,12 +13,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& message) {
   throw std::invalid_argument("Doppler parameters: " + message);
-}
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 }  // namespace
@@ -184,7 +179,7 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
          " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition");
   }
   if (!std::isfinite(prfHz) || prfHz < 0) {
-    fail("PRF " + number(prfHz) + " Hz must be >= 0 (0: the acquisition's)");
+    fail("PRF " + acquire::numberText(prfHz) + " Hz must be >= 0 (0: the acquisition's)");
   }
   if (!(prfFor(acq) > 0)) {
     fail(
@@ -207,7 +202,7 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
       break;
     case WallFilter::Iir:
       if (!(iirCutoff > 0 && iirCutoff < 0.5)) {
-        fail("IIR cut-off " + number(iirCutoff) + " x PRF is outside (0, 0.5)");
+        fail("IIR cut-off " + acquire::numberText(iirCutoff) + " x PRF is outside (0, 0.5)");
       }
       if (ensemble < kIirStates + 3) {
         fail("an ensemble of " + std::to_string(ensemble) +

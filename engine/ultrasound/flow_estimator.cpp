@@ -113,7 +113,6 @@ void FlowEstimator::configure(compute::Backend& backend, const ImageGeometry& gr
   backend_ = &backend;
   grid_ = grid;
   params_ = params;
-  box_ = box;
   next_ = 0;
   filled_ = 0;
   haveLast_ = false;

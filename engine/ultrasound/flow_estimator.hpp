@@ -51,7 +51,6 @@ class FlowEstimator {
                compute::DeviceSpan<float> flow);
   // Whether the last enqueue() made a new estimate (else `flow` repeated the previous one).
   bool estimated() const { return estimated_; }
-  const PixelBox& box() const { return box_; }
 
  private:
   void enqueueEstimate(compute::Stream& stream);
@@ -59,7 +58,6 @@ class FlowEstimator {
   compute::Backend* backend_ = nullptr;
   ImageGeometry grid_;
   DopplerParams params_;
-  PixelBox box_;
   // One launch per position of the ring's oldest frame, made at configure() and unchanged after:
   // the CPU twin's host tasks read theirs when they run, after later enqueue() calls.
   std::vector<FlowLaunch> launches_;

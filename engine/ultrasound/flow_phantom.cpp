@@ -93,16 +93,14 @@ FlowPhantom::FlowPhantom(const FlowPhantomConfig& config, std::uint64_t seed) : 
   }
 }
 
-bool FlowPhantom::insideVessel(double x, double z) const {
-  if (!config_.vessel) {
-    return false;
-  }
+double FlowPhantom::acrossVessel(double x, double z) const {
+  // Signed distance from the axis through the centre with direction (cos a, -sin a).
   const double a = radians(config_.vesselAngleDeg);
-  // Distance from the axis through the centre with direction (cos a, -sin a).
-  const double dx = x - config_.vesselCentreXM;
-  const double dz = z - config_.vesselCentreZM;
-  const double across = dx * std::sin(a) + dz * std::cos(a);
-  return std::abs(across) < config_.vesselRadiusM;
+  return (x - config_.vesselCentreXM) * std::sin(a) + (z - config_.vesselCentreZM) * std::cos(a);
+}
+
+bool FlowPhantom::insideVessel(double x, double z) const {
+  return config_.vessel && std::abs(acrossVessel(x, z)) < config_.vesselRadiusM;
 }
 
 bool FlowPhantom::insideDisk(double x, double z) const {
@@ -117,12 +115,9 @@ bool FlowPhantom::insideDisk(double x, double z) const {
 double FlowPhantom::axialVelocity(double x, double z) const {
   const FlowPhantomConfig& c = config_;
   if (insideVessel(x, z)) {
-    const double a = radians(c.vesselAngleDeg);
-    const double across =
-        (x - c.vesselCentreXM) * std::sin(a) + (z - c.vesselCentreZM) * std::cos(a);
-    const double ratio = across / c.vesselRadiusM;
+    const double ratio = acrossVessel(x, z) / c.vesselRadiusM;
     // Along the axis (cos a, -sin a): towards the probe at speed v sin a.
-    return c.vesselPeakVelocity * (1 - ratio * ratio) * std::sin(a);
+    return c.vesselPeakVelocity * (1 - ratio * ratio) * std::sin(radians(c.vesselAngleDeg));
   }
   if (insideDisk(x, z)) {
     // The left side comes up for a positive angular velocity: -dz/dt = w (xc - x).

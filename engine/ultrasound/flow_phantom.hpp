@@ -66,6 +66,8 @@ class FlowPhantom {
     float u, r;  // vessel: along the axis from the centre, across it; disk: radius, angle
     float amplitude;
   };
+  double acrossVessel(double x, double z) const;
+
   FlowPhantomConfig config_;
   std::vector<Scatterer> tissue_;
   std::vector<Moving> blood_, disk_;

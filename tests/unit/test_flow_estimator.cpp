@@ -208,10 +208,19 @@ class TestFlowEstimator : public QObject {
     acq.pulseRepetitionFrequencyHz = 4000;
     params.validate(acq, g);
     QCOMPARE(params.aliasingVelocityFor(acq), 1540.0 * 4000 / (4 * 5e6));
-    for (const char* spec : {"regression:4", "iir:0.6", "svd:15", "iir:0"}) {
+    const std::pair<const char*, const char*> named[] = {{"regression:4", "regression order 4"},
+                                                         {"iir:0.6", "IIR cut-off 0.6"},
+                                                         {"svd:15", "SVD rank 15"},
+                                                         {"iir:0", "IIR cut-off 0"}};
+    for (const auto& [spec, name] : named) {
       process::DopplerParams bad;
       bad.applyWallFilterSpec(spec);
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.validate(acq, g));
+      try {
+        bad.validate(acq, g);
+      } catch (const std::invalid_argument& e) {
+        QVERIFY2(std::string(e.what()).find(name) != std::string::npos, e.what());
+      }
     }
     for (const char* spec : {"fir", "none:1", "regression:x", "svd:1.5"}) {
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
