@@ -18,6 +18,8 @@ packages=(
   libhdf5-dev hdf5-tools
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk
+  libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
+  dpkg-dev fakeroot appstream desktop-file-utils
   xvfb xauth libgl1-mesa-dri
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and
@@ -40,8 +42,8 @@ unsupported() {  # the one paragraph, then stop
     echo "It builds on Debian 12 or newer and on Ubuntu 24.04 or newer, where \`make run\` and"
     echo "\`make test\` install everything themselves. Elsewhere, install CMake $min_cmake or newer,"
     echo "Ninja, a C++20 compiler, Qt $min_qt or newer (Widgets, OpenGLWidgets, Test), HDF5, FFTW,"
-    echo "matio, nlohmann JSON, LZ4, xxHash, GLEW, FFmpeg's libraries, DCMTK and Xvfb yourself, then"
-    echo "build without this script:"
+    echo "matio, nlohmann JSON, LZ4, xxHash, GLEW, FFmpeg's libraries, DCMTK, ZeroMQ (libzmq,"
+    echo "cppzmq) and Xvfb yourself, then build without this script:"
     echo "cmake --preset release && cmake --build --preset release (see README.md)."
   } >&2
   exit 1

@@ -36,6 +36,13 @@ class DamagedFrameError : public SourceError {
   using SourceError::SourceError;
 };
 
+// Thrown by a live source's readFrame() when stopAcquisition() ended its wait for a frame: the
+// acquisition is stopping, nothing went wrong.
+class SourceStopped : public SourceError {
+ public:
+  SourceStopped() : SourceError("the acquisition was stopped") {}
+};
+
 // A number as a message shows it ("%g": 2e+07, 0.298, nan).
 inline std::string numberText(double value) {
   char text[32];
@@ -79,6 +86,20 @@ class FrameSource {
                                       SliceInfo& /*slice*/) {
     return 0;
   }
+  // Live sources (a lab's hardware through a plugin, a network stream) wait inside readFrame()
+  // for their next frame. The engine calls startAcquisition() on its controlling thread before
+  // the first readFrame() of a run (throws SourceError when the hardware cannot start), and
+  // stopAcquisition() from any thread but the acquisition thread when the run ends: a readFrame()
+  // waiting for a frame then returns promptly by throwing SourceStopped. Calling
+  // stopAcquisition() again, or without a start, does nothing. Files and simulators ignore both.
+  virtual void startAcquisition() {}
+  virtual void stopAcquisition() {}
+  // Frames the source knows were lost before they reached Cineflow (a sender's sequence gaps, a
+  // plugin's reported losses), since it opened. Any thread.
+  virtual std::uint64_t lostFrames() const { return 0; }
+  // What a live source is doing when it is not delivering frames ("waiting for frames on
+  // tcp://*:5555: nothing for 4 s"); empty while frames arrive. Any thread.
+  virtual std::string liveStatus() const { return {}; }
   // One line for logs and the status bar ("simulator seed 1", "file.h5 (32 frames)").
   virtual std::string describe() const = 0;
   // The source that says what the frames are: itself, or for a source that wraps another to add

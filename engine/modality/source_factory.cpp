@@ -14,6 +14,7 @@
 #include "ultrasound/plugin_source.hpp"
 #include "ultrasound/rf_file_source.hpp"
 #include "ultrasound/simulator.hpp"
+#include "ultrasound/stream_source.hpp"
 
 namespace cineflow::acquire {
 
@@ -34,6 +35,18 @@ bool isMatFile(const std::string& spec) {
   return file.read(head.data(), head.size()) && std::string_view(head.data(), 6) == "MATLAB";
 }
 
+std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
+                                               const ProgressFn& progress) {
+  auto feed = std::make_unique<StreamFeed>(endpoint.empty() ? "tcp://*:5555" : endpoint, progress);
+  const auto modality = feed->header().find("modality");
+  if (modality != feed->header().end() && *modality == "ultrasound") {
+    return std::make_unique<NetworkSource>(std::move(feed));
+  }
+  throw SourceError("network stream on " + feed->endpoint() + ": the header's \"modality\" is " +
+                    (modality == feed->header().end() ? std::string("missing") : modality->dump()) +
+                    "; streams of \"ultrasound\" channel data are imaged");
+}
+
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz,
                                         const ProgressFn& progress, const MatMapping& matMapping) {
   if (spec == "sim") {
@@ -50,6 +63,10 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     const std::string name = rest.substr(0, hash);
     const std::string parameters = hash == std::string::npos ? "{}" : rest.substr(hash + 1);
     return std::make_unique<PluginSource>(findPlugin(name), parameters);
+  }
+  // "zmq:ENDPOINT": frames pushed by a sender over ZeroMQ ("zmq:tcp://*:5555").
+  if (spec.starts_with("zmq:")) {
+    return openNetworkStream(spec.substr(4), progress);
   }
   if (spec == "sim-flow") {
     FlowSimulatorConfig config;

@@ -1,7 +1,9 @@
 #pragma once
 // Opens a frame source from the operator's words: "sim" (the built-in ultrasound phantom
 // simulator), "sim-flow" (the built-in flow simulator for colour Doppler), "plugin:NAME" or
-// "plugin:NAME#{JSON parameters}" (a source plugin, acquire/plugin_library.hpp), "oct-sim" (the
+// "plugin:NAME#{JSON parameters}" (a source plugin, acquire/plugin_library.hpp), "zmq:ENDPOINT"
+// (frames a sender pushes over ZeroMQ, acquire/stream_receiver.hpp; "zmq:" alone listens on
+// tcp://*:5555), "oct-sim" (the
 // built-in OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by
 // its root attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported
 // with MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
@@ -18,6 +20,10 @@ namespace cineflow::acquire {
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
                                         const ProgressFn& progress = {},
                                         const MatMapping& matMapping = MatMapping::verasonics());
+// Listens on `endpoint` and waits for a sender's header (telling `progress`, which may throw to
+// abandon the wait), then opens the source its modality images. Throws SourceError.
+std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
+                                               const ProgressFn& progress = {});
 // Whether `spec` ends in .mat (any case); reads nothing, so the GUI thread may ask.
 bool hasMatExtension(const std::string& spec);
 // Whether `spec` names a MATLAB file: by its extension, else by the text header that v5 and v7.3

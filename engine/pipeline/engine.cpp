@@ -40,7 +40,10 @@ void requireStopped(EngineState state, const char* what) {
 void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
   requireStopped(state(), "setSource");
   impl_->joinThreads();
-  impl_->source = std::move(source);
+  {
+    std::lock_guard lock(impl_->sourceMutex);
+    impl_->source = std::move(source);
+  }
   std::lock_guard lock(impl_->settingsMutex);
   impl_->settings.reset();
   impl_->pendingSettings.reset();
@@ -142,6 +145,7 @@ void Engine::start() {
   requireStopped(state(), "start");
   impl_->joinThreads();
   impl_->configureForStart();
+  impl_->source->startAcquisition();  // a live source's hardware or stream: last, it may throw
   impl_->setState(EngineState::Running);
   impl_->engineThread = std::thread([impl = impl_.get()] { impl->engineLoop(); });
   impl_->acquisitionThread = std::thread([impl = impl_.get()] { impl->acquisitionLoop(); });
@@ -150,6 +154,9 @@ void Engine::start() {
 void Engine::stop() {
   impl_->stopRequested = true;
   impl_->ring.requestStop();
+  if (impl_->source) {
+    impl_->source->stopAcquisition();  // ends a live source's wait for its next frame
+  }
   impl_->joinThreads();
   std::lock_guard lock(impl_->stateMutex);
   if (impl_->state == EngineState::Running) {
@@ -204,6 +211,13 @@ EngineStats Engine::stats() const {
   }
   s.acquired = impl_->acquired;
   s.dropped = impl_->dropped;
+  s.lost = impl_->lost;
+  {
+    std::lock_guard lock(impl_->sourceMutex);  // any thread polls; setSource() replaces it
+    if (impl_->source) {
+      s.sourceStatus = impl_->source->liveStatus();
+    }
+  }
   s.damaged = impl_->damaged;
   s.processed = impl_->processed;
   s.volumes = impl_->volumes.completed();
@@ -290,6 +304,7 @@ void Engine::Impl::fail(const std::string& message) {
   setState(EngineState::Failed, message);
   stopRequested = true;
   ring.requestStop();
+  source->stopAcquisition();
   ring.close();
 }
 
@@ -378,6 +393,8 @@ void Engine::Impl::configureForStart() {
   stopRequested = false;
   acquired = 0;
   dropped = 0;
+  lost = 0;
+  lostAtStart = source->lostFrames();
   damaged = 0;
   lastDamage.clear();
   processed = 0;

@@ -92,6 +92,7 @@ struct Engine::Impl {
   EngineConfig config;
   Cineloop& cineloop;
   std::unique_ptr<acquire::FrameSource> source;
+  std::mutex sourceMutex;  // held where source is replaced, and where another thread reads it
   std::unique_ptr<process::FrameProcessor> processor;
   FrameObserver observer;
   VolumeCallback volumeCallback;
@@ -143,6 +144,10 @@ struct Engine::Impl {
 
   std::atomic<bool> stopRequested{false};
   std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0}, damaged{0};
+  // Frames the source lost before they reached Cineflow during this run (a sender's gaps), and
+  // the source's own count when the run started (it counts since it opened).
+  std::atomic<std::uint64_t> lost{0};
+  std::uint64_t lostAtStart = 0;
   std::string lastDamage;  // statsMutex
 
   mutable std::mutex stateMutex;

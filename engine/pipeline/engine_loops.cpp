@@ -109,6 +109,14 @@ void Engine::Impl::acquisitionLoop() {
                         static_cast<std::int64_t>(sequence));
         }
         if (read) {
+          // Frames a live source lost before this one keep their place in the sequence, so that
+          // what counts consecutive frames (volumes, Doppler ensembles) sees the gap.
+          const std::uint64_t lostNow = source->lostFrames() - lostAtStart;
+          if (lostNow > lost) {
+            sequence += lostNow - lost;
+            header.sequence = sequence;
+            lost = lostNow;
+          }
           ring.publish(slot);
         }
       }
@@ -117,11 +125,14 @@ void Engine::Impl::acquisitionLoop() {
       std::lock_guard lock(statsMutex);
       acquisitionRate.tick(secondsSinceEpoch());
     }
+  } catch (const acquire::SourceStopped&) {
+    // stop() ended a live source's wait: a stop, not a failure
   } catch (const acquire::DamagedFrameError& e) {
     fail(std::string("acquisition stopped: ") + e.what() + kSkipHint);
   } catch (const std::exception& e) {
     fail(std::string("acquisition stopped: ") + e.what());
   }
+  source->stopAcquisition();  // the run is over (also when it ran its frames out)
   ring.close();
 }
 

@@ -67,6 +67,8 @@ struct EngineStats {
   std::string error;            // set when state is Failed
   std::uint64_t acquired = 0;   // frames taken from the source (incl. dropped)
   std::uint64_t dropped = 0;    // frames discarded by the Drop policy
+  std::uint64_t lost = 0;       // frames a live source lost before Cineflow had them (sender gaps)
+  std::string sourceStatus;     // a live source's state when it is not delivering (liveStatus())
   std::uint64_t processed = 0;  // frames whose image is complete
   std::uint64_t damaged = 0;    // frames skipped as damaged (DamagedFramePolicy::Skip)
   std::string lastDamage;       // what was wrong with the last of them

@@ -43,6 +43,10 @@ class AdmittingSource final : public acquire::FrameSource {
     recorder_.admit();
     return source_->readStoredFrame(index, dst, slice);
   }
+  void startAcquisition() override { source_->startAcquisition(); }
+  void stopAcquisition() override { source_->stopAcquisition(); }
+  std::uint64_t lostFrames() const override { return source_->lostFrames(); }
+  std::string liveStatus() const override { return source_->liveStatus(); }
   std::string describe() const override { return source_->describe(); }
 
  private:

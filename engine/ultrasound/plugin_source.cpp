@@ -1,8 +1,6 @@
 #include "ultrasound/plugin_source.hpp"
 
-#include <cmath>
-#include <limits>
-#include <stdexcept>
+#include "ultrasound/stream_description.hpp"
 
 namespace cineflow::acquire {
 namespace {
@@ -26,52 +24,13 @@ PluginSource::PluginSource(std::shared_ptr<PluginLibrary> plugin, const std::str
       throw SourceError(who + " could not describe its stream: " +
                         (error[0] != '\0' ? error : "no reason given"));
     }
-    const std::string modality = stream.modality != nullptr ? stream.modality : "";
-    if (modality != "ultrasound") {
-      throw SourceError(who + " describes a '" + modality +
-                        "' stream; plugins feed ultrasound channel data here");
-    }
-    if (stream.sample_type != CF_SAMPLES_INT16 && stream.sample_type != CF_SAMPLES_FLOAT32) {
-      throw SourceError(who + ": sample_type " + std::to_string(stream.sample_type) +
-                        " (expected int16 or float32)");
-    }
-    if (stream.transmits == 0 || stream.elements == 0 || stream.samples < 2 ||
-        stream.angles_rad == nullptr || stream.element_x_m == nullptr) {
-      throw SourceError(who +
-                        ": the stream needs transmits, elements, at least 2 samples, "
-                        "angles_rad and element_x_m");
-    }
-    sampleType_ = stream.sample_type == CF_SAMPLES_INT16 ? SampleType::Int16 : SampleType::Float32;
-    params_.samplingFrequencyHz = stream.sampling_frequency_hz;
-    params_.centerFrequencyHz = stream.center_frequency_hz;
-    params_.soundSpeedMPerS = stream.sound_speed_m_s;
-    params_.t0S = stream.t0_s;
-    params_.anglesRad.assign(stream.angles_rad, stream.angles_rad + stream.transmits);
-    params_.elementXM.assign(stream.element_x_m, stream.element_x_m + stream.elements);
-    params_.samples = static_cast<int>(stream.samples);
-    params_.fractionalBandwidth = stream.fractional_bandwidth;
-    params_.pulseRepetitionFrequencyHz = stream.pulse_repetition_frequency_hz;
-    params_.framesPerVolume = static_cast<int>(stream.frames_per_volume);
-    try {
-      params_.validate();
-    } catch (const std::invalid_argument& e) {
-      throw SourceError(who + ": its stream cannot be imaged: " + e.what());
-    }
-    if (stream.frame_bytes != frameBytes()) {
-      throw SourceError(who + ": frame_bytes " + std::to_string(stream.frame_bytes) + ", but " +
-                        std::to_string(stream.transmits) + " x " + std::to_string(stream.elements) +
-                        " x " + std::to_string(stream.samples) + " samples of " +
-                        toString(sampleType_) + " are " + std::to_string(frameBytes()));
-    }
-    if (!std::isfinite(stream.frame_rate_hz) || stream.frame_rate_hz < 0) {
-      throw SourceError(who + ": frame_rate_hz must be >= 0");
-    }
-    frameRateHz_ = stream.frame_rate_hz;
-    frameCount_ =
-        stream.frame_count > 0 ? stream.frame_count : std::numeric_limits<std::uint64_t>::max();
-    description_ = plugin_->name() + (stream.description != nullptr && stream.description[0] != '\0'
-                                          ? std::string(": ") + stream.description
-                                          : std::string());
+    UltrasoundStream checked = checkUltrasoundStream(stream, who);
+    params_ = std::move(checked.params);
+    sampleType_ = checked.sampleType;
+    frameRateHz_ = checked.frameRateHz;
+    frameCount_ = checked.frameCount;
+    description_ = plugin_->name() +
+                   (checked.description.empty() ? std::string() : ": " + checked.description);
   } catch (...) {
     table.close(source_);
     throw;
@@ -79,7 +38,26 @@ PluginSource::PluginSource(std::shared_ptr<PluginLibrary> plugin, const std::str
 }
 
 PluginSource::~PluginSource() {
+  stopAcquisition();
   plugin_->table().close(source_);
+}
+
+void PluginSource::startAcquisition() {
+  stopping_ = false;
+  const cf_source_plugin& table = plugin_->table();
+  char error[kErrorBytes] = {};
+  if (table.start != nullptr && table.start(source_, error, sizeof error) != 0) {
+    throw SourceError("source plugin '" + plugin_->name() +
+                      "' did not start: " + (error[0] != '\0' ? error : "no reason given"));
+  }
+  started_ = true;
+}
+
+void PluginSource::stopAcquisition() {
+  stopping_ = true;
+  if (started_.exchange(false) && plugin_->table().stop != nullptr) {
+    plugin_->table().stop(source_);
+  }
 }
 
 void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
@@ -92,6 +70,9 @@ void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
   cf_frame_info info{};
   const std::int64_t written = plugin_->table().read_frame(source_, index, dst.data(), dst.size(),
                                                            &info, error, sizeof error);
+  if (written < 0 && stopping_) {
+    throw SourceStopped();
+  }
   if (written < 0) {
     throw SourceError("source plugin '" + plugin_->name() + "': frame " + std::to_string(index) +
                       ": " + (error[0] != '\0' ? error : "failed without a reason"));
@@ -101,7 +82,7 @@ void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
                       " has " + std::to_string(written) + " bytes, the stream's frames have " +
                       std::to_string(dst.size()));
   }
-  lost_ += info.lost;
+  lost_ += info.lost;  // read by the engine thread for its statistics
   slice.sliceIndex = static_cast<int>(info.slice_index);
   slice.elevationM = info.elevation_m;
 }

@@ -5,6 +5,7 @@
 // cannot image is refused naming the plugin and the field, and a frame the plugin fails to
 // deliver, or delivers at the wrong size, stops the acquisition with a SourceError naming it.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,9 +30,14 @@ class PluginSource final : public UltrasoundSource {
   // A live stream (the plugin's frame_count 0) never repeats: the largest count there is.
   std::uint64_t frameCount() const override { return frameCount_; }
   void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  // The plugin's start and stop (either may be absent). A failing start throws SourceError with
+  // the plugin's reason; stop runs once per successful start. A read_frame that fails after stop
+  // is the end of the run, not an error (SourceStopped).
+  void startAcquisition() override;
+  void stopAcquisition() override;
   std::string describe() const override { return description_; }
   // Frames the plugin said it lost (its read_frame's `lost`), summed.
-  std::uint64_t lostFrames() const { return lost_; }
+  std::uint64_t lostFrames() const override { return lost_; }
 
  private:
   std::shared_ptr<PluginLibrary> plugin_;  // outlives source_: the library stays loaded
@@ -41,7 +47,9 @@ class PluginSource final : public UltrasoundSource {
   double frameRateHz_ = 0;
   std::uint64_t frameCount_ = 0;
   std::string description_;
-  std::uint64_t lost_ = 0;
+  std::atomic<std::uint64_t> lost_{0};
+  std::atomic<bool> started_{false};
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace cineflow::acquire

@@ -7,8 +7,8 @@
  *
  * returning a table that lives as long as the library. Cineflow loads it with dlopen(), checks
  * `abi_version` against CF_SOURCE_PLUGIN_ABI (a table of another version is refused, naming both),
- * and calls its functions from two threads only: open/describe/close from the controlling thread,
- * read_frame from the acquisition thread, never at the same time on one source.
+ * and calls its functions from two threads: open/describe/start/close from the controlling thread,
+ * read_frame from the acquisition thread; only stop may run while read_frame does.
  *
  * Contract
  *   open        makes a source from the operator's parameters (a JSON object of name: value, the
@@ -17,11 +17,16 @@
  *   describe    fills `cf_stream` once, after open: the modality ("ultrasound"), the frame's
  *               shape and sample type, the acquisition's geometry and rates. Cineflow validates it
  *               and refuses the source with the plugin's name and the first bad field.
+ *   start       (optional, NULL: nothing to do) the operator started acquiring: arm the hardware.
+ *               Returns 0, or -1 with `error` set (Cineflow shows it and stays stopped).
  *   read_frame  writes frame `index` into `dst`, exactly cf_stream.frame_bytes bytes of pinned host
  *               memory (the engine's ring slot: no extra copy), fills `info` (the frame's place in
  *               a volume sweep, frames the source lost since its previous frame), and returns how
  *               many bytes it wrote (must equal frame_bytes), or -1 with `error` set. A live source
  *               blocks until its next frame is there (frame_count 0: endless).
+ *   stop        (optional; a plugin whose read_frame waits for hardware needs it) the run ends:
+ *               called once after each successful start, possibly from another thread while
+ *               read_frame is blocked, which must then return promptly (its result is ignored).
  *   close       releases everything open() made. Called once, also after a failure.
  *
  * Every string a plugin returns is UTF-8 and stays valid until close() (or, for the table's, as
@@ -77,8 +82,10 @@ typedef struct {
   const char* parameters_json;
   cf_source* (*open)(const char* parameters, char* error, size_t error_size);
   int (*describe)(cf_source* source, cf_stream* stream, char* error, size_t error_size);
+  int (*start)(cf_source* source, char* error, size_t error_size);
   int64_t (*read_frame)(cf_source* source, uint64_t index, void* dst, size_t bytes,
                         cf_frame_info* info, char* error, size_t error_size);
+  void (*stop)(cf_source* source);
   void (*close)(cf_source* source);
 } cf_source_plugin;
 

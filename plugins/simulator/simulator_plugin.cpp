@@ -113,7 +113,9 @@ const cf_source_plugin kTable = {
        "max": 0, "unit": "dB"}])json",
     open,
     describe,
+    nullptr,  // start: the simulator computes each frame when asked
     readFrame,
+    nullptr,  // stop: nothing waits
     close,
 };
 

@@ -2,6 +2,7 @@
  *   FAULT_NO_ENTRY    exports no cineflow_source_plugin
  *   FAULT_ABI         built for ABI 99
  *   FAULT_OPEN        open fails with a reason ("the probe is not connected")
+ *   FAULT_START       start fails with a reason ("the transmit voltage is not enabled")
  *   FAULT_STREAM      describes elements that are not in increasing order
  *   FAULT_SIZE        writes 2 bytes fewer than a frame
  *   FAULT_READ        frame 3 fails ("link to the digitizer lost")
@@ -85,6 +86,18 @@ static int64_t read_frame(cf_source* s, uint64_t index, void* dst, size_t bytes,
 #endif
 }
 
+static int start(cf_source* s, char* error, size_t size) {
+  (void)s;
+#ifdef FAULT_START
+  snprintf(error, size, "the transmit voltage is not enabled");
+  return -1;
+#else
+  (void)error;
+  (void)size;
+  return 0;
+#endif
+}
+
 static void close_source(cf_source* s) {
   free(s);
 }
@@ -95,7 +108,8 @@ static const cf_source_plugin table = {
 #else
     CF_SOURCE_PLUGIN_ABI,
 #endif
-    PLUGIN_NAME, "misbehaves for the tests", "[]", open_source, describe, read_frame, close_source,
+    PLUGIN_NAME, "misbehaves for the tests", "[]", open_source, describe, start, read_frame, NULL,
+    close_source,
 };
 
 #ifdef FAULT_NO_ENTRY

@@ -2,8 +2,8 @@
 // ultrasound/plugin_source.hpp): the two shipped plugins are found where Cineflow looks; the
 // simulator plugin hands over exactly the built-in simulator's frames (the API carrying real
 // load); the template plugin's point target echoes where the geometry says and images through the
-// engine; and every way a plugin can misbehave (no entry, another ABI, a failing open, a stream
-// that cannot be imaged, a frame of the wrong size, a failing read) is refused or stops the
+// engine; and every way a plugin can misbehave (no entry, another ABI, a failing open or start, a
+// stream that cannot be imaged, a frame of the wrong size, a failing read) is refused or stops the
 // acquisition with a message naming the plugin and the reason, and the program goes on.
 #include <QtTest>
 
@@ -16,27 +16,18 @@
 
 #include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "support/refusal.hpp"
 #include "ultrasound/plugin_source.hpp"
 #include "ultrasound/simulator.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
+using test::refusal;
 
 namespace {
 
 std::string faulty(const char* fault) {
   return std::string(CINEFLOW_FAULTY_PLUGIN_DIR) + "/libfaulty-" + fault + ".so";
-}
-
-// The message of the SourceError `open` throws (empty when it throws none).
-template <class Open>
-QString refusal(Open open) {
-  try {
-    open();
-  } catch (const acquire::SourceError& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return {};
 }
 
 }  // namespace
@@ -190,6 +181,12 @@ class TestSourcePlugins : public QObject {
     QVERIFY2(error.contains("'Faulty READ': frame 3: link to the digitizer lost"),
              qPrintable(error));
     engine.stop();
+    // A start the hardware refuses: Engine::start() throws the plugin's words and stays stopped.
+    engine.setSource(acquire::openSource("plugin:" + faulty("START")));
+    QVERIFY(refusal([&] { engine.start(); })
+                .contains("source plugin 'Faulty START' did not start: the transmit voltage is "
+                          "not enabled"));
+    QVERIFY(engine.state() != pipeline::EngineState::Running);
     engine.setSource(acquire::openSource("plugin:" + faulty("good")));
     engine.start();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);

@@ -1,0 +1,111 @@
+#include "acquire/stream_receiver.hpp"
+
+#include <zmq.hpp>
+
+#include "acquire/frame_source.hpp"
+
+namespace cineflow::acquire {
+namespace {
+
+// Messages a slow receiver lets queue before the sender's sends fail (a live sender then drops
+// the frame and its sequence shows the gap): a few frames, not seconds of them.
+constexpr int kReceiveHighWater = 8;
+
+}  // namespace
+
+struct StreamReceiver::Socket {
+  zmq::context_t context{1};
+  zmq::socket_t socket{context, zmq::socket_type::pull};
+
+  // Discards the rest of a multipart message whose first parts were already taken.
+  void drain() {
+    while (socket.get(zmq::sockopt::rcvmore)) {
+      zmq::message_t part;
+      (void)socket.recv(part, zmq::recv_flags::none);
+    }
+  }
+};
+
+StreamReceiver::StreamReceiver(const std::string& endpoint) : socket_(std::make_unique<Socket>()) {
+  try {
+    socket_->socket.set(zmq::sockopt::rcvhwm, kReceiveHighWater);
+    socket_->socket.set(zmq::sockopt::linger, 0);
+    socket_->socket.bind(endpoint);
+    endpoint_ = socket_->socket.get(zmq::sockopt::last_endpoint);
+  } catch (const zmq::error_t& e) {
+    throw SourceError("network stream: cannot listen on '" + endpoint + "': " + e.what());
+  }
+}
+
+StreamReceiver::~StreamReceiver() = default;
+
+StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeout,
+                                                std::span<std::byte> payload) {
+  Message message;
+  try {
+    zmq::pollitem_t item{socket_->socket.handle(), 0, ZMQ_POLLIN, 0};
+    if (zmq::poll(&item, 1, timeout) == 0) {
+      return message;
+    }
+    zmq::message_t first;
+    if (!socket_->socket.recv(first, zmq::recv_flags::dontwait)) {
+      return message;
+    }
+    const auto malformed = [&](std::string why) {
+      socket_->drain();
+      message.kind = Kind::Malformed;
+      message.meta = nullptr;
+      message.problem = std::move(why);
+      return message;
+    };
+    message.meta = nlohmann::json::parse(first.to_string_view(), nullptr, false);
+    if (message.meta.is_discarded() || !message.meta.is_object()) {
+      return malformed("its first part is not a JSON object");
+    }
+    const auto type = message.meta.find("type");
+    if (type == message.meta.end() || !type->is_string()) {
+      return malformed("its JSON has no \"type\"");
+    }
+    const bool more = socket_->socket.get(zmq::sockopt::rcvmore);
+    if (*type == "header" || *type == "end") {
+      if (more) {
+        return malformed("a " + type->get<std::string>() + " message has one part, this has more");
+      }
+      message.kind = *type == "header" ? Kind::Header : Kind::End;
+      return message;
+    }
+    if (*type != "frame") {
+      return malformed("unknown type \"" + type->get<std::string>() + "\"");
+    }
+    const auto sequence = message.meta.find("sequence");
+    if (sequence == message.meta.end() || !sequence->is_number_unsigned()) {
+      return malformed("a frame without a non-negative integer \"sequence\"");
+    }
+    if (!more) {
+      return malformed("a frame message without its bytes (one part, two expected)");
+    }
+    std::size_t bytes = 0;
+    if (payload.empty()) {
+      zmq::message_t ignored;
+      (void)socket_->socket.recv(ignored, zmq::recv_flags::none);
+      bytes = ignored.size();
+    } else {
+      const auto received = socket_->socket.recv(
+          zmq::mutable_buffer(payload.data(), payload.size()), zmq::recv_flags::none);
+      bytes = received ? received->untruncated_size : 0;
+      if (bytes != payload.size()) {
+        return malformed("a frame of " + std::to_string(bytes) +
+                         " bytes; the stream's frames have " + std::to_string(payload.size()));
+      }
+    }
+    if (socket_->socket.get(zmq::sockopt::rcvmore)) {
+      return malformed("a frame message of more than two parts");
+    }
+    message.kind = Kind::Frame;
+    return message;
+  } catch (const zmq::error_t& e) {
+    throw SourceError("network stream on " + endpoint_ + ": " + e.what());
+  }
+}
+
+}  // namespace cineflow::acquire

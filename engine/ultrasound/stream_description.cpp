@@ -1,0 +1,62 @@
+#include "ultrasound/stream_description.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "acquire/frame_source.hpp"
+
+namespace cineflow::acquire {
+
+UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::string& who) {
+  const std::string modality = stream.modality != nullptr ? stream.modality : "";
+  if (modality != "ultrasound") {
+    throw SourceError(who + " describes a '" + modality +
+                      "' stream; outside sources feed ultrasound channel data here");
+  }
+  if (stream.sample_type != CF_SAMPLES_INT16 && stream.sample_type != CF_SAMPLES_FLOAT32) {
+    throw SourceError(who + ": sample_type " + std::to_string(stream.sample_type) +
+                      " (expected int16 or float32)");
+  }
+  if (stream.transmits == 0 || stream.elements == 0 || stream.samples < 2 ||
+      stream.angles_rad == nullptr || stream.element_x_m == nullptr) {
+    throw SourceError(who +
+                      ": the stream needs transmits, elements, at least 2 samples, "
+                      "angles_rad and element_x_m");
+  }
+  UltrasoundStream out;
+  out.sampleType = stream.sample_type == CF_SAMPLES_INT16 ? SampleType::Int16 : SampleType::Float32;
+  AcquisitionParams& params = out.params;
+  params.samplingFrequencyHz = stream.sampling_frequency_hz;
+  params.centerFrequencyHz = stream.center_frequency_hz;
+  params.soundSpeedMPerS = stream.sound_speed_m_s;
+  params.t0S = stream.t0_s;
+  params.anglesRad.assign(stream.angles_rad, stream.angles_rad + stream.transmits);
+  params.elementXM.assign(stream.element_x_m, stream.element_x_m + stream.elements);
+  params.samples = static_cast<int>(stream.samples);
+  params.fractionalBandwidth = stream.fractional_bandwidth;
+  params.pulseRepetitionFrequencyHz = stream.pulse_repetition_frequency_hz;
+  params.framesPerVolume = static_cast<int>(stream.frames_per_volume);
+  try {
+    params.validate();
+  } catch (const std::invalid_argument& e) {
+    throw SourceError(who + ": its stream cannot be imaged: " + e.what());
+  }
+  const std::size_t frameBytes = params.samplesPerFrame() * sampleBytes(out.sampleType);
+  if (stream.frame_bytes != frameBytes) {
+    throw SourceError(who + ": frame_bytes " + std::to_string(stream.frame_bytes) + ", but " +
+                      std::to_string(stream.transmits) + " x " + std::to_string(stream.elements) +
+                      " x " + std::to_string(stream.samples) + " samples of " +
+                      toString(out.sampleType) + " are " + std::to_string(frameBytes));
+  }
+  if (!std::isfinite(stream.frame_rate_hz) || stream.frame_rate_hz < 0) {
+    throw SourceError(who + ": frame_rate_hz must be >= 0");
+  }
+  out.frameRateHz = stream.frame_rate_hz;
+  out.frameCount =
+      stream.frame_count > 0 ? stream.frame_count : std::numeric_limits<std::uint64_t>::max();
+  out.description = stream.description != nullptr ? stream.description : "";
+  return out;
+}
+
+}  // namespace cineflow::acquire

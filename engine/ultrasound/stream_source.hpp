@@ -1,0 +1,47 @@
+#pragma once
+// NetworkSource: plane-wave channel data pushed over ZeroMQ (acquire/stream_feed.hpp). The
+// header's fields are a source plugin's cf_stream fields by the same names (README "Streaming
+// frames over the network"), checked by the same rules (stream_description.hpp). Frames arrive
+// as the sender acquires them: the source is endless and unpaced (frameRateHz() 0), gaps in the
+// sender's sequence count as lost frames, and a silent or finished sender is shown as waiting.
+
+#include <memory>
+#include <string>
+
+#include "acquire/stream_feed.hpp"
+#include "ultrasound/stream_description.hpp"
+#include "ultrasound/ultrasound_source.hpp"
+
+namespace cineflow::acquire {
+
+class NetworkSource final : public UltrasoundSource {
+ public:
+  // Takes an open feed whose header says "modality": "ultrasound". Throws SourceError naming the
+  // endpoint and the first bad field.
+  explicit NetworkSource(std::unique_ptr<StreamFeed> feed);
+
+  const AcquisitionParams& params() const override { return stream_.params; }
+  SampleType sampleType() const override { return stream_.sampleType; }
+  double frameRateHz() const override { return 0; }  // the sender paces
+  std::uint64_t frameCount() const override { return stream_.frameCount; }
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void startAcquisition() override { feed_->start(); }
+  void stopAcquisition() override { feed_->stop(); }
+  std::uint64_t lostFrames() const override { return feed_->lost(); }
+  std::string liveStatus() const override { return feed_->status(); }
+  std::string describe() const override { return description_; }
+
+  // Malformed messages skipped since the source opened.
+  std::uint64_t malformedMessages() const { return feed_->malformed(); }
+
+ private:
+  std::unique_ptr<StreamFeed> feed_;
+  std::string who_;  // "network stream on <endpoint>", for messages
+  UltrasoundStream stream_;
+  std::string description_;
+};
+
+// The header's fields as a stream description, checked. Throws SourceError ("<who>: ...").
+UltrasoundStream ultrasoundStreamFromHeader(const nlohmann::json& header, const std::string& who);
+
+}  // namespace cineflow::acquire
