@@ -18,6 +18,7 @@
 #include "engine_controller.hpp"
 #include "imaging_panel.hpp"
 #include "oct_panel.hpp"
+#include "source_dialog.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -91,6 +92,11 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   sourceLabel_ = new QLabel(tr("No source open"), group);
   sourceLabel_->setObjectName(QStringLiteral("sourceLabel"));
   sourceLabel_->setWordWrap(true);
+  liveStatus_ = new QLabel(group);
+  liveStatus_->setObjectName(QStringLiteral("liveStatus"));
+  liveStatus_->setWordWrap(true);
+  liveStatus_->setStyleSheet(kAlertStyle);
+  liveStatus_->hide();
   auto* simulator = new QPushButton(tr("Simulator"), group);
   simulator->setObjectName(QStringLiteral("simulatorButton"));
   simulator->setToolTip(tr("Acquire from the built-in ultrasound phantom simulator"));
@@ -113,15 +119,23 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   connect(simulator, &QPushButton::clicked, this,
           [this] { emit openRequested(QStringLiteral("sim")); });
   connect(file, &QPushButton::clicked, this, &AcquisitionPanel::chooseRecording);
+  auto* lab = new QPushButton(tr("Lab source…"), group);
+  lab->setObjectName(QStringLiteral("labSourceButton"));
+  lab->setToolTip(
+      tr("A lab's own scanner or digitizer through a source plugin, or frames "
+         "streamed over the network"));
+  connect(lab, &QPushButton::clicked, this, &AcquisitionPanel::chooseLabSource);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(simulator);
   buttons->addWidget(file);
   layout->addWidget(sourceLabel_);
+  layout->addWidget(liveStatus_);
   layout->addLayout(buttons);
   auto* simulators = new QHBoxLayout;
   simulators->addWidget(flowSimulator);
   simulators->addWidget(octSimulator);
   layout->addLayout(simulators);
+  layout->addWidget(lab);
   return group;
 }
 
@@ -203,7 +217,7 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
   QSizePolicy keepRoom = droppedAlert_->sizePolicy();
   keepRoom.setRetainSizeWhenHidden(true);
   droppedAlert_->setSizePolicy(keepRoom);
-  droppedAlert_->setText(droppedAlertText(kRoomForDrops));  // the room for a long count
+  droppedAlert_->setText(droppedAlertText(kRoomForDrops, 0));  // the room for a long count
   droppedAlert_->hide();
   alertLayout->addWidget(droppedAlert_);
   layout->addRow(alertRoom);
@@ -223,11 +237,20 @@ void AcquisitionPanel::chooseRecording() {
   }
 }
 
+void AcquisitionPanel::chooseLabSource() {
+  SourceDialog dialog(this);
+  if (dialog.exec() == QDialog::Accepted) {
+    emit openRequested(dialog.spec());
+  }
+}
+
 void AcquisitionPanel::onSourceOpened(const QString& description) {
   sourceLabel_->setText(description);
   sourceLabel_->setToolTip(description);
-  frameRate_->setSpecialValueText(
-      tr("source rate (%1 Hz)").arg(controller_.sourceFrameRateHz(), 0, 'g', 4));
+  const double rate = controller_.sourceFrameRateHz();
+  // A live stream's sender paces it: there is no rate of its own to show.
+  frameRate_->setSpecialValueText(rate > 0 ? tr("source rate (%1 Hz)").arg(rate, 0, 'g', 4)
+                                           : tr("as frames arrive"));
 }
 
 void AcquisitionPanel::onRunningChanged(bool running) {
@@ -242,28 +265,49 @@ void AcquisitionPanel::onRunningChanged(bool running) {
   }
 }
 
-QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped) {
-  return tr("⚠ %n frame(s) dropped: processing cannot keep up with the frame rate", nullptr,
-            static_cast<int>(std::min<std::uint64_t>(dropped, std::numeric_limits<int>::max())));
+QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped, std::uint64_t lost) {
+  const auto count = [](std::uint64_t n) {
+    return static_cast<int>(std::min<std::uint64_t>(n, std::numeric_limits<int>::max()));
+  };
+  if (lost == 0) {
+    return tr("⚠ %n frame(s) dropped: processing cannot keep up with the frame rate", nullptr,
+              count(dropped));
+  }
+  const QString gaps =
+      tr("⚠ %n frame(s) lost before they reached Cineflow (the sender's sequence "
+         "has gaps)",
+         nullptr, count(lost));
+  return dropped == 0
+             ? gaps
+             : gaps + "\n" +
+                   tr("⚠ %n more dropped: processing cannot keep up", nullptr, count(dropped));
 }
 
 void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
-  droppedCount_->setText(QString::number(stats.dropped));
+  const std::uint64_t missing = stats.dropped + stats.lost;
+  droppedCount_->setText(
+      stats.lost == 0 ? QString::number(stats.dropped)
+                      : tr("%1 (%2 lost by the sender's link)").arg(missing).arg(stats.lost));
+  const QString status = QString::fromStdString(stats.sourceStatus);
+  if (status != liveStatus_->text()) {
+    liveStatus_->setText(status);
+  }
+  liveStatus_->setVisible(!status.isEmpty());
   damagedCount_->setText(stats.damaged == 0
                              ? QStringLiteral("0")
                              : tr("%1 damaged (hover for the last)").arg(stats.damaged));
   damagedCount_->setStyleSheet(stats.damaged == 0 ? QString() : kAlertStyle);
   damagedCount_->setToolTip(QString::fromStdString(stats.lastDamage));
-  if (stats.dropped <= droppedSeen_) {
+  if (missing <= droppedSeen_) {
     // The alert stays while frames keep dropping and clears once they have stopped for a while
     // (the count above keeps the total).
     if (droppedAlert_->isVisible() && lastDrop_.elapsed() > kAlertHoldMs) {
       droppedAlert_->hide();
     }
   } else {
-    droppedSeen_ = stats.dropped;
+    droppedSeen_ = missing;
     lastDrop_.start();
-    droppedAlert_->setText(droppedAlertText(stats.dropped));
+    droppedAlert_->setText(droppedAlertText(stats.dropped, stats.lost));
     droppedAlert_->show();
   }
 }

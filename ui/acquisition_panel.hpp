@@ -44,9 +44,15 @@ class AcquisitionPanel : public QWidget {
   void setOverflowPolicy(pipeline::OverflowPolicy policy);
   // Asks for an RF recording with a file dialog; emits openRequested() unless cancelled.
   void chooseRecording();
+  // Asks for a lab source (a source plugin with its parameters, or a network stream) with the
+  // SourceDialog; emits openRequested() unless cancelled.
+  void chooseLabSource();
+  // A live source's state when it is not delivering ("waiting for frames on ..."), shown under
+  // the source's name; hidden while frames arrive.
+  const QLabel& liveStatus() const { return *liveStatus_; }
 
  signals:
-  // The operator asked for a source: "sim" or an RF recording's path.
+  // The operator asked for a source: "sim", an RF recording's path, "plugin:...", "zmq:...".
   void openRequested(const QString& spec);
   // The operator asked to stop acquiring and review the cineloop.
   void freezeRequested();
@@ -57,10 +63,11 @@ class AcquisitionPanel : public QWidget {
   void onSourceOpened(const QString& description);
   void onRunningChanged(bool running);
   void onStatsUpdated(const pipeline::EngineStats& stats);
-  static QString droppedAlertText(std::uint64_t dropped);
+  static QString droppedAlertText(std::uint64_t dropped, std::uint64_t lost);
 
   EngineController& controller_;
   QLabel* sourceLabel_ = nullptr;
+  QLabel* liveStatus_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
   QPushButton* freeze_ = nullptr;

@@ -184,6 +184,7 @@ class MainWindow : public QMainWindow {
   QAction* importMatAction_ = nullptr;
   QAction* openVolumeAction_ = nullptr;
   QAction* simulatorAction_ = nullptr;
+  QAction* labSourceAction_ = nullptr;
   QAction* flowSimulatorAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* runAction_ = nullptr;

@@ -30,6 +30,11 @@ void MainWindow::createActions() {
   connect(openFileAction_, &QAction::triggered, this,
           [this] { acquisitionPanel_->chooseRecording(); });
 
+  labSourceAction_ = new QAction(tr("&Lab source (plugin or network stream)…"), this);
+  labSourceAction_->setObjectName(QStringLiteral("labSourceAction"));
+  connect(labSourceAction_, &QAction::triggered, this,
+          [this] { acquisitionPanel_->chooseLabSource(); });
+
   importMatAction_ = new QAction(tr("Import &MATLAB recording…"), this);
   importMatAction_->setObjectName(QStringLiteral("importMatAction"));
   connect(importMatAction_, &QAction::triggered, this, [this] { importMatlabRecording(); });
@@ -144,6 +149,7 @@ void MainWindow::createMenus() {
   file->addAction(openVolumeAction_);
   file->addAction(simulatorAction_);
   file->addAction(flowSimulatorAction_);
+  file->addAction(labSourceAction_);
   file->addSeparator();
   file->addAction(quitAction_);
 

@@ -118,8 +118,10 @@ void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
                            .arg(stats.acquisitionFps, 0, 'f', 1)
                            .arg(stats.processingFps, 0, 'f', 1)
                            .arg(known ? QString::number(displayFps_, 'f', 1) : tr("–")));
-  droppedLabel_->setText(tr("dropped %1").arg(stats.dropped));
-  droppedLabel_->setStyleSheet(stats.dropped > 0 ? kAlertStyle : QString());
+  droppedLabel_->setText(stats.lost == 0
+                             ? tr("dropped %1").arg(stats.dropped)
+                             : tr("dropped %1 · lost %2").arg(stats.dropped).arg(stats.lost));
+  droppedLabel_->setStyleSheet(stats.dropped + stats.lost > 0 ? kAlertStyle : QString());
   showLatency(stats);
 }
 
