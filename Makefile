@@ -2,14 +2,14 @@
 #   make run   installs what is missing, builds, starts the GUI on the built-in simulator
 #   make test  installs what is missing, builds, runs every test (GUI tests under xvfb-run)
 # Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan; CI runs it
-# after make test), make clean.
+# after make test), make package (the Debian package, into build/<preset>/packages), make clean.
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
 BUILD_DIR := build/$(PRESET)
 CINEFLOW := $(BUILD_DIR)/app/cineflow
 
-.PHONY: deps configure build run test sanitize clean
+.PHONY: deps configure build run test sanitize package clean
 
 deps:
 	@bash packaging/install-deps.sh
@@ -45,6 +45,10 @@ sanitize: build
 	ctest --preset asan-ubsan -j $(JOBS)
 	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan -j $(JOBS)
+
+# The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
+package: build
+	cd $(BUILD_DIR) && cpack --config CPackConfig.cmake
 
 clean:
 	rm -rf build

@@ -19,7 +19,7 @@ packages=(
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
-  dpkg-dev fakeroot appstream desktop-file-utils
+  dpkg-dev file groff-base appstream desktop-file-utils
   xvfb xauth libgl1-mesa-dri
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and
