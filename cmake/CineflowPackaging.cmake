@@ -17,6 +17,8 @@ install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.desktop DESTINATION share/appl
 install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.metainfo.xml DESTINATION share/metainfo)
 install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.svg DESTINATION share/icons/hicolor/scalable/apps)
 install(FILES ${packaging_dir}/template-plugin/Makefile DESTINATION ${doc_dir}/examples/template-plugin)
+# The network sender a lab's acquisition script can start from (README "Streaming frames").
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/send_frames.py DESTINATION share/cineflow/tools)
 
 # Manual page and changelog gzipped as Debian wants them: -9, without name or timestamp.
 find_program(CINEFLOW_GZIP gzip)
@@ -116,7 +118,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # LZ4 and Blosc volume compression; without them those codecs are listed as unavailable.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hdf5-filter-plugin, hdf5-filter-plugin-blosc-serial")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdf5-tools")
+# hdf5-tools to look into saved files; Python with ZeroMQ, h5py and NumPy for send_frames.py.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdf5-tools, python3-zmq, python3-h5py, python3-numpy")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "live plane-wave ultrasound and OCT imaging workstation")
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "Cineflow images raw frames live: ultrasound channel data through bandpass\n"

@@ -76,6 +76,7 @@ expected=(usr/bin/cineflow
   usr/include/cineflow/source_plugin.h
   usr/share/doc/cineflow/examples/template-plugin/template_plugin.c
   usr/share/doc/cineflow/examples/template-plugin/Makefile
+  usr/share/cineflow/tools/send_frames.py
   usr/share/doc/cineflow/copyright usr/share/doc/cineflow/changelog.gz
   "usr/share/applications/$app_id.desktop" "usr/share/metainfo/$app_id.metainfo.xml"
   "usr/share/icons/hicolor/scalable/apps/$app_id.svg" usr/share/man/man1/cineflow.1.gz)
