@@ -23,7 +23,9 @@ Options:
                          built-in flow simulator: a vessel and a rotating disk, for colour
                          Doppler), 'plugin:NAME' or 'plugin:NAME#{JSON parameters}' (a source
                          plugin, found in $CINEFLOW_PLUGIN_PATH or lib/cineflow/plugins next to
-                         the executable), 'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
+                         the executable), 'zmq:ENDPOINT' (frames a sender pushes over ZeroMQ,
+                         e.g. zmq:tcp://*:5555; README "Streaming frames over the network"),
+                         'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
                          Verasonics layout; see cineflow convert --help)
@@ -97,6 +99,8 @@ Options:
                          cache folder's tuning.json)
   --trace FILE.json      headless: also record the run as Chrome trace JSON (open it in
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
+  --report FILE.json     headless: also write the run's report as JSON (cineflow.report/1:
+                         frames, frames/s, each stage's median, p99 and max times, latency)
   --preset NAME          GUI: apply this preset once the source is open: a shipped one
                          (e.g. 'Verasonics disk Doppler') or one from the presets folder
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
@@ -112,6 +116,9 @@ Tune:      cineflow tune [--backend cpu|cuda] [--preset default|course] [--mode 
 Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode rf|iq]
                           [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
                           (cineflow bench --help for details)
+Batch:     cineflow batch PLAN.json [--jobs N] [--slurm [--wait]] [--collect]
+                          a parameter study over many recordings, here or as a Slurm job
+                          array (cineflow batch --help for details)
   --help                 print this help and exit
 
 Environment:
@@ -209,6 +216,8 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.tune = false;
     } else if (args.option("--trace")) {
       options.tracePath = args.value();
+    } else if (args.option("--report")) {
+      options.reportPath = args.value();
     } else if (args.option("--preset")) {
       options.preset = args.value();
     } else if (args.option("--screenshot")) {
@@ -227,11 +236,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
     if (!options.output.empty() || options.grid || options.fNumber || options.mode ||
         options.apodisation || options.iqBandwidthPercent || options.iqDecimation ||
         options.doppler.any() || options.frames > 0 || options.policy != "block" ||
-        !options.tracePath.empty() || options.anyOctOption() || options.recordPath) {
+        !options.tracePath.empty() || !options.reportPath.empty() || options.anyOctOption() ||
+        options.recordPath) {
       throw std::invalid_argument(
           "--output, --grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation, "
           "the Doppler options, the --oct- options, --refractive-index, --frames, --policy, "
-          "--record and --trace are "
+          "--record, --trace and --report are "
           "used with --headless only (in the window, use the acquisition panel and Record)");
     }
   }

@@ -52,6 +52,7 @@ struct CliOptions {
   tune::VariantPins variantPins;                     // --variant stage=name and --variants FILE
   bool tune = true;                                  // --no-tune: every stage's default variant
   std::string tracePath;                             // headless: Chrome trace JSON of the run
+  std::string reportPath;                            // headless: the run's report as JSON
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()
   std::string screenshotPath;

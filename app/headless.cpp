@@ -14,6 +14,7 @@
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
 #include "pipeline/engine.hpp"
+#include "run_report.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
 #include "store/raw_recorder.hpp"
@@ -274,6 +275,12 @@ int runHeadless(const CliOptions& options) {
     if (stats.damaged > 0) {
       std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
                   static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());
+    }
+    if (!options.reportPath.empty()) {
+      store::writeFileAtomically(
+          options.reportPath,
+          runReportJson(stats, {options.input, options.output, backend->deviceName(), seconds,
+                                recorder ? recorder->framesWritten() : 0}));
     }
     if (trace) {
       store::writeFileAtomically(options.tracePath, trace->chromeJson());

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "batch/batch_command.hpp"
 #include "bench.hpp"
 #include "cli_options.hpp"
 #include "convert.hpp"
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::string_view(argv[1]) == "tune") {
     return runTune(argc, argv);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "batch") {
+    return runBatch(argc, argv);
   }
   CliOptions options;
   try {

@@ -1,0 +1,289 @@
+#include "batch/batch_plan.hpp"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_options.hpp"
+
+namespace cineflow::app::batch {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The headless options a plan's grid may vary: those that take a value and change the output.
+const std::set<std::string> kGridOptions = {"grid",
+                                            "fnumber",
+                                            "apodisation",
+                                            "mode",
+                                            "iq-bandwidth",
+                                            "iq-decimation",
+                                            "prf",
+                                            "ensemble",
+                                            "ensemble-mode",
+                                            "wall-filter",
+                                            "doppler-average",
+                                            "colour-box",
+                                            "oct-dispersion",
+                                            "oct-k-table",
+                                            "oct-k-polynomial",
+                                            "oct-window",
+                                            "refractive-index",
+                                            "map",
+                                            "on-damaged-frame",
+                                            "variant"};
+const std::set<std::string> kBuiltInSources = {"sim", "sim-flow", "oct-sim"};
+
+std::invalid_argument planError(const std::filesystem::path& file, const std::string& what) {
+  return std::invalid_argument("batch plan " + file.string() + ": " + what);
+}
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t hash = 14695981039346656037ull) {
+  for (const unsigned char c : text) {
+    hash = (hash ^ c) * 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string valueText(const Json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// Every file `pattern` names (a glob, or one path), sorted.
+std::vector<std::string> expand(const std::filesystem::path& plan, const std::string& pattern) {
+  if (kBuiltInSources.count(pattern) != 0) {
+    return {pattern};
+  }
+  std::filesystem::path path(pattern);
+  if (path.is_relative()) {
+    path = plan.parent_path() / path;
+  }
+  glob_t found{};
+  const int status = ::glob(path.c_str(), 0, nullptr, &found);
+  std::vector<std::string> files;
+  if (status == 0) {
+    for (std::size_t k = 0; k < found.gl_pathc; ++k) {
+      files.push_back(std::filesystem::absolute(found.gl_pathv[k]).lexically_normal().string());
+    }
+  }
+  globfree(&found);
+  if (files.empty()) {
+    throw planError(plan,
+                    "inputs: '" + pattern + "' names no file (looked for " + path.string() + ")");
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+template <class T>
+T field(const std::filesystem::path& plan, const Json& object, const char* name, T fallback) {
+  const auto it = object.find(name);
+  if (it == object.end()) {
+    return fallback;
+  }
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw planError(plan, std::string(name) + ": " + it->dump() + " is not a " +
+                              (std::is_same_v<T, std::string>
+                                   ? "text"
+                                   : (std::is_same_v<T, bool> ? "true or false" : "number")));
+  }
+}
+
+void rejectUnknownKeys(const std::filesystem::path& plan, const Json& object,
+                       const std::set<std::string>& known, const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    if (known.count(key) == 0) {
+      std::string list;
+      for (const std::string& name : known) {
+        list += list.empty() ? name : ", " + name;
+      }
+      throw planError(plan, where + "unknown field '" + key + "' (known: " + list + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::string BatchJob::parameterText() const {
+  std::string text;
+  for (const auto& [name, value] : parameters) {
+    if (!text.empty()) {
+      text += ' ';
+    }
+    text += name + "=" + value;
+  }
+  return text;
+}
+
+std::filesystem::path BatchPlan::outputOf(const BatchJob& job) const {
+  return outputDir / (job.id + ".h5");
+}
+std::filesystem::path BatchPlan::recordOf(const BatchJob& job) const {
+  return outputDir / (job.id + ".json");
+}
+std::filesystem::path BatchPlan::logOf(const BatchJob& job) const {
+  return outputDir / (job.id + ".log");
+}
+
+std::vector<std::string> BatchPlan::headlessArguments(const BatchJob& job,
+                                                      const std::filesystem::path& output,
+                                                      const std::filesystem::path& report) const {
+  std::vector<std::string> arguments = {"--headless",    "--input",       job.input,
+                                        "--output",      output.string(), "--report",
+                                        report.string(), "--backend",     backend};
+  if (frames > 0) {
+    arguments.insert(arguments.end(), {"--frames", std::to_string(frames)});
+  }
+  if (!tune) {
+    arguments.emplace_back("--no-tune");
+  }
+  for (const auto& [name, value] : job.parameters) {
+    arguments.push_back("--" + name);
+    arguments.push_back(value);
+  }
+  return arguments;
+}
+
+BatchPlan readBatchPlan(const std::filesystem::path& file) {
+  BatchPlan plan;
+  plan.file = std::filesystem::absolute(file).lexically_normal();
+  std::ifstream stream(plan.file);
+  if (!stream) {
+    throw planError(plan.file, "cannot be read");
+  }
+  Json root = Json::parse(stream, nullptr, false);
+  if (root.is_discarded() || !root.is_object()) {
+    throw planError(plan.file, "is not a JSON object");
+  }
+  rejectUnknownKeys(
+      plan.file, root,
+      {"schema", "inputs", "output", "backend", "frames", "tune", "parameters", "slurm"}, "");
+  if (field<std::string>(plan.file, root, "schema", "") != kPlanSchema) {
+    throw planError(plan.file, std::string("schema: expected \"") + kPlanSchema + "\"");
+  }
+  const std::string output =
+      field<std::string>(plan.file, root, "output", plan.file.stem().string() + "-results");
+  plan.outputDir = std::filesystem::path(output).is_relative()
+                       ? (plan.file.parent_path() / output).lexically_normal()
+                       : std::filesystem::path(output);
+  plan.backend = field<std::string>(plan.file, root, "backend", "cpu");
+  if (plan.backend != "cpu" && plan.backend != "cuda" && plan.backend != "auto") {
+    throw planError(plan.file, "backend: '" + plan.backend + "' (expected cpu, cuda or auto)");
+  }
+  const double frames = field<double>(plan.file, root, "frames", 0);
+  if (frames < 0 || frames != static_cast<double>(static_cast<std::uint64_t>(frames))) {
+    throw planError(plan.file, "frames: a whole number >= 0 (0: every frame)");
+  }
+  plan.frames = static_cast<std::uint64_t>(frames);
+  plan.tune = field<bool>(plan.file, root, "tune", false);
+
+  if (const auto slurm = root.find("slurm"); slurm != root.end()) {
+    if (!slurm->is_object()) {
+      throw planError(plan.file, "slurm: expected an object");
+    }
+    rejectUnknownKeys(plan.file, *slurm,
+                      {"partition", "time", "account", "jobs_per_task", "cpus_per_task"},
+                      "slurm: ");
+    plan.slurm.partition = field<std::string>(plan.file, *slurm, "partition", "");
+    plan.slurm.time = field<std::string>(plan.file, *slurm, "time", "");
+    plan.slurm.account = field<std::string>(plan.file, *slurm, "account", "");
+    plan.slurm.jobsPerTask = field<int>(plan.file, *slurm, "jobs_per_task", 1);
+    plan.slurm.cpusPerTask = field<int>(plan.file, *slurm, "cpus_per_task", 0);
+    if (plan.slurm.jobsPerTask < 1 || plan.slurm.cpusPerTask < 0) {
+      throw planError(plan.file, "slurm: jobs_per_task must be >= 1 and cpus_per_task >= 0");
+    }
+  }
+
+  const auto inputs = root.find("inputs");
+  if (inputs == root.end() || !inputs->is_array() || inputs->empty()) {
+    throw planError(plan.file, "inputs: a list of recordings (paths or globs) is needed");
+  }
+  std::vector<std::string> recordings;
+  for (const Json& input : *inputs) {
+    if (!input.is_string()) {
+      throw planError(plan.file, "inputs: " + input.dump() + " is not a path");
+    }
+    for (std::string& path : expand(plan.file, input.get<std::string>())) {
+      if (std::find(recordings.begin(), recordings.end(), path) == recordings.end()) {
+        recordings.push_back(std::move(path));
+      }
+    }
+  }
+
+  // The grid: every combination of the parameters' values, the first parameter varying slowest.
+  std::vector<std::vector<std::string>> values;
+  if (const auto parameters = root.find("parameters"); parameters != root.end()) {
+    if (!parameters->is_object()) {
+      throw planError(plan.file, "parameters: expected an object of option: value(s)");
+    }
+    for (const auto& [name, value] : parameters->items()) {
+      if (kGridOptions.count(name) == 0) {
+        throw planError(plan.file, "parameters: '" + name +
+                                       "' is not a headless processing option a plan may vary");
+      }
+      std::vector<std::string> texts;
+      for (const Json& v : value.is_array() ? value : Json::array({value})) {
+        if (!v.is_string() && !v.is_number()) {
+          throw planError(plan.file,
+                          "parameters: " + name + ": " + v.dump() + " is not a number or text");
+        }
+        texts.push_back(valueText(v));
+      }
+      if (texts.empty()) {
+        throw planError(plan.file, "parameters: " + name + " lists no value");
+      }
+      plan.parameterNames.push_back(name);
+      values.push_back(std::move(texts));
+    }
+  }
+  std::size_t combinations = 1;
+  for (const auto& v : values) {
+    combinations *= v.size();
+  }
+  for (const std::string& recording : recordings) {
+    for (std::size_t combination = 0; combination < combinations; ++combination) {
+      BatchJob job;
+      job.input = recording;
+      std::size_t rest = combination;
+      for (std::size_t p = values.size(); p-- > 0;) {
+        job.parameters.emplace(job.parameters.begin(), plan.parameterNames[p],
+                               values[p][rest % values[p].size()]);
+        rest /= values[p].size();
+      }
+      std::uint64_t hash = fnv1a(recording);
+      for (const auto& [name, value] : job.parameters) {
+        hash = fnv1a(value, fnv1a(name, fnv1a("\n", hash)));
+      }
+      hash = fnv1a(plan.backend + " " + std::to_string(plan.frames) + (plan.tune ? " tune" : ""),
+                   hash);
+      char hex[17];
+      std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+      job.id = std::filesystem::path(recording).stem().string() + "-" + hex;
+      // The options must be ones headless mode accepts, with values it accepts: a typo fails
+      // here, before hundreds of jobs start.
+      std::vector<std::string> arguments = plan.headlessArguments(job, "check.h5", "check.json");
+      arguments.insert(arguments.begin(), "cineflow");
+      std::vector<char*> argv;
+      for (std::string& argument : arguments) {
+        argv.push_back(argument.data());
+      }
+      try {
+        parseCommandLine(static_cast<int>(argv.size()), argv.data());
+      } catch (const std::invalid_argument& e) {
+        throw planError(plan.file, "parameters: " + job.parameterText() + ": " + e.what());
+      }
+      plan.jobs.push_back(std::move(job));
+    }
+  }
+  return plan;
+}
+
+}  // namespace cineflow::app::batch
