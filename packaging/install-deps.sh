@@ -20,6 +20,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
   dpkg-dev file groff-base appstream desktop-file-utils
+  munge slurmctld slurmd slurm-client
   xvfb xauth libgl1-mesa-dri
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and

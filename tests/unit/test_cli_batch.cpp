@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/plain_hdf5.hpp"
+#include "support/process_lookup.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/run_app.hpp"
 #include "support/test_paths.hpp"
@@ -56,23 +57,6 @@ QStringList records(const QString& folder) {
   QStringList names = QDir(folder).entryList({"*.json"}, QDir::Files, QDir::Name);
   names.removeAll("results.json");
   return names;
-}
-
-// The pid of the running cineflow whose command line mentions `needle`; 0 when none.
-pid_t processMentioning(const std::string& needle) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    std::ifstream cmdline(entry.path() / "cmdline");
-    std::string text((std::istreambuf_iterator<char>(cmdline)), {});
-    std::replace(text.begin(), text.end(), '\0', ' ');
-    if (text.find("--headless") != std::string::npos && text.find(needle) != std::string::npos) {
-      return static_cast<pid_t>(std::stoi(name));
-    }
-  }
-  return 0;
 }
 
 }  // namespace
@@ -165,7 +149,7 @@ class TestCliBatch : public QObject {
     writeJson(dir_.filePath("retry.json"), {{"schema", "cineflow.batch/1"},
                                             {"inputs", {"long.h5", "broken.h5"}},
                                             {"output", "retry-results"},
-                                            {"frames", 3000},
+                                            {"frames", 800},
                                             {"parameters", {{"grid", "-4:4:0.1,5:15:0.05"}}}});
     QProcess batch;
     batch.setProcessChannelMode(QProcess::MergedChannels);
@@ -175,7 +159,7 @@ class TestCliBatch : public QObject {
     // The long job's first attempt: killed as soon as it runs.
     pid_t victim = 0;
     for (int k = 0; k < 3000 && victim == 0; ++k) {
-      victim = processMentioning(dir_.filePath("retry-results/long-").toStdString());
+      victim = test::headlessProcessMentioning(dir_.filePath("retry-results/long-").toStdString());
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     QVERIFY2(victim != 0, "the long job never started");
@@ -192,7 +176,7 @@ class TestCliBatch : public QObject {
     }
     QCOMPARE(QString::fromStdString(longRecord["status"]), QString("done"));
     QCOMPARE(longRecord["attempts"].get<int>(), 2);
-    QCOMPARE(longRecord["report"]["frames_processed"].get<int>(), 3000);
+    QCOMPARE(longRecord["report"]["frames_processed"].get<int>(), 800);
     QFile log(results + "/" + QString::fromStdString(longRecord["id"]) + ".log");
     QVERIFY(log.open(QIODevice::ReadOnly));
     QVERIFY(log.readAll().contains("attempt 1 failed (killed by signal 9"));
