@@ -41,17 +41,51 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
+// The figures that say most, for the table: "points within 0.021 mm (4)", "B-mode r >= 0.995",
+// "velocity r 0.999".
+std::string accuracySummary(const Json& accuracy) {
+  std::string text;
+  const auto add = [&text](const std::string& part) {
+    if (!text.empty()) {
+      text += "; ";
+    }
+    text += part;
+  };
+  if (accuracy.contains("point_error_max_mm")) {
+    add("points within " + fixed(accuracy["point_error_max_mm"].get<double>(), 3) + " mm (" +
+        std::to_string(accuracy.value("points", 0)) + ")");
+  }
+  if (accuracy.contains("bmode_correlation_min")) {
+    add("B-mode r >= " + fixed(accuracy["bmode_correlation_min"].get<double>(), 3));
+  }
+  if (accuracy.contains("velocity_correlation")) {
+    add("velocity r " + fixed(accuracy["velocity_correlation"].get<double>(), 4));
+  }
+  if (accuracy.contains("accuracy_note")) {
+    add(accuracy["accuracy_note"].get<std::string>());
+  }
+  return text;
+}
+
 }  // namespace
 
 Collected collectResults(const BatchPlan& plan) {
   std::vector<Json> records;
-  std::vector<std::string> stages;  // every stage any report names, in order of appearance
+  std::vector<std::string> stages;   // every stage any report names, in order of appearance
+  std::vector<std::string> figures;  // every accuracy figure any record has, likewise
   for (const BatchJob& job : plan.jobs) {
     Json record = readJsonFile(plan.recordOf(job));
     if (record.is_object() && record["report"].is_object()) {
       for (const auto& [stage, times] : record["report"]["stages"].items()) {
         if (std::find(stages.begin(), stages.end(), stage) == stages.end()) {
           stages.push_back(stage);
+        }
+      }
+    }
+    if (record.is_object() && record["accuracy"].is_object()) {
+      for (const auto& [figure, value] : record["accuracy"].items()) {
+        if (std::find(figures.begin(), figures.end(), figure) == figures.end()) {
+          figures.push_back(figure);
         }
       }
     }
@@ -67,6 +101,9 @@ Collected collectResults(const BatchPlan& plan) {
   for (const std::string& stage : stages) {
     csv << ',' << csvField(stage + "_median_ms");
   }
+  for (const std::string& figure : figures) {
+    csv << ',' << csvField(figure);
+  }
   csv << ",host,error\r\n";
 
   Collected collected;
@@ -75,8 +112,8 @@ Collected collectResults(const BatchPlan& plan) {
     idWidth = std::max(idWidth, static_cast<int>(job.id.size()));
     optionsWidth = std::max(optionsWidth, static_cast<int>(job.parameterText().size()));
   }
-  std::printf("%-*s  %-*s  %-7s %9s %9s\n", idWidth, "job", optionsWidth, "options", "status",
-              "frames/s", "seconds");
+  std::printf("%-*s  %-*s  %-7s %9s %9s  %s\n", idWidth, "job", optionsWidth, "options", "status",
+              "frames/s", "seconds", "accuracy or error");
   for (std::size_t k = 0; k < plan.jobs.size(); ++k) {
     const BatchJob& job = plan.jobs[k];
     const Json& record = records[k];
@@ -99,16 +136,22 @@ Collected collectResults(const BatchPlan& plan) {
       const Json times = report.contains("stages") ? report["stages"].value(stage, Json()) : Json();
       csv << ',' << (times.is_object() ? number(times.value("median_ms", Json())) : "");
     }
+    const Json accuracy =
+        known && record["accuracy"].is_object() ? record["accuracy"] : Json::object();
+    for (const std::string& figure : figures) {
+      const Json value = accuracy.value(figure, Json());
+      csv << ',' << (value.is_string() ? csvField(value.get<std::string>()) : number(value));
+    }
     csv << ',' << csvField(known ? record.value("host", "") : "") << ','
         << csvField(known ? record.value("error", "") : "") << "\r\n";
     const Json fps = report.value("frames_per_second", Json());
     const Json seconds = known ? record.value("seconds", Json()) : Json();
-    std::printf("%-*s  %-*s  %-7s %9s %9s%s%s\n", idWidth, job.id.c_str(), optionsWidth,
+    const std::string remark =
+        status == "failed" ? record.value("error", "") : accuracySummary(accuracy);
+    std::printf("%-*s  %-*s  %-7s %9s %9s  %s\n", idWidth, job.id.c_str(), optionsWidth,
                 job.parameterText().c_str(), status.c_str(),
                 fps.is_number() ? fixed(fps.get<double>(), 1).c_str() : "",
-                seconds.is_number() ? fixed(seconds.get<double>(), 1).c_str() : "",
-                status == "failed" ? "  " : "",
-                status == "failed" ? record.value("error", "").c_str() : "");
+                seconds.is_number() ? fixed(seconds.get<double>(), 1).c_str() : "", remark.c_str());
   }
   collected.csvPath = (plan.outputDir / "results.csv").string();
   std::filesystem::create_directories(plan.outputDir);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "batch/batch_accuracy.hpp"
 #include "batch/child_process.hpp"
 #include "store/text_file.hpp"
 
@@ -154,6 +155,9 @@ JobOutcome runJob(const BatchPlan& plan, const BatchJob& job,
   }
   record["finished_utc"] = utcNow();
   record["report"] = readJsonFile(report);
+  record["accuracy"] = outcome.status == JobStatus::Done
+                           ? accuracyFigures(job.input, plan.outputOf(job), job.dopplerReference)
+                           : Json::object();
   store::writeFileAtomically(plan.recordOf(job).string(), record.dump(2) + "\n");
   std::filesystem::remove(report);  // kept inside the record
   return outcome;

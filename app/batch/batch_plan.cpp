@@ -206,14 +206,35 @@ BatchPlan readBatchPlan(const std::filesystem::path& file) {
   if (inputs == root.end() || !inputs->is_array() || inputs->empty()) {
     throw planError(plan.file, "inputs: a list of recordings (paths or globs) is needed");
   }
-  std::vector<std::string> recordings;
+  // Each entry: a path or glob, or {"path": ..., "doppler_reference": ...}.
+  std::vector<std::pair<std::string, std::string>> recordings;  // path, Doppler reference
   for (const Json& input : *inputs) {
-    if (!input.is_string()) {
-      throw planError(plan.file, "inputs: " + input.dump() + " is not a path");
+    std::string pattern, reference;
+    if (input.is_string()) {
+      pattern = input.get<std::string>();
+    } else if (input.is_object()) {
+      rejectUnknownKeys(plan.file, input, {"path", "doppler_reference"}, "inputs: ");
+      pattern = field<std::string>(plan.file, input, "path", "");
+      reference = field<std::string>(plan.file, input, "doppler_reference", "");
+      if (!reference.empty()) {
+        std::filesystem::path path(reference);
+        reference = (path.is_relative() ? plan.file.parent_path() / path : path)
+                        .lexically_normal()
+                        .string();
+        if (!std::filesystem::is_regular_file(reference)) {
+          throw planError(plan.file, "inputs: doppler_reference " + reference + " is not a file");
+        }
+      }
     }
-    for (std::string& path : expand(plan.file, input.get<std::string>())) {
-      if (std::find(recordings.begin(), recordings.end(), path) == recordings.end()) {
-        recordings.push_back(std::move(path));
+    if (pattern.empty()) {
+      throw planError(plan.file, "inputs: " + input.dump() +
+                                     " is neither a path nor {\"path\": ..., "
+                                     "\"doppler_reference\": ...}");
+    }
+    for (std::string& path : expand(plan.file, pattern)) {
+      if (std::none_of(recordings.begin(), recordings.end(),
+                       [&](const auto& known) { return known.first == path; })) {
+        recordings.emplace_back(std::move(path), reference);
       }
     }
   }
@@ -248,10 +269,11 @@ BatchPlan readBatchPlan(const std::filesystem::path& file) {
   for (const auto& v : values) {
     combinations *= v.size();
   }
-  for (const std::string& recording : recordings) {
+  for (const auto& [recording, reference] : recordings) {
     for (std::size_t combination = 0; combination < combinations; ++combination) {
       BatchJob job;
       job.input = recording;
+      job.dopplerReference = reference;
       std::size_t rest = combination;
       for (std::size_t p = values.size(); p-- > 0;) {
         job.parameters.emplace(job.parameters.begin(), plan.parameterNames[p],

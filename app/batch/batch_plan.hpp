@@ -19,6 +19,9 @@ inline constexpr const char* kPlanSchema = "cineflow.batch/1";
 struct BatchJob {
   std::string id;     // "<recording stem>-<16 hex digits>", a file name
   std::string input;  // absolute path, or a built-in source ("sim")
+  // PyMUST's colour Doppler of this recording (absolute path; empty: none), for the accuracy
+  // figures (batch_accuracy.hpp).
+  std::string dopplerReference;
   // Headless options without their "--" and their values as text, in the plan's order.
   std::vector<std::pair<std::string, std::string>> parameters;
   // "fnumber=1.5 mode=iq" for tables and logs.

@@ -22,10 +22,12 @@
 #include <nlohmann/json.hpp>
 
 #include "support/plain_hdf5.hpp"
+#include "support/point_phantom.hpp"
 #include "support/process_lookup.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/run_app.hpp"
 #include "support/test_paths.hpp"
+#include "ultrasound/rf_writer.hpp"
 
 using namespace cineflow;
 using test::runApp;
@@ -187,6 +189,62 @@ class TestCliBatch : public QObject {
              qPrintable(error));
     // No temporary output of the killed attempt is left behind.
     QCOMPARE(QDir(results).entryList({"*.partial-*"}, QDir::Files).size(), 0);
+  }
+
+  void aRecordingWithKnownPointsGetsItsAccuracyMeasured() {
+    // Three isolated points synthesised independently of the engine (support/point_phantom.hpp),
+    // their true positions kept in the recording as the Field II file keeps its scatterers.
+    const test::PointPhantom phantom = test::makePointPhantom(2207, 3, true);
+    acquire::ImportedRecording recording;
+    recording.acq = phantom.acq;
+    recording.sampleType = acquire::SampleType::Float32;
+    recording.frames = 1;
+    recording.float32Samples = phantom.rf;
+    const QString path = dir_.filePath("points.h5");
+    store::writeRfRecording(path.toStdString(), recording);
+    {
+      const hid_t file = H5Fopen(path.toLocal8Bit().constData(), H5F_ACC_RDWR, H5P_DEFAULT);
+      QVERIFY(file >= 0);
+      std::vector<double> xyz;
+      for (const auto& point : phantom.points) {
+        xyz.insert(xyz.end(), {point[0], 0.0, point[1]});
+      }
+      const hsize_t shape[2] = {phantom.points.size(), 3};
+      const hid_t group = H5Gcreate2(file, "/reference", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      const hid_t space = H5Screate_simple(2, shape, nullptr);
+      const hid_t dataset = H5Dcreate2(group, "scatterers_m", H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT);
+      QVERIFY(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, xyz.data()) >= 0);
+      H5Dclose(dataset);
+      H5Sclose(space);
+      H5Gclose(group);
+      H5Fclose(file);
+    }
+    constexpr double kDxMm = 0.1, kDzMm = 0.05;
+    writeJson(dir_.filePath("accuracy.json"),
+              {{"schema", "cineflow.batch/1"},
+               {"inputs", {"points.h5"}},
+               {"output", "accuracy-results"},
+               {"parameters", {{"mode", "iq"}, {"grid", "-20:20:0.1,5:45:0.05"}}}});
+    const auto run = runApp({"batch", dir_.filePath("accuracy.json")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    const QString results = dir_.filePath("accuracy-results");
+    const QStringList names = records(results);
+    QCOMPARE(names.size(), 1);
+    const nlohmann::json accuracy = readJson(results + "/" + names[0])["accuracy"];
+    QVERIFY2(accuracy.contains("points"), accuracy.dump().c_str());
+    QCOMPARE(accuracy["points"].get<int>(), 3);
+    // A beamformer that follows the delay convention puts each peak on its point up to its own
+    // interpolation (0.03 mm, ../shared/data/README.md) and the sub-pixel peak's: at most half a
+    // pixel along each axis.
+    const double bound = 0.03 + 0.5 * std::hypot(kDxMm, kDzMm);
+    qInfo("3 points: largest error %.4f mm, mean %.4f mm (bound %.4f mm)",
+          accuracy["point_error_max_mm"].get<double>(),
+          accuracy["point_error_mean_mm"].get<double>(), bound);
+    QVERIFY2(accuracy["point_error_max_mm"].get<double>() <= bound, accuracy.dump().c_str());
+    QVERIFY(accuracy["point_error_mean_mm"].get<double>() <=
+            accuracy["point_error_max_mm"].get<double>());
+    QVERIFY2(run.out.contains("points within "), qPrintable(run.out));
   }
 
   void aBadPlanIsRefusedBeforeAnyJobRuns() {
