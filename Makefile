@@ -2,14 +2,15 @@
 #   make run   installs what is missing, builds, starts the GUI on the built-in simulator
 #   make test  installs what is missing, builds, runs every test (GUI tests under xvfb-run)
 # Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan; CI runs it
-# after make test), make package (the Debian package, into build/<preset>/packages), make clean.
+# after make test), make package (the Debian package, into build/<preset>/packages), make fuzz
+# (every libFuzzer harness, FUZZ_RUNS inputs each or FUZZ_SECONDS each), make clean.
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
 BUILD_DIR := build/$(PRESET)
 CINEFLOW := $(BUILD_DIR)/app/cineflow
 
-.PHONY: deps configure build run test sanitize package clean
+.PHONY: deps configure build run test sanitize package fuzz clean
 
 deps:
 	@bash packaging/install-deps.sh
@@ -45,6 +46,13 @@ sanitize: build
 	ctest --preset asan-ubsan -j $(JOBS)
 	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan -j $(JOBS)
+
+# Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set.
+FUZZ_RUNS ?= 10000
+FUZZ_SECONDS ?= 0
+fuzz: deps
+	cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS)
+	bash tests/fuzz/run_fuzzers.sh build/fuzz $(FUZZ_RUNS) $(FUZZ_SECONDS)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build
