@@ -16,7 +16,8 @@ const char* bandwidthSource(const acquire::AcquisitionParams& acq) {
 namespace {
 
 void writeAttributes(hid_t root, const AttributeMap& attributes) {
-  for (const auto& [name, value] : attributes) {
+  for (const auto& entry : attributes) {
+    const std::string& name = entry.first;  // (clang 14 cannot capture a structured binding)
     std::visit(
         [root, &name](const auto& held) {
           using Held = std::decay_t<decltype(held)>;
@@ -28,7 +29,7 @@ void writeAttributes(hid_t root, const AttributeMap& attributes) {
             writeNumberAttribute(root, name.c_str(), held);
           }
         },
-        value);
+        entry.second);
   }
 }
 

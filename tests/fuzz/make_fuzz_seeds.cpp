@@ -17,7 +17,8 @@ namespace {
 void write(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
 }
 
 void chunkSeeds(const std::filesystem::path& folder) {
@@ -57,8 +58,7 @@ void commandLineSeeds(const std::filesystem::path& folder) {
       {"--headless", "--input", "rec.h5", "--output", "o.h5", "--mode", "iq", "--grid",
        "-15:15:0.1,5:45:0.1", "--fnumber", "1.5", "--apodisation", "rect"},
       {"--headless", "--input", "disk.h5", "--output", "d.h5", "--mode", "doppler", "--ensemble",
-       "16", "--wall-filter", "svd:2", "--doppler-average", "3x3", "--colour-box",
-       "-5:5,10:30"},
+       "16", "--wall-filter", "svd:2", "--doppler-average", "3x3", "--colour-box", "-5:5,10:30"},
       {"--headless", "--input", "oct-sim", "--output", "o.h5", "--oct-dispersion", "1e-6,0",
        "--oct-window", "gaussian", "--refractive-index", "1.38"},
       {"--input=zmq:tcp://*:5555", "--backend=cpu", "--variant", "beamform=avx2", "--no-tune"},
