@@ -47,12 +47,15 @@ sanitize: build
 	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan -j $(JOBS)
 
-# Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set.
+# Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set; the
+# seed corpora come from the real recordings in SHARED_DATA where it exists.
 FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
+SHARED_DATA ?= ../shared/data
 fuzz: deps
 	cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS)
-	bash tests/fuzz/run_fuzzers.sh build/fuzz $(FUZZ_RUNS) $(FUZZ_SECONDS)
+	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
+	  --shared-data $(SHARED_DATA)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build

@@ -209,8 +209,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (args.option("--variant")) {
       tune::addPin(options.variantPins, args.value());
     } else if (args.option("--variants")) {
-      for (const auto& [stage, variant] : tune::readPins(args.value())) {
-        options.variantPins[stage] = variant;
+      try {
+        for (const auto& [stage, variant] : tune::readPins(args.value())) {
+          options.variantPins[stage] = variant;
+        }
+      } catch (const std::runtime_error& e) {  // the table is part of the command line
+        throw std::invalid_argument(std::string("--variants: ") + e.what());
       }
     } else if (args.flag("--no-tune")) {
       options.tune = false;

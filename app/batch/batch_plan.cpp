@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -55,8 +58,10 @@ std::string valueText(const Json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-// Every file `pattern` names (a glob, or one path), sorted.
-std::vector<std::string> expand(const std::filesystem::path& plan, const std::string& pattern) {
+}  // namespace
+
+std::vector<std::string> expandPlanInput(const std::filesystem::path& plan,
+                                         const std::string& pattern) {
   if (kBuiltInSources.count(pattern) != 0) {
     return {pattern};
   }
@@ -81,11 +86,25 @@ std::vector<std::string> expand(const std::filesystem::path& plan, const std::st
   return files;
 }
 
+namespace {
+
 template <class T>
 T field(const std::filesystem::path& plan, const Json& object, const char* name, T fallback) {
   const auto it = object.find(name);
   if (it == object.end()) {
     return fallback;
+  }
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // A whole number within T's range: get<T>() would convert 1e300 or 2.5 silently.
+    if (!it->is_number_integer() ||
+        (it->is_number_unsigned()
+             ? it->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+             : (it->get<std::int64_t>() < std::numeric_limits<T>::min() ||
+                it->get<std::int64_t>() > std::numeric_limits<T>::max()))) {
+      throw planError(plan, std::string(name) + ": " + it->dump() + " is not a whole number from " +
+                                std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                std::to_string(std::numeric_limits<T>::max()));
+    }
   }
   try {
     return it->get<T>();
@@ -153,13 +172,24 @@ std::vector<std::string> BatchPlan::headlessArguments(const BatchJob& job,
 }
 
 BatchPlan readBatchPlan(const std::filesystem::path& file) {
+  const std::filesystem::path absolute = std::filesystem::absolute(file).lexically_normal();
+  std::ifstream stream(absolute);
+  if (!stream) {
+    throw planError(absolute, "cannot be read");
+  }
+  std::ostringstream text;
+  text << stream.rdbuf();
+  if (!stream && !stream.eof()) {
+    throw planError(absolute, "cannot be read");
+  }
+  return parseBatchPlan(text.str(), absolute, expandPlanInput);
+}
+
+BatchPlan parseBatchPlan(std::string_view text, const std::filesystem::path& file,
+                         const PlanInputExpander& expand) {
   BatchPlan plan;
   plan.file = std::filesystem::absolute(file).lexically_normal();
-  std::ifstream stream(plan.file);
-  if (!stream) {
-    throw planError(plan.file, "cannot be read");
-  }
-  Json root = Json::parse(stream, nullptr, false);
+  Json root = Json::parse(text, nullptr, false);
   if (root.is_discarded() || !root.is_object()) {
     throw planError(plan.file, "is not a JSON object");
   }
@@ -179,7 +209,8 @@ BatchPlan readBatchPlan(const std::filesystem::path& file) {
     throw planError(plan.file, "backend: '" + plan.backend + "' (expected cpu, cuda or auto)");
   }
   const double frames = field<double>(plan.file, root, "frames", 0);
-  if (frames < 0 || frames != static_cast<double>(static_cast<std::uint64_t>(frames))) {
+  if (!(frames >= 0 && frames < 0x1p63) ||
+      frames != static_cast<double>(static_cast<std::uint64_t>(frames))) {
     throw planError(plan.file, "frames: a whole number >= 0 (0: every frame)");
   }
   plan.frames = static_cast<std::uint64_t>(frames);
@@ -265,9 +296,22 @@ BatchPlan readBatchPlan(const std::filesystem::path& file) {
       values.push_back(std::move(texts));
     }
   }
+  // Bounds before allocation: a grid multiplies.
   std::size_t combinations = 1;
   for (const auto& v : values) {
-    combinations *= v.size();
+    if (__builtin_mul_overflow(combinations, v.size(), &combinations) ||
+        combinations > kMaxPlanJobs) {
+      combinations = kMaxPlanJobs + 1;
+      break;
+    }
+  }
+  if (recordings.size() > kMaxPlanJobs / combinations) {
+    throw planError(plan.file,
+                    std::to_string(recordings.size()) + " recordings x " +
+                        (combinations > kMaxPlanJobs ? "more than " + std::to_string(kMaxPlanJobs)
+                                                     : std::to_string(combinations)) +
+                        " option sets: more than the " + std::to_string(kMaxPlanJobs) +
+                        " jobs a plan may hold (split it)");
   }
   for (const auto& [recording, reference] : recordings) {
     for (std::size_t combination = 0; combination < combinations; ++combination) {

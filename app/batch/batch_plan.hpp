@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,5 +60,19 @@ struct BatchPlan {
 // options Cineflow's headless mode knows with values it accepts. Throws std::invalid_argument
 // naming the plan and the field.
 BatchPlan readBatchPlan(const std::filesystem::path& file);
+
+// The most jobs one plan may hold (recordings x option sets).
+inline constexpr std::size_t kMaxPlanJobs = 100000;
+
+// Every input a plan's entry `pattern` names: a built-in source ("sim"), or the files a path or
+// glob (relative to the plan's folder) matches, sorted; throws std::invalid_argument when none.
+std::vector<std::string> expandPlanInput(const std::filesystem::path& plan,
+                                         const std::string& pattern);
+using PlanInputExpander = std::function<std::vector<std::string>(const std::filesystem::path& plan,
+                                                                 const std::string& pattern)>;
+// readBatchPlan's checks on a plan's `text`, as if read from `file`, its inputs expanded by
+// `expand` (readBatchPlan: expandPlanInput; the fuzz harness: without touching the disk).
+BatchPlan parseBatchPlan(std::string_view text, const std::filesystem::path& file,
+                         const PlanInputExpander& expand);
 
 }  // namespace cineflow::app::batch

@@ -51,38 +51,13 @@ StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeou
     if (!socket_->socket.recv(first, zmq::recv_flags::dontwait)) {
       return message;
     }
-    const auto malformed = [&](std::string why) {
-      socket_->drain();
-      message.kind = Kind::Malformed;
-      message.meta = nullptr;
-      message.problem = std::move(why);
-      return message;
-    };
-    message.meta = nlohmann::json::parse(first.to_string_view(), nullptr, false);
-    if (message.meta.is_discarded() || !message.meta.is_object()) {
-      return malformed("its first part is not a JSON object");
-    }
-    const auto type = message.meta.find("type");
-    if (type == message.meta.end() || !type->is_string()) {
-      return malformed("its JSON has no \"type\"");
-    }
-    const bool more = socket_->socket.get(zmq::sockopt::rcvmore);
-    if (*type == "header" || *type == "end") {
-      if (more) {
-        return malformed("a " + type->get<std::string>() + " message has one part, this has more");
+    message =
+        parseStreamMessage(first.to_string_view(), socket_->socket.get(zmq::sockopt::rcvmore));
+    if (message.kind != Kind::Frame) {
+      if (message.kind == Kind::Malformed) {
+        socket_->drain();
       }
-      message.kind = *type == "header" ? Kind::Header : Kind::End;
       return message;
-    }
-    if (*type != "frame") {
-      return malformed("unknown type \"" + type->get<std::string>() + "\"");
-    }
-    const auto sequence = message.meta.find("sequence");
-    if (sequence == message.meta.end() || !sequence->is_number_unsigned()) {
-      return malformed("a frame without a non-negative integer \"sequence\"");
-    }
-    if (!more) {
-      return malformed("a frame message without its bytes (one part, two expected)");
     }
     std::size_t bytes = 0;
     if (payload.empty()) {
@@ -93,15 +68,16 @@ StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeou
       const auto received = socket_->socket.recv(
           zmq::mutable_buffer(payload.data(), payload.size()), zmq::recv_flags::none);
       bytes = received ? received->untruncated_size : 0;
-      if (bytes != payload.size()) {
-        return malformed("a frame of " + std::to_string(bytes) +
-                         " bytes; the stream's frames have " + std::to_string(payload.size()));
-      }
     }
-    if (socket_->socket.get(zmq::sockopt::rcvmore)) {
-      return malformed("a frame message of more than two parts");
+    const bool moreAfter = socket_->socket.get(zmq::sockopt::rcvmore);
+    std::string problem =
+        checkFramePart(bytes, payload.empty() ? bytes : payload.size(), moreAfter);
+    if (!problem.empty()) {
+      socket_->drain();
+      message.kind = Kind::Malformed;
+      message.meta = nullptr;
+      message.problem = std::move(problem);
     }
-    message.kind = Kind::Frame;
     return message;
   } catch (const zmq::error_t& e) {
     throw SourceError("network stream on " + endpoint_ + ": " + e.what());

@@ -21,7 +21,7 @@
 #include <span>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "acquire/stream_message.hpp"
 
 namespace cineflow::acquire {
 
@@ -36,18 +36,8 @@ class StreamReceiver {
   StreamReceiver(const StreamReceiver&) = delete;
   StreamReceiver& operator=(const StreamReceiver&) = delete;
 
-  enum class Kind {
-    Nothing,    // no message within the timeout
-    Header,     // `meta` is the header
-    Frame,      // `meta` is the frame's JSON; its bytes are in the payload buffer
-    End,        // the sender said it finished
-    Malformed,  // skipped whole; `problem` says why
-  };
-  struct Message {
-    Kind kind = Kind::Nothing;
-    nlohmann::json meta;
-    std::string problem;
-  };
+  using Kind = StreamMessage::Kind;
+  using Message = StreamMessage;
 
   // Waits up to `timeout` for the next message. A frame's bytes are received straight into
   // `payload` and must fill it exactly (a frame of another size is Malformed); an empty `payload`

@@ -8,6 +8,7 @@
 #include <system_error>
 #include <vector>
 
+#include "acquire/input_bounds.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/replay_file.hpp"
 
@@ -127,14 +128,18 @@ struct OctFileSource::Handles {
 };
 
 OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRateHz)
-    : path_(path), frameRateHz_(frameRateHz), handles_(std::make_unique<Handles>()) {
+    : OctFileSource(acquire::RecordingInput{path, {}}, frameRateHz) {}
+
+OctFileSource::OctFileSource(const acquire::RecordingInput& input, double frameRateHz)
+    : path_(input.path), frameRateHz_(frameRateHz), handles_(std::make_unique<Handles>()) {
+  const std::filesystem::path& path = path_;  // names the recording in messages
   if (!std::isfinite(frameRateHz) || frameRateHz < 0) {
     throw std::invalid_argument("OctFileSource: frame rate must be >= 0 and finite");
   }
   ErrorScope scope;
   // Contextless Hdf5Errors from the store's helpers get the file name here.
   try {
-    handles_->file = store::openForReplay(path, "an OCT recording",
+    handles_->file = store::openForReplay(input, "an OCT recording",
                                           "an OCT recording is " + std::string(kOctSchema) +
                                               " HDF5; raw spectra need cineflow convert");
     const hid_t root = handles_->file.get();
@@ -181,6 +186,9 @@ OctFileSource::OctFileSource(const std::filesystem::path& path, double frameRate
                      std::to_string(kMaxSamples) + " samples, found shape " +
                      store::shapeText(shape));
     }
+    // Bounds before allocation: the frame buffers are sized from the shape.
+    acquire::checkFrameBytes(acquire::checkedProduct({shape[1], shape[2], sizeof(std::uint16_t)}),
+                             path.string(), "/spectra shape " + store::shapeText(shape));
     frames_ = store::recordedFrames(root, shape[0], interrupted_);
     if (frames_ == 0) {
       fail(path, "the recording was cut off before its first frame was written");

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "acquire/recording_input.hpp"
 #include "oct/oct_recording.hpp"
 #include "oct/oct_source.hpp"
 
@@ -26,6 +27,8 @@ class OctFileSource final : public OctSource {
   // Throws SourceError (file missing, not HDF5, truncated, schema violations) and
   // std::invalid_argument for a negative or non-finite rate.
   explicit OctFileSource(const std::filesystem::path& path, double frameRateHz = 20.0);
+  // The same from a recording's bytes held in memory (acquire/recording_input.hpp).
+  explicit OctFileSource(const acquire::RecordingInput& input, double frameRateHz = 20.0);
   ~OctFileSource() override;
   OctFileSource(const OctFileSource&) = delete;
   OctFileSource& operator=(const OctFileSource&) = delete;

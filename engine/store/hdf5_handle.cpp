@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+
+#include "acquire/input_bounds.hpp"
 
 namespace cineflow::store {
 
@@ -252,6 +255,12 @@ std::string readStringAttribute(hid_t object, const char* name) {
     return value;
   }
   const std::size_t size = H5Tget_size(fileType.get());
+  constexpr std::size_t kMaxStringBytes = 1 << 20;  // bounds before allocation
+  if (size == 0 || size > kMaxStringBytes) {
+    throw Hdf5Error(what + ": a string of " + std::to_string(size) +
+                    " bytes (Cineflow reads strings of 1 to " + std::to_string(kMaxStringBytes) +
+                    ")");
+  }
   checkStatus(H5Tset_size(memType.get(), size), what + ": set type size");
   std::string buffer(size + 1, '\0');
   checkStatus(H5Aread(attribute.get(), memType.get(), buffer.data()), what + ": read");
@@ -314,6 +323,12 @@ std::vector<double> readDoubleDataset(hid_t location, const char* path) {
   const std::vector<hsize_t> shape = datasetShape(dataset.get());
   if (shape.size() != 1) {
     throw Hdf5Error(what + ": expected a 1-D dataset, found shape " + shapeText(shape));
+  }
+  // Bounds before allocation: a damaged or hostile file may state any length.
+  if (shape[0] > acquire::frameBytesLimit() / sizeof(double)) {
+    throw Hdf5Error(what + ": holds " + std::to_string(shape[0]) +
+                    " values, more than Cineflow reads into memory at once (" +
+                    std::to_string(acquire::frameBytesLimit() / sizeof(double)) + ")");
   }
   std::vector<double> values(static_cast<std::size_t>(shape[0]));
   if (!values.empty()) {

@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
@@ -55,6 +56,39 @@ H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
   H5File file = openReadOnly(path, reason);
   if (!file) {
     fail("cannot open as HDF5 (damaged or truncated?): " + reason);
+  }
+  return file;
+}
+
+H5File openForReplay(const acquire::RecordingInput& input, const std::string& kind,
+                     const std::string& notHdf5Hint) {
+  if (input.image.empty()) {
+    return openForReplay(input.path, kind, notHdf5Hint);
+  }
+  const auto fail = [&input](const std::string& problem) {
+    throw acquire::SourceError(input.path.string() + ": " + problem);
+  };
+  // HDF5's signature (0x89 'HDF' \r \n 0x1a \n) at offset 0, 512, 1024, 2048, ... (after a user
+  // block), where HDF5 looks for it.
+  constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  bool signed_ = false;
+  for (std::size_t at = 0; !signed_ && at + sizeof kSignature <= input.image.size();
+       at = at == 0 ? 512 : 2 * at) {
+    signed_ = std::memcmp(input.image.data() + at, kSignature, sizeof kSignature) == 0;
+  }
+  if (!signed_) {
+    fail("not an HDF5 file (no HDF5 signature found" +
+         (notHdf5Hint.empty() ? std::string() : "; " + notHdf5Hint) + ")");
+  }
+  const H5PropertyList access(H5Pcreate(H5P_FILE_ACCESS));
+  if (!access || H5Pset_fapl_core(access.get(), 1 << 16, false) < 0 ||
+      H5Pset_file_image(access.get(), const_cast<std::byte*>(input.image.data()),
+                        input.image.size()) < 0) {
+    fail("cannot hold the file image: " + errorStackText());
+  }
+  H5File file(H5Fopen(input.path.c_str(), H5F_ACC_RDONLY, access.get()));
+  if (!file) {
+    fail("cannot open as HDF5 (damaged or truncated?): " + errorStackText());
   }
   return file;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "acquire/recording_input.hpp"
 #include "acquire/stored_frame.hpp"
 #include "process/bitshuffle_lz4.hpp"
 #include "store/hdf5_handle.hpp"
@@ -24,6 +25,11 @@ namespace cineflow::store {
 // truncated). A raw recording still being written, or cut off by a crash (HDF5 marks it open for
 // writing), opens in HDF5's single-writer/multiple-reader read mode. Call it inside an ErrorScope.
 H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
+                     const std::string& notHdf5Hint = {});
+// The same for a recording's `input`: a file, or a file image in memory, which HDF5's core driver
+// opens from a copy of its bytes (the file-image mechanism H5LTopen_file_image wraps), without
+// touching a disk; messages then name `input.path`.
+H5File openForReplay(const acquire::RecordingInput& input, const std::string& kind,
                      const std::string& notHdf5Hint = {});
 
 // The root group's string attribute `schema`; "" when `path` is not a readable HDF5 file or its

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <stdexcept>
+#include <system_error>
 
 namespace cineflow::tune {
 namespace {
@@ -31,6 +32,17 @@ void addPin(VariantPins& pins, const std::string& text) {
 }
 
 VariantPins readPins(const std::filesystem::path& path) {
+  // Bounds before reading: a table is a few lines; a device or a huge file is not one.
+  constexpr std::uintmax_t kMaxTableBytes = 1 << 20;
+  std::error_code error;
+  const bool regular = std::filesystem::is_regular_file(path, error);
+  const std::uintmax_t bytes = regular ? std::filesystem::file_size(path, error) : 0;
+  if (!regular || error || bytes > kMaxTableBytes) {
+    throw std::runtime_error(
+        "cannot read the variant table " + path.string() +
+        (regular && !error ? " (" + std::to_string(bytes) + " bytes; a table has at most 1 MiB)"
+                           : std::string(" (not a file)")));
+  }
   std::ifstream in(path);
   if (!in) {
     throw std::runtime_error("cannot read the variant table " + path.string());

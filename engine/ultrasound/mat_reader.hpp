@@ -73,6 +73,9 @@ bool withNumbers(const matvar_t& var, Use use) {
   }
 }
 
+// The most bytes one variable may take in memory (a whole recording: MatSource keeps it).
+inline constexpr std::uint64_t kMaxVariableBytes = std::uint64_t{8} << 30;
+
 class MatReader {
  public:
   // Opens `path` (v4, v5 or v7.3); throws SourceError naming it when it cannot, and when a v5
@@ -100,6 +103,7 @@ class MatReader {
   std::string variableNames();
 
   std::filesystem::path path_;
+  std::uint64_t fileBytes_ = 0;
   MatFile file_;
   std::vector<std::pair<std::string, MatVar>> vars_;
 };

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <vector>
 
+#include "acquire/input_bounds.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/replay_file.hpp"
 #include "ultrasound/echo_band.hpp"
@@ -79,14 +80,18 @@ struct RfFileSource::Handles {
 };
 
 RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz)
-    : path_(path), frameRateHz_(frameRateHz), handles_(std::make_unique<Handles>()) {
+    : RfFileSource(acquire::RecordingInput{path, {}}, frameRateHz) {}
+
+RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRateHz)
+    : path_(input.path), frameRateHz_(frameRateHz), handles_(std::make_unique<Handles>()) {
+  const std::filesystem::path& path = path_;  // names the recording in messages
   if (!std::isfinite(frameRateHz) || frameRateHz < 0) {
     throw std::invalid_argument("RfFileSource: frame rate must be >= 0 and finite");
   }
   ErrorScope scope;
   // Contextless Hdf5Errors from the helpers below get the file name here.
   try {
-    handles_->file = store::openForReplay(path, "an RF recording");
+    handles_->file = store::openForReplay(input, "an RF recording");
     const hid_t root = handles_->file.get();
 
     if (!store::linkExists(root, "/rf")) {
@@ -146,6 +151,10 @@ RfFileSource::RfFileSource(const std::filesystem::path& path, double frameRateHz
     if (shape[3] > static_cast<hsize_t>(std::numeric_limits<int>::max())) {
       fail(path, "/rf: too many samples per line (" + std::to_string(shape[3]) + ")");
     }
+    // Bounds before allocation: the frame buffers are sized from the shape.
+    acquire::checkFrameBytes(
+        acquire::checkedProduct({shape[1], shape[2], shape[3], sampleBytes(sampleType_)}),
+        path.string(), "/rf shape " + store::shapeText(shape));
     frames_ = store::recordedFrames(root, shape[0], interrupted_);
     if (frames_ == 0) {
       fail(path, "the recording was cut off before its first frame was written");

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/recording_input.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
 namespace cineflow::acquire {
@@ -31,6 +32,8 @@ class RfFileSource final : public UltrasoundSource {
   // Throws SourceError (file missing, not HDF5, truncated, schema violations) and
   // std::invalid_argument for a negative or non-finite rate.
   explicit RfFileSource(const std::filesystem::path& path, double frameRateHz = 20.0);
+  // The same from a recording's bytes held in memory (acquire/recording_input.hpp).
+  explicit RfFileSource(const acquire::RecordingInput& input, double frameRateHz = 20.0);
   ~RfFileSource() override;
   RfFileSource(const RfFileSource&) = delete;
   RfFileSource& operator=(const RfFileSource&) = delete;

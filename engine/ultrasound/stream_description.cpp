@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/input_bounds.hpp"
 
 namespace cineflow::acquire {
 
@@ -26,6 +27,14 @@ UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::strin
   }
   UltrasoundStream out;
   out.sampleType = stream.sample_type == CF_SAMPLES_INT16 ? SampleType::Int16 : SampleType::Float32;
+  // Bounds before allocation: the frame buffers are sized from these counts.
+  checkFrameBytes(checkedProduct({stream.transmits, stream.elements, stream.samples,
+                                  sampleBytes(out.sampleType)}),
+                  who, "transmits x elements x samples");
+  if (stream.frames_per_volume > 1000000) {
+    throw SourceError(who + ": frames_per_volume " + std::to_string(stream.frames_per_volume) +
+                      " (expected 0 to 1000000)");
+  }
   AcquisitionParams& params = out.params;
   params.samplingFrequencyHz = stream.sampling_frequency_hz;
   params.centerFrequencyHz = stream.center_frequency_hz;

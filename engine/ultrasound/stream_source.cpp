@@ -1,8 +1,11 @@
 #include "ultrasound/stream_source.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <vector>
+
+#include "acquire/input_bounds.hpp"
 
 namespace cineflow::acquire {
 namespace {
@@ -23,6 +26,12 @@ T field(const nlohmann::json& header, const char* name, T fallback, const std::s
                       (std::is_same_v<T, std::string>
                            ? "text"
                            : (std::is_integral_v<T> ? "a non-negative integer" : "a number")));
+  }
+  if constexpr (std::is_integral_v<T>) {
+    if (it->get<std::uint64_t>() > std::numeric_limits<T>::max()) {
+      throw SourceError(who + ": the header's \"" + name + "\" is " + it->dump() + ", more than " +
+                        std::to_string(std::numeric_limits<T>::max()));
+    }
   }
   return it->get<T>();
 }
@@ -73,8 +82,10 @@ UltrasoundStream ultrasoundStreamFromHeader(const nlohmann::json& header, const 
   }
   stream.samples = field<std::uint32_t>(header, "samples", 0, who);
   const std::size_t sampleSize = sampleType == "int16" ? 2 : 4;
+  // Saturates: a product past 64 bits is refused by checkUltrasoundStream's bounds.
   const std::size_t impliedBytes =
-      std::size_t{stream.transmits} * stream.elements * stream.samples * sampleSize;
+      checkedProduct({stream.transmits, stream.elements, stream.samples, sampleSize})
+          .value_or(std::numeric_limits<std::size_t>::max());
   stream.frame_bytes = field<std::size_t>(header, "frame_bytes", impliedBytes, who);
   stream.sampling_frequency_hz = field<double>(header, "sampling_frequency_hz", 0, who);
   stream.center_frequency_hz = field<double>(header, "center_frequency_hz", 0, who);

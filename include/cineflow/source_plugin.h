@@ -49,7 +49,9 @@ typedef enum { CF_SAMPLES_INT16 = 0, CF_SAMPLES_FLOAT32 = 1 } cf_sample_type;
 /* An ultrasound stream: frames of [transmits][elements][samples] plane-wave channel data. */
 typedef struct {
   const char* modality; /* "ultrasound" */
-  cf_sample_type sample_type;
+  /* A cf_sample_type. Held as a 32-bit integer (the enum's size), so that Cineflow can check
+   * any value a plugin writes here: an enum object holding another value is undefined in C++. */
+  int32_t sample_type;
   uint32_t transmits, elements, samples;
   size_t frame_bytes; /* transmits x elements x samples x the sample's size */
   double sampling_frequency_hz, center_frequency_hz, sound_speed_m_s, t0_s;

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Runs every fuzz harness of the fuzz build over its corpus (make fuzz).
+
+    run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--shared-data DIR] [--only NAME]
+
+Each harness (BUILD_DIR/tests/fuzz/fuzz_*) runs for at least N inputs (libFuzzer's -runs), or for
+S seconds when S > 0, over BUILD_DIR/corpus/<harness>, which make_fuzz_seeds fills first from the
+real recordings in DIR (../shared/data) and typical files; tests/fuzz/<name>.dict is its
+dictionary. The runs are deterministic (a fixed -seed).
+
+What stops a harness is a crash, a leak, a timeout (10 s per input), an allocation of 2 GiB or more,
+or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts. It is then told apart:
+
+* in Cineflow's own code (the first frame of its stack that is not the sanitizers', libFuzzer's or
+  the C library's lies in Cineflow): a defect, and the run fails;
+* inside HDF5 or matio, called from one of Cineflow's readers, on a damaged file: a defect of that
+  library which Cineflow cannot mend (known_library_defects.txt names the ones seen). It is
+  counted and kept (BUILD_DIR/artifacts/library/), and the harness goes on from where it stopped,
+  with the next seed, until it has run its inputs. A library defect not in that list fails the run,
+  so that a new one is looked at.
+
+Prints one line per harness: the inputs it ran and what it found. Exit status 1 when any failed.
+"""
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+LIBRARIES = ("libhdf5", "libmatio")
+# Frames that are the machinery around a defect, not where it is.
+MACHINERY = re.compile(
+    r"__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|libc\.so|libstdc\+\+|"
+    r"\bmalloc\b|\bcalloc\b|\brealloc\b|operator new|LLVMFuzzerTestOneInput|/fuzz_")
+FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (?P<where>.*)$|^\s*#\d+ 0x[0-9a-f]+ +\((?P<module>[^)]*)\)")
+
+
+def known_defects():
+    """Signatures (library function, kind) from known_library_defects.txt."""
+    known = {}
+    for line in (HERE / "known_library_defects.txt").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            signature, _, why = line.partition("|")
+            known[signature.strip()] = why.strip()
+    return known
+
+
+def classify(log):
+    """('cineflow', text) | ('library', signature) | ('unknown', text) for the defect in `log`."""
+    kind = "crash"
+    if "ERROR: libFuzzer: timeout" in log:
+        kind = "timeout"
+    elif "out-of-memory" in log or "requested allocation size" in log:
+        kind = "memory"
+    elif "LeakSanitizer" in log:
+        kind = "leak"
+    match = re.search(r"^(\S+:\d+:\d+): runtime error: (.*)$", log, re.M)
+    if match:  # undefined behaviour: only Cineflow's code is instrumented
+        return "cineflow", f"undefined behaviour at {match.group(1)}: {match.group(2)}"
+    report = log[log.find("==ERROR") if "==ERROR" in log else log.find("ERROR: libFuzzer"):]
+    frames = []
+    for line in report.splitlines():
+        frame = FRAME.match(line)
+        if frame:
+            frames.append(frame.group("where") or frame.group("module") or "")
+        elif frames:
+            break  # the first stack only
+    frames = [where for where in frames if not MACHINERY.search(where)]
+    if not frames:
+        return "unknown", f"{kind} (no stack in the log)"
+    library = next((name for name in LIBRARIES if name in frames[0]), None)
+    if library is None:
+        return "cineflow", f"{kind} in {frames[0]}"
+    # The library's innermost named function (frames without symbols show only an offset).
+    for where in frames:
+        if library not in where:
+            break
+        if not where.startswith("/"):
+            return "library", f"{library} {where.split(' ')[0]} {kind}"
+    return "library", f"{library} ? {kind}"
+
+
+def executed_units(log):
+    found = re.findall(r"stat::number_of_executed_units: *(\d+)", log)
+    if found:
+        return int(found[-1])
+    progress = re.findall(r"^#(\d+)\s", log, re.M)
+    return int(progress[-1]) if progress else 0
+
+
+def run_harness(harness, build, runs, seconds, known):
+    name = harness.name
+    corpus = build / "corpus" / name
+    corpus.mkdir(parents=True, exist_ok=True)
+    artifacts = build / "artifacts"
+    (artifacts / "library").mkdir(parents=True, exist_ok=True)
+    log_path = build / f"{name}.log"
+    log_path.write_text("")
+    dictionary = HERE / f"{name[len('fuzz_'):]}.dict"
+    executed, seed, library_finds = 0, 1, []
+    while True:
+        options = [f"-seed={seed}", "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1",
+                   f"-artifact_prefix={artifacts}/{name}-"]
+        if seconds > 0:
+            options.append(f"-max_total_time={max(1, seconds - executed // 1000)}")
+        else:
+            options.append(f"-runs={max(1, runs - executed)}")
+        if dictionary.exists():
+            options.append(f"-dict={dictionary}")
+        result = subprocess.run([str(harness), *options, str(corpus)], capture_output=True,
+                                text=True, errors="replace")
+        log = result.stdout + result.stderr
+        with log_path.open("a") as out:
+            out.write(log)
+        executed += executed_units(log)
+        if result.returncode == 0:
+            return True, executed, library_finds
+        where, what = classify(log)
+        artifact = re.search(r"Test unit written to (\S+)", log)
+        if where == "library" and what in known and len(library_finds) < 25:
+            if artifact and pathlib.Path(artifact.group(1)).exists():
+                shutil.move(artifact.group(1), artifacts / "library" / pathlib.Path(artifact.group(1)).name)
+            library_finds.append(what)
+            seed += 1
+            if seconds == 0 and executed >= runs:
+                return True, executed, library_finds
+            continue
+        print(log[-6000:], file=sys.stderr)
+        reproducer = artifact.group(1) if artifact else "(none written)"
+        label = "a new library defect (add it to known_library_defects.txt once looked at)" \
+            if where == "library" else "a defect"
+        return False, executed, [f"{label}: {what}; reproducer {reproducer}"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("build", type=pathlib.Path)
+    parser.add_argument("--runs", type=int, default=10000)
+    parser.add_argument("--seconds", type=int, default=0)
+    parser.add_argument("--shared-data", type=pathlib.Path)
+    parser.add_argument("--only")
+    args = parser.parse_args()
+    build = args.build.resolve()
+    # A huge allocation HDF5 or matio asks for while reading a damaged file returns null, as it
+    # does outside the sanitizer, so that their own error handling is what runs; an allocation of
+    # 2 GiB or more that succeeds still stops the harness (libFuzzer's -malloc_limit_mb follows
+    # -rss_limit_mb). lsan.supp says which leaks are not Cineflow's.
+    os.environ["ASAN_OPTIONS"] = "allocator_may_return_null=1"
+    os.environ["LSAN_OPTIONS"] = f"suppressions={HERE / 'lsan.supp'}:print_suppressions=0"
+    seeds = [str(build / "tests/fuzz/make_fuzz_seeds"), str(build / "corpus")]
+    if args.shared_data and args.shared_data.is_dir():
+        seeds.append(str(args.shared_data))
+    # The seed writer is built like the harnesses; the libraries it writes with keep a few bytes
+    # until exit, which is not what is fuzzed.
+    subprocess.run(seeds, check=True, env={**os.environ, "ASAN_OPTIONS": "detect_leaks=0"})
+    known = known_defects()
+    failed = False
+    for harness in sorted((build / "tests/fuzz").glob("fuzz_*")):
+        if not os.access(harness, os.X_OK) or (args.only and harness.name != args.only):
+            continue
+        ok, executed, finds = run_harness(harness, build, args.runs, args.seconds, known)
+        failed |= not ok
+        if ok:
+            extra = f"; {len(finds)} inputs hit known library defects ({', '.join(sorted(set(finds)))})" \
+                if finds else ""
+            print(f"{harness.name}: {executed} inputs, nothing new found{extra}", flush=True)
+        else:
+            print(f"{harness.name}: FAILED after {executed} inputs: {finds[0]}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
