@@ -91,6 +91,11 @@ Options:
                          replay: a frame whose stored bytes are damaged (a corrupt chunk, a
                          checksum that does not match) stops the replay naming the frame
                          (default stop), or is left out, counted and reported (skip)
+  --gpu-memory-budget MIB
+                         use at most MIB MiB of GPU memory (device memory on the CPU backend)
+                         for the pipeline's buffers, e.g. beside another program on the same
+                         GPU: a configuration needing more is refused, saying how much
+                         (default 0: no budget)
   --variant STAGE=NAME   run the stage's implementation NAME (as `cineflow tune` lists them)
                          instead of the one measured fastest on this machine; repeatable
   --variants FILE        pin the variants of a table `cineflow tune --export` wrote
@@ -196,6 +201,8 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.backend = args.value();
     } else if (args.option("--frames")) {
       options.frames = args.number<std::uint64_t>();
+    } else if (args.option("--gpu-memory-budget")) {
+      options.gpuMemoryBudgetMiB = args.number<std::uint32_t>();
     } else if (args.option("--policy")) {
       options.policy = args.value();
     } else if (args.option("--record")) {

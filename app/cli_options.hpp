@@ -46,7 +46,8 @@ struct CliOptions {
     return octDispersion || octKTable || octKPolynomial || octWindow || refractiveIndex;
   }
   std::string backend = "auto";
-  std::uint64_t frames = 0;  // 0: one pass over the file / one sweep of the simulator
+  std::uint32_t gpuMemoryBudgetMiB = 0;  // --gpu-memory-budget; 0: no budget
+  std::uint64_t frames = 0;              // 0: one pass over the file / one sweep of the simulator
   std::string policy = "block";
   std::string damagedFrames = "stop";                // pipeline::parseDamagedFramePolicy()
   tune::VariantPins variantPins;                     // --variant stage=name and --variants FILE

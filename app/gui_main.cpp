@@ -113,6 +113,7 @@ int runGui(int argc, char** argv, const GuiOptions& options) {
     std::fprintf(stderr, "cineflow: %s; using the CPU backend\n", notice.toLocal8Bit().constData());
   }
   window->controller().enableTuning(options.variantPins, options.tune);
+  window->controller().setDeviceMemoryBudget(std::size_t{options.gpuMemoryBudgetMiB} << 20);
   if (!options.preset.empty()) {
     const QString name = QString::fromStdString(options.preset);
     const auto& presets = window->presets();

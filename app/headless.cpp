@@ -170,6 +170,7 @@ int runHeadless(const CliOptions& options) {
   try {
     std::string fallback;
     auto backend = compute::createBackend(compute::parseBackendRequest(options.backend), &fallback);
+    backend->setDeviceMemoryBudget(std::size_t{options.gpuMemoryBudgetMiB} << 20);
     if (!fallback.empty()) {
       std::cerr << "cineflow: " << fallback << "; using the CPU backend\n";
     }

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   gui.afterFrames = options.afterFrames;
   gui.preset = options.preset;
   gui.tune = options.tune;
+  gui.gpuMemoryBudgetMiB = options.gpuMemoryBudgetMiB;
   gui.variantPins = options.variantPins;
   return runGui(argc, argv, gui);
 #else

@@ -8,6 +8,7 @@
 //
 // Every method must be called on the thread the controller lives in (the GUI thread).
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <thread>
@@ -104,6 +105,9 @@ class EngineController : public QObject {
   // `measure` (--no-tune) only the pins apply. Call while stopped; the history is saved when the
   // controller is destroyed.
   void enableTuning(cineflow::tune::VariantPins pins, bool measure = true);
+  // The most device memory the engine's buffers may take (compute/device_budget.hpp); 0: no
+  // budget. A configuration needing more fails to start, saying how much.
+  void setDeviceMemoryBudget(std::size_t bytes) { backend_->setDeviceMemoryBudget(bytes); }
   // Measures the tunable stages again, between frames (Acquisition > Tune stages).
   void retune();
   bool tuningEnabled() const { return tuner_ != nullptr && tuner_->measures(); }

@@ -34,6 +34,29 @@ const char* toString(MemorySpace space) noexcept {
   return "unknown";
 }
 
+void* Backend::allocate(MemorySpace space, std::size_t bytes) {
+  if (space != MemorySpace::Device) {
+    return allocateMemory(space, bytes);
+  }
+  budget_.reserve(bytes, kind() == BackendKind::Cuda ? "GPU" : "the CPU backend's device");
+  void* ptr = nullptr;
+  try {
+    ptr = allocateMemory(space, bytes);
+  } catch (...) {
+    budget_.cancel(bytes);
+    throw;
+  }
+  budget_.commit(ptr, bytes);
+  return ptr;
+}
+
+void Backend::deallocate(MemorySpace space, void* ptr) noexcept {
+  if (space == MemorySpace::Device) {
+    budget_.release(ptr);
+  }
+  deallocateMemory(space, ptr);
+}
+
 BackendRequest parseBackendRequest(const std::string& text) {
   if (text == "auto")
     return BackendRequest::Auto;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "compute/device_budget.hpp"
 #include "compute/host_task.hpp"
 
 namespace cineflow::compute {
@@ -69,9 +70,14 @@ class Backend {
   virtual std::string hardwareIdentity() const { return {}; }
   virtual std::unique_ptr<Stream> createStream(const std::string& name) = 0;
   virtual std::unique_ptr<Event> createEvent() = 0;
-  // Throws std::runtime_error naming the space and size when the allocation fails.
-  virtual void* allocate(MemorySpace space, std::size_t bytes) = 0;
-  virtual void deallocate(MemorySpace space, void* ptr) noexcept = 0;
+  // Throws std::runtime_error naming the space and size when the allocation fails, or when
+  // device memory would pass the budget (setDeviceMemoryBudget()).
+  void* allocate(MemorySpace space, std::size_t bytes);
+  void deallocate(MemorySpace space, void* ptr) noexcept;
+  // The most MemorySpace::Device memory this backend hands out at once; 0: no budget (the
+  // default). Device memory is the GPU's on the CUDA backend, host memory on the CPU backend.
+  void setDeviceMemoryBudget(std::size_t bytes) { budget_.setLimit(bytes); }
+  const DeviceMemoryBudget& deviceMemoryBudget() const { return budget_; }
   // A blocking copy outside any stream's order, for readers (display, review) that must not queue
   // behind the pipeline's streams. The caller guarantees nothing writes `src` meanwhile, or checks
   // afterwards (the cineloop's seqlock).
@@ -82,6 +88,14 @@ class Backend {
   // fault in the middle of an acquisition).
   virtual void zeroBlocking(void* dst, std::size_t bytes) const = 0;
   virtual DeviceMemoryInfo memoryInfo() const = 0;
+
+ protected:
+  // The backend's own allocation, behind allocate()'s budget.
+  virtual void* allocateMemory(MemorySpace space, std::size_t bytes) = 0;
+  virtual void deallocateMemory(MemorySpace space, void* ptr) noexcept = 0;
+
+ private:
+  DeviceMemoryBudget budget_;
 };
 
 enum class BackendRequest { Auto, Cpu, Cuda };

@@ -1,5 +1,8 @@
 #include "ultrasound/plugin_source.hpp"
 
+#include <chrono>
+#include <cstdio>
+
 #include "ultrasound/stream_description.hpp"
 
 namespace cineflow::acquire {
@@ -68,8 +71,10 @@ void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
   }
   char error[kErrorBytes] = {};
   cf_frame_info info{};
+  readingSinceNs_ = std::chrono::steady_clock::now().time_since_epoch().count();
   const std::int64_t written = plugin_->table().read_frame(source_, index, dst.data(), dst.size(),
                                                            &info, error, sizeof error);
+  readingSinceNs_ = 0;
   if (written < 0 && stopping_) {
     throw SourceStopped();
   }
@@ -85,6 +90,22 @@ void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
   lost_ += info.lost;  // read by the engine thread for its statistics
   slice.sliceIndex = static_cast<int>(info.slice_index);
   slice.elevationM = info.elevation_m;
+}
+
+std::string PluginSource::liveStatus() const {
+  const std::int64_t since = readingSinceNs_;
+  if (since == 0 || stopping_) {
+    return {};
+  }
+  const double waited =
+      static_cast<double>(std::chrono::steady_clock::now().time_since_epoch().count() - since) *
+      1e-9;
+  if (waited < kStallSeconds) {
+    return {};
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", waited);
+  return "no frame from source plugin '" + plugin_->name() + "' for " + text + " s";
 }
 
 }  // namespace cineflow::acquire

@@ -38,6 +38,10 @@ class PluginSource final : public UltrasoundSource {
   std::string describe() const override { return description_; }
   // Frames the plugin said it lost (its read_frame's `lost`), summed.
   std::uint64_t lostFrames() const override { return lost_; }
+  // While a read_frame has waited longer than kStallSeconds (a scanner that stopped sending, a
+  // plugin stuck in its driver): "no frame from source plugin 'Lab' for 3.2 s"; "" otherwise.
+  std::string liveStatus() const override;
+  static constexpr double kStallSeconds = 1.0;
 
  private:
   std::shared_ptr<PluginLibrary> plugin_;  // outlives source_: the library stays loaded
@@ -50,6 +54,8 @@ class PluginSource final : public UltrasoundSource {
   std::atomic<std::uint64_t> lost_{0};
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
+  // When the read_frame in progress began (steady clock, ns); 0 while none runs.
+  std::atomic<std::int64_t> readingSinceNs_{0};
 };
 
 }  // namespace cineflow::acquire

@@ -6,8 +6,13 @@
  *   FAULT_STREAM      describes elements that are not in increasing order
  *   FAULT_SIZE        writes 2 bytes fewer than a frame
  *   FAULT_READ        frame 3 fails ("link to the digitizer lost")
+ *   FAULT_STALL       from frame 4 on, read_frame waits (a scanner that stopped sending)
+ *                     until stop ends the wait, as the ABI asks
  *   (none)            a good 8-element, 1024-sample stream whose samples are index * 100 + k
  */
+#ifdef FAULT_STALL
+#include <pthread.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +25,11 @@
 struct cf_source {
   double angles[1];
   double elements[ELEMENTS];
+#ifdef FAULT_STALL
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  int stopped;
+#endif
 };
 
 static cf_source* open_source(const char* parameters, char* error, size_t size) {
@@ -36,6 +46,10 @@ static cf_source* open_source(const char* parameters, char* error, size_t size) 
   }
 #ifdef FAULT_STREAM
   s->elements[1] = s->elements[0] - 1e-3;
+#endif
+#ifdef FAULT_STALL
+  pthread_mutex_init(&s->lock, NULL);
+  pthread_cond_init(&s->wake, NULL);
 #endif
   return s;
 #endif
@@ -65,6 +79,17 @@ static int describe(cf_source* s, cf_stream* stream, char* error, size_t size) {
 static int64_t read_frame(cf_source* s, uint64_t index, void* dst, size_t bytes,
                           cf_frame_info* info, char* error, size_t size) {
   (void)s;
+#ifdef FAULT_STALL
+  if (index >= 4) {
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopped) {
+      pthread_cond_wait(&s->wake, &s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    snprintf(error, size, "stopped while waiting for frame %llu", (unsigned long long)index);
+    return -1;
+  }
+#endif
 #ifdef FAULT_READ
   if (index == 3) {
     snprintf(error, size, "link to the digitizer lost");
@@ -98,7 +123,20 @@ static int start(cf_source* s, char* error, size_t size) {
 #endif
 }
 
+#ifdef FAULT_STALL
+static void stop(cf_source* s) {
+  pthread_mutex_lock(&s->lock);
+  s->stopped = 1;
+  pthread_cond_broadcast(&s->wake);
+  pthread_mutex_unlock(&s->lock);
+}
+#endif
+
 static void close_source(cf_source* s) {
+#ifdef FAULT_STALL
+  pthread_cond_destroy(&s->wake);
+  pthread_mutex_destroy(&s->lock);
+#endif
   free(s);
 }
 
@@ -108,7 +146,12 @@ static const cf_source_plugin table = {
 #else
     CF_SOURCE_PLUGIN_ABI,
 #endif
-    PLUGIN_NAME, "misbehaves for the tests", "[]", open_source, describe, start, read_frame, NULL,
+    PLUGIN_NAME,  "misbehaves for the tests", "[]", open_source, describe, start, read_frame,
+#ifdef FAULT_STALL
+    stop,
+#else
+    NULL,
+#endif
     close_source,
 };
 

@@ -21,16 +21,6 @@ class FailingBackend final : public compute::Backend {
     return inner_.createStream(name);
   }
   std::unique_ptr<compute::Event> createEvent() override { return inner_.createEvent(); }
-  void* allocate(compute::MemorySpace space, std::size_t bytes) override {
-    if (space == compute::MemorySpace::Device && bytes > limit_) {
-      throw std::runtime_error("out of device memory allocating " + std::to_string(bytes) +
-                               " bytes (injected)");
-    }
-    return inner_.allocate(space, bytes);
-  }
-  void deallocate(compute::MemorySpace space, void* ptr) noexcept override {
-    inner_.deallocate(space, ptr);
-  }
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override {
     inner_.copyBlocking(dst, src, bytes);
   }
@@ -38,6 +28,18 @@ class FailingBackend final : public compute::Backend {
     inner_.zeroBlocking(dst, bytes);
   }
   compute::DeviceMemoryInfo memoryInfo() const override { return inner_.memoryInfo(); }
+
+ protected:
+  void* allocateMemory(compute::MemorySpace space, std::size_t bytes) override {
+    if (space == compute::MemorySpace::Device && bytes > limit_) {
+      throw std::runtime_error("out of device memory allocating " + std::to_string(bytes) +
+                               " bytes (injected)");
+    }
+    return inner_.allocate(space, bytes);
+  }
+  void deallocateMemory(compute::MemorySpace space, void* ptr) noexcept override {
+    inner_.deallocate(space, ptr);
+  }
 
  private:
   compute::Backend& inner_;

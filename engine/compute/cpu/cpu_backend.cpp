@@ -39,11 +39,11 @@ std::unique_ptr<Event> CpuBackend::createEvent() {
   return std::make_unique<CpuEvent>();
 }
 
-void* CpuBackend::allocate(MemorySpace space, std::size_t bytes) {
+void* CpuBackend::allocateMemory(MemorySpace space, std::size_t bytes) {
   return allocateAlignedHost(bytes, space);
 }
 
-void CpuBackend::deallocate(MemorySpace /*space*/, void* ptr) noexcept {
+void CpuBackend::deallocateMemory(MemorySpace /*space*/, void* ptr) noexcept {
   freeAlignedHost(ptr);
 }
 

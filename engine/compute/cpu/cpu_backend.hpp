@@ -14,11 +14,13 @@ class CpuBackend final : public Backend {
   std::string hardwareIdentity() const override;  // /proc/cpuinfo's model name
   std::unique_ptr<Stream> createStream(const std::string& name) override;
   std::unique_ptr<Event> createEvent() override;
-  void* allocate(MemorySpace space, std::size_t bytes) override;
-  void deallocate(MemorySpace space, void* ptr) noexcept override;
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override;
   void zeroBlocking(void* dst, std::size_t bytes) const override;
   DeviceMemoryInfo memoryInfo() const override;
+
+ protected:
+  void* allocateMemory(MemorySpace space, std::size_t bytes) override;
+  void deallocateMemory(MemorySpace space, void* ptr) noexcept override;
 };
 
 }  // namespace cineflow::compute::cpu

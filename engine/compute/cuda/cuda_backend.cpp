@@ -36,7 +36,7 @@ std::unique_ptr<Event> CudaBackend::createEvent() {
   return std::make_unique<CudaEvent>();
 }
 
-void* CudaBackend::allocate(MemorySpace space, std::size_t bytes) {
+void* CudaBackend::allocateMemory(MemorySpace space, std::size_t bytes) {
   void* ptr = nullptr;
   switch (space) {
     case MemorySpace::Device:
@@ -52,7 +52,7 @@ void* CudaBackend::allocate(MemorySpace space, std::size_t bytes) {
   return ptr;
 }
 
-void CudaBackend::deallocate(MemorySpace space, void* ptr) noexcept {
+void CudaBackend::deallocateMemory(MemorySpace space, void* ptr) noexcept {
   cudaError_t status = cudaSuccess;
   switch (space) {
     case MemorySpace::Device:

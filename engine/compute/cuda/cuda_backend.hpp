@@ -15,8 +15,6 @@ class CudaBackend final : public Backend {
   std::string hardwareIdentity() const override;  // "NVIDIA driver for CUDA 13.0"
   std::unique_ptr<Stream> createStream(const std::string& name) override;
   std::unique_ptr<Event> createEvent() override;
-  void* allocate(MemorySpace space, std::size_t bytes) override;
-  void deallocate(MemorySpace space, void* ptr) noexcept override;
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override;
   void zeroBlocking(void* dst, std::size_t bytes) const override;
   DeviceMemoryInfo memoryInfo() const override;
@@ -25,6 +23,10 @@ class CudaBackend final : public Backend {
  private:
   int device_;
   std::string name_;
+
+ protected:
+  void* allocateMemory(MemorySpace space, std::size_t bytes) override;
+  void deallocateMemory(MemorySpace space, void* ptr) noexcept override;
 };
 
 }  // namespace cineflow::compute::cuda
