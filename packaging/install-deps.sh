@@ -21,6 +21,7 @@ packages=(
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client
+  clang-14 libclang-rt-14-dev
   xvfb xauth libgl1-mesa-dri
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and

@@ -69,7 +69,7 @@ class MipProjector {
   // CUDA: launch marks, partial maxima along z; CPU: the one-pass variant's bands along z
   compute::DeviceBuffer<float> scratch_;
   std::size_t variant_ = 0;
-  mutable unsigned launches_ = 0;  // CUDA: numbers enqueues for the one-pass kernel
+  [[maybe_unused]] mutable unsigned launches_ = 0;  // CUDA: numbers the one-pass kernel's enqueues
 };
 
 }  // namespace cineflow::process
