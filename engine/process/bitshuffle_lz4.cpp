@@ -355,8 +355,14 @@ void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBy
                          std::span<std::byte> out, ChunkScratch& scratch) {
   ChunkLayout& layout = scratch.layout;
   readChunkLayout(chunk, elementBytes, out.size(), layout);
-  if (scratch.block.size() < layout.blockElements * elementBytes) {
-    scratch.block.resize(layout.blockElements * elementBytes);
+  // As large as the largest block this frame has, never the header's block size: a damaged or
+  // hostile header may claim gigabytes (found by fuzz_chunk_decode).
+  std::size_t largest = 0;
+  for (const ChunkLayout::Block& block : layout.blocks) {
+    largest = std::max(largest, block.decodedBytes);
+  }
+  if (scratch.block.size() < largest) {
+    scratch.block.resize(largest);
   }
   std::size_t written = 0;
   for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
