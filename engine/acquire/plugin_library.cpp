@@ -96,7 +96,9 @@ PluginLibrary::PluginLibrary(const std::filesystem::path& path) : path_(path) {
     }
     if (table_->open == nullptr || table_->describe == nullptr || table_->read_frame == nullptr ||
         table_->close == nullptr) {
-      fail(path, "its table lacks a function (open, describe, read_frame and close are needed; start and stop may be NULL)");
+      fail(path,
+           "its table lacks a function (open, describe, read_frame and close are needed; start and "
+           "stop may be NULL)");
     }
     name_ = table_->name;
     parameters_ = parseParameters(path, table_->parameters_json);

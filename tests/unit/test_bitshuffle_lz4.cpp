@@ -169,6 +169,26 @@ class TestBitshuffleLz4 : public QObject {
     H5Fclose(file);
   }
 
+  void aHeadersBlockSizeIsNeverAllocated() {
+    // A frame smaller than one block is one (last) block, whatever the header's block size: a
+    // header may claim 4 GiB blocks (fuzz_chunk_decode's first find made the decoder allocate
+    // that) and still decode; the decoder's scratch stays the size of the frame's largest block.
+    test::SeededRandom random(12);
+    const auto frame = randomFrame(random, 4096, 2, true);
+    std::vector<std::byte> chunk;
+    process::encodeBitshuffleLz4(frame, 2, chunk);
+    const std::uint8_t huge[4] = {0xff, 0xff, 0x20, 0x00};  // 4 294 909 952 bytes, big-endian
+    for (int k = 0; k < 4; ++k) {
+      chunk[8 + k] = std::byte{huge[k]};
+    }
+    std::vector<std::byte> out(frame.size());
+    process::ChunkScratch scratch;
+    process::decodeBitshuffleLz4(chunk, 2, out, scratch);
+    QVERIFY(out == frame);
+    QVERIFY2(scratch.block.size() <= frame.size(),
+             qPrintable(QString("scratch of %1 bytes").arg(scratch.block.size())));
+  }
+
   void damagedChunksAreRefusedWithTheReason() {
     test::SeededRandom random(11);
     const auto frame = randomFrame(random, 3 * 4096 + 1003, 2, true);  // 4 blocks, tail of 3
