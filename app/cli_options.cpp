@@ -124,6 +124,10 @@ Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode
 Batch:     cineflow batch PLAN.json [--jobs N] [--slurm [--wait]] [--collect]
                           a parameter study over many recordings, here or as a Slurm job
                           array (cineflow batch --help for details)
+Soak:      cineflow soak [--minutes N] [--overload F] [--policy block|drop] [--report FILE]
+                          the simulator faster than this machine processes, for minutes, with
+                          the display and the recorder attached: every frame accounted for,
+                          memory flat (cineflow soak --help for details)
   --help                 print this help and exit
 
 Environment:

@@ -9,6 +9,7 @@
 #include "cli_options.hpp"
 #include "convert.hpp"
 #include "headless.hpp"
+#include "soak/soak_command.hpp"
 #include "tune_command.hpp"
 #if CINEFLOW_HAVE_UI
 #include "gui_main.hpp"
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::string_view(argv[1]) == "batch") {
     return runBatch(argc, argv);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "soak") {
+    return runSoak(argc, argv);
   }
   CliOptions options;
   try {

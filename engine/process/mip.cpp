@@ -26,6 +26,8 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
     case compute::BackendKind::Cpu:
       scratch_ = compute::DeviceBuffer<float>(
           backend, cpu::mipBandScratchFloats(shape.ny, shape.nz, shape.nx));
+      // Committed now, not by the frame loop when the first volume completes.
+      backend.zeroBlocking(scratch_.data(), scratch_.bytes());
       break;
     case compute::BackendKind::Cuda:
 #if CINEFLOW_HAVE_CUDA
