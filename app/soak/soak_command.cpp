@@ -49,8 +49,11 @@ constexpr const char* kSanitizer = nullptr;
 std::atomic<bool> interruptRequested{false};
 static_assert(std::atomic<bool>::is_always_lock_free);  // set from a signal handler
 
-void requestInterrupt(int) {
+// The first Ctrl-C (or SIGTERM) ends the run early, still stopping the engine, checking the counts
+// and removing the recording; a second one ends the process at once.
+void requestInterrupt(int signal) {
   interruptRequested.store(true);
+  std::signal(signal, SIG_DFL);
 }
 
 // A fresh folder under `parent` (the system's temporary folder when empty), removed with what it

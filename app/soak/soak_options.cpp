@@ -70,7 +70,8 @@ bitshuffle + LZ4. Its zeros compress to about 7 KB a frame, so that ten minutes 
               AddressSanitizer or ThreadSanitizer, whose shadow memory grows RSS, it shows this
               goal without judging it.
      Exit status 0 when every goal holds, 1 when one fails (each failure is named on stderr),
-     2 for a bad command line.
+     2 for a bad command line. Ctrl-C ends the run early: the engine stops, the counts are
+     checked and the recording removed, and it exits with 1; a second Ctrl-C ends it at once.
 
 Options (a value follows its option or an '=': --minutes 10 or --minutes=10):
   --minutes N        how long the soak runs (default 10; fractions such as 0.2 for a quick check)
