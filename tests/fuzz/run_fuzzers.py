@@ -148,9 +148,9 @@ def main():
     # A huge allocation HDF5 or matio asks for while reading a damaged file returns null, as it
     # does outside the sanitizer, so that their own error handling is what runs; an allocation of
     # 2 GiB or more that succeeds still stops the harness (libFuzzer's -malloc_limit_mb follows
-    # -rss_limit_mb). lsan.supp says which leaks are not Cineflow's.
+    # -rss_limit_mb). tests/lsan.supp says which leaks are not Cineflow's.
     os.environ["ASAN_OPTIONS"] = "allocator_may_return_null=1"
-    os.environ["LSAN_OPTIONS"] = f"suppressions={HERE / 'lsan.supp'}:print_suppressions=0"
+    os.environ["LSAN_OPTIONS"] = f"suppressions={HERE.parent / 'lsan.supp'}:print_suppressions=0"
     seeds = [str(build / "tests/fuzz/make_fuzz_seeds"), str(build / "corpus")]
     if args.shared_data and args.shared_data.is_dir():
         seeds.append(str(args.shared_data))
