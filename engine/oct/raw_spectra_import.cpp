@@ -223,7 +223,7 @@ RawSpectraDescription parseRawSpectraDescription(std::string_view json, const st
   Json root;
   try {
     root = Json::parse(json);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // a syntax error, or a number past double's range
     throw RawSpectraError(name + ": not valid JSON (" + e.what() + ")");
   }
   const Fields fields(root, name);

@@ -22,6 +22,7 @@ or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts. It i
 Prints one line per harness: the inputs it ran and what it found. Exit status 1 when any failed.
 """
 import argparse
+import fnmatch
 import os
 import pathlib
 import re
@@ -121,7 +122,8 @@ def run_harness(harness, build, runs, seconds, known):
             return True, executed, library_finds
         where, what = classify(log)
         artifact = re.search(r"Test unit written to (\S+)", log)
-        if where == "library" and what in known and len(library_finds) < 25:
+        if where == "library" and any(fnmatch.fnmatchcase(what, pattern) for pattern in known) \
+                and len(library_finds) < 25:
             if artifact and pathlib.Path(artifact.group(1)).exists():
                 shutil.move(artifact.group(1), artifacts / "library" / pathlib.Path(artifact.group(1)).name)
             library_finds.append(what)
