@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIBRARIES = ("libhdf5", "libmatio")
@@ -103,11 +104,12 @@ def run_harness(harness, build, runs, seconds, known):
     log_path.write_text("")
     dictionary = HERE / f"{name[len('fuzz_'):]}.dict"
     executed, seed, library_finds = 0, 1, []
+    deadline = time.monotonic() + seconds
     while True:
         options = [f"-seed={seed}", "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1",
                    f"-artifact_prefix={artifacts}/{name}-"]
         if seconds > 0:
-            options.append(f"-max_total_time={max(1, seconds - executed // 1000)}")
+            options.append(f"-max_total_time={max(1, round(deadline - time.monotonic()))}")
         else:
             options.append(f"-runs={max(1, runs - executed)}")
         if dictionary.exists():
@@ -128,7 +130,7 @@ def run_harness(harness, build, runs, seconds, known):
                 shutil.move(artifact.group(1), artifacts / "library" / pathlib.Path(artifact.group(1)).name)
             library_finds.append(what)
             seed += 1
-            if seconds == 0 and executed >= runs:
+            if (executed >= runs) if seconds == 0 else (time.monotonic() >= deadline):
                 return True, executed, library_finds
             continue
         print(log[-6000:], file=sys.stderr)
