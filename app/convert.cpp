@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arg_reader.hpp"
+#include "modality/file_check.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"
 #include "oct/raw_spectra_import.hpp"
@@ -110,6 +111,7 @@ int convertMat(const ConvertCommand& command) {
   const acquire::MatMapping mapping = command.mapping.value_or(acquire::MatMapping::verasonics());
   const std::string& in = command.positional[0];
   const std::string& out = command.positional[1];
+  acquire::checkFileInChildProcess(in);  // matio on a damaged file: only the child goes down
   const acquire::ImportedRecording recording = acquire::importMat(in, mapping);
   store::writeRfRecording(out, recording,
                           {{"source", in + " (MATLAB import: " + mapping.toString() + ")"}});

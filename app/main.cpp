@@ -4,11 +4,14 @@
 #include <iostream>
 #include <string_view>
 
+#include "acquire/child_process.hpp"
 #include "batch/batch_command.hpp"
 #include "bench.hpp"
+#include "check_file.hpp"
 #include "cli_options.hpp"
 #include "convert.hpp"
 #include "headless.hpp"
+#include "modality/file_check.hpp"
 #include "soak/soak_command.hpp"
 #include "tune_command.hpp"
 #if CINEFLOW_HAVE_UI
@@ -17,6 +20,11 @@
 
 int main(int argc, char** argv) {
   using namespace cineflow::app;
+  // The child that reads a file from outside first; every other mode has its files read so.
+  if (argc >= 2 && std::string_view(argv[1]) == "check-file") {
+    return runCheckFile(argc, argv);
+  }
+  cineflow::acquire::enableFileChecks(cineflow::acquire::currentExecutable());
   if (argc >= 2 && std::string_view(argv[1]) == "bench") {
     return runBench(argc, argv);
   }

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "acquire/child_process.hpp"
 #include "batch/batch_accuracy.hpp"
-#include "batch/child_process.hpp"
 #include "store/text_file.hpp"
 
 namespace cineflow::app::batch {
@@ -116,7 +116,7 @@ JobOutcome runJob(const BatchPlan& plan, const BatchJob& job,
     }
     const std::uintmax_t logStart = sizeOf(log);
     const auto begin = std::chrono::steady_clock::now();
-    const ProcessEnd end = runProcess(argv, log);
+    const acquire::ProcessEnd end = acquire::runProcess(argv, log);
     outcome.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (end.succeeded() && std::filesystem::exists(plan.outputOf(job))) {

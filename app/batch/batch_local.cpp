@@ -10,8 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include "acquire/child_process.hpp"
 #include "batch/batch_job.hpp"
-#include "batch/child_process.hpp"
 #include "compute/thread_name.hpp"
 
 namespace cineflow::app::batch {
@@ -67,7 +67,7 @@ RunSummary runJobs(const BatchPlan& plan, const std::vector<std::size_t>& indice
   if (pending.empty()) {
     return summary;
   }
-  const std::filesystem::path executable = currentExecutable();
+  const std::filesystem::path executable = acquire::currentExecutable();
   Progress progress;
   const auto begin = Clock::now();
   const auto draw = [&](bool final) {  // under progress.mutex

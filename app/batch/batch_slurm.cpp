@@ -7,8 +7,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "acquire/child_process.hpp"
 #include "batch/batch_job.hpp"
-#include "batch/child_process.hpp"
 
 namespace cineflow::app::batch {
 namespace {
@@ -86,7 +86,7 @@ SlurmSubmission submitToSlurm(const BatchPlan& plan, bool wait) {
     if (plan.backend == "cuda") {
       script << "#SBATCH --gres=gpu:1\n";
     }
-    script << "exec " << quoted(currentExecutable().string()) << " batch "
+    script << "exec " << quoted(acquire::currentExecutable().string()) << " batch "
            << quoted(plan.file.string()) << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
     if (!script) {
       throw std::runtime_error("cannot write " + submission.script.string());

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "modality/file_check.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
 #include "store/replay_file.hpp"
@@ -82,6 +83,9 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     }
     return std::make_unique<oct::OctSimulator>(config, progress);
   }
+  // A file from outside: read first in a separate process, where a crash inside HDF5 or matio on
+  // a damaged file takes only that process down (modality/file_check.hpp).
+  checkFileInChildProcess(spec, progress);
   const double rate = frameRateHz > 0 ? frameRateHz : 20.0;
   if (isMatFile(spec)) {
     return std::make_unique<MatSource>(importMat(spec, matMapping, progress),

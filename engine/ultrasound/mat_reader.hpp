@@ -95,12 +95,14 @@ class MatReader {
   // Whether `spec` is a literal number or names a variable (and struct fields) that the file has
   // and matio can read.
   bool has(const std::string& spec);
+  // The names of the file's top-level variables, read from their headers ("RF, param"), for
+  // messages; reading them all is also what modality/file_check.hpp checks a MATLAB file with.
+  std::string variableNames();
 
  private:
   // The top-level variable `name`, read once; null when the file has no variable of that name.
   // Throws when it has one that matio cannot read (a truncated or corrupt file, or no memory).
   const matvar_t* find(const std::string& name, const std::string& role);
-  std::string variableNames();
 
   std::filesystem::path path_;
   std::uint64_t fileBytes_ = 0;

@@ -8,8 +8,8 @@ S seconds when S > 0, over BUILD_DIR/corpus/<harness>, which make_fuzz_seeds fil
 real recordings in DIR (../shared/data) and typical files; tests/fuzz/<name>.dict is its
 dictionary. The runs are deterministic (a fixed -seed).
 
-What stops a harness is a crash, a leak, a timeout (10 s per input), an allocation of 2 GiB or more,
-or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts. It is then told apart:
+What stops a harness is a crash, a leak, a timeout (10 s per input), an allocation of 1 GiB or more,
+a resident set past 2 GiB, or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts. It is then told apart:
 
 * in Cineflow's own code (the first frame of its stack that is not the sanitizers', libFuzzer's or
   the C library's lies in Cineflow): a defect, and the run fails;
@@ -60,6 +60,10 @@ def classify(log):
         kind = "memory"
     elif "LeakSanitizer" in log:
         kind = "leak"
+    if re.search(r"out-of-memory \(used: ", log):
+        # The resident set ran past -rss_limit_mb with no single allocation past -malloc_limit_mb:
+        # the stacks libFuzzer prints are what is live then, not what grew.
+        return "unknown", "memory: the resident set passed 2048 MiB (no single allocation named)"
     match = re.search(r"^(\S+:\d+:\d+): runtime error: (.*)$", log, re.M)
     if match:  # undefined behaviour: only Cineflow's code is instrumented
         return "cineflow", f"undefined behaviour at {match.group(1)}: {match.group(2)}"
@@ -106,8 +110,8 @@ def run_harness(harness, build, runs, seconds, known):
     executed, seed, library_finds = 0, 1, []
     deadline = time.monotonic() + seconds
     while True:
-        options = [f"-seed={seed}", "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1",
-                   f"-artifact_prefix={artifacts}/{name}-"]
+        options = [f"-seed={seed}", "-timeout=10", "-rss_limit_mb=2048", "-malloc_limit_mb=1024",
+                   "-print_final_stats=1", f"-artifact_prefix={artifacts}/{name}-"]
         if seconds > 0:
             options.append(f"-max_total_time={max(1, round(deadline - time.monotonic()))}")
         else:
@@ -151,8 +155,8 @@ def main():
     build = args.build.resolve()
     # A huge allocation HDF5 or matio asks for while reading a damaged file returns null, as it
     # does outside the sanitizer, so that their own error handling is what runs; an allocation of
-    # 2 GiB or more that succeeds still stops the harness (libFuzzer's -malloc_limit_mb follows
-    # -rss_limit_mb). tests/lsan.supp says which leaks are not Cineflow's.
+    # 1 GiB or more that succeeds still stops the harness (-malloc_limit_mb: below the resident
+    # limit, so that what asks for too much is caught where it asks, with its stack). tests/lsan.supp says which leaks are not Cineflow's.
     os.environ["ASAN_OPTIONS"] = "allocator_may_return_null=1"
     os.environ["LSAN_OPTIONS"] = f"suppressions={HERE.parent / 'lsan.supp'}:print_suppressions=0"
     seeds = [str(build / "tests/fuzz/make_fuzz_seeds"), str(build / "corpus")]
