@@ -120,6 +120,11 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hdf5-filter-plugin, hdf5-filter-plugin-blosc-serial")
 # hdf5-tools to look into saved files; Python with ZeroMQ, h5py and NumPy for send_frames.py.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdf5-tools, python3-zmq, python3-h5py, python3-numpy")
+# `import cineflow` (the Python module, built for this python3 with numpy) when both are there.
+if(CINEFLOW_PYTHON_ENABLED)
+  string(APPEND CPACK_DEBIAN_PACKAGE_SUGGESTS
+         ", python3 (>= ${CINEFLOW_PYTHON_ABI}), python3 (<< ${CINEFLOW_PYTHON_NEXT_ABI})")
+endif()
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "live plane-wave ultrasound and OCT imaging workstation")
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "Cineflow images raw frames live: ultrasound channel data through bandpass\n"

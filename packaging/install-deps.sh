@@ -19,6 +19,7 @@ packages=(
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
+  python3-dev pybind11-dev libdlpack-dev python3-pytest
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client
   clang-14 libclang-rt-14-dev
@@ -45,7 +46,8 @@ unsupported() {  # the one paragraph, then stop
     echo "\`make test\` install everything themselves. Elsewhere, install CMake $min_cmake or newer,"
     echo "Ninja, a C++20 compiler, Qt $min_qt or newer (Widgets, OpenGLWidgets, Test), HDF5, FFTW,"
     echo "matio, nlohmann JSON, LZ4, xxHash, GLEW, FFmpeg's libraries, DCMTK, ZeroMQ (libzmq,"
-    echo "cppzmq) and Xvfb yourself, then build without this script:"
+    echo "cppzmq), pybind11 with python3-dev and NumPy, and Xvfb yourself, then build without this"
+    echo "script:"
     echo "cmake --preset release && cmake --build --preset release (see README.md)."
   } >&2
   exit 1

@@ -86,6 +86,9 @@ for lib in $cuda_libs; do
   expected+=("usr/lib/cineflow/cuda/$lib")
 done
 [ -z "$cuda_libs" ] || expected+=(usr/share/doc/cineflow/NVIDIA-CUDA-EULA.txt)
+# The Python module, when this build made one.
+python_module=$(cd "$build/python" 2>/dev/null && ls cineflow.cpython-*.so 2>/dev/null || true)
+[ -z "$python_module" ] || expected+=("usr/lib/python3/dist-packages/$python_module")
 for path in "${expected[@]}"; do
   grep -q " \./$path\( ->.*\)\?$" "$work/contents.txt" || fail "the package lacks /$path"
 done
@@ -119,7 +122,8 @@ gzip -dc "$root/usr/share/doc/cineflow/changelog.gz" | grep -q "^cineflow ($vers
   fail "changelog.gz does not start at $version"
 
 step "the unpacked executable and plugins find their libraries in the package"
-for elf in "$root/usr/bin/cineflow" "$root"/usr/lib/cineflow/plugins/*.so; do
+for elf in "$root/usr/bin/cineflow" "$root"/usr/lib/cineflow/plugins/*.so \
+           ${python_module:+"$root/usr/lib/python3/dist-packages/$python_module"}; do
   runpath=$(readelf -d "$elf" | sed -n 's/.*R\(UN\)\?PATH.*\[\(.*\)\]/\2/p')
   [[ $runpath != */usr/local* && $runpath != *"$build"* ]] || fail "$elf searches $runpath"
   env -u LD_LIBRARY_PATH ldd "$elf" >"$work/ldd.log" 2>&1
@@ -181,6 +185,15 @@ if [ -f "$field2" ]; then
 else
   echo "SKIP: headless run on the Field II recording: $field2 is absent (../shared/data is not" \
     "part of a clone); every other check ran"
+fi
+if [ -n "$python_module" ]; then
+  step "import cineflow from the package (Debian's python3)"
+  env -i PATH=/usr/bin:/bin HOME="$work/home" CINEFLOW_CACHE_DIR="$work/cache" \
+    PYTHONPATH="$root/usr/lib/python3/dist-packages" /usr/bin/python3 -c \
+    'import cineflow; print(cineflow.__version__, cineflow.backend_info("cpu")["kind"])' \
+    >"$work/python.log" 2>&1 || { cat "$work/python.log"; fail "the packaged module does not import"; }
+  grep -q "^$version " "$work/python.log" || { cat "$work/python.log"; fail "the module's version"; }
+  sed 's/^/   /' "$work/python.log"
 fi
 # Passed: drop the two unpacked copies (~600 MB with the CUDA libraries), keep the package.
 rm -rf "$root" "$work/out/_CPack_Packages"

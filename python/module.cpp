@@ -1,0 +1,22 @@
+// `import cineflow`: the engine as a Python module (python/CMakeLists.txt).
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+
+#include "acquire/frame_source.hpp"
+#include "py_modules.hpp"
+
+PYBIND11_MODULE(cineflow, m) {
+  m.doc() =
+      "Cineflow's imaging engine from Python: sources, engines with frame callbacks, and "
+      "arrays in, images out (bmode, beamform). Errors carry the command line's messages.";
+  m.attr("__version__") = CINEFLOW_VERSION;
+  // A source that cannot be read is an OSError-like failure to the script: RuntimeError with the
+  // reader's message (the file, the object, what was expected).
+  pybind11::register_exception<cineflow::acquire::SourceError>(m, "SourceError",
+                                                               PyExc_RuntimeError);
+  cineflow::python::bindBackends(m);
+  cineflow::python::bindAcquisition(m);
+  cineflow::python::bindImaging(m);
+  cineflow::python::bindEngine(m);
+}

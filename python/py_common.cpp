@@ -1,0 +1,157 @@
+#include "py_common.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace cineflow::python {
+namespace {
+
+struct Backends {
+  std::mutex mutex;
+  std::map<compute::BackendRequest, std::unique_ptr<compute::Backend>> made;
+  std::string autoFallback;
+};
+
+Backends& backends() {
+  // Never destroyed: a backend's threads must not be joined after the interpreter has gone.
+  static Backends* instance = new Backends;
+  return *instance;
+}
+
+bool isGpuArray(const py::handle& object) {
+  if (py::hasattr(object, "__cuda_array_interface__")) {
+    return true;
+  }
+  if (py::hasattr(object, "__dlpack_device__")) {
+    const py::tuple device = object.attr("__dlpack_device__")();
+    const int type = device[0].cast<int>();
+    return type != 1 && type != 3;  // kDLCPU, kDLCUDAHost: host memory
+  }
+  return false;
+}
+
+}  // namespace
+
+compute::Backend& backendFor(const std::string& request) {
+  const compute::BackendRequest kind = compute::parseBackendRequest(request);
+  Backends& all = backends();
+  std::scoped_lock lock(all.mutex);
+  auto& slot = all.made[kind];
+  if (!slot) {
+    std::string fallback;
+    slot = compute::createBackend(kind, &fallback);
+    if (kind == compute::BackendRequest::Auto) {
+      all.autoFallback = fallback;
+    }
+  }
+  return *slot;
+}
+
+std::string autoFallbackReason() {
+  backendFor("auto");
+  std::scoped_lock lock(backends().mutex);
+  return backends().autoFallback;
+}
+
+std::string shapeText(const py::array& array) {
+  std::string text = "(";
+  for (py::ssize_t i = 0; i < array.ndim(); ++i) {
+    text += (i > 0 ? ", " : "") + std::to_string(array.shape(i));
+  }
+  return text + (array.ndim() == 1 ? ",)" : ")");
+}
+
+py::array requireHostArray(const py::handle& object, const std::string& what,
+                           std::initializer_list<const char*> dtypes) {
+  std::string wanted;
+  for (const char* dtype : dtypes) {
+    wanted += (wanted.empty() ? "" : " or ") + std::string(dtype);
+  }
+  if (isGpuArray(object)) {
+    throw py::type_error(what +
+                         " is a GPU array, and this call runs on the host (the cpu "
+                         "backend): pass a NumPy array (cupy.asnumpy(" +
+                         what + "))");
+  }
+  if (!py::isinstance<py::array>(object)) {
+    throw py::type_error(what + " must be a NumPy array of " + wanted + ", not " +
+                         std::string(py::str(py::type::of(object).attr("__name__"))));
+  }
+  py::array array = py::reinterpret_borrow<py::array>(object);
+  bool known = false;
+  for (const char* dtype : dtypes) {
+    known = known || array.dtype().is(py::dtype(dtype)) ||
+            array.dtype().equal(py::dtype(std::string(dtype)));
+  }
+  if (!known) {
+    // The suggestion keeps floats floats: float64 -> the float dtype taken, if one is.
+    const char* suggested = *dtypes.begin();
+    for (const char* dtype : dtypes) {
+      if (array.dtype().kind() == 'f' && py::dtype(dtype).kind() == 'f') {
+        suggested = dtype;
+      }
+    }
+    throw py::type_error(what + " has dtype " + std::string(py::str(array.dtype())) +
+                         "; Cineflow takes " + wanted + " (" + what + ".astype(numpy." + suggested +
+                         ") converts it)");
+  }
+  if ((array.flags() & py::array::c_style) == 0) {
+    throw py::value_error(what + " is not C-contiguous (a transposed or sliced view of shape " +
+                          shapeText(array) + "): pass numpy.ascontiguousarray(" + what + ")");
+  }
+  return array;
+}
+
+acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what) {
+  if (array.dtype().equal(py::dtype("int16"))) {
+    return acquire::SampleType::Int16;
+  }
+  if (array.dtype().equal(py::dtype("float32"))) {
+    return acquire::SampleType::Float32;
+  }
+  throw py::type_error(what + " has dtype " + std::string(py::str(array.dtype())) +
+                       "; Cineflow takes int16 or float32");
+}
+
+process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq) {
+  acq.validate();
+  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+  if (args.grid) {
+    imaging.grid = process::ImagingGrid::parseMillimetres(*args.grid);
+  }
+  if (args.fnumber) {
+    imaging.fNumber = *args.fnumber;
+  }
+  if (args.apodisation) {
+    imaging.apodisation = process::parseApodisation(*args.apodisation);
+  }
+  if (args.mode) {
+    imaging.mode = process::parseImagingMode(*args.mode);
+  }
+  if (!process::usesIqChain(imaging.mode) && (args.iqBandwidthPercent || args.iqDecimation)) {
+    throw std::invalid_argument(
+        "iq_bandwidth and iq_decimation act in the I/Q and Doppler modes only (mode='iq')");
+  }
+  if (args.iqBandwidthPercent) {
+    imaging.iqBandwidthRel = *args.iqBandwidthPercent / 100.0;
+  }
+  if (args.iqDecimation) {
+    imaging.iqDecimation = *args.iqDecimation;
+  }
+  if ((args.prfHz || args.ensemble) && !process::isDoppler(imaging.mode)) {
+    throw std::invalid_argument(
+        "prf and ensemble act in the Doppler modes only (mode='doppler' or 'power-doppler')");
+  }
+  if (args.prfHz) {
+    imaging.doppler.prfHz = *args.prfHz;
+  }
+  if (args.ensemble) {
+    imaging.doppler.ensemble = *args.ensemble;
+  }
+  imaging.validate(acq);
+  return imaging;
+}
+
+}  // namespace cineflow::python

@@ -1,0 +1,54 @@
+#pragma once
+// What the Python module's files share: the backends it runs on (one per kind, made on first
+// use and kept for the module's life), NumPy arrays checked for what a call takes, and the
+// parsing of imaging keyword arguments the way the command line parses its options (the engine's
+// parsers: the same messages).
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+
+#include "acquire/frame.hpp"
+#include "compute/backend.hpp"
+#include "ultrasound/imaging_params.hpp"
+
+namespace cineflow::python {
+
+namespace py = pybind11;
+
+// The backend for "auto", "cpu" or "cuda" (made once per kind; "auto" is CUDA when a device
+// answers, else the CPU). Throws std::invalid_argument for another word and std::runtime_error
+// when "cuda" has no device (the command line's messages).
+compute::Backend& backendFor(const std::string& request);
+// Why "auto" runs on the CPU ("CUDA unavailable: ..."), empty when it runs on CUDA.
+std::string autoFallbackReason();
+
+// `object` as a C-contiguous NumPy array of `dtype`, or a clear error naming `what`:
+// TypeError for a GPU array (it has __cuda_array_interface__ or a CUDA __dlpack_device__), for a
+// non-array and for another dtype; ValueError for a non-contiguous array. Never copies.
+py::array requireHostArray(const py::handle& object, const std::string& what,
+                           std::initializer_list<const char*> dtypes);
+// `array`'s shape as text: "(3, 128, 2240)".
+std::string shapeText(const py::array& array);
+
+// The imaging keyword arguments, each optional as the command line's options are.
+struct ImagingArgs {
+  std::optional<std::string> grid;         // "x0:x1:dx,z0:z1:dz" in millimetres (--grid)
+  std::optional<double> fnumber;           // --fnumber
+  std::optional<std::string> apodisation;  // "hann" | "rect"
+  std::optional<std::string> mode;         // "rf" | "iq" | "doppler" | "power-doppler"
+  std::optional<double> iqBandwidthPercent;
+  std::optional<int> iqDecimation;
+  std::optional<double> prfHz;
+  std::optional<int> ensemble;
+};
+// ImagingParams::defaultsFor(acq) with `args` applied, validated for `acq`. Throws
+// std::invalid_argument (ValueError in Python) with the command line's messages.
+process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq);
+
+// "int16" | "float32" for a sample type, and back (TypeError for another dtype).
+acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what);
+
+}  // namespace cineflow::python

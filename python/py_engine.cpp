@@ -1,0 +1,405 @@
+// cineflow.Engine: an engine on a source, started, stopped and changed live from a script, its
+// frames handed to a Python callable.
+//
+// Frames reach the callable from a bounded queue (store::BmodeRecorder with a sink that calls
+// Python on the recorder's own thread), never from the engine's streams: a slow or failing
+// callable never holds a stream. With policy "block" each frame is admitted into the queue before
+// the source reads it (the acquisition waits for the callable, as it waits for a slow disk:
+// every frame reaches it, in order); with "drop" a full queue drops the frame and counts it.
+// Exceptions the callable raises are counted, the last one kept, and the engine goes on. The GIL
+// is released whenever the engine works or is waited for.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "modality/modality.hpp"
+#include "modality/source_factory.hpp"
+#include "pipeline/engine.hpp"
+#include "py_common.hpp"
+#include "py_modules.hpp"
+#include "store/bmode_recorder.hpp"
+#include "tune/tuner_setup.hpp"
+#include "ultrasound/ultrasound_modality.hpp"
+#include "ultrasound/ultrasound_source.hpp"
+
+namespace cineflow::python {
+namespace {
+
+using namespace pybind11::literals;
+
+// One completed image as the callable sees it: its header, its geometry and its pixels, a NumPy
+// view of the queue's slot that is valid until the callable returns (`image` raises after).
+class Frame {
+ public:
+  Frame(const acquire::FrameHeader& header, const process::ImageGeometry& geometry,
+        std::span<const float> pixels)
+      : header_(header), geometry_(geometry), pixels_(pixels) {}
+
+  py::array image(const py::object& self) const {
+    if (released_) {
+      throw std::runtime_error(
+          "the frame's buffer went back to the queue when the callback returned: copy what you "
+          "keep inside the callback (frame.image.copy())");
+    }
+    std::vector<py::ssize_t> shape = {geometry_.nz, geometry_.nx};
+    if (geometry_.layers > 1) {
+      shape.insert(shape.begin(), geometry_.layers);
+    }
+    // A read-only view; `self` keeps the Frame (not the slot) alive.
+    py::array view(py::dtype::of<float>(), shape, {}, pixels_.data(), self);
+    py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    return view;
+  }
+  void release() { released_ = true; }
+  const acquire::FrameHeader& header() const { return header_; }
+  const process::ImageGeometry& geometry() const { return geometry_; }
+
+ private:
+  acquire::FrameHeader header_;
+  process::ImageGeometry geometry_;
+  std::span<const float> pixels_;
+  bool released_ = false;
+};
+
+// The queue's sink: calls the script's callable on the recorder's thread, under the GIL.
+class CallbackSink final : public store::FrameSink {
+ public:
+  CallbackSink(py::object callable, process::ImageGeometry geometry)
+      : callable_(std::move(callable)), geometry_(geometry) {}
+  ~CallbackSink() override {
+    py::gil_scoped_acquire gil;
+    callable_ = py::object();
+  }
+
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
+    py::gil_scoped_acquire gil;
+    auto frame = std::make_shared<Frame>(header, geometry_, image);
+    try {
+      callable_(py::cast(frame));
+      delivered_.fetch_add(1);
+    } catch (py::error_already_set& error) {
+      errors_.fetch_add(1);
+      std::scoped_lock lock(mutex_);
+      lastError_ = error.what();
+    }
+    frame->release();
+  }
+  void finish() override {}
+
+  std::uint64_t delivered() const { return delivered_.load(); }
+  std::uint64_t errors() const { return errors_.load(); }
+  std::string lastError() const {
+    std::scoped_lock lock(mutex_);
+    return lastError_;
+  }
+
+ private:
+  py::object callable_;
+  process::ImageGeometry geometry_;
+  std::atomic<std::uint64_t> delivered_{0};
+  std::atomic<std::uint64_t> errors_{0};
+  mutable std::mutex mutex_;
+  std::string lastError_;
+};
+
+class PyEngine {
+ public:
+  PyEngine(const std::string& spec, const std::string& backendName, std::uint64_t frames,
+           const std::string& policy, bool pace, const std::optional<double>& rate,
+           ImagingArgs imaging, bool tune)
+      : spec_(spec), backend_(backendFor(backendName)), imaging_(std::move(imaging)) {
+    // As the command line: the tuning history's choices, measured at start where it has none
+    // (tune=False: every stage its default, as --no-tune).
+    if (tune) {
+      std::string message;
+      tuner_ = tune::makeTuner(backend_, {}, message);
+    }
+    config_.overflow = pipeline::parseOverflowPolicy(policy);
+    config_.pace = pace;
+    config_.maxFrames = frames;
+    config_.frameRateHz = rate.value_or(0.0);
+    config_.validate();
+    py::gil_scoped_release released;
+    source_ = acquire::openSource(spec_);
+    settings_ = settingsFor(imaging_);
+  }
+
+  ~PyEngine() {
+    py::gil_scoped_release released;
+    shutDown();
+  }
+
+  void onFrame(py::object callable, int queue) {
+    if (running()) {
+      throw std::logic_error("on_frame() is for a stopped engine: stop() first");
+    }
+    if (queue < 1) {
+      throw py::value_error("queue must hold at least 1 frame, not " + std::to_string(queue));
+    }
+    callable_ = std::move(callable);
+    queueSlots_ = queue;
+  }
+
+  void start() {
+    if (running()) {
+      return;
+    }
+    py::gil_scoped_release released;
+    shutDown();
+    const process::ImageGeometry geometry = source_->modality().geometry(*settings_, *source_);
+    std::unique_ptr<acquire::FrameSource> source = acquire::openSource(spec_);
+    engine_ = std::make_unique<pipeline::Engine>(backend_, config_);
+    engine_->setTuner(tuner_);
+    if (!callable_.is_none()) {
+      {
+        py::gil_scoped_acquire gil;
+        auto sink = std::make_unique<CallbackSink>(callable_, geometry);
+        sink_ = sink.get();
+        recorder_ =
+            std::make_unique<store::BmodeRecorder>(std::move(sink), geometry.values(), queueSlots_);
+      }
+      if (config_.overflow == pipeline::OverflowPolicy::Block) {
+        source = store::admittingSource(std::move(source), *recorder_);
+      }
+      engine_->setFrameObserver([recorder = recorder_.get()](const pipeline::CompletedFrame& f) {
+        recorder->push(f.header, f.image);
+      });
+    }
+    engine_->setSource(std::move(source));
+    engine_->setSettings(settings_);
+    engine_->start();
+  }
+
+  // Until the engine has acquired its `frames` (or failed), then every queued frame has reached
+  // the callable. Returns the state. `timeout` seconds (None: no limit): "running" when it passed.
+  std::string wait(const std::optional<double>& timeout) {
+    if (!engine_) {
+      return "stopped";
+    }
+    py::gil_scoped_release released;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout.value_or(1e9));
+    while (engine_->state() == pipeline::EngineState::Running) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        return "running";
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    drainQueue();
+    return pipeline::toString(engine_->state());
+  }
+
+  void stop() {
+    py::gil_scoped_release released;
+    if (engine_) {
+      engine_->stop();
+      drainQueue();
+    }
+  }
+
+  // Changes imaging parameters; live while running (a change of grid with a callable attached
+  // restarts the engine, since the queue's slots have the image's size).
+  void set(const ImagingArgs& changes) {
+    ImagingArgs next = imaging_;
+    const auto take = [](auto& field, const auto& change) {
+      if (change) {
+        field = change;
+      }
+    };
+    take(next.grid, changes.grid);
+    take(next.fnumber, changes.fnumber);
+    take(next.apodisation, changes.apodisation);
+    take(next.mode, changes.mode);
+    take(next.iqBandwidthPercent, changes.iqBandwidthPercent);
+    take(next.iqDecimation, changes.iqDecimation);
+    take(next.prfHz, changes.prfHz);
+    take(next.ensemble, changes.ensemble);
+    auto settings = settingsFor(next);
+    const auto geometryOf = [this](const modality::ProcessingSettings& s) {
+      return source_->modality().geometry(s, *source_);
+    };
+    const bool resized = geometryOf(*settings).values() != geometryOf(*settings_).values();
+    imaging_ = next;
+    settings_ = settings;
+    if (!running()) {
+      return;
+    }
+    if (resized && recorder_) {
+      stop();
+      start();
+      return;
+    }
+    py::gil_scoped_release released;
+    engine_->setSettings(settings_);
+  }
+
+  py::dict stats() const {
+    py::dict out;
+    if (!engine_) {
+      out["state"] = "stopped";
+      return out;
+    }
+    const pipeline::EngineStats s = engine_->stats();
+    out["state"] = pipeline::toString(s.state);
+    out["error"] = s.error;
+    out["acquired"] = s.acquired;
+    out["dropped"] = s.dropped;
+    out["lost"] = s.lost;
+    out["processed"] = s.processed;
+    out["damaged"] = s.damaged;
+    out["volumes"] = s.volumes;
+    out["acquisition_fps"] = s.acquisitionFps;
+    out["processing_fps"] = s.processingFps;
+    out["frame_median_ms"] = s.frameMedianMs;
+    py::list stages;
+    for (const pipeline::StageStats& stage : s.stages) {
+      stages.append(py::dict("name"_a = stage.name, "variant"_a = stage.variant,
+                             "count"_a = stage.count, "median_ms"_a = stage.medianMs,
+                             "p99_ms"_a = stage.p99Ms, "mean_ms"_a = stage.meanMs,
+                             "max_ms"_a = stage.maxMs));
+    }
+    out["stages"] = stages;
+    out["latency_median_ms"] = s.latency.medianMs;
+    out["callback_delivered"] = sink_ != nullptr ? sink_->delivered() : 0;
+    out["callback_errors"] = sink_ != nullptr ? sink_->errors() : 0;
+    out["callback_last_error"] = sink_ != nullptr ? sink_->lastError() : std::string();
+    out["callback_dropped"] = recorder_ ? recorder_->framesDropped() : 0;
+    return out;
+  }
+
+  std::string description() const { return source_->describe(); }
+
+ private:
+  bool running() const { return engine_ && engine_->state() == pipeline::EngineState::Running; }
+
+  std::shared_ptr<const modality::ProcessingSettings> settingsFor(const ImagingArgs& args) const {
+    if (const auto* ultrasound = dynamic_cast<const acquire::UltrasoundSource*>(source_.get())) {
+      return ultrasound::makeSettings(imagingFor(args, ultrasound->params()));
+    }
+    if (args.grid || args.fnumber || args.apodisation || args.mode || args.iqBandwidthPercent ||
+        args.iqDecimation || args.prfHz || args.ensemble) {
+      throw std::invalid_argument(
+          "grid, fnumber, apodisation, mode, iq_bandwidth, iq_decimation, prf and ensemble apply "
+          "to ultrasound; " +
+          source_->describe() + " is " + source_->modality().name());
+    }
+    return source_->modality().defaultSettings(*source_);
+  }
+
+  // Every frame the queue holds reaches the callable (GIL released by the caller).
+  void drainQueue() {
+    if (recorder_) {
+      recorder_->closeAdmission();
+      try {
+        recorder_->finish();
+      } catch (const std::exception&) {
+        // A sink never fails; a finish after an earlier one has nothing left to do.
+      }
+    }
+  }
+
+  // Stops and forgets the engine and its queue (GIL released by the caller).
+  void shutDown() {
+    if (engine_) {
+      engine_->stop();
+    }
+    drainQueue();
+    engine_.reset();
+    sink_ = nullptr;
+    recorder_.reset();
+    if (tuner_) {
+      tune::saveTuning(*tuner_);  // a read-only cache folder costs only the next measurement
+    }
+  }
+
+  std::string spec_;
+  compute::Backend& backend_;
+  ImagingArgs imaging_;
+  pipeline::EngineConfig config_;
+  std::shared_ptr<tune::Tuner> tuner_;
+  std::unique_ptr<acquire::FrameSource> source_;  // the source's description and settings
+  std::shared_ptr<const modality::ProcessingSettings> settings_;
+  py::object callable_ = py::none();
+  int queueSlots_ = 8;
+  std::unique_ptr<store::BmodeRecorder> recorder_;
+  CallbackSink* sink_ = nullptr;  // owned by recorder_
+  std::unique_ptr<pipeline::Engine> engine_;
+};
+
+ImagingArgs argsOf(const std::optional<std::string>& grid, const std::optional<double>& fnumber,
+                   const std::optional<std::string>& apodisation,
+                   const std::optional<std::string>& mode) {
+  ImagingArgs args;
+  args.grid = grid;
+  args.fnumber = fnumber;
+  args.apodisation = apodisation;
+  args.mode = mode;
+  return args;
+}
+
+}  // namespace
+
+void bindEngine(py::module_& m) {
+  py::class_<Frame, std::shared_ptr<Frame>>(m, "Frame", "One completed image, in a callback.")
+      .def_property_readonly(
+          "image", [](const py::object& self) { return self.cast<const Frame&>().image(self); })
+      .def_property_readonly("sequence", [](const Frame& f) { return f.header().sequence; })
+      .def_property_readonly("timestamp_ns", [](const Frame& f) { return f.header().timestampNs; })
+      .def_property_readonly("source_index", [](const Frame& f) { return f.header().sourceIndex; })
+      .def_property_readonly("slice_index",
+                             [](const Frame& f) { return f.header().slice.sliceIndex; })
+      .def_property_readonly("geometry", [](const Frame& f) {
+        const process::ImageGeometry& g = f.geometry();
+        return py::dict("nx"_a = g.nx, "nz"_a = g.nz, "layers"_a = g.layers, "x0"_a = g.x0,
+                        "dx"_a = g.dx, "z0"_a = g.z0, "dz"_a = g.dz);
+      });
+
+  py::class_<PyEngine>(m, "Engine",
+                       "An imaging engine on a source (what --input takes), on a backend.")
+      .def(py::init([](const std::string& source, const std::string& backend, std::uint64_t frames,
+                       const std::string& policy, bool pace, const std::optional<double>& rate,
+                       const std::optional<std::string>& grid, const std::optional<double>& fnumber,
+                       const std::optional<std::string>& apodisation,
+                       const std::optional<std::string>& mode, bool tune) {
+             return std::make_unique<PyEngine>(source, backend, frames, policy, pace, rate,
+                                               argsOf(grid, fnumber, apodisation, mode), tune);
+           }),
+           "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = 0,
+           "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
+           "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
+           "tune"_a = true,
+           "frames: stop after this many (0: until stop()); policy: \"block\" (lose nothing) or "
+           "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
+           "keywords are cineflow.bmode's; tune: the tuning history's variants, measured at "
+           "start where it has none (False: the defaults, as --no-tune).")
+      .def("on_frame", &PyEngine::onFrame, "callback"_a, "queue"_a = 8,
+           "Calls callback(frame) for every completed image, from a queue of `queue` frames.")
+      .def("start", &PyEngine::start)
+      .def("stop", &PyEngine::stop)
+      .def("wait", &PyEngine::wait, "timeout"_a = py::none(),
+           "Waits until the engine has its frames (or failed); returns the state.")
+      .def(
+          "set",
+          [](PyEngine& engine, const std::optional<std::string>& grid,
+             const std::optional<double>& fnumber, const std::optional<std::string>& apodisation,
+             const std::optional<std::string>& mode) {
+            engine.set(argsOf(grid, fnumber, apodisation, mode));
+          },
+          py::kw_only(), "grid"_a = py::none(), "fnumber"_a = py::none(),
+          "apodisation"_a = py::none(), "mode"_a = py::none(),
+          "Changes imaging parameters, live while running.")
+      .def("stats", &PyEngine::stats,
+           "The engine's counts, rates and per-stage times (the profiler's statistics), and the "
+           "callback's deliveries, drops and errors.")
+      .def(
+          "__enter__", [](PyEngine& engine) -> PyEngine& { return engine; },
+          py::return_value_policy::reference)
+      .def("__exit__", [](PyEngine& engine, const py::args&) { engine.stop(); })
+      .def("__repr__", [](const PyEngine& e) { return "Engine(" + e.description() + ")"; });
+}
+
+}  // namespace cineflow::python

@@ -1,0 +1,13 @@
+#pragma once
+// The parts of the `cineflow` Python module, each adding its names (module.cpp calls them).
+
+#include <pybind11/pybind11.h>
+
+namespace cineflow::python {
+
+void bindBackends(pybind11::module_& m);     // backend_info
+void bindAcquisition(pybind11::module_& m);  // Acquisition, Source
+void bindImaging(pybind11::module_& m);      // bmode, beamform
+void bindEngine(pybind11::module_& m);       // Engine, Frame
+
+}  // namespace cineflow::python

@@ -1,0 +1,43 @@
+"""Fixtures for the Python module's tests (CTest runs them: tests/CMakeLists.txt, `python_module`).
+
+The environment says where things are: PYTHONPATH the built module, CINEFLOW_APP the `cineflow`
+executable (the command line the module is compared with), CINEFLOW_SHARED_DATA the real datasets
+(tests that need them skip when absent), CINEFLOW_CACHE_DIR the simulator's cache.
+"""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    folder = pathlib.Path(os.environ.get("CINEFLOW_SHARED_DATA", "../shared/data"))
+    if not (folder / "field2_pw3_points.h5").exists():
+        pytest.skip(f"no real datasets in {folder} (../shared/data is not part of a clone)")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def app():
+    path = os.environ.get("CINEFLOW_APP")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("CINEFLOW_APP does not name the cineflow executable")
+    return path
+
+
+@pytest.fixture
+def run_app(app, tmp_path):
+    """cineflow ARGS...: (exit code, stdout, stderr), with its own tuning history (none)."""
+    def run(*args):
+        env = dict(os.environ, CINEFLOW_CACHE_DIR=str(tmp_path / "cache"))
+        done = subprocess.run([app, *args], capture_output=True, text=True, env=env, timeout=600)
+        return done.returncode, done.stdout, done.stderr
+    return run
+
+
+@pytest.fixture
+def no_history(tmp_path, monkeypatch):
+    """An empty tuning history: every stage runs its default variant, as with --no-tune."""
+    monkeypatch.setenv("CINEFLOW_CACHE_DIR", str(tmp_path / "cache"))

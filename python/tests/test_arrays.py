@@ -1,0 +1,122 @@
+"""Arrays in, images out: cineflow.bmode and cineflow.beamform on NumPy channel data.
+
+Checked against the command line (the same frame imaged by `cineflow --headless`: equal bit for
+bit), against the Field II phantom's known scatterer positions (an independent reference), and
+for the errors a script meets (each a clear Python exception carrying the command line's message).
+"""
+import h5py
+import numpy as np
+import pytest
+
+import cineflow
+
+
+def test_source_reads_the_recordings_samples(shared_data):
+    path = shared_data / "field2_pw3_points.h5"
+    with h5py.File(path, "r") as f:  # an independent reader (before Cineflow holds the file)
+        expected = f["rf"][0]
+    source = cineflow.Source(str(path))
+    assert source.modality == "ultrasound"
+    assert source.frame_shape == (3, 192, 2313) and source.dtype == np.int16
+    assert np.array_equal(source.read(0), expected)
+    acq = source.acquisition
+    assert (acq.transmits, acq.elements, acq.samples) == (3, 192, 2313)
+    assert acq.fs == 20e6 and abs(acq.element_x[1] - acq.element_x[0] - 0.23e-3) < 1e-9
+    with pytest.raises(IndexError):
+        source.read(1)
+
+
+def test_bmode_equals_the_command_line_bit_for_bit(shared_data, run_app, tmp_path, no_history):
+    path = str(shared_data / "verasonics_rotating_disk.h5")
+    grid = "-12.5:12.5:0.1,10:35:0.1"
+    out = tmp_path / "out.h5"
+    code, _, err = run_app("--headless", "--backend", "cpu", "--no-tune", "--input", path,
+                           "--grid", grid, "--frames", "3", "--output", str(out))
+    assert code == 0, err
+    with h5py.File(out, "r") as f:
+        expected = f["bmode_db"][:]
+    source = cineflow.Source(path)
+    for index in range(3):
+        image = cineflow.bmode(source.read(index), source.acquisition, grid=grid, backend="cpu")
+        assert image.dtype == np.float32 and image.shape == expected[index].shape
+        assert np.array_equal(image, expected[index]), f"frame {index} differs"
+
+
+def test_isolated_points_peak_where_field_ii_put_them(shared_data):
+    """In I/Q mode each isolated point on the axis peaks within 0.03 mm of its true depth
+    (../shared/data/README.md); 0.05 mm allowed here, half the 0.1 mm lateral step."""
+    source = cineflow.Source(str(shared_data / "field2_pw3_points.h5"))
+    image = cineflow.bmode(source.read(0), source.acquisition, mode="iq", backend="cpu",
+                           grid="-0.5:0.5:0.1,9:47:0.01")
+    z = 9e-3 + 0.01e-3 * np.arange(image.shape[0])
+    centre = image[:, image.shape[1] // 2]
+    for depth in (10.35e-3, 22.18e-3, 34.00e-3, 45.83e-3):
+        near = np.abs(z - depth) < 0.5e-3
+        peak = z[near][np.argmax(centre[near])]
+        assert abs(peak - depth) < 0.05e-3, f"point at {depth * 1e3:.2f} mm peaks at {peak * 1e3:.3f} mm"
+
+
+def test_beamform_before_detection(shared_data):
+    """The I/Q sum's magnitude is the envelope bmode compresses: 20 log10 |sum| equals bmode's
+    dB image (float32 rounding)."""
+    source = cineflow.Source(str(shared_data / "field2_pw3_points.h5"))
+    rf, acq = source.read(0), source.acquisition
+    grid = "-5:5:0.2,20:25:0.05"
+    summed = cineflow.beamform(rf, acq, mode="iq", grid=grid, backend="cpu")
+    image = cineflow.bmode(rf, acq, mode="iq", grid=grid, backend="cpu")
+    assert summed.dtype == np.complex64 and summed.shape == image.shape
+    db = 20 * np.log10(np.maximum(np.abs(summed.astype(np.complex128)), 1e-10))
+    assert np.max(np.abs(db - image)) < 1e-3
+    real = cineflow.beamform(rf, acq, mode="rf", grid=grid, backend="cpu")
+    assert real.dtype == np.float32 and real.shape == image.shape and np.abs(real).max() > 0
+
+
+def synthetic_acquisition(rng):
+    transmits, elements, samples = 2, 32, 512
+    acq = cineflow.Acquisition(fs=20e6, f0=5e6, angles=[-0.1, 0.1],
+                               element_x=list((np.arange(elements) - 15.5) * 0.3e-3),
+                               samples=samples, t0=0.0)
+    rf = rng.integers(-2000, 2000, size=(transmits, elements, samples), dtype=np.int16)
+    return acq, rf
+
+
+class FakeGpuArray:
+    """What CuPy and PyTorch arrays on a GPU show."""
+    __cuda_array_interface__ = {"shape": (2, 32, 512), "typestr": "<i2", "data": (0, False),
+                                "version": 3}
+
+
+def test_bad_arrays_raise_clear_errors():
+    rng = np.random.default_rng(7)
+    acq, rf = synthetic_acquisition(rng)
+    assert cineflow.bmode(rf, acq, backend="cpu").shape[0] > 0  # the good one images
+    with pytest.raises(TypeError, match="dtype float64.*astype\\(numpy.float32\\)"):
+        cineflow.bmode(rf.astype(np.float64), acq, backend="cpu")
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        cineflow.bmode(np.asfortranarray(rf), acq, backend="cpu")
+    with pytest.raises(ValueError, match=r"shape \(2, 32, 511\).*\(2, 32, 512\)"):
+        cineflow.bmode(np.ascontiguousarray(rf[:, :, :511]), acq, backend="cpu")
+    with pytest.raises(TypeError, match="GPU array.*cpu backend"):
+        cineflow.bmode(FakeGpuArray(), acq, backend="cpu")
+    with pytest.raises(TypeError, match="not list"):
+        cineflow.bmode(rf.tolist(), acq, backend="cpu")
+    with pytest.raises(ValueError, match="no variant 'nonesuch'"):
+        cineflow.beamform(rf, acq, backend="cpu", variants={"beamform": "nonesuch"})
+    with pytest.raises(ValueError):
+        cineflow.Acquisition(fs=20e6, f0=5e6, angles=[0.0], element_x=[0.0, -1e-3], samples=64)
+
+
+@pytest.mark.parametrize("option,value", [("--grid", "1:2"), ("--fnumber", "-1"),
+                                          ("--apodisation", "gauss"), ("--mode", "colour")])
+def test_errors_carry_the_command_lines_messages(shared_data, run_app, option, value):
+    path = str(shared_data / "field2_pw3_points.h5")
+    code, _, err = run_app("--headless", "--backend", "cpu", "--input", path, option, value,
+                           "--output", "/dev/null")
+    assert code != 0
+    keyword = {"--grid": "grid", "--fnumber": "fnumber", "--apodisation": "apodisation",
+               "--mode": "mode"}[option]
+    source = cineflow.Source(path)
+    with pytest.raises(ValueError) as raised:
+        cineflow.bmode(source.read(0), source.acquisition, backend="cpu",
+                       **{keyword: float(value) if keyword == "fnumber" else value})
+    assert str(raised.value) in err, f"python: {raised.value!r}\ncommand line: {err!r}"

@@ -1,0 +1,112 @@
+"""cineflow.Engine: start, stop, live changes, statistics, and frames handed to a callable from a
+bounded queue, on the built-in simulator (CPU backend). tune=False: every stage its default
+variant, as cineflow.bmode(tune=False) runs them, whatever a tuning history says."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import cineflow
+
+
+def test_every_frame_reaches_the_callback_in_order_in_block_mode():
+    seen = []
+
+    def slow(frame):
+        seen.append(frame.sequence)
+        assert frame.image.shape == (frame.geometry["nz"], frame.geometry["nx"])
+        time.sleep(0.02)  # slower than the engine: Block holds the source back, loses nothing
+
+    with cineflow.Engine("sim", backend="cpu", tune=False, frames=16, pace=False, policy="block") as engine:
+        engine.on_frame(slow, queue=2)
+        engine.start()
+        assert engine.wait() == "finished"
+        stats = engine.stats()
+    assert seen == list(range(16))
+    assert stats["processed"] == 16 and stats["callback_delivered"] == 16
+    assert stats["callback_dropped"] == 0 and stats["dropped"] == 0
+
+
+def test_the_image_is_the_frame_the_engine_made():
+    """What the callback sees is the engine's image: the simulator's first frame, imaged by
+    cineflow.bmode from the same source on the same backend, equal bit for bit."""
+    images = {}
+    with cineflow.Engine("sim", backend="cpu", tune=False, frames=2, pace=False) as engine:
+        engine.on_frame(lambda f: images.setdefault(f.source_index, f.image.copy()))
+        engine.start()
+        engine.wait()
+    source = cineflow.Source("sim")
+    expected = cineflow.bmode(source.read(0), source.acquisition, backend="cpu", tune=False)
+    assert np.array_equal(images[0], expected)
+
+
+def test_a_failing_or_slow_callback_never_holds_the_engine():
+    calls = []
+
+    def failing(frame):
+        calls.append(frame.sequence)
+        time.sleep(0.15)
+        raise ValueError(f"script bug at frame {frame.sequence}")
+
+    with cineflow.Engine("sim", backend="cpu", tune=False, frames=30, rate=10.0, policy="drop") as engine:
+        engine.on_frame(failing, queue=2)
+        engine.start()
+        assert engine.wait() == "finished"
+        stats = engine.stats()
+    # The engine acquired every frame at its own pace; the callback's queue dropped what it could
+    # not hold (a callback that held the engine would have been handed every frame), and every
+    # image is accounted for: raised in the callback or dropped by its queue.
+    assert stats["acquired"] == 30 and stats["processed"] > 0
+    assert stats["callback_dropped"] > 0
+    assert stats["callback_errors"] == len(calls) == stats["processed"] - stats["callback_dropped"]
+    assert stats["callback_delivered"] == 0
+    assert "script bug at frame" in stats["callback_last_error"]
+
+
+def test_the_buffer_is_handed_back_after_the_callback():
+    kept = []
+    with cineflow.Engine("sim", backend="cpu", tune=False, frames=1, pace=False) as engine:
+        def keep(frame):
+            kept.append(frame)
+            with pytest.raises(ValueError):
+                frame.image[0, 0] = 1  # a read-only view of the queue's slot
+        engine.on_frame(keep)
+        engine.start()
+        engine.wait()
+    with pytest.raises(RuntimeError, match="went back to the queue"):
+        kept[0].image
+
+
+def test_live_changes_and_statistics():
+    shapes = []
+    with cineflow.Engine("sim", backend="cpu", tune=False, rate=10.0) as engine:
+        engine.on_frame(lambda f: shapes.append(f.image.shape), queue=4)
+        engine.start()
+        while len(shapes) < 2:
+            time.sleep(0.05)
+        engine.set(fnumber=2.5)  # live, same image size
+        engine.set(grid="-5:5:0.2,10:20:0.2")  # a new size: the queue is remade
+        count = len(shapes)
+        deadline = time.monotonic() + 60
+        while len(shapes) < count + 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stats = engine.stats()
+        assert stats["state"] == "running"
+        names = [stage["name"] for stage in stats["stages"]]
+        assert names[:2] == ["upload", "bandpass"] and "beamform" in names
+        assert all(stage["median_ms"] > 0 for stage in stats["stages"] if stage["count"])
+    assert shapes[-1] == (51, 51)
+    assert engine.stats()["state"] in ("stopped", "finished")
+
+
+def test_bad_engine_arguments():
+    with pytest.raises(ValueError, match="block.*drop|drop.*block"):
+        cineflow.Engine("sim", backend="cpu", tune=False, policy="sometimes")
+    with pytest.raises(RuntimeError):
+        cineflow.Engine("/no/such/recording.h5", backend="cpu")
+    with pytest.raises(ValueError, match="apply to ultrasound"):
+        cineflow.Engine("oct-sim", backend="cpu", fnumber=2.0)
+    engine = cineflow.Engine("sim", backend="cpu")
+    with pytest.raises(ValueError, match="at least 1"):
+        engine.on_frame(print, queue=0)
