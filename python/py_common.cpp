@@ -104,6 +104,27 @@ py::array requireHostArray(const py::handle& object, const std::string& what,
   return array;
 }
 
+ScriptCallback::~ScriptCallback() {
+  py::gil_scoped_acquire gil;
+  callable_ = py::object();
+}
+
+void ScriptCallback::operator()(const py::object& argument) {
+  try {
+    callable_(argument);
+    delivered_.fetch_add(1);
+  } catch (py::error_already_set& error) {
+    errors_.fetch_add(1);
+    std::scoped_lock lock(mutex_);
+    lastError_ = error.what();
+  }
+}
+
+std::string ScriptCallback::lastError() const {
+  std::scoped_lock lock(mutex_);
+  return lastError_;
+}
+
 acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what) {
   if (array.dtype().equal(py::dtype("int16"))) {
     return acquire::SampleType::Int16;

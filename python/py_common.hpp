@@ -7,6 +7,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <atomic>
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -47,6 +50,28 @@ struct ImagingArgs {
 // ImagingParams::defaultsFor(acq) with `args` applied, validated for `acq`. Throws
 // std::invalid_argument (ValueError in Python) with the command line's messages.
 process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq);
+
+// A script's callable called from one of Cineflow's threads (GIL held by the caller): what it
+// raises is counted and the last message kept, never passed on (the thread goes on).
+class ScriptCallback {
+ public:
+  explicit ScriptCallback(py::object callable) : callable_(std::move(callable)) {}
+  ~ScriptCallback();  // drops the callable under the GIL
+  ScriptCallback(const ScriptCallback&) = delete;
+  ScriptCallback& operator=(const ScriptCallback&) = delete;
+
+  void operator()(const py::object& argument);
+  std::uint64_t delivered() const { return delivered_.load(); }  // calls that returned
+  std::uint64_t errors() const { return errors_.load(); }        // calls that raised
+  std::string lastError() const;
+
+ private:
+  py::object callable_;
+  std::atomic<std::uint64_t> delivered_{0};
+  std::atomic<std::uint64_t> errors_{0};
+  mutable std::mutex mutex_;
+  std::string lastError_;
+};
 
 // "int16" | "float32" for a sample type, and back (TypeError for another dtype).
 acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what);

@@ -21,6 +21,7 @@
 #include "pipeline/engine.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"
+#include "py_volumes.hpp"
 #include "store/bmode_recorder.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
@@ -69,49 +70,31 @@ class Frame {
 class CallbackSink final : public store::FrameSink {
  public:
   CallbackSink(py::object callable, process::ImageGeometry geometry)
-      : callable_(std::move(callable)), geometry_(geometry) {}
-  ~CallbackSink() override {
-    py::gil_scoped_acquire gil;
-    callable_ = py::object();
-  }
+      : callback_(std::move(callable)), geometry_(geometry) {}
 
   void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
     py::gil_scoped_acquire gil;
     auto frame = std::make_shared<Frame>(header, geometry_, image);
-    try {
-      callable_(py::cast(frame));
-      delivered_.fetch_add(1);
-    } catch (py::error_already_set& error) {
-      errors_.fetch_add(1);
-      std::scoped_lock lock(mutex_);
-      lastError_ = error.what();
-    }
+    callback_(py::cast(frame));
     frame->release();
   }
   void finish() override {}
-
-  std::uint64_t delivered() const { return delivered_.load(); }
-  std::uint64_t errors() const { return errors_.load(); }
-  std::string lastError() const {
-    std::scoped_lock lock(mutex_);
-    return lastError_;
-  }
+  const ScriptCallback& callback() const { return callback_; }
 
  private:
-  py::object callable_;
+  ScriptCallback callback_;
   process::ImageGeometry geometry_;
-  std::atomic<std::uint64_t> delivered_{0};
-  std::atomic<std::uint64_t> errors_{0};
-  mutable std::mutex mutex_;
-  std::string lastError_;
 };
 
 class PyEngine {
  public:
   PyEngine(const std::string& spec, const std::string& backendName, std::uint64_t frames,
            const std::string& policy, bool pace, const std::optional<double>& rate,
-           ImagingArgs imaging, bool tune)
-      : spec_(spec), backend_(backendFor(backendName)), imaging_(std::move(imaging)) {
+           ImagingArgs imaging, bool tune, std::size_t storeBytes)
+      : spec_(spec),
+        backend_(backendFor(backendName)),
+        imaging_(std::move(imaging)),
+        storeBytes_(storeBytes) {
     // As the command line: the tuning history's choices, measured at start where it has none
     // (tune=False: every stage its default, as --no-tune).
     if (tune) {
@@ -144,16 +127,64 @@ class PyEngine {
     queueSlots_ = queue;
   }
 
+  void onVolume(py::object callable, int queue) {
+    if (running()) {
+      throw std::logic_error("on_volume() is for a stopped engine: stop() first");
+    }
+    if (queue < 1) {
+      throw py::value_error("queue must hold at least 1 volume, not " + std::to_string(queue));
+    }
+    volumeCallable_ = std::move(callable);
+    volumeQueue_ = queue;
+  }
+
+  // The engine's VolumeStore, made on first use with `storeBytes` of the backend's memory.
+  std::shared_ptr<Store> store() {
+    if (!store_) {
+      auto metadata = metadata_;
+      py::gil_scoped_release released;
+      store_ = std::make_shared<Store>(backend_, storeBytes_, [metadata] {
+        std::scoped_lock lock(metadata->mutex);
+        return metadata->value;
+      });
+    }
+    return store_;
+  }
+
+  std::uint64_t keepLatest() {
+    if (!engine_) {
+      throw std::runtime_error("no volume yet: start() the engine first");
+    }
+    auto kept = store();
+    py::gil_scoped_release released;
+    return kept->keepLatest(*engine_);
+  }
+
   void start() {
     if (running()) {
       return;
     }
+    if (!volumeCallable_.is_none()) {
+      store();
+    }
     py::gil_scoped_release released;
     shutDown();
     const process::ImageGeometry geometry = source_->modality().geometry(*settings_, *source_);
+    {
+      std::scoped_lock lock(metadata_->mutex);
+      metadata_->value = source_->modality().describe(*source_, *settings_);
+    }
     std::unique_ptr<acquire::FrameSource> source = acquire::openSource(spec_);
     engine_ = std::make_unique<pipeline::Engine>(backend_, config_);
     engine_->setTuner(tuner_);
+    if (!volumeCallable_.is_none()) {
+      {
+        py::gil_scoped_acquire gil;
+        volumeFeed_ = std::make_unique<VolumeFeed>(store_, volumeCallable_, volumeQueue_);
+      }
+      engine_->setVolumeCallback(
+          [feed = volumeFeed_.get()](const pipeline::VolumeEndpoint& e) { feed->onVolume(e); });
+    }
     if (!callable_.is_none()) {
       {
         py::gil_scoped_acquire gil;
@@ -190,6 +221,9 @@ class PyEngine {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     drainQueue();
+    if (volumeFeed_) {
+      volumeFeed_->drain();
+    }
     return pipeline::toString(engine_->state());
   }
 
@@ -198,6 +232,9 @@ class PyEngine {
     if (engine_) {
       engine_->stop();
       drainQueue();
+      if (volumeFeed_) {
+        volumeFeed_->drain();
+      }
     }
   }
 
@@ -264,10 +301,15 @@ class PyEngine {
     }
     out["stages"] = stages;
     out["latency_median_ms"] = s.latency.medianMs;
-    out["callback_delivered"] = sink_ != nullptr ? sink_->delivered() : 0;
-    out["callback_errors"] = sink_ != nullptr ? sink_->errors() : 0;
-    out["callback_last_error"] = sink_ != nullptr ? sink_->lastError() : std::string();
+    out["callback_delivered"] = sink_ != nullptr ? sink_->callback().delivered() : 0;
+    out["callback_errors"] = sink_ != nullptr ? sink_->callback().errors() : 0;
+    out["callback_last_error"] = sink_ != nullptr ? sink_->callback().lastError() : std::string();
     out["callback_dropped"] = recorder_ ? recorder_->framesDropped() : 0;
+    out["volume_delivered"] = volumeFeed_ ? volumeFeed_->callback().delivered() : 0;
+    out["volume_dropped"] = volumeFeed_ ? volumeFeed_->dropped() : 0;
+    out["volume_errors"] = volumeFeed_ ? volumeFeed_->callback().errors() : 0;
+    out["volume_last_error"] = volumeFeed_ ? volumeFeed_->callback().lastError() : std::string();
+    out["volume_last_drop"] = volumeFeed_ ? volumeFeed_->lastDrop() : std::string();
     return out;
   }
 
@@ -308,9 +350,15 @@ class PyEngine {
       engine_->stop();
     }
     drainQueue();
+    if (volumeFeed_) {
+      volumeFeed_->drain();
+    }
     engine_.reset();
     sink_ = nullptr;
     recorder_.reset();
+    if (volumeFeed_) {
+      volumeFeed_.reset();
+    }
     if (tuner_) {
       tune::saveTuning(*tuner_);  // a read-only cache folder costs only the next measurement
     }
@@ -319,12 +367,24 @@ class PyEngine {
   std::string spec_;
   compute::Backend& backend_;
   ImagingArgs imaging_;
+  std::size_t storeBytes_;
   pipeline::EngineConfig config_;
   std::shared_ptr<tune::Tuner> tuner_;
   std::unique_ptr<acquire::FrameSource> source_;  // the source's description and settings
   std::shared_ptr<const modality::ProcessingSettings> settings_;
   py::object callable_ = py::none();
   int queueSlots_ = 8;
+  py::object volumeCallable_ = py::none();
+  int volumeQueue_ = 4;
+  // What saved volumes say about their acquisition and processing; the store outlives the engine
+  // when a script holds it, so it reads a copy made at each start.
+  struct MetadataBox {
+    std::mutex mutex;
+    store::FileMetadata value;
+  };
+  std::shared_ptr<MetadataBox> metadata_ = std::make_shared<MetadataBox>();
+  std::shared_ptr<Store> store_;
+  std::unique_ptr<VolumeFeed> volumeFeed_;  // before engine_: the engine's callback uses it
   std::unique_ptr<store::BmodeRecorder> recorder_;
   CallbackSink* sink_ = nullptr;  // owned by recorder_
   std::unique_ptr<pipeline::Engine> engine_;
@@ -364,20 +424,30 @@ void bindEngine(py::module_& m) {
                        const std::string& policy, bool pace, const std::optional<double>& rate,
                        const std::optional<std::string>& grid, const std::optional<double>& fnumber,
                        const std::optional<std::string>& apodisation,
-                       const std::optional<std::string>& mode, bool tune) {
+                       const std::optional<std::string>& mode, bool tune, std::size_t storeBytes) {
              return std::make_unique<PyEngine>(source, backend, frames, policy, pace, rate,
-                                               argsOf(grid, fnumber, apodisation, mode), tune);
+                                               argsOf(grid, fnumber, apodisation, mode), tune,
+                                               storeBytes);
            }),
            "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = 0,
            "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
            "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
-           "tune"_a = true,
+           "tune"_a = true, "store_bytes"_a = 0,
            "frames: stop after this many (0: until stop()); policy: \"block\" (lose nothing) or "
            "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
            "keywords are cineflow.bmode's; tune: the tuning history's variants, measured at "
-           "start where it has none (False: the defaults, as --no-tune).")
+           "start where it has none (False: the defaults, as --no-tune); store_bytes: the "
+           "VolumeStore's reservation (0: half the device's free memory; on the CPU a quarter "
+           "of the host's, at most 4 GiB).")
       .def("on_frame", &PyEngine::onFrame, "callback"_a, "queue"_a = 8,
            "Calls callback(frame) for every completed image, from a queue of `queue` frames.")
+      .def("on_volume", &PyEngine::onVolume, "callback"_a, "queue"_a = 4,
+           "Calls callback(volume) for every complete volume (cineflow.Volume: the volume and its "
+           "MIPs, shared, valid in the call; volume.keep() keeps it in the store), at most "
+           "`queue` waiting.")
+      .def_property_readonly("store", &PyEngine::store, "The engine's cineflow.Store.")
+      .def("keep_latest", &PyEngine::keepLatest,
+           "Copies the latest complete volume into the store; returns its id.")
       .def("start", &PyEngine::start)
       .def("stop", &PyEngine::stop)
       .def("wait", &PyEngine::wait, "timeout"_a = py::none(),

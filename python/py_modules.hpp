@@ -9,5 +9,7 @@ void bindBackends(pybind11::module_& m);     // backend_info
 void bindAcquisition(pybind11::module_& m);  // Acquisition, Source
 void bindImaging(pybind11::module_& m);      // bmode, beamform
 void bindEngine(pybind11::module_& m);       // Engine, Frame
+void bindVolumes(pybind11::module_& m);      // Volume, Store
+void bindDeviceView(pybind11::module_& m);   // DeviceView
 
 }  // namespace cineflow::python
