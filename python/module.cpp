@@ -18,6 +18,7 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindBackends(m);
   cineflow::python::bindAcquisition(m);
   cineflow::python::bindImaging(m);
+  cineflow::python::bindFlow(m);
   cineflow::python::bindDeviceView(m);
   cineflow::python::bindVolumes(m);
   cineflow::python::bindEngine(m);

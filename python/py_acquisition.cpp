@@ -69,13 +69,16 @@ class Source {
     return frame;
   }
 
-  const acquire::AcquisitionParams& acquisition() const {
-    const auto* ultrasound = dynamic_cast<const acquire::UltrasoundSource*>(source_.get());
-    if (ultrasound == nullptr) {
-      throw py::attribute_error(source_->describe() + " is " + modality() +
-                                ": it has no plane-wave acquisition");
+  // A plane-wave source's Acquisition, an OCT source's OctAcquisition.
+  py::object acquisition() const {
+    if (const auto* ultrasound = dynamic_cast<const acquire::UltrasoundSource*>(source_.get())) {
+      return py::cast(ultrasound->params());
     }
-    return ultrasound->params();
+    if (const oct::OctSource* octSource = oct::asOct(source_.get())) {
+      return octInputOf(*octSource);
+    }
+    throw py::attribute_error(source_->describe() + " is " + modality() +
+                              ": it has no acquisition Cineflow's Python module describes");
   }
 
  private:
@@ -141,7 +144,7 @@ void bindAcquisition(py::module_& m) {
           "frame_shape", [](const Source& s) { return py::tuple(py::cast(s.frameLayout().first)); })
       .def_property_readonly("dtype", [](const Source& s) { return s.frameLayout().second; })
       .def_property_readonly("acquisition", &Source::acquisition,
-                             "The plane-wave acquisition (ultrasound sources)")
+                             "Acquisition (ultrasound) or OctAcquisition (OCT)")
       .def("read", &Source::read, "index"_a,
            "Frame `index` as a new NumPy array: ultrasound [transmits][elements][samples] int16 "
            "or float32; OCT [ascans][samples] uint16.")

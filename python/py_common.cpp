@@ -136,6 +136,29 @@ acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what
                        "; Cineflow takes int16 or float32");
 }
 
+ImagingArgs imagingArgs(const std::optional<std::string>& grid,
+                        const std::optional<double>& fnumber,
+                        const std::optional<std::string>& apodisation,
+                        const std::optional<std::string>& mode,
+                        const std::optional<double>& iqBandwidthPercent,
+                        const std::optional<int>& iqDecimation) {
+  ImagingArgs args;
+  args.grid = grid;
+  args.fnumber = fnumber;
+  args.apodisation = apodisation;
+  args.mode = mode;
+  args.iqBandwidthPercent = iqBandwidthPercent;
+  args.iqDecimation = iqDecimation;
+  return args;
+}
+
+void finishStream(compute::Stream& stream) {
+  stream.synchronize();
+  if (const std::string error = stream.takeError(); !error.empty()) {
+    throw std::runtime_error(error);
+  }
+}
+
 process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq) {
   acq.validate();
   process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
@@ -161,9 +184,17 @@ process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::Acquis
   if (args.iqDecimation) {
     imaging.iqDecimation = *args.iqDecimation;
   }
-  if ((args.prfHz || args.ensemble) && !process::isDoppler(imaging.mode)) {
+  if ((args.prfHz || args.ensemble || args.ensembleMode || args.wallFilter) &&
+      !process::isDoppler(imaging.mode)) {
     throw std::invalid_argument(
-        "prf and ensemble act in the Doppler modes only (mode='doppler' or 'power-doppler')");
+        "prf, ensemble, ensemble_mode and wall_filter act in the Doppler modes only "
+        "(mode='doppler' or 'power-doppler')");
+  }
+  if (args.ensembleMode) {
+    imaging.doppler.ensembleMode = process::parseEnsembleMode(*args.ensembleMode);
+  }
+  if (args.wallFilter) {
+    imaging.doppler.applyWallFilterSpec(*args.wallFilter);
   }
   if (args.prfHz) {
     imaging.doppler.prfHz = *args.prfHz;

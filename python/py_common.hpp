@@ -9,12 +9,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::python {
@@ -46,10 +48,38 @@ struct ImagingArgs {
   std::optional<int> iqDecimation;
   std::optional<double> prfHz;
   std::optional<int> ensemble;
+  std::optional<std::string> ensembleMode;  // "sliding" | "block"
+  std::optional<std::string> wallFilter;    // --wall-filter's words
 };
+// The arguments as ImagingArgs (the keywords every imaging call shares).
+ImagingArgs imagingArgs(const std::optional<std::string>& grid,
+                        const std::optional<double>& fnumber,
+                        const std::optional<std::string>& apodisation,
+                        const std::optional<std::string>& mode,
+                        const std::optional<double>& iqBandwidthPercent = {},
+                        const std::optional<int>& iqDecimation = {});
 // ImagingParams::defaultsFor(acq) with `args` applied, validated for `acq`. Throws
 // std::invalid_argument (ValueError in Python) with the command line's messages.
 process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq);
+
+// Waits for `stream` and raises (RuntimeError) what it reported.
+void finishStream(compute::Stream& stream);
+
+// Selects `processor`'s tunable stages' variants: `pins` ({"beamform": "avx2"}), else the tuning
+// history's choice, else the default; with tuned = false only the pins (as --no-tune).
+template <class Processor>
+void chooseVariants(Processor& processor, compute::Backend& backend,
+                    const std::map<std::string, std::string>& pins, bool tuned) {
+  std::string message;
+  tune::VariantPins pinned(pins.begin(), pins.end());
+  const auto tuner = tuned ? tune::makeTuner(backend, std::move(pinned), message)
+                           : tune::makePinsOnlyTuner(backend, std::move(pinned));
+  if (tuner) {
+    for (const tune::TunableStage& stage : processor.tunableStages(backend)) {
+      tuner->choose(stage, /*mayMeasure=*/false);
+    }
+  }
+}
 
 // A script's callable called from one of Cineflow's threads (GIL held by the caller): what it
 // raises is counted and the last message kept, never passed on (the thread goes on).

@@ -390,17 +390,6 @@ class PyEngine {
   std::unique_ptr<pipeline::Engine> engine_;
 };
 
-ImagingArgs argsOf(const std::optional<std::string>& grid, const std::optional<double>& fnumber,
-                   const std::optional<std::string>& apodisation,
-                   const std::optional<std::string>& mode) {
-  ImagingArgs args;
-  args.grid = grid;
-  args.fnumber = fnumber;
-  args.apodisation = apodisation;
-  args.mode = mode;
-  return args;
-}
-
 }  // namespace
 
 void bindEngine(py::module_& m) {
@@ -426,7 +415,7 @@ void bindEngine(py::module_& m) {
                        const std::optional<std::string>& apodisation,
                        const std::optional<std::string>& mode, bool tune, std::size_t storeBytes) {
              return std::make_unique<PyEngine>(source, backend, frames, policy, pace, rate,
-                                               argsOf(grid, fnumber, apodisation, mode), tune,
+                                               imagingArgs(grid, fnumber, apodisation, mode), tune,
                                                storeBytes);
            }),
            "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = 0,
@@ -457,7 +446,7 @@ void bindEngine(py::module_& m) {
           [](PyEngine& engine, const std::optional<std::string>& grid,
              const std::optional<double>& fnumber, const std::optional<std::string>& apodisation,
              const std::optional<std::string>& mode) {
-            engine.set(argsOf(grid, fnumber, apodisation, mode));
+            engine.set(imagingArgs(grid, fnumber, apodisation, mode));
           },
           py::kw_only(), "grid"_a = py::none(), "fnumber"_a = py::none(),
           "apodisation"_a = py::none(), "mode"_a = py::none(),

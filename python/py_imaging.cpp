@@ -39,18 +39,6 @@ acquire::SampleType checkFrame(const py::array& rf, const acquire::AcquisitionPa
   return type;
 }
 
-// The stream's end: waits, then raises what it reported.
-void finish(compute::Stream& stream) {
-  stream.synchronize();
-  if (const std::string error = stream.takeError(); !error.empty()) {
-    throw std::runtime_error(error);
-  }
-}
-
-tune::VariantPins pinsOf(const std::map<std::string, std::string>& variants) {
-  return tune::VariantPins(variants.begin(), variants.end());
-}
-
 py::array_t<float> bmode(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
                          const ImagingArgs& args, const std::string& backendName,
                          const std::map<std::string, std::string>& variants, bool tuned) {
@@ -61,14 +49,7 @@ py::array_t<float> bmode(const py::handle& rfObject, const acquire::AcquisitionP
 
   process::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
-  std::string message;
-  const auto tuner = tuned ? tune::makeTuner(backend, pinsOf(variants), message)
-                           : tune::makePinsOnlyTuner(backend, pinsOf(variants));
-  if (tuner) {
-    for (const tune::TunableStage& stage : processor.tunableStages(backend)) {
-      tuner->choose(stage, /*mayMeasure=*/false);
-    }
-  }
+  chooseVariants(processor, backend, variants, tuned);
   const process::ImageGeometry geometry = processor.geometry();
   std::vector<py::ssize_t> shape = {geometry.nz, geometry.nx};
   if (geometry.layers > 1) {
@@ -86,7 +67,7 @@ py::array_t<float> bmode(const py::handle& rfObject, const acquire::AcquisitionP
     stream->copyAsync(raw.data(), in, bytes);
     processor.enqueue(*stream, raw.view(), pixels.view(), {});
     stream->copyAsync(out, pixels.data(), pixels.bytes());
-    finish(*stream);
+    finishStream(*stream);
   }
   return image;
 }
@@ -143,7 +124,7 @@ py::array beamform(const py::handle& rfObject, const acquire::AcquisitionParams&
     bandpass.enqueue(*stream, raw.view(), filtered.view());
     beamformer.enqueue(*stream, filtered.view(), summed.view());
     stream->copyAsync(out, summed.data(), summed.bytes());
-    finish(*stream);
+    finishStream(*stream);
     return image;
   }
   // I/Q: demodulated, then the complex delay-and-sum, complex64 [nz][nx].
@@ -164,35 +145,21 @@ py::array beamform(const py::handle& rfObject, const acquire::AcquisitionParams&
   demodulator.enqueue(*stream, raw.view(), iq.view());
   beamformer.enqueue(*stream, iq.view(), envelope.view(), summed.view());
   stream->copyAsync(out, summed.data(), summed.bytes());
-  finish(*stream);
+  finishStream(*stream);
   return image;
 }
 
 }  // namespace
 
 void bindImaging(py::module_& m) {
-  const auto imagingArgs =
-      [](const std::optional<std::string>& grid, const std::optional<double>& fnumber,
-         const std::optional<std::string>& apodisation, const std::optional<std::string>& mode,
-         const std::optional<double>& iqBandwidth, const std::optional<int>& iqDecimation) {
-        ImagingArgs args;
-        args.grid = grid;
-        args.fnumber = fnumber;
-        args.apodisation = apodisation;
-        args.mode = mode;
-        args.iqBandwidthPercent = iqBandwidth;
-        args.iqDecimation = iqDecimation;
-        return args;
-      };
   m.def(
       "bmode",
-      [imagingArgs](const py::handle& rf, const acquire::AcquisitionParams& acq,
-                    const std::optional<std::string>& grid, const std::optional<double>& fnumber,
-                    const std::optional<std::string>& apodisation,
-                    const std::optional<std::string>& mode,
-                    const std::optional<double>& iqBandwidth,
-                    const std::optional<int>& iqDecimation, const std::string& backend,
-                    const std::map<std::string, std::string>& variants, bool tuned) {
+      [](const py::handle& rf, const acquire::AcquisitionParams& acq,
+         const std::optional<std::string>& grid, const std::optional<double>& fnumber,
+         const std::optional<std::string>& apodisation, const std::optional<std::string>& mode,
+         const std::optional<double>& iqBandwidth, const std::optional<int>& iqDecimation,
+         const std::string& backend, const std::map<std::string, std::string>& variants,
+         bool tuned) {
         return bmode(rf, acq,
                      imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation),
                      backend, variants, tuned);
@@ -211,12 +178,11 @@ variants {"beamform": "avx2"}; other stages take the tuning history's choice (ci
 their defaults with tune=False (as --no-tune).)doc");
   m.def(
       "beamform",
-      [imagingArgs](
-          const py::handle& rf, const acquire::AcquisitionParams& acq,
-          const std::optional<std::string>& grid, const std::optional<double>& fnumber,
-          const std::optional<std::string>& apodisation, const std::optional<std::string>& mode,
-          const std::optional<double>& iqBandwidth, const std::optional<int>& iqDecimation,
-          const std::string& backend, const std::map<std::string, std::string>& variants) {
+      [](const py::handle& rf, const acquire::AcquisitionParams& acq,
+         const std::optional<std::string>& grid, const std::optional<double>& fnumber,
+         const std::optional<std::string>& apodisation, const std::optional<std::string>& mode,
+         const std::optional<double>& iqBandwidth, const std::optional<int>& iqDecimation,
+         const std::string& backend, const std::map<std::string, std::string>& variants) {
         return beamform(rf, acq,
                         imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation),
                         backend, variants);

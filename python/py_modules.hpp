@@ -3,13 +3,21 @@
 
 #include <pybind11/pybind11.h>
 
+namespace cineflow::oct {
+class OctSource;
+}
+
 namespace cineflow::python {
 
 void bindBackends(pybind11::module_& m);     // backend_info
 void bindAcquisition(pybind11::module_& m);  // Acquisition, Source
 void bindImaging(pybind11::module_& m);      // bmode, beamform
+void bindFlow(pybind11::module_& m);         // doppler, oct_bscan, OctAcquisition
 void bindEngine(pybind11::module_& m);       // Engine, Frame
 void bindVolumes(pybind11::module_& m);      // Volume, Store
 void bindDeviceView(pybind11::module_& m);   // DeviceView
+
+// An OCT source's cineflow.OctAcquisition (py_flow.cpp), for Source.acquisition.
+pybind11::object octInputOf(const oct::OctSource& source);
 
 }  // namespace cineflow::python

@@ -29,9 +29,13 @@ def app():
 
 @pytest.fixture
 def run_app(app, tmp_path):
-    """cineflow ARGS...: (exit code, stdout, stderr), with its own tuning history (none)."""
-    def run(*args):
-        env = dict(os.environ, CINEFLOW_CACHE_DIR=str(tmp_path / "cache"))
+    """cineflow ARGS...: (exit code, stdout, stderr), with its own tuning history (none), or with
+    this process's cache folder (shared_cache=True: the same FFT plans, FFTW's wisdom, whose
+    choice of algorithm can change a float's last bit)."""
+    def run(*args, shared_cache=False):
+        env = dict(os.environ)
+        if not shared_cache:
+            env["CINEFLOW_CACHE_DIR"] = str(tmp_path / "cache")
         done = subprocess.run([app, *args], capture_output=True, text=True, env=env, timeout=600)
         return done.returncode, done.stdout, done.stderr
     return run

@@ -1,0 +1,203 @@
+// cineflow.doppler (colour or power Doppler of an ensemble of plane-wave frames) and
+// cineflow.oct_bscan (an OCT B-scan from raw spectra): arrays in, images out, through the
+// engine's own processors, like bmode.
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "compute/buffer.hpp"
+#include "modality/modality.hpp"
+#include "oct/oct_modality.hpp"
+#include "oct/oct_processor.hpp"
+#include "oct/oct_source.hpp"
+#include "py_common.hpp"
+#include "py_modules.hpp"
+#include "tune/tuner_setup.hpp"
+#include "ultrasound/bmode_processor.hpp"
+
+namespace cineflow::python {
+namespace {
+
+using namespace pybind11::literals;
+
+py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParams& acq,
+                 ImagingArgs args, const std::string& backendName, bool tuned) {
+  const py::array frames = requireHostArray(framesObject, "frames", {"int16", "float32"});
+  const acquire::SampleType type = sampleTypeOf(frames, "frames");
+  if (frames.ndim() != 4 || frames.shape(1) != acq.transmits() ||
+      frames.shape(2) != acq.elements() || frames.shape(3) != acq.samples) {
+    throw py::value_error("frames has shape " + shapeText(frames) + "; Doppler takes (frames, " +
+                          std::to_string(acq.transmits()) + ", " + std::to_string(acq.elements()) +
+                          ", " + std::to_string(acq.samples) +
+                          ") (frames, transmits, elements, samples), C order");
+  }
+  if (!args.mode) {
+    args.mode = "doppler";
+  }
+  const process::ImagingParams imaging = imagingFor(args, acq);
+  if (!process::isDoppler(imaging.mode)) {
+    throw py::value_error("doppler takes mode='doppler' or 'power-doppler'; bmode images the rest");
+  }
+  const auto count = static_cast<std::size_t>(frames.shape(0));
+  if (count < static_cast<std::size_t>(imaging.doppler.ensemble)) {
+    throw py::value_error(std::to_string(count) + " frames: an estimate needs an ensemble of " +
+                          std::to_string(imaging.doppler.ensemble) + " (ensemble=)");
+  }
+  compute::Backend& backend = backendFor(backendName);
+  process::BmodeProcessor processor;
+  processor.configure(backend, acq, type, imaging);
+  chooseVariants(processor, backend, {}, tuned);
+  const process::ImageGeometry geometry = processor.geometry();
+  py::array_t<float> layers({static_cast<py::ssize_t>(geometry.layers),
+                             static_cast<py::ssize_t>(geometry.nz),
+                             static_cast<py::ssize_t>(geometry.nx)});
+  float* out = layers.mutable_data();
+  const std::size_t frameBytes = static_cast<std::size_t>(frames.nbytes()) / count;
+  const auto* in = static_cast<const std::byte*>(frames.data());
+  {
+    py::gil_scoped_release released;
+    compute::DeviceBuffer<std::byte> raw(backend, frameBytes);
+    compute::DeviceBuffer<float> image(backend, geometry.values());
+    const auto stream = backend.createStream("python");
+    // Consecutive frames of one acquisition: the estimator's ensemble follows their sequence.
+    for (std::size_t i = 0; i < count; ++i) {
+      acquire::FrameHeader header;
+      header.sequence = i;
+      header.sourceIndex = i;
+      stream->copyAsync(raw.data(), in + i * frameBytes, frameBytes);
+      processor.enqueue(*stream, header, raw.view(), image.view(), {});
+    }
+    stream->copyAsync(out, image.data(), image.bytes());
+    finishStream(*stream);
+  }
+  const py::ssize_t nz = geometry.nz, nx = geometry.nx;
+  const auto layer = [&](int index) {
+    return layers[py::make_tuple(index, py::slice(0, nz, 1), py::slice(0, nx, 1))];
+  };
+  return py::dict("bmode"_a = layer(0), "velocity"_a = layer(1), "variance"_a = layer(2),
+                  "power"_a = layer(3), "aliasing_velocity"_a = geometry.aliasingVelocity);
+}
+
+// An OCT source's acquisition with the parameters it states (a recording's dispersion), which
+// oct_bscan starts from.
+struct OctInput {
+  oct::OctAcquisition acquisition;
+  oct::OctParams defaults;
+};
+
+py::array_t<float> octBscan(const py::handle& spectraObject, const OctInput& input,
+                            const std::optional<std::pair<double, double>>& dispersion,
+                            const std::optional<std::string>& window,
+                            const std::optional<double>& refractiveIndex, std::uint64_t index,
+                            const std::string& backendName, bool tuned) {
+  const py::array spectra = requireHostArray(spectraObject, "spectra", {"uint16"});
+  const oct::OctAcquisition& acq = input.acquisition;
+  if (spectra.ndim() != 2 || spectra.shape(0) != acq.ascans || spectra.shape(1) != acq.samples) {
+    throw py::value_error("spectra has shape " + shapeText(spectra) + "; the acquisition takes (" +
+                          std::to_string(acq.ascans) + ", " + std::to_string(acq.samples) +
+                          ") (A-scans, samples), C order");
+  }
+  oct::OctParams params = input.defaults;
+  if (dispersion) {
+    std::tie(params.a2, params.a3) = *dispersion;
+  }
+  if (window) {
+    params.window = oct::parseSpectralWindow(*window);
+  }
+  if (refractiveIndex) {
+    params.refractiveIndex = *refractiveIndex;
+  }
+  params.validate(acq);
+  compute::Backend& backend = backendFor(backendName);
+  oct::OctProcessor processor;
+  processor.configure(backend, acq, params);
+  chooseVariants(processor, backend, {}, tuned);
+  const process::ImageGeometry geometry = processor.geometry();
+  py::array_t<float> image({geometry.nz, geometry.nx});
+  float* out = image.mutable_data();
+  const void* in = spectra.data();
+  const std::size_t bytes = static_cast<std::size_t>(spectra.nbytes());
+  py::gil_scoped_release released;
+  compute::DeviceBuffer<std::byte> raw(backend, bytes);
+  compute::DeviceBuffer<float> pixels(backend, geometry.values());
+  const auto stream = backend.createStream("python");
+  acquire::FrameHeader header;
+  header.sequence = index;
+  header.sourceIndex = index;  // a bidirectional scan's odd B-scans run right to left
+  stream->copyAsync(raw.data(), in, bytes);
+  processor.enqueue(*stream, header, raw.view(), pixels.view(), {});
+  stream->copyAsync(out, pixels.data(), pixels.bytes());
+  finishStream(*stream);
+  return image;
+}
+
+}  // namespace
+
+py::object octInputOf(const oct::OctSource& source) {
+  return py::cast(OctInput{source.acquisition(),
+                           oct::requireParams(*source.modality().defaultSettings(source))});
+}
+
+void bindFlow(py::module_& m) {
+  py::class_<OctInput>(m, "OctAcquisition",
+                       "An OCT source's acquisition (Source(...).acquisition for OCT) and the "
+                       "parameters it states, which oct_bscan starts from.")
+      .def_property_readonly("ascans", [](const OctInput& i) { return i.acquisition.ascans; })
+      .def_property_readonly("samples", [](const OctInput& i) { return i.acquisition.samples; })
+      .def_property_readonly("wavelength_m",
+                             [](const OctInput& i) { return i.acquisition.wavelengthM; })
+      .def_property_readonly("bidirectional",
+                             [](const OctInput& i) { return i.acquisition.bidirectional; })
+      .def_property_readonly("dispersion", [](const OctInput& i) {
+        return py::make_tuple(i.defaults.a2, i.defaults.a3);
+      });
+
+  m.def(
+      "doppler",
+      [](const py::handle& frames, const acquire::AcquisitionParams& acq,
+         const std::optional<std::string>& mode, const std::optional<std::string>& grid,
+         const std::optional<double>& fnumber, const std::optional<std::string>& apodisation,
+         const std::optional<double>& iqBandwidth, const std::optional<double>& prf,
+         const std::optional<int>& ensemble, const std::optional<std::string>& ensembleMode,
+         const std::optional<std::string>& wallFilter, const std::string& backend, bool tuned) {
+        ImagingArgs args = imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth);
+        args.prfHz = prf;
+        args.ensemble = ensemble;
+        args.ensembleMode = ensembleMode;
+        args.wallFilter = wallFilter;
+        return doppler(frames, acq, args, backend, tuned);
+      },
+      "frames"_a, "acquisition"_a, py::kw_only(), "mode"_a = py::none(), "grid"_a = py::none(),
+      "fnumber"_a = py::none(), "apodisation"_a = py::none(), "iq_bandwidth"_a = py::none(),
+      "prf"_a = py::none(), "ensemble"_a = py::none(), "ensemble_mode"_a = py::none(),
+      "wall_filter"_a = py::none(), "backend"_a = "auto", "tune"_a = true,
+      R"doc(Colour (or power) Doppler of consecutive plane-wave frames [frames][transmits][elements][samples].
+
+Returns the estimate of the ensemble that ends at the last frame: a dict of float32 [nz][nx] arrays
+"bmode" (dB), "velocity" (m/s, positive towards the probe), "variance" (m^2/s^2), "power" (dB),
+NaN outside the colour box, and "aliasing_velocity" (m/s). The keywords are the command line's
+Doppler options (--prf, --ensemble, --ensemble-mode, --wall-filter) and bmode's.)doc");
+
+  m.def(
+      "oct_bscan",
+      [](const py::handle& spectra, const OctInput& acquisition,
+         const std::optional<std::pair<double, double>>& dispersion,
+         const std::optional<std::string>& window, const std::optional<double>& refractiveIndex,
+         std::uint64_t index, const std::string& backend, bool tuned) {
+        return octBscan(spectra, acquisition, dispersion, window, refractiveIndex, index, backend,
+                        tuned);
+      },
+      "spectra"_a, "acquisition"_a, py::kw_only(), "dispersion"_a = py::none(),
+      "window"_a = py::none(), "refractive_index"_a = py::none(), "index"_a = 0,
+      "backend"_a = "auto", "tune"_a = true,
+      R"doc(An OCT B-scan (dB, float32 [z][x]) from raw spectra, uint16 [A-scans][samples].
+
+acquisition: Source(...).acquisition of an OCT source. dispersion: (a2, a3) in radians (default:
+what the source states); window: "hann", "gaussian", "rectangular"; refractive_index; index: the
+B-scan's index in its scan (a bidirectional scan's odd ones run right to left). The background is
+the B-scan's own mean spectrum.)doc");
+}
+
+}  // namespace cineflow::python
