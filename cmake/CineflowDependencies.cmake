@@ -30,6 +30,19 @@ cineflow_require(XXHASH_FOUND "xxHash (raw recordings' frame checksums)" "libxxh
 # ZeroMQ: the network stream source (libzmq; cppzmq is its header-only C++ binding).
 pkg_check_modules(ZMQ QUIET IMPORTED_TARGET libzmq)
 cineflow_require(ZMQ_FOUND "ZeroMQ (network frame streams)" "libzmq3-dev")
+# libzmq's Cflags carry Kerberos' "-isystem /usr/include/mit-krb5". CMake 3.25's FindPkgConfig
+# puts it among the target's include directories on a build folder's first configure and among
+# its compile options on every later one, so every object's command line changes and the first
+# reconfigure rebuilds everything (CI's make sanitize after make test: minutes). No Kerberos
+# header is included: the target gets the Cflags' -I directories only, the same every time.
+set(zmq_include_dirs)
+foreach(flag IN LISTS ZMQ_CFLAGS)
+  if(flag MATCHES "^-I(.+)")
+    list(APPEND zmq_include_dirs "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+set_target_properties(PkgConfig::ZMQ PROPERTIES INTERFACE_COMPILE_OPTIONS ""
+                                                INTERFACE_INCLUDE_DIRECTORIES "${zmq_include_dirs}")
 find_path(CPPZMQ_INCLUDE_DIR zmq.hpp HINTS ${ZMQ_INCLUDE_DIRS})
 set(CPPZMQ_FOUND FALSE)
 if(CPPZMQ_INCLUDE_DIR)
