@@ -169,12 +169,15 @@ class PyEngine {
     }
     py::gil_scoped_release released;
     shutDown();
-    const process::ImageGeometry geometry = source_->modality().geometry(*settings_, *source_);
+    // The engine owns the source it runs: the first start takes the one opened with the engine
+    // (opening is not part of a run; a live source is opened once), later ones open it again.
+    std::unique_ptr<acquire::FrameSource> source =
+        source_ ? std::move(source_) : acquire::openSource(spec_);
+    const process::ImageGeometry geometry = source->modality().geometry(*settings_, *source);
     {
       std::scoped_lock lock(metadata_->mutex);
-      metadata_->value = source_->modality().describe(*source_, *settings_);
+      metadata_->value = source->modality().describe(*source, *settings_);
     }
-    std::unique_ptr<acquire::FrameSource> source = acquire::openSource(spec_);
     engine_ = std::make_unique<pipeline::Engine>(backend_, config_);
     engine_->setTuner(tuner_);
     if (!volumeCallable_.is_none()) {
@@ -257,7 +260,7 @@ class PyEngine {
     take(next.ensemble, changes.ensemble);
     auto settings = settingsFor(next);
     const auto geometryOf = [this](const modality::ProcessingSettings& s) {
-      return source_->modality().geometry(s, *source_);
+      return current().modality().geometry(s, current());
     };
     const bool resized = geometryOf(*settings).values() != geometryOf(*settings_).values();
     imaging_ = next;
@@ -313,13 +316,27 @@ class PyEngine {
     return out;
   }
 
-  std::string description() const { return source_->describe(); }
+  std::string description() const { return current().describe(); }
 
  private:
+  // The source: ours until a start() hands it to the engine, then the engine's.
+  // Throws when a start() could not open the source again.
+  const acquire::FrameSource& current() const {
+    if (source_) {
+      return *source_;
+    }
+    if (engine_ && engine_->source() != nullptr) {
+      return *engine_->source();
+    }
+    throw std::runtime_error("the source '" + spec_ +
+                             "' is not open (the last start() could not "
+                             "open it again)");
+  }
+
   bool running() const { return engine_ && engine_->state() == pipeline::EngineState::Running; }
 
   std::shared_ptr<const modality::ProcessingSettings> settingsFor(const ImagingArgs& args) const {
-    if (const auto* ultrasound = dynamic_cast<const acquire::UltrasoundSource*>(source_.get())) {
+    if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&current())) {
       return ultrasound::makeSettings(imagingFor(args, ultrasound->params()));
     }
     if (args.grid || args.fnumber || args.apodisation || args.mode || args.iqBandwidthPercent ||
@@ -327,9 +344,9 @@ class PyEngine {
       throw std::invalid_argument(
           "grid, fnumber, apodisation, mode, iq_bandwidth, iq_decimation, prf and ensemble apply "
           "to ultrasound; " +
-          source_->describe() + " is " + source_->modality().name());
+          current().describe() + " is " + current().modality().name());
     }
-    return source_->modality().defaultSettings(*source_);
+    return current().modality().defaultSettings(current());
   }
 
   // Every frame the queue holds reaches the callable (GIL released by the caller).
@@ -370,7 +387,8 @@ class PyEngine {
   std::size_t storeBytes_;
   pipeline::EngineConfig config_;
   std::shared_ptr<tune::Tuner> tuner_;
-  std::unique_ptr<acquire::FrameSource> source_;  // the source's description and settings
+  // The source until a start() hands it to the engine (current() then asks the engine's).
+  std::unique_ptr<acquire::FrameSource> source_;
   std::shared_ptr<const modality::ProcessingSettings> settings_;
   py::object callable_ = py::none();
   int queueSlots_ = 8;
