@@ -170,8 +170,10 @@ class TestFileCheck : public QObject {
     unsigned major = 0, minor = 0, release = 0;
     H5get_libversion(&major, &minor, &release);
     if (major == 1 && minor == 10 && release == 8) {  // Debian 12's, where they were found
+      // SIGSEGV in a plain build; under AddressSanitizer the child stops at the bad read (SIGABRT).
       QVERIFY2(crashes.contains("rf_hdf5_crashes.h5: the file is damaged: reading it crashed the "
-                                "reader (HDF5) in a separate check process (signal 11"),
+                                "reader (HDF5) in a separate check process (signal ") &&
+                   (crashes.contains("signal 11") || crashes.contains("signal 6")),
                qPrintable(crashes));
       QVERIFY2(loops.contains("rf_hdf5_loops.h5: reading the file did not end within 5 s"),
                qPrintable(loops));
