@@ -42,25 +42,25 @@ def test_the_image_is_the_frame_the_engine_made():
 
 
 def test_a_failing_or_slow_callback_never_holds_the_engine():
+    """The first call lasts until the engine has finished all its frames (a callback far slower
+    than the engine, whatever this machine's speed): the engine never waits for it, the queue of
+    two (the image in the callback and one waiting) drops the rest, and every image is accounted
+    for: raised in the callback or dropped by its queue."""
     calls = []
-
-    def failing(frame):
-        calls.append(frame.sequence)
-        time.sleep(0.15)
-        raise ValueError(f"script bug at frame {frame.sequence}")
-
-    with cineflow.Engine("sim", backend="cpu", tune=False, frames=30, rate=10.0, policy="drop") as engine:
+    with cineflow.Engine("sim", backend="cpu", tune=False, frames=30, rate=10.0,
+                         policy="drop") as engine:
+        def failing(frame):
+            calls.append(frame.sequence)
+            while engine.stats()["state"] == "running":
+                time.sleep(0.02)
+            raise ValueError(f"script bug at frame {frame.sequence}")
         engine.on_frame(failing, queue=2)
         engine.start()
         assert engine.wait() == "finished"
         stats = engine.stats()
-    # The engine acquired every frame at its own pace; the callback's queue dropped what it could
-    # not hold (a callback that held the engine would have been handed every frame), and every
-    # image is accounted for: raised in the callback or dropped by its queue.
-    assert stats["acquired"] == 30 and stats["processed"] > 0
-    assert stats["callback_dropped"] > 0
-    assert stats["callback_errors"] == len(calls) == stats["processed"] - stats["callback_dropped"]
-    assert stats["callback_delivered"] == 0
+    assert stats["acquired"] == 30 and stats["processed"] > 2
+    assert len(calls) == 2 and stats["callback_errors"] == 2 and stats["callback_delivered"] == 0
+    assert stats["callback_dropped"] == stats["processed"] - 2
     assert "script bug at frame" in stats["callback_last_error"]
 
 
