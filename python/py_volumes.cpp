@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "pipeline/engine.hpp"
+#if CINEFLOW_HAVE_CUDA
+#include "compute/cuda/cuda_backend.hpp"
+#endif
 #include "py_device.hpp"
 #include "py_modules.hpp"
 #include "store/compression.hpp"
@@ -17,8 +20,14 @@ namespace {
 
 using namespace pybind11::literals;
 
-int deviceOf(const compute::Backend&) {
-  return 0;  // the device CINEFLOW_CUDA_DEVICE chose is the only one a backend uses
+// The CUDA device the backend runs on (CINEFLOW_CUDA_DEVICE), for DLPack; 0 on the CPU.
+int deviceOf(const compute::Backend& backend) {
+#if CINEFLOW_HAVE_CUDA
+  if (const auto* cuda = dynamic_cast<const compute::cuda::CudaBackend*>(&backend)) {
+    return cuda->device();
+  }
+#endif
+  return 0;
 }
 
 // One stored volume lent to Python: its views are valid while it is lent (during a callback, or

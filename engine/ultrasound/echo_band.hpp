@@ -23,7 +23,8 @@ struct EchoBand {
 // [transmits][elements][samples] of `type` (exactly acq.samplesPerFrame() samples). Each row
 // (its first 16384 samples) is Hann-windowed and its mean removed; the spectrum is smoothed over
 // about 2 % of fs before the peak (ignoring the lowest 2 % of the band, where offsets and drifts
-// live) and its -6 dB points are found. Throws std::invalid_argument when the frame does not match acq.
+// live) and its -6 dB points are found. Throws std::invalid_argument when the frame does not match
+// acq.
 EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType type,
                          const acquire::AcquisitionParams& acq);
 
