@@ -19,7 +19,8 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindAcquisition(m);
   cineflow::python::bindImaging(m);
   cineflow::python::bindFlow(m);
-  cineflow::python::bindDeviceView(m);
+  cineflow::python::bindDeviceArrays(m);
+  cineflow::python::bindTransfers(m);
   cineflow::python::bindVolumes(m);
   cineflow::python::bindEngine(m);
 }

@@ -20,18 +20,6 @@ Backends& backends() {
   return *instance;
 }
 
-bool isGpuArray(const py::handle& object) {
-  if (py::hasattr(object, "__cuda_array_interface__")) {
-    return true;
-  }
-  if (py::hasattr(object, "__dlpack_device__")) {
-    const py::tuple device = object.attr("__dlpack_device__")();
-    const int type = device[0].cast<int>();
-    return type != 1 && type != 3;  // kDLCPU, kDLCUDAHost: host memory
-  }
-  return false;
-}
-
 }  // namespace
 
 compute::Backend& backendFor(const std::string& request) {
@@ -55,55 +43,6 @@ std::string autoFallbackReason() {
   return backends().autoFallback;
 }
 
-std::string shapeText(const py::array& array) {
-  std::string text = "(";
-  for (py::ssize_t i = 0; i < array.ndim(); ++i) {
-    text += (i > 0 ? ", " : "") + std::to_string(array.shape(i));
-  }
-  return text + (array.ndim() == 1 ? ",)" : ")");
-}
-
-py::array requireHostArray(const py::handle& object, const std::string& what,
-                           std::initializer_list<const char*> dtypes) {
-  std::string wanted;
-  for (const char* dtype : dtypes) {
-    wanted += (wanted.empty() ? "" : " or ") + std::string(dtype);
-  }
-  if (isGpuArray(object)) {
-    throw py::type_error(what +
-                         " is a GPU array, and this call runs on the host (the cpu "
-                         "backend): pass a NumPy array (cupy.asnumpy(" +
-                         what + "))");
-  }
-  if (!py::isinstance<py::array>(object)) {
-    throw py::type_error(what + " must be a NumPy array of " + wanted + ", not " +
-                         std::string(py::str(py::type::of(object).attr("__name__"))));
-  }
-  py::array array = py::reinterpret_borrow<py::array>(object);
-  bool known = false;
-  for (const char* dtype : dtypes) {
-    known = known || array.dtype().is(py::dtype(dtype)) ||
-            array.dtype().equal(py::dtype(std::string(dtype)));
-  }
-  if (!known) {
-    // The suggestion keeps floats floats: float64 -> the float dtype taken, if one is.
-    const char* suggested = *dtypes.begin();
-    for (const char* dtype : dtypes) {
-      if (array.dtype().kind() == 'f' && py::dtype(dtype).kind() == 'f') {
-        suggested = dtype;
-      }
-    }
-    throw py::type_error(what + " has dtype " + std::string(py::str(array.dtype())) +
-                         "; Cineflow takes " + wanted + " (" + what + ".astype(numpy." + suggested +
-                         ") converts it)");
-  }
-  if ((array.flags() & py::array::c_style) == 0) {
-    throw py::value_error(what + " is not C-contiguous (a transposed or sliced view of shape " +
-                          shapeText(array) + "): pass numpy.ascontiguousarray(" + what + ")");
-  }
-  return array;
-}
-
 ScriptCallback::~ScriptCallback() {
   py::gil_scoped_acquire gil;
   callable_ = py::object();
@@ -125,15 +64,8 @@ std::string ScriptCallback::lastError() const {
   return lastError_;
 }
 
-acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what) {
-  if (array.dtype().equal(py::dtype("int16"))) {
-    return acquire::SampleType::Int16;
-  }
-  if (array.dtype().equal(py::dtype("float32"))) {
-    return acquire::SampleType::Float32;
-  }
-  throw py::type_error(what + " has dtype " + std::string(py::str(array.dtype())) +
-                       "; Cineflow takes int16 or float32");
+acquire::SampleType sampleTypeOf(Element element) {
+  return element == Element::Int16 ? acquire::SampleType::Int16 : acquire::SampleType::Float32;
 }
 
 ImagingArgs imagingArgs(const std::optional<std::string>& grid,

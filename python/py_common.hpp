@@ -1,6 +1,6 @@
 #pragma once
 // What the Python module's files share: the backends it runs on (one per kind, made on first
-// use and kept for the module's life), NumPy arrays checked for what a call takes, and the
+// use and kept for the module's life), and the
 // parsing of imaging keyword arguments the way the command line parses its options (the engine's
 // parsers: the same messages).
 
@@ -16,6 +16,7 @@
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "py_device.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
 
@@ -29,14 +30,6 @@ namespace py = pybind11;
 compute::Backend& backendFor(const std::string& request);
 // Why "auto" runs on the CPU ("CUDA unavailable: ..."), empty when it runs on CUDA.
 std::string autoFallbackReason();
-
-// `object` as a C-contiguous NumPy array of `dtype`, or a clear error naming `what`:
-// TypeError for a GPU array (it has __cuda_array_interface__ or a CUDA __dlpack_device__), for a
-// non-array and for another dtype; ValueError for a non-contiguous array. Never copies.
-py::array requireHostArray(const py::handle& object, const std::string& what,
-                           std::initializer_list<const char*> dtypes);
-// `array`'s shape as text: "(3, 128, 2240)".
-std::string shapeText(const py::array& array);
 
 // The imaging keyword arguments, each optional as the command line's options are.
 struct ImagingArgs {
@@ -103,7 +96,7 @@ class ScriptCallback {
   std::string lastError_;
 };
 
-// "int16" | "float32" for a sample type, and back (TypeError for another dtype).
-acquire::SampleType sampleTypeOf(const py::array& array, const std::string& what);
+// The sample type of an array call's raw input (int16 or float32).
+acquire::SampleType sampleTypeOf(Element element);
 
 }  // namespace cineflow::python

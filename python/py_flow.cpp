@@ -24,11 +24,14 @@ using namespace pybind11::literals;
 
 py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParams& acq,
                  ImagingArgs args, const std::string& backendName, bool tuned) {
-  const py::array frames = requireHostArray(framesObject, "frames", {"int16", "float32"});
-  const acquire::SampleType type = sampleTypeOf(frames, "frames");
-  if (frames.ndim() != 4 || frames.shape(1) != acq.transmits() ||
-      frames.shape(2) != acq.elements() || frames.shape(3) != acq.samples) {
-    throw py::value_error("frames has shape " + shapeText(frames) + "; Doppler takes (frames, " +
+  compute::Backend& backend = backendFor(backendName);
+  const InputArray frames =
+      inputArray(framesObject, "frames", {Element::Int16, Element::Float32}, backend);
+  const acquire::SampleType type = sampleTypeOf(frames.element);
+  const auto& shape = frames.shape;
+  if (shape.size() != 4 || shape[1] != acq.transmits() || shape[2] != acq.elements() ||
+      shape[3] != acq.samples) {
+    throw py::value_error("frames has shape " + frames.shapeText() + "; Doppler takes (frames, " +
                           std::to_string(acq.transmits()) + ", " + std::to_string(acq.elements()) +
                           ", " + std::to_string(acq.samples) +
                           ") (frames, transmits, elements, samples), C order");
@@ -40,25 +43,20 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
   if (!process::isDoppler(imaging.mode)) {
     throw py::value_error("doppler takes mode='doppler' or 'power-doppler'; bmode images the rest");
   }
-  const auto count = static_cast<std::size_t>(frames.shape(0));
+  const auto count = static_cast<std::size_t>(shape[0]);
   if (count < static_cast<std::size_t>(imaging.doppler.ensemble)) {
     throw py::value_error(std::to_string(count) + " frames: an estimate needs an ensemble of " +
                           std::to_string(imaging.doppler.ensemble) + " (ensemble=)");
   }
-  compute::Backend& backend = backendFor(backendName);
   process::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   chooseVariants(processor, backend, {}, tuned);
   const process::ImageGeometry geometry = processor.geometry();
-  py::array_t<float> layers({static_cast<py::ssize_t>(geometry.layers),
-                             static_cast<py::ssize_t>(geometry.nz),
-                             static_cast<py::ssize_t>(geometry.nx)});
-  float* out = layers.mutable_data();
-  const std::size_t frameBytes = static_cast<std::size_t>(frames.nbytes()) / count;
-  const auto* in = static_cast<const std::byte*>(frames.data());
+  OutputArray layers(frames, backend, {geometry.layers, geometry.nz, geometry.nx});
+  const std::size_t frameBytes = frames.bytes() / count;
   {
     py::gil_scoped_release released;
-    compute::DeviceBuffer<std::byte> raw(backend, frameBytes);
+    compute::DeviceBuffer<std::byte> raw;
     compute::DeviceBuffer<float> image(backend, geometry.values());
     const auto stream = backend.createStream("python");
     // Consecutive frames of one acquisition: the estimator's ensemble follows their sequence.
@@ -66,18 +64,16 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
       acquire::FrameHeader header;
       header.sequence = i;
       header.sourceIndex = i;
-      stream->copyAsync(raw.data(), in + i * frameBytes, frameBytes);
-      processor.enqueue(*stream, header, raw.view(), image.view(), {});
+      processor.enqueue(*stream, header,
+                        staged(frames, i * frameBytes, frameBytes, backend, *stream, raw),
+                        image.view(), {});
     }
-    stream->copyAsync(out, image.data(), image.bytes());
+    stream->copyAsync(layers.data(), image.data(), image.bytes());
     finishStream(*stream);
   }
-  const py::ssize_t nz = geometry.nz, nx = geometry.nx;
-  const auto layer = [&](int index) {
-    return layers[py::make_tuple(index, py::slice(0, nz, 1), py::slice(0, nx, 1))];
-  };
-  return py::dict("bmode"_a = layer(0), "velocity"_a = layer(1), "variance"_a = layer(2),
-                  "power"_a = layer(3), "aliasing_velocity"_a = geometry.aliasingVelocity);
+  return py::dict("bmode"_a = layers.part(0), "velocity"_a = layers.part(1),
+                  "variance"_a = layers.part(2), "power"_a = layers.part(3),
+                  "aliasing_velocity"_a = geometry.aliasingVelocity);
 }
 
 // An OCT source's acquisition with the parameters it states (a recording's dispersion), which
@@ -87,15 +83,17 @@ struct OctInput {
   oct::OctParams defaults;
 };
 
-py::array_t<float> octBscan(const py::handle& spectraObject, const OctInput& input,
-                            const std::optional<std::pair<double, double>>& dispersion,
-                            const std::optional<std::string>& window,
-                            const std::optional<double>& refractiveIndex, std::uint64_t index,
-                            const std::string& backendName, bool tuned) {
-  const py::array spectra = requireHostArray(spectraObject, "spectra", {"uint16"});
+py::object octBscan(const py::handle& spectraObject, const OctInput& input,
+                    const std::optional<std::pair<double, double>>& dispersion,
+                    const std::optional<std::string>& window,
+                    const std::optional<double>& refractiveIndex, std::uint64_t index,
+                    const std::string& backendName, bool tuned) {
+  compute::Backend& backend = backendFor(backendName);
+  const InputArray spectra = inputArray(spectraObject, "spectra", {Element::UInt16}, backend);
   const oct::OctAcquisition& acq = input.acquisition;
-  if (spectra.ndim() != 2 || spectra.shape(0) != acq.ascans || spectra.shape(1) != acq.samples) {
-    throw py::value_error("spectra has shape " + shapeText(spectra) + "; the acquisition takes (" +
+  if (spectra.shape.size() != 2 || spectra.shape[0] != acq.ascans ||
+      spectra.shape[1] != acq.samples) {
+    throw py::value_error("spectra has shape " + spectra.shapeText() + "; the acquisition takes (" +
                           std::to_string(acq.ascans) + ", " + std::to_string(acq.samples) +
                           ") (A-scans, samples), C order");
   }
@@ -110,27 +108,23 @@ py::array_t<float> octBscan(const py::handle& spectraObject, const OctInput& inp
     params.refractiveIndex = *refractiveIndex;
   }
   params.validate(acq);
-  compute::Backend& backend = backendFor(backendName);
   oct::OctProcessor processor;
   processor.configure(backend, acq, params);
   chooseVariants(processor, backend, {}, tuned);
   const process::ImageGeometry geometry = processor.geometry();
-  py::array_t<float> image({geometry.nz, geometry.nx});
-  float* out = image.mutable_data();
-  const void* in = spectra.data();
-  const std::size_t bytes = static_cast<std::size_t>(spectra.nbytes());
+  OutputArray image(spectra, backend, {geometry.nz, geometry.nx});
   py::gil_scoped_release released;
-  compute::DeviceBuffer<std::byte> raw(backend, bytes);
+  compute::DeviceBuffer<std::byte> raw;
   compute::DeviceBuffer<float> pixels(backend, geometry.values());
   const auto stream = backend.createStream("python");
   acquire::FrameHeader header;
   header.sequence = index;
   header.sourceIndex = index;  // a bidirectional scan's odd B-scans run right to left
-  stream->copyAsync(raw.data(), in, bytes);
-  processor.enqueue(*stream, header, raw.view(), pixels.view(), {});
-  stream->copyAsync(out, pixels.data(), pixels.bytes());
+  processor.enqueue(*stream, header, staged(spectra, 0, spectra.bytes(), backend, *stream, raw),
+                    pixels.view(), {});
+  stream->copyAsync(image.data(), pixels.data(), pixels.bytes());
   finishStream(*stream);
-  return image;
+  return image.result();
 }
 
 }  // namespace

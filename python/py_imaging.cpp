@@ -23,68 +23,62 @@ using namespace pybind11::literals;
 
 // The raw frame `rf` checked against `acq`: [transmits][elements][samples], or [elements][samples]
 // for one transmit.
-acquire::SampleType checkFrame(const py::array& rf, const acquire::AcquisitionParams& acq) {
-  const acquire::SampleType type = sampleTypeOf(rf, "rf");
-  const bool threeD = rf.ndim() == 3 && rf.shape(0) == acq.transmits() &&
-                      rf.shape(1) == acq.elements() && rf.shape(2) == acq.samples;
-  const bool twoD = rf.ndim() == 2 && acq.transmits() == 1 && rf.shape(0) == acq.elements() &&
-                    rf.shape(1) == acq.samples;
+acquire::SampleType checkFrame(const InputArray& rf, const acquire::AcquisitionParams& acq) {
+  const auto& shape = rf.shape;
+  const bool threeD = shape.size() == 3 && shape[0] == acq.transmits() &&
+                      shape[1] == acq.elements() && shape[2] == acq.samples;
+  const bool twoD = shape.size() == 2 && acq.transmits() == 1 && shape[0] == acq.elements() &&
+                    shape[1] == acq.samples;
   if (!threeD && !twoD) {
-    throw py::value_error("rf has shape " + shapeText(rf) + "; the acquisition takes (" +
+    throw py::value_error("rf has shape " + rf.shapeText() + "; the acquisition takes (" +
                           std::to_string(acq.transmits()) + ", " + std::to_string(acq.elements()) +
                           ", " + std::to_string(acq.samples) +
                           ") (transmits, elements, samples), C order (a PyMUST RF of shape "
                           "(samples, elements) is rf.T, made contiguous)");
   }
-  return type;
+  return sampleTypeOf(rf.element);
 }
 
-py::array_t<float> bmode(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
-                         const ImagingArgs& args, const std::string& backendName,
-                         const std::map<std::string, std::string>& variants, bool tuned) {
-  const py::array rf = requireHostArray(rfObject, "rf", {"int16", "float32"});
+py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
+                 const ImagingArgs& args, const std::string& backendName,
+                 const std::map<std::string, std::string>& variants, bool tuned) {
+  compute::Backend& backend = backendFor(backendName);
+  const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
   const process::ImagingParams imaging = imagingFor(args, acq);
-  compute::Backend& backend = backendFor(backendName);
 
   process::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   chooseVariants(processor, backend, variants, tuned);
   const process::ImageGeometry geometry = processor.geometry();
-  std::vector<py::ssize_t> shape = {geometry.nz, geometry.nx};
+  std::vector<std::int64_t> shape = {geometry.nz, geometry.nx};
   if (geometry.layers > 1) {
     shape.insert(shape.begin(), geometry.layers);
   }
-  py::array_t<float> image(shape);
-  float* out = image.mutable_data();
-  const std::size_t bytes = static_cast<std::size_t>(rf.nbytes());
-  const void* in = rf.data();
+  OutputArray image(rf, backend, shape);
   {
     py::gil_scoped_release released;
-    compute::DeviceBuffer<std::byte> raw(backend, bytes);
+    compute::DeviceBuffer<std::byte> raw;
     compute::DeviceBuffer<float> pixels(backend, geometry.values());
     const auto stream = backend.createStream("python");
-    stream->copyAsync(raw.data(), in, bytes);
-    processor.enqueue(*stream, raw.view(), pixels.view(), {});
-    stream->copyAsync(out, pixels.data(), pixels.bytes());
+    processor.enqueue(*stream, staged(rf, 0, rf.bytes(), backend, *stream, raw), pixels.view(), {});
+    stream->copyAsync(image.data(), pixels.data(), pixels.bytes());
     finishStream(*stream);
   }
-  return image;
+  return image.result();
 }
 
-py::array beamform(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
-                   const ImagingArgs& args, const std::string& backendName,
-                   const std::map<std::string, std::string>& variants) {
-  const py::array rf = requireHostArray(rfObject, "rf", {"int16", "float32"});
+py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
+                    const ImagingArgs& args, const std::string& backendName,
+                    const std::map<std::string, std::string>& variants) {
+  compute::Backend& backend = backendFor(backendName);
+  const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
   const process::ImagingParams imaging = imagingFor(args, acq);
   if (process::isDoppler(imaging.mode)) {
     throw py::value_error("beamform takes mode='rf' or 'iq'; cineflow.doppler images flow");
   }
-  compute::Backend& backend = backendFor(backendName);
   const process::ImageGeometry grid = imaging.geometry();
-  const std::size_t bytes = static_cast<std::size_t>(rf.nbytes());
-  const void* in = rf.data();
   const auto pick = [&](auto& stage) {
     const auto pinned = variants.find("beamform");
     if (pinned == variants.end()) {
@@ -113,19 +107,17 @@ py::array beamform(const py::handle& rfObject, const acquire::AcquisitionParams&
     process::DasBeamformer beamformer;
     beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
     pick(beamformer);
-    py::array_t<float> image({grid.nz, grid.nx});
-    float* out = image.mutable_data();
+    OutputArray image(rf, backend, {grid.nz, grid.nx});
     py::gil_scoped_release released;
-    compute::DeviceBuffer<std::byte> raw(backend, bytes);
+    compute::DeviceBuffer<std::byte> raw;
     compute::DeviceBuffer<float> filtered(backend, beamformer.rfValues());
     compute::DeviceBuffer<float> summed(backend, grid.pixels());
     const auto stream = backend.createStream("python");
-    stream->copyAsync(raw.data(), in, bytes);
-    bandpass.enqueue(*stream, raw.view(), filtered.view());
+    bandpass.enqueue(*stream, staged(rf, 0, rf.bytes(), backend, *stream, raw), filtered.view());
     beamformer.enqueue(*stream, filtered.view(), summed.view());
-    stream->copyAsync(out, summed.data(), summed.bytes());
+    stream->copyAsync(image.data(), summed.data(), summed.bytes());
     finishStream(*stream);
-    return image;
+    return image.result();
   }
   // I/Q: demodulated, then the complex delay-and-sum, complex64 [nz][nx].
   process::IqDemodulator demodulator;
@@ -133,20 +125,18 @@ py::array beamform(const py::handle& rfObject, const acquire::AcquisitionParams&
   process::IqBeamformer beamformer;
   beamformer.configure(backend, acq, imaging, demodulator.iqSamples());
   pick(beamformer);
-  py::array_t<std::complex<float>> image({grid.nz, grid.nx});
-  void* out = image.mutable_data();
+  OutputArray image(rf, backend, {grid.nz, grid.nx}, Element::Complex64);
   py::gil_scoped_release released;
-  compute::DeviceBuffer<std::byte> raw(backend, bytes);
+  compute::DeviceBuffer<std::byte> raw;
   compute::DeviceBuffer<float> iq(backend, demodulator.iqFloats());
   compute::DeviceBuffer<float> envelope(backend, grid.pixels());
   compute::DeviceBuffer<float> summed(backend, grid.pixels() * 2);
   const auto stream = backend.createStream("python");
-  stream->copyAsync(raw.data(), in, bytes);
-  demodulator.enqueue(*stream, raw.view(), iq.view());
+  demodulator.enqueue(*stream, staged(rf, 0, rf.bytes(), backend, *stream, raw), iq.view());
   beamformer.enqueue(*stream, iq.view(), envelope.view(), summed.view());
-  stream->copyAsync(out, summed.data(), summed.bytes());
+  stream->copyAsync(image.data(), summed.data(), summed.bytes());
   finishStream(*stream);
-  return image;
+  return image.result();
 }
 
 }  // namespace
@@ -170,8 +160,9 @@ void bindImaging(py::module_& m) {
       "variants"_a = std::map<std::string, std::string>{}, "tune"_a = true,
       R"doc(B-mode image (dB, float32 [nz][nx]) of one plane-wave frame.
 
-rf: int16 or float32 NumPy array [transmits][elements][samples] (C order; [elements][samples] for
-one transmit). acquisition: cineflow.Acquisition. The keywords are the command line's options:
+rf: int16 or float32 array [transmits][elements][samples] (C order; [elements][samples] for one
+transmit): NumPy (returns NumPy), or a cineflow.DeviceArray or, on the cuda backend, any GPU array
+with __cuda_array_interface__ or DLPack (read in place; returns a cineflow.DeviceArray). acquisition: cineflow.Acquisition. The keywords are the command line's options:
 grid "x0:x1:dx,z0:z1:dz" in mm (--grid), fnumber, apodisation ("hann", "rect"), mode ("rf", "iq"),
 iq_bandwidth (% of f0), iq_decimation. backend: "auto", "cpu" or "cuda". variants: pinned
 variants {"beamform": "avx2"}; other stages take the tuning history's choice (cineflow tune), or

@@ -9,13 +9,14 @@ class OctSource;
 
 namespace cineflow::python {
 
-void bindBackends(pybind11::module_& m);     // backend_info
-void bindAcquisition(pybind11::module_& m);  // Acquisition, Source
-void bindImaging(pybind11::module_& m);      // bmode, beamform
-void bindFlow(pybind11::module_& m);         // doppler, oct_bscan, OctAcquisition
-void bindEngine(pybind11::module_& m);       // Engine, Frame
-void bindVolumes(pybind11::module_& m);      // Volume, Store
-void bindDeviceView(pybind11::module_& m);   // DeviceView
+void bindBackends(pybind11::module_& m);      // backend_info
+void bindAcquisition(pybind11::module_& m);   // Acquisition, Source
+void bindImaging(pybind11::module_& m);       // bmode, beamform
+void bindFlow(pybind11::module_& m);          // doppler, oct_bscan, OctAcquisition
+void bindEngine(pybind11::module_& m);        // Engine, Frame
+void bindVolumes(pybind11::module_& m);       // Volume, Store
+void bindDeviceArrays(pybind11::module_& m);  // DeviceArray
+void bindTransfers(pybind11::module_& m);     // push, pull, create, memory
 
 // An OCT source's cineflow.OctAcquisition (py_flow.cpp), for Source.acquisition.
 pybind11::object octInputOf(const oct::OctSource& source);

@@ -7,9 +7,6 @@
 #include <vector>
 
 #include "pipeline/engine.hpp"
-#if CINEFLOW_HAVE_CUDA
-#include "compute/cuda/cuda_backend.hpp"
-#endif
 #include "py_device.hpp"
 #include "py_modules.hpp"
 #include "store/compression.hpp"
@@ -19,16 +16,6 @@ namespace py = pybind11;
 namespace {
 
 using namespace pybind11::literals;
-
-// The CUDA device the backend runs on (CINEFLOW_CUDA_DEVICE), for DLPack; 0 on the CPU.
-int deviceOf(const compute::Backend& backend) {
-#if CINEFLOW_HAVE_CUDA
-  if (const auto* cuda = dynamic_cast<const compute::cuda::CudaBackend*>(&backend)) {
-    return cuda->device();
-  }
-#endif
-  return 0;
-}
 
 // One stored volume lent to Python: its views are valid while it is lent (during a callback, or
 // inside a `with` block on Store.volume(id)).
@@ -52,11 +39,11 @@ class Volume {
   }
 
   // One of the stored arrays, shared: 0 the volume [ny][nz][nx], 1-3 the MIPs along y, z, x; a
-  // NumPy view on the host, a DeviceView on a device.
+  // NumPy view on the host, a DeviceArray on a device.
   py::object array(int which) const { return hostArrayOrView(view(which)); }
 
   // The same as the zero-copy exporter itself, on either backend.
-  std::shared_ptr<DeviceView> view(int which) const {
+  std::shared_ptr<DeviceArray> view(int which) const {
     const pipeline::VolumeView view = access().view();
     const process::VolumeShape& s = access().info().shape;
     const float* data = nullptr;
@@ -81,8 +68,9 @@ class Volume {
     }
     compute::Backend& backend = store_->backend();
     auto lent = lent_;
-    return std::make_shared<DeviceView>(data, std::move(shape), backend.kind(), deviceOf(backend),
-                                        store_, [lent] { return lent->load(); });
+    return std::make_shared<DeviceArray>(data, std::move(shape), Element::Float32, backend.kind(),
+                                         deviceOf(backend), store_,
+                                         [lent] { return lent->load(); });
   }
 
  private:
@@ -262,7 +250,7 @@ void bindVolumes(py::module_& m) {
             return py::dict("volume"_a = v.view(0), "mip_y"_a = v.view(1), "mip_z"_a = v.view(2),
                             "mip_x"_a = v.view(3));
           },
-          "The four arrays as cineflow.DeviceView on either backend (DLPack, and the CUDA or "
+          "The four arrays as cineflow.DeviceArray on either backend (DLPack, and the CUDA or "
           "NumPy array interface): what a consumer such as CuPy or PyTorch takes without a copy.")
       .def("keep", &Volume::keep,
            "Keeps the volume in the store after the callback (save or discard it later).")

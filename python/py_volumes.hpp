@@ -5,7 +5,7 @@
 // three MIPs) is copied into the VolumeStore on the endpoint stream, after the MIPs (store
 // buffer(): never waits, never allocates device memory). A thread of the feed's own waits for the
 // copy to complete and hands the script's callable a Volume: zero-copy views of the stored volume
-// and MIPs (NumPy on the CPU backend; DeviceView with __cuda_array_interface__ and DLPack on
+// and MIPs (NumPy on the CPU backend; DeviceArray with __cuda_array_interface__ and DLPack on
 // CUDA), valid during the call. A volume the callable keep()s stays in the store (save or discard
 // it later, as the GUI's review does); any other is discarded when the call returns. At most
 // `queue` volumes wait for the callable: beyond that, or when the store is full, a volume is

@@ -79,6 +79,17 @@ void CudaBackend::zeroBlocking(void* dst, std::size_t bytes) const {
   check(cudaMemset(dst, 0, bytes), "cudaMemset", bytes);
 }
 
+void CudaBackend::synchronizeExternalStream(std::uintptr_t stream) const {
+  cudaStream_t handle = reinterpret_cast<cudaStream_t>(stream);
+  if (stream == 1) {
+    handle = cudaStreamLegacy;
+  } else if (stream == 2) {
+    handle = cudaStreamPerThread;
+  }
+  check(cudaSetDevice(device_), "cudaSetDevice");
+  check(cudaStreamSynchronize(handle), "cudaStreamSynchronize");
+}
+
 DeviceMemoryInfo CudaBackend::memoryInfo() const {
   DeviceMemoryInfo info;
   check(cudaMemGetInfo(&info.freeBytes, &info.totalBytes), "cudaMemGetInfo");

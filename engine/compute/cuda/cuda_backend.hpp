@@ -2,6 +2,8 @@
 // CUDA backend: one device; device memory from cudaMalloc, pinned memory from cudaHostAlloc,
 // non-blocking streams, timing events.
 
+#include <cstdint>
+
 #include "compute/backend.hpp"
 
 namespace cineflow::compute::cuda {
@@ -19,6 +21,11 @@ class CudaBackend final : public Backend {
   void zeroBlocking(void* dst, std::size_t bytes) const override;
   DeviceMemoryInfo memoryInfo() const override;
   int device() const { return device_; }
+  // Waits until the work another library enqueued on its stream has completed, before Cineflow
+  // reads memory that work writes (a GPU array handed over with a stream: CUDA array interface v3
+  // and DLPack conventions, 1 the legacy default stream, 2 the per-thread default, else a
+  // cudaStream_t as an integer). Throws CudaError.
+  void synchronizeExternalStream(std::uintptr_t stream) const;
 
  private:
   int device_;
