@@ -1,0 +1,18 @@
+#pragma once
+// What every OpenGL renderer of the views needs first: the GL entry points (GLEW) and its shader
+// program from the Qt resources. Call with the owning widget's context current. This header names
+// no OpenGL type (GLEW must precede every other OpenGL header, and users include Qt's).
+
+#include <QString>
+
+namespace cineflow::ui {
+
+// Loads the GL entry points (GLEW) and checks for OpenGL 3.3. Throws std::runtime_error saying
+// what failed (GLEW, the version the driver offers).
+void loadGlFunctions();
+
+// Compiles and links the program of two shader resources (":/shaders/..."); returns its GL name.
+// Throws std::runtime_error naming `what` with the compile or link log.
+unsigned int linkProgram(const QString& vertexPath, const QString& fragmentPath, const char* what);
+
+}  // namespace cineflow::ui

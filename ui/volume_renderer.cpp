@@ -1,0 +1,204 @@
+// GLEW must precede every other OpenGL header.
+#include <GL/glew.h>
+
+#include "volume_renderer.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "bmode_renderer.hpp"
+#include "gl_program.hpp"
+#include "resources.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+// A texture of `target` with `filter`, clamped at its edges, bound on return.
+GLuint createTexture(GLenum target, GLint filter) {
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(target, texture);
+  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+  return texture;
+}
+
+int bricksAlong(int voxels) {
+  return (voxels + VolumeRenderer::kBrick - 1) / VolumeRenderer::kBrick;
+}
+
+}  // namespace
+
+VolumeRenderer::VolumeRenderer() {
+  loadGlFunctions();
+  initResources();
+  program_ = linkProgram(QStringLiteral(":/shaders/volume.vert"),
+                         QStringLiteral(":/shaders/volume.frag"), "the 3-D view's ray caster");
+  glGenVertexArrays(1, &vertexArray_);
+  volumeTexture_ = createTexture(GL_TEXTURE_3D, GL_LINEAR);
+  brickTexture_ = createTexture(GL_TEXTURE_3D, GL_NEAREST);
+  colourMapTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  opacityTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  glUseProgram(program_);
+  glUniform1i(glGetUniformLocation(program_, "volume"), 0);
+  glUniform1i(glGetUniformLocation(program_, "bricks"), 1);
+  glUniform1i(glGetUniformLocation(program_, "colourMap"), 2);
+  glUniform1i(glGetUniformLocation(program_, "opacityTable"), 3);
+  glUseProgram(0);
+  colourMap_ = ColourMap::Viridis;  // differs, so the next call uploads
+  setColourMap(ColourMap::Grey);
+  std::vector<float> ramp(kColourTableSize);
+  for (int i = 0; i < kColourTableSize; ++i) {
+    const float level = static_cast<float>(i) / (kColourTableSize - 1);
+    ramp[static_cast<std::size_t>(i)] = std::clamp((level - 0.3f) / 0.7f, 0.0f, 1.0f) * 0.3f;
+  }
+  setOpacityTable(ramp);
+}
+
+VolumeRenderer::~VolumeRenderer() {
+  const GLuint textures[] = {volumeTexture_, brickTexture_, colourMapTexture_, opacityTexture_};
+  glDeleteTextures(4, textures);
+  glDeleteVertexArrays(1, &vertexArray_);
+  glDeleteProgram(program_);
+}
+
+void VolumeRenderer::upload(const float* voxels, int nx, int nz, int ny) {
+  GLint limit = 0;
+  glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &limit);
+  if (nx <= 0 || nz <= 0 || ny <= 0 || nx > limit || nz > limit || ny > limit) {
+    throw std::runtime_error("a volume of " + std::to_string(nx) + " x " + std::to_string(nz) +
+                             " x " + std::to_string(ny) +
+                             " voxels does not fit this OpenGL's 3-D textures (at most " +
+                             std::to_string(limit) + " along each axis)");
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  if (size_ != std::array<int, 3>{nx, nz, ny}) {
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, nx, nz, ny, 0, GL_RED, GL_FLOAT, voxels);
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+      size_ = {0, 0, 0};
+      throw std::runtime_error("the graphics memory cannot hold a " + std::to_string(nx) + " x " +
+                               std::to_string(nz) + " x " + std::to_string(ny) + " volume");
+    }
+    size_ = {nx, nz, ny};
+  } else {
+    glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, nx, nz, ny, GL_RED, GL_FLOAT, voxels);
+  }
+  // Each brick's largest value, over the voxels it covers and their neighbours one voxel out
+  // (trilinear sampling near a face reads them).
+  bricks_ = {bricksAlong(nx), bricksAlong(nz), bricksAlong(ny)};
+  brickScratch_.assign(static_cast<std::size_t>(bricks_[0]) * bricks_[1] * bricks_[2],
+                       -std::numeric_limits<float>::infinity());
+  for (int y = 0; y < ny; ++y) {
+    for (int z = 0; z < nz; ++z) {
+      const float* row = voxels + (static_cast<std::size_t>(y) * nz + z) * nx;
+      for (int x = 0; x < nx; ++x) {
+        const float v = row[x];
+        for (int by = std::max(0, (y - 1) / kBrick);
+             by <= std::min(bricks_[2] - 1, (y + 1) / kBrick); ++by) {
+          for (int bz = std::max(0, (z - 1) / kBrick);
+               bz <= std::min(bricks_[1] - 1, (z + 1) / kBrick); ++bz) {
+            float* line = brickScratch_.data() +
+                          (static_cast<std::size_t>(by) * bricks_[1] + bz) * bricks_[0];
+            for (int bx = std::max(0, (x - 1) / kBrick);
+                 bx <= std::min(bricks_[0] - 1, (x + 1) / kBrick); ++bx) {
+              line[bx] = std::max(line[bx], v);
+            }
+          }
+        }
+      }
+    }
+  }
+  glBindTexture(GL_TEXTURE_3D, brickTexture_);
+  glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, bricks_[0], bricks_[1], bricks_[2], 0, GL_RED, GL_FLOAT,
+               brickScratch_.data());
+}
+
+void VolumeRenderer::setColourMap(ColourMap map) {
+  if (map == colourMap_) {
+    return;
+  }
+  const ColourTable table = colourTable(map);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
+               table.data());
+  colourMap_ = map;
+}
+
+void VolumeRenderer::setOpacityTable(const std::vector<float>& opacity) {
+  std::vector<float> table(kColourTableSize, 0.0f);
+  opacityFloor_ = 1.0f;
+  for (std::size_t i = 0; i < table.size() && i < opacity.size(); ++i) {
+    table[i] = std::clamp(opacity[i], 0.0f, 1.0f);
+    if (table[i] > 0 && opacityFloor_ >= 1.0f) {
+      // Linear sampling lets a level just below this entry see some opacity.
+      opacityFloor_ = static_cast<float>(i == 0 ? 0 : i - 1) / (kColourTableSize - 1);
+    }
+  }
+  glBindTexture(GL_TEXTURE_2D, opacityTexture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, kColourTableSize, 1, 0, GL_RED, GL_FLOAT, table.data());
+}
+
+void VolumeRenderer::render(const QRect& viewport, int framebufferHeight,
+                            const QMatrix4x4& clipToTexture, const QVector3D& voxelMm,
+                            const VolumeLook& look) {
+  const float* bg = BmodeRenderer::kBackground;
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(bg[0], bg[1], bg[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (!hasVolume() || viewport.isEmpty()) {
+    return;
+  }
+  glViewport(viewport.x(), framebufferHeight - viewport.y() - viewport.height(), viewport.width(),
+             viewport.height());
+  glUseProgram(program_);
+  const auto uniform = [this](const char* name) { return glGetUniformLocation(program_, name); };
+  glUniformMatrix4fv(uniform("clipToTexture"), 1, GL_FALSE, clipToTexture.constData());
+  glUniform3f(uniform("clipMin"), look.clipMin.x(), look.clipMin.y(), look.clipMin.z());
+  glUniform3f(uniform("clipMax"), look.clipMax.x(), look.clipMax.y(), look.clipMax.z());
+  glUniform3f(uniform("voxels"), static_cast<float>(size_[0]), static_cast<float>(size_[1]),
+              static_cast<float>(size_[2]));
+  glUniform3f(uniform("brickCount"), static_cast<float>(bricks_[0]), static_cast<float>(bricks_[1]),
+              static_cast<float>(bricks_[2]));
+  glUniform3f(uniform("voxelMm"), voxelMm.x(), voxelMm.y(), voxelMm.z());
+  glUniform1f(uniform("stepTexels"), std::max(look.stepVoxels, 0.05f));
+  glUniform1f(uniform("gainDb"), look.gainDb);
+  glUniform1f(uniform("dynamicRangeDb"), std::max(look.dynamicRangeDb, 1.0f));
+  glUniform1f(uniform("opacityFloor"), opacityFloor_);
+  glUniform1f(uniform("isoLevel"), std::clamp(look.isoLevel, 0.0f, 1.0f));
+  glUniform1i(uniform("mode"), static_cast<int>(look.mode));
+  glUniform3f(uniform("background"), bg[0], bg[1], bg[2]);
+  // The ray's direction in texture coordinates, as a unit vector in millimetres along s, t, r.
+  const QVector3D near = clipToTexture.map(QVector3D(0, 0, -1));
+  const QVector3D far = clipToTexture.map(QVector3D(0, 0, 1));
+  const QVector3D extent(voxelMm.x() * static_cast<float>(size_[0]),
+                         voxelMm.y() * static_cast<float>(size_[1]),
+                         voxelMm.z() * static_cast<float>(size_[2]));
+  const QVector3D direction = ((far - near) * extent).normalized();
+  glUniform3f(uniform("viewDirection"), direction.x(), direction.y(), direction.z());
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_3D, brickTexture_);
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glActiveTexture(GL_TEXTURE3);
+  glBindTexture(GL_TEXTURE_2D, opacityTexture_);
+  glBindVertexArray(vertexArray_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glActiveTexture(GL_TEXTURE0);
+  glUseProgram(0);
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,78 @@
+#pragma once
+// The OpenGL side of the 3-D view: the volume as a 3-D R32F texture of dB values ([ny][nz][nx]:
+// width nx, height nz, depth ny), a coarse texture of each 8^3 brick's largest value (empty-space
+// skipping), the colour map and the opacity transfer function as 256 x 1 textures, and the ray
+// casting program (shaders/volume.frag: maximum intensity, volume rendering, shaded iso-surface).
+//
+// Every method, the destructor included, must be called on the GUI thread with the owning
+// widget's context current (VolumeView guarantees that). Like BmodeRenderer, this header names no
+// OpenGL type.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <QMatrix4x4>
+#include <QRect>
+#include <QVector3D>
+
+#include "colour_maps.hpp"
+
+namespace cineflow::ui {
+
+enum class VolumeRenderMode { MaximumIntensity = 0, Composite = 1, IsoSurface = 2 };
+
+// What the ray caster is asked to draw, beside the volume itself.
+struct VolumeLook {
+  VolumeRenderMode mode = VolumeRenderMode::MaximumIntensity;
+  float gainDb = 0;
+  float dynamicRangeDb = 60;
+  float isoLevel = 0.5f;  // of the display level, [0, 1]
+  // The clipping box in texture coordinates (the six clipping planes), each within [0, 1].
+  QVector3D clipMin{0, 0, 0};
+  QVector3D clipMax{1, 1, 1};
+  float stepVoxels = 0.5f;  // the distance between samples; larger while the view moves
+};
+
+class VolumeRenderer {
+ public:
+  // Loads GL entry points and builds the program. Throws std::runtime_error saying what failed.
+  VolumeRenderer();
+  ~VolumeRenderer();
+  VolumeRenderer(const VolumeRenderer&) = delete;
+  VolumeRenderer& operator=(const VolumeRenderer&) = delete;
+
+  // Uploads a volume [ny][nz][nx] of dB values (reallocating only when the size changed) and
+  // computes its brick maxima. Throws std::runtime_error when the GL cannot hold it (its 3-D
+  // texture limit, out of memory).
+  void upload(const float* voxels, int nx, int nz, int ny);
+  bool hasVolume() const { return size_[0] > 0; }
+  std::array<int, 3> size() const { return size_; }  // nx, nz, ny
+
+  void setColourMap(ColourMap map);
+  // The opacity of each display level (256 values in [0, 1], for samples one voxel apart).
+  void setOpacityTable(const std::vector<float>& opacity);
+
+  // Clears `viewport` (device pixels, top-left origin, in a framebuffer `framebufferHeight` tall)
+  // to the background and casts the rays: `clipToTexture` takes normalised device coordinates of
+  // the viewport back into texture coordinates, `voxelMm` is the voxel's size along s, t, r.
+  void render(const QRect& viewport, int framebufferHeight, const QMatrix4x4& clipToTexture,
+              const QVector3D& voxelMm, const VolumeLook& look);
+
+  static constexpr int kBrick = 8;
+
+ private:
+  unsigned int program_ = 0;
+  unsigned int vertexArray_ = 0;
+  unsigned int volumeTexture_ = 0;
+  unsigned int brickTexture_ = 0;
+  unsigned int colourMapTexture_ = 0;
+  unsigned int opacityTexture_ = 0;
+  std::array<int, 3> size_{0, 0, 0};
+  std::array<int, 3> bricks_{0, 0, 0};
+  ColourMap colourMap_ = ColourMap::Grey;
+  float opacityFloor_ = 0;  // the lowest level with any opacity
+  std::vector<float> brickScratch_;
+};
+
+}  // namespace cineflow::ui

@@ -1,0 +1,115 @@
+#pragma once
+// VolumeView: the 3-D view of a volume (the newest complete one, or a buffered one in review),
+// ray cast on the GPU by VolumeRenderer from a 3-D texture, in the volume's physical proportions.
+//
+// Mouse: drag with the left button to orbit, with the right or middle button to pan, the wheel to
+// zoom, a double-click (or R) to reset. While the view moves it samples every 2 voxels instead of
+// every half voxel, and draws at full quality again 200 ms after it stops. Axes (x, depth,
+// elevation) and a scale bar are drawn over the image. The frame rate of the last second's paints
+// is framesPerSecond(). Rendering never touches the engine: a volume arrives as a host copy.
+//
+// Every method must be called on the GUI thread.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <QTimer>
+#include <QVector3D>
+
+#include "colour_maps.hpp"
+#include "volume_camera.hpp"
+#include "volume_renderer.hpp"
+
+namespace cineflow::ui {
+
+// A volume on the host for the 3-D view: dB values [ny][nz][nx] and the voxel's size.
+struct VolumeData {
+  std::vector<float> voxels;
+  int nx = 0;
+  int nz = 0;
+  int ny = 0;
+  QVector3D voxelMm{1, 1, 1};  // along x, depth, elevation
+  std::uint64_t number = 0;    // the engine's volume number (shown in the corner)
+};
+
+class VolumeView : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit VolumeView(QWidget* parent = nullptr);
+  ~VolumeView() override;
+
+  void setVolume(std::shared_ptr<const VolumeData> volume);
+  std::shared_ptr<const VolumeData> volume() const { return volume_; }
+  void clearVolume();
+
+  const VolumeLook& look() const { return look_; }
+  void setMode(VolumeRenderMode mode);
+  void setGainDb(float gain);
+  void setDynamicRangeDb(float range);
+  void setIsoLevel(float level);
+  void setColourMap(ColourMap map);
+  // The opacity of each of the 256 display levels (the transfer function's curve).
+  void setOpacityCurve(const std::vector<float>& opacity);
+  // The clipping box in fractions of the volume along x, depth and elevation.
+  void setClipBox(const QVector3D& low, const QVector3D& high);
+
+  // The axes, scale bar and caption over the image (on by default).
+  void setOverlayVisible(bool visible);
+  bool overlayVisible() const { return overlayVisible_; }
+
+  VolumeCamera& camera() { return camera_; }
+  void resetView();
+  void setAngles(float yawDegrees, float pitchDegrees);
+
+  // Where texture point (s, t, r) of the volume shows in the widget, in device pixels.
+  QPointF projectToFramebuffer(const QVector3D& texture) const;
+  double framesPerSecond() const { return fps_; }
+  bool moving() const { return moving_; }
+  QString renderingError() const { return renderingError_; }
+  std::uint64_t framesDrawn() const { return framesDrawn_; }
+
+ signals:
+  void framesPerSecondChanged(double fps);
+  void renderingFailed(const QString& message);
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+
+ private:
+  void onContextAboutToBeDestroyed();
+  void startMoving();  // coarse sampling until the settle timer fires
+  void updateExtent();
+  void paintOverlay();
+  QSize framebufferSize() const;
+
+  std::unique_ptr<VolumeRenderer> renderer_;
+  std::shared_ptr<const VolumeData> volume_;
+  bool uploadPending_ = false;
+  VolumeLook look_;
+  ColourMap colourMap_ = ColourMap::Grey;
+  std::vector<float> opacity_;
+  VolumeCamera camera_;
+  QPointF lastMouse_;
+  Qt::MouseButton dragging_ = Qt::NoButton;
+  bool moving_ = false;
+  bool overlayVisible_ = true;
+  QTimer settle_;
+  QElapsedTimer second_;
+  int paintsThisSecond_ = 0;
+  double fps_ = 0;
+  std::uint64_t framesDrawn_ = 0;
+  QString renderingError_;
+};
+
+}  // namespace cineflow::ui
