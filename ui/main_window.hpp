@@ -35,6 +35,7 @@ namespace cineflow::ui {
 
 class AcquisitionPanel;
 class BmodeView;
+class Volume3dPanel;
 class CineloopPanel;
 class DisplayControls;
 class EngineController;
@@ -127,6 +128,7 @@ class MainWindow : public QMainWindow {
   // main_window_volumes.cpp
   void createVolumeDocks();
   void refreshLiveMip();
+  void refreshVolume3d();  // the 3-D view's live volume, when its dock shows
   // The volume docks only for a source that makes volumes (null: none).
   void showVolumeDocksFor(const acquire::FrameSource* source);
   // main_window_measure.cpp: the Measurements dock (tabbed with the acquisition panel), the
@@ -176,7 +178,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* volumeDock_ = nullptr;
   MipTriptych* liveMips_ = nullptr;
   QDockWidget* liveMipDock_ = nullptr;
-  QByteArray defaultLayout_;  // saveState() before the stored layout was restored
+  Volume3dPanel* volume3d_ = nullptr;
+  QDockWidget* volume3dDock_ = nullptr;
+  QLabel* volume3dRate_ = nullptr;  // "3-D 42 frames/s" while the 3-D view draws
+  QByteArray defaultLayout_;        // saveState() before the stored layout was restored
   QLabel* messageLabel_ = nullptr;
   QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
 

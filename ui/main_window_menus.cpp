@@ -207,6 +207,7 @@ void MainWindow::createMenus() {
   view->addAction(cineloopDock_->toggleViewAction());
   view->addAction(volumeDock_->toggleViewAction());
   view->addAction(liveMipDock_->toggleViewAction());
+  view->addAction(volume3dDock_->toggleViewAction());
   view->addSeparator();
   QAction* resetLayout = view->addAction(tr("Reset layout"));
   resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));

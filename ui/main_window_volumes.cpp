@@ -3,15 +3,20 @@
 // before quitting with unsaved volumes.
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QMessageBox>
+#include <QStatusBar>
 
 #include "acquire/frame_source.hpp"
 #include "bmode_view.hpp"
+#include "display_controls.hpp"
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "mip_triptych.hpp"
+#include "volume_3d_panel.hpp"
 #include "volume_controller.hpp"
 #include "volume_review_panel.hpp"
+#include "volume_view.hpp"
 
 namespace cineflow::ui {
 
@@ -42,6 +47,45 @@ void MainWindow::createVolumeDocks() {
   connect(controller_.get(), &EngineController::sourceOpened, liveMips_,
           [this] { liveMips_->clear(tr("No volume from this source yet")); });
 
+  // The 3-D view, a tab beside the live MIPs: the newest volume, or the one selected for review.
+  volume3d_ = new Volume3dPanel(this);
+  volume3dDock_ = new QDockWidget(tr("3-D view"), this);
+  volume3dDock_->setObjectName(QStringLiteral("volume3dDock"));
+  volume3dDock_->setWidget(volume3d_);
+  addDockWidget(Qt::RightDockWidgetArea, volume3dDock_);
+  tabifyDockWidget(liveMipDock_, volume3dDock_);
+  liveMipDock_->raise();
+  connect(volume3d_, &Volume3dPanel::messageReady, this, &MainWindow::showMessage);
+  connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
+          &MainWindow::refreshVolume3d);
+  connect(volume3dDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) {
+      refreshVolume3d();  // the newest volume, copied only while the view is seen
+    }
+  });
+  connect(controller_.get(), &EngineController::sourceOpened, volume3d_,
+          [this] { volume3d_->setLiveVolume(nullptr); });
+  connect(volumePanel_, &VolumeReviewPanel::selectionChanged, this,
+          [this](bool selected, quint64 id) {
+            volume3d_->setReviewVolume(selected ? volumes_->bufferedVolume(id) : nullptr);
+          });
+  volume3dRate_ = new QLabel(this);
+  volume3dRate_->setObjectName(QStringLiteral("volume3dRate"));
+  volume3dRate_->setToolTip(tr("How often the 3-D view drew in the last second"));
+  statusBar()->addPermanentWidget(volume3dRate_);
+  connect(volume3d_, &Volume3dPanel::framesPerSecondChanged, this, [this](double fps) {
+    volume3dRate_->setText(tr("3-D %1 frames/s").arg(fps, 0, 'f', fps < 10 ? 1 : 0));
+  });
+  VolumeView& view3d = volume3d_->view();
+  connect(displayControls_, &DisplayControls::gainChanged, &view3d,
+          [&view3d](double gain) { view3d.setGainDb(static_cast<float>(gain)); });
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, &view3d,
+          [&view3d](double range) { view3d.setDynamicRangeDb(static_cast<float>(range)); });
+  connect(displayControls_, &DisplayControls::colourMapChanged, &view3d, &VolumeView::setColourMap);
+  view3d.setGainDb(static_cast<float>(displayControls_->gainDb()));
+  view3d.setDynamicRangeDb(static_cast<float>(displayControls_->dynamicRangeDb()));
+  view3d.setColourMap(displayControls_->colourMap());
+
   // The volume views look like the live one.
   for (const auto axis : {MipTriptych::Axis::Y, MipTriptych::Axis::Z, MipTriptych::Axis::X}) {
     followDisplayControls(liveMips_->view(axis));
@@ -56,6 +100,16 @@ void MainWindow::showVolumeDocksFor(const acquire::FrameSource* source) {
   const bool volumes = source != nullptr && source->framesPerVolume() > 0;
   volumeDock_->setVisible(volumes);
   liveMipDock_->setVisible(volumes);
+  volume3dDock_->setVisible(volumes);
+}
+
+void MainWindow::refreshVolume3d() {
+  if (volume3dDock_->visibleRegion().isEmpty() && !volume3dDock_->isFloating()) {
+    return;  // no copy for a view behind another tab
+  }
+  if (auto volume = volumes_->latestVolume()) {
+    volume3d_->setLiveVolume(std::move(volume));
+  }
 }
 
 void MainWindow::refreshLiveMip() {

@@ -52,7 +52,48 @@ VolumeImages imagesFrom(const compute::Backend& backend, const pipeline::VolumeI
   return images;
 }
 
+// The elevation step of a volume's slices (the slice's dx when unknown: square voxels).
+double elevationStep(const pipeline::VolumeInfo& info) {
+  const int ny = info.shape.ny;
+  const double y0 = info.elevationM.empty() ? 0.0 : info.elevationM.front();
+  const double dy =
+      ny > 1 && !info.elevationM.empty() ? (info.elevationM.back() - y0) / (ny - 1) : 0.0;
+  return dy > 0 ? dy : info.slice.dx;
+}
+
+std::shared_ptr<VolumeData> volumeFrom(const compute::Backend& backend,
+                                       const pipeline::VolumeInfo& info,
+                                       const pipeline::VolumeView& view) {
+  auto data = std::make_shared<VolumeData>();
+  const process::ImageGeometry& slice = info.slice;
+  data->nx = slice.nx;
+  data->nz = slice.nz;
+  data->ny = info.shape.ny;
+  data->voxelMm = QVector3D(static_cast<float>(slice.dx * 1e3), static_cast<float>(slice.dz * 1e3),
+                            static_cast<float>(elevationStep(info) * 1e3));
+  data->number = info.number;
+  data->voxels.resize(view.volume.size());  // the GUI thread, once per volume shown
+  backend.copyBlocking(data->voxels.data(), view.volume.data(), view.volume.bytes());
+  return data;
+}
+
 }  // namespace
+
+std::shared_ptr<VolumeData> VolumeController::latestVolume() const {
+  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  if (!volume || !volume.done().query()) {
+    return {};
+  }
+  return volumeFrom(engine_.engine().backend(), volume.info(), volume.view());
+}
+
+std::shared_ptr<VolumeData> VolumeController::bufferedVolume(std::uint64_t id) const {
+  const auto access = store_->access(id);
+  if (!access || !access.ready().query()) {
+    return {};
+  }
+  return volumeFrom(engine_.engine().backend(), access.info(), access.view());
+}
 
 VolumeController::VolumeController(EngineController& engine, QObject* parent)
     : QObject(parent), engine_(engine) {

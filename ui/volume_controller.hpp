@@ -21,6 +21,7 @@
 #include "frame.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"
+#include "volume_data.hpp"
 
 namespace cineflow::ui {
 
@@ -62,6 +63,10 @@ class VolumeController : public QObject {
   VolumeImages buffered(std::uint64_t id) const;
   // The engine's newest complete volume's projections (no slices).
   VolumeImages latest() const;
+  // The whole volume for the 3-D view: the engine's newest complete one, or buffered volume `id`;
+  // null when there is none (or its copy is still running; never waited for).
+  std::shared_ptr<VolumeData> latestVolume() const;
+  std::shared_ptr<VolumeData> bufferedVolume(std::uint64_t id) const;
 
  public slots:
   // Buffers the engine's newest complete volume; false (and a message) when it cannot.

@@ -366,12 +366,18 @@ void VolumeReviewPanel::refresh() {
 void VolumeReviewPanel::showSelection() {
   const std::optional<std::uint64_t> id = selectedId();
   if (!id) {
+    if (shownId_) {
+      emit selectionChanged(false, 0);
+    }
     clearSelection();
     return;
   }
   if (shownId_ != id || shown_.slices.empty()) {
     shown_ = volumes_.buffered(*id);
     shownId_ = id;
+    if (!shown_.slices.empty()) {
+      emit selectionChanged(true, *id);
+    }
   }
   if (shown_.slices.empty()) {
     return;

@@ -70,6 +70,8 @@ class VolumeReviewPanel : public QWidget {
  signals:
   void videoProgress(int slicesDone, int slicesTotal);
   void videoFinished(bool ok, const QString& message);
+  // The volume selected for review (0 with `selected` false: none).
+  void selectionChanged(bool selected, quint64 id);
 
  public slots:
   void setGainDb(double gainDb);

@@ -21,19 +21,10 @@
 
 #include "colour_maps.hpp"
 #include "volume_camera.hpp"
+#include "volume_data.hpp"
 #include "volume_renderer.hpp"
 
 namespace cineflow::ui {
-
-// A volume on the host for the 3-D view: dB values [ny][nz][nx] and the voxel's size.
-struct VolumeData {
-  std::vector<float> voxels;
-  int nx = 0;
-  int nz = 0;
-  int ny = 0;
-  QVector3D voxelMm{1, 1, 1};  // along x, depth, elevation
-  std::uint64_t number = 0;    // the engine's volume number (shown in the corner)
-};
 
 class VolumeView : public QOpenGLWidget {
   Q_OBJECT

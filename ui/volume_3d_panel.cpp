@@ -1,0 +1,268 @@
+#include "volume_3d_panel.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <vector>
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "colour_maps.hpp"
+#include "mp4_writer.hpp"
+#include "volume_view.hpp"
+
+namespace cineflow::ui {
+
+// The transfer function's opacity curve over the display levels, drawn small beside its sliders.
+class OpacityCurve : public QWidget {
+ public:
+  explicit OpacityCurve(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(96, 40);
+    setToolTip(
+        tr("Opacity of each display level (left: the bottom of the dynamic range, right: "
+           "the gain)"));
+  }
+  void setCurve(std::vector<float> curve) {
+    curve_ = std::move(curve);
+    update();
+  }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter painter(this);
+    painter.fillRect(rect(), QColor(24, 24, 28));
+    if (curve_.size() < 2) {
+      return;
+    }
+    QPolygonF line;
+    for (std::size_t i = 0; i < curve_.size(); ++i) {
+      line << QPointF(static_cast<double>(i) / (curve_.size() - 1) * (width() - 1),
+                      (1.0 - curve_[i]) * (height() - 1));
+    }
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(QColor(240, 200, 90), 1.5));
+    painter.drawPolyline(line);
+  }
+
+ private:
+  std::vector<float> curve_;
+};
+
+namespace {
+
+QSlider* percentSlider(int value, QWidget* parent) {
+  auto* slider = new QSlider(Qt::Horizontal, parent);
+  slider->setRange(0, 100);
+  slider->setValue(value);
+  return slider;
+}
+
+}  // namespace
+
+Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("volume3dPanel"));
+  view_ = new VolumeView(this);
+  connect(view_, &VolumeView::framesPerSecondChanged, this, &Volume3dPanel::framesPerSecondChanged);
+  connect(view_, &VolumeView::renderingFailed, this, [this](const QString& message) {
+    emit messageReady(tr("3-D view: %1").arg(message), true);
+  });
+
+  showing_ = new QComboBox(this);
+  showing_->setObjectName(QStringLiteral("volume3dShowing"));
+  showing_->addItems({tr("Live: the newest volume"), tr("Review: the selected volume")});
+  connect(showing_, &QComboBox::currentIndexChanged, this, &Volume3dPanel::showChosen);
+  mode_ = new QComboBox(this);
+  mode_->setObjectName(QStringLiteral("volume3dMode"));
+  mode_->addItems({tr("Maximum intensity"), tr("Volume rendering"), tr("Iso-surface")});
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    view_->setMode(static_cast<VolumeRenderMode>(index));
+    const bool composite = index == 1;
+    opacityFrom_->setEnabled(composite);
+    opacityTo_->setEnabled(composite);
+    opacityMax_->setEnabled(composite);
+    iso_->setEnabled(index == 2);
+  });
+
+  opacityFrom_ = percentSlider(40, this);
+  opacityTo_ = percentSlider(90, this);
+  opacityMax_ = percentSlider(30, this);
+  opacityFrom_->setToolTip(tr("The display level where the volume starts to show"));
+  opacityTo_->setToolTip(tr("The display level where it reaches its full opacity"));
+  opacityMax_->setToolTip(tr("The full opacity (per voxel)"));
+  curve_ = new OpacityCurve(this);
+  for (QSlider* slider : {opacityFrom_, opacityTo_, opacityMax_}) {
+    connect(slider, &QSlider::valueChanged, this, &Volume3dPanel::applyOpacity);
+  }
+  iso_ = percentSlider(70, this);
+  iso_->setObjectName(QStringLiteral("volume3dIso"));
+  iso_->setToolTip(tr("The iso-surface's display level"));
+  connect(iso_, &QSlider::valueChanged, this,
+          [this](int value) { view_->setIsoLevel(static_cast<float>(value) / 100.0f); });
+
+  auto* clipBox = new QGroupBox(tr("Clipping planes"), this);
+  clipBox->setCheckable(false);
+  auto* clipForm = new QFormLayout(clipBox);
+  const QString axes[3] = {tr("x"), tr("Depth"), tr("Elevation")};
+  for (int axis = 0; axis < 3; ++axis) {
+    auto* row = new QHBoxLayout;
+    clip_[2 * axis] = percentSlider(0, clipBox);
+    clip_[2 * axis + 1] = percentSlider(100, clipBox);
+    clip_[2 * axis]->setObjectName(QStringLiteral("volume3dClipLow%1").arg(axis));
+    clip_[2 * axis + 1]->setObjectName(QStringLiteral("volume3dClipHigh%1").arg(axis));
+    for (QSlider* slider : {clip_[2 * axis], clip_[2 * axis + 1]}) {
+      connect(slider, &QSlider::valueChanged, this, &Volume3dPanel::applyClip);
+      row->addWidget(slider);
+    }
+    clipForm->addRow(axes[axis], row);
+  }
+
+  auto* reset = new QPushButton(tr("Reset view"), this);
+  reset->setToolTip(
+      tr("Back to the view along elevation, unzoomed, unclipped (or double-click "
+         "the view)"));
+  connect(reset, &QPushButton::clicked, this, [this] {
+    view_->resetView();
+    for (int i = 0; i < 6; ++i) {
+      clip_[i]->setValue(i % 2 == 0 ? 0 : 100);
+    }
+  });
+  auto* png = new QPushButton(tr("Save PNG…"), this);
+  connect(png, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the 3-D view"), QStringLiteral("volume_3d.png"), tr("PNG images (*.png)"));
+    if (!path.isEmpty()) {
+      const QString failed = savePng(path);
+      emit messageReady(failed.isEmpty() ? tr("Saved %1").arg(path) : failed, !failed.isEmpty());
+    }
+  });
+  auto* turntable = new QPushButton(tr("Turntable MP4…"), this);
+  turntable->setToolTip(tr("One full turn about the vertical axis, 6 s at 30 frames/s"));
+  connect(turntable, &QPushButton::clicked, this, [this] {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save a turntable video"),
+                                     QStringLiteral("volume_3d.mp4"), tr("MP4 video (*.mp4)"));
+    if (!path.isEmpty()) {
+      const QString failed = saveTurntable(path);
+      emit messageReady(failed.isEmpty() ? tr("Saved %1").arg(path) : failed, !failed.isEmpty());
+    }
+  });
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Show"), showing_);
+  form->addRow(tr("Mode"), mode_);
+  auto* opacityRow = new QHBoxLayout;
+  auto* opacitySliders = new QVBoxLayout;
+  for (QSlider* slider : {opacityFrom_, opacityTo_, opacityMax_}) {
+    opacitySliders->addWidget(slider);
+  }
+  opacityRow->addLayout(opacitySliders, 2);
+  opacityRow->addWidget(curve_, 1);
+  form->addRow(tr("Opacity"), opacityRow);
+  form->addRow(tr("Iso level"), iso_);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(reset);
+  buttons->addWidget(png);
+  buttons->addWidget(turntable);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(view_, 1);
+  layout->addLayout(form);
+  layout->addWidget(clipBox);
+  layout->addLayout(buttons);
+  mode_->setCurrentIndex(1);
+  mode_->setCurrentIndex(0);  // maximum intensity, with the other modes' controls disabled
+  applyOpacity();
+}
+
+Volume3dPanel::Showing Volume3dPanel::showing() const {
+  return showing_->currentIndex() == 0 ? Showing::Live : Showing::Review;
+}
+
+void Volume3dPanel::setLiveVolume(std::shared_ptr<const VolumeData> volume) {
+  live_ = std::move(volume);
+  if (showing() == Showing::Live) {
+    showChosen();
+  }
+}
+
+void Volume3dPanel::setReviewVolume(std::shared_ptr<const VolumeData> volume) {
+  review_ = std::move(volume);
+  if (showing() == Showing::Review) {
+    showChosen();
+  }
+}
+
+void Volume3dPanel::showChosen() {
+  const auto& chosen = showing() == Showing::Live ? live_ : review_;
+  if (chosen) {
+    view_->setVolume(chosen);
+  } else {
+    view_->clearVolume();
+  }
+}
+
+void Volume3dPanel::applyOpacity() {
+  const float from = static_cast<float>(opacityFrom_->value()) / 100.0f;
+  const float to = std::max(static_cast<float>(opacityTo_->value()) / 100.0f, from + 0.01f);
+  const float most = static_cast<float>(opacityMax_->value()) / 100.0f;
+  std::vector<float> curve(kColourTableSize);
+  for (int i = 0; i < kColourTableSize; ++i) {
+    const float level = static_cast<float>(i) / (kColourTableSize - 1);
+    curve[static_cast<std::size_t>(i)] =
+        most * std::clamp((level - from) / (to - from), 0.0f, 1.0f);
+  }
+  curve_->setCurve(curve);
+  view_->setOpacityCurve(curve);
+}
+
+void Volume3dPanel::applyClip() {
+  QVector3D low, high;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float a = static_cast<float>(clip_[2 * axis]->value()) / 100.0f;
+    const float b = static_cast<float>(clip_[2 * axis + 1]->value()) / 100.0f;
+    low[axis] = std::min(a, b);
+    high[axis] = std::max(a, b);
+  }
+  view_->setClipBox(low, high);
+}
+
+QString Volume3dPanel::savePng(const QString& path) {
+  const QImage image = view_->grabFramebuffer();
+  if (image.isNull() || !image.save(path, "PNG")) {
+    return tr("Cannot write %1 (the folder is not writable, or the disk is full)").arg(path);
+  }
+  return {};
+}
+
+QString Volume3dPanel::saveTurntable(const QString& path, double seconds) {
+  if (!view_->volume()) {
+    return tr("No volume in the 3-D view to turn");
+  }
+  constexpr double kFramesPerSecond = 30;
+  const int frames = std::max(2, static_cast<int>(seconds * kFramesPerSecond));
+  const float yaw = view_->camera().yaw();
+  const float pitch = view_->camera().pitch();
+  try {
+    Mp4Writer writer(path.toStdString(), kFramesPerSecond);
+    for (int i = 0; i < frames; ++i) {
+      view_->setAngles(yaw + 360.0f * static_cast<float>(i) / static_cast<float>(frames), pitch);
+      writer.write(view_->grabFramebuffer());
+    }
+    writer.finish();
+  } catch (const std::exception& error) {
+    view_->setAngles(yaw, pitch);
+    return tr("Cannot write the turntable %1: %2").arg(path, QString::fromStdString(error.what()));
+  }
+  view_->setAngles(yaw, pitch);
+  return {};
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,70 @@
+#pragma once
+// Volume3dPanel: the "3-D view" dock. A VolumeView of the newest complete volume (Live) or of the
+// volume selected in the Volumes dock (Review), with its controls: the rendering mode (maximum
+// intensity, volume rendering, iso-surface), the transfer function (the opacity curve: a ramp from
+// a level where the volume starts to show to one where it reaches its full opacity, drawn beside
+// the sliders), the iso level, the six clipping planes (a low and a high plane along x, depth and
+// elevation), reset, a PNG of the view, and an MP4 turntable. Gain, dynamic range and the colour
+// map follow the display controls (MainWindow connects them).
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include <QWidget>
+
+#include "volume_data.hpp"
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QPushButton;
+
+namespace cineflow::ui {
+
+class OpacityCurve;
+class VolumeView;
+
+class Volume3dPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Showing { Live, Review };
+
+  explicit Volume3dPanel(QWidget* parent = nullptr);
+
+  VolumeView& view() { return *view_; }
+  Showing showing() const;
+  // The newest live volume, shown when Live is chosen; the selected one, when Review is.
+  void setLiveVolume(std::shared_ptr<const VolumeData> volume);
+  void setReviewVolume(std::shared_ptr<const VolumeData> volume);
+
+  // Writes the view as a PNG; returns an empty string or the reason it failed.
+  QString savePng(const QString& path);
+  // Writes a turntable (one full turn about the vertical axis, `seconds` long at 30 frames/s) as
+  // H.264 MP4; returns an empty string or the reason it failed.
+  QString saveTurntable(const QString& path, double seconds = 6.0);
+
+ signals:
+  void framesPerSecondChanged(double fps);
+  void messageReady(const QString& message, bool isError);
+
+ private:
+  void applyOpacity();
+  void applyClip();
+  void showChosen();
+
+  VolumeView* view_ = nullptr;
+  QComboBox* showing_ = nullptr;
+  QComboBox* mode_ = nullptr;
+  QSlider* opacityFrom_ = nullptr;
+  QSlider* opacityTo_ = nullptr;
+  QSlider* opacityMax_ = nullptr;
+  OpacityCurve* curve_ = nullptr;
+  QSlider* iso_ = nullptr;
+  QSlider* clip_[6] = {};  // x low, x high, depth low, depth high, elevation low, elevation high
+  std::shared_ptr<const VolumeData> live_;
+  std::shared_ptr<const VolumeData> review_;
+};
+
+}  // namespace cineflow::ui
