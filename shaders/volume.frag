@@ -95,12 +95,13 @@ void main() {
   for (int i = 0; i < 8192 && t <= leave; ++i) {
     vec3 p = start + t * d;
     // Empty-space skipping over a whole brick.
-    vec3 brick = floor(clamp(p, 0.0, 0.99999) * brickCount);
+    // Brick b covers voxels [8b, 8b + 8) along each axis (the last one fewer).
+    vec3 brick = min(floor(clamp(p, 0.0, 1.0) * voxels / 8.0), brickCount - 1.0);
     float brickLevel = levelOf(texelFetch(bricks, ivec3(brick), 0).r);
     float threshold = mode == 0 ? best : (mode == 1 ? opacityFloor : isoLevel);
     bool empty = mode == 0 ? brickLevel <= best : brickLevel < threshold;
     if (empty) {
-      float beyond = exitOf(p, d, brick / brickCount, (brick + 1.0) / brickCount);
+      float beyond = exitOf(p, d, brick * 8.0 / voxels, min((brick + 1.0) * 8.0 / voxels, 1.0));
       t = max(t + beyond, t) + dt * 0.5;  // just past the brick's far face
       previous = -1.0;
       continue;

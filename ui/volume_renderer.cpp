@@ -10,6 +10,7 @@
 
 #include "bmode_renderer.hpp"
 #include "gl_program.hpp"
+#include "process/volume_bricks.hpp"
 #include "resources.hpp"
 
 namespace cineflow::ui {
@@ -26,10 +27,6 @@ GLuint createTexture(GLenum target, GLint filter) {
   glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
   return texture;
-}
-
-int bricksAlong(int voxels) {
-  return (voxels + VolumeRenderer::kBrick - 1) / VolumeRenderer::kBrick;
 }
 
 }  // namespace
@@ -67,7 +64,7 @@ VolumeRenderer::~VolumeRenderer() {
   glDeleteProgram(program_);
 }
 
-void VolumeRenderer::upload(const float* voxels, int nx, int nz, int ny) {
+unsigned int VolumeRenderer::ensureVolumeTexture(int nx, int nz, int ny) {
   GLint limit = 0;
   glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &limit);
   if (nx <= 0 || nz <= 0 || ny <= 0 || nx > limit || nz > limit || ny > limit) {
@@ -76,49 +73,40 @@ void VolumeRenderer::upload(const float* voxels, int nx, int nz, int ny) {
                              " voxels does not fit this OpenGL's 3-D textures (at most " +
                              std::to_string(limit) + " along each axis)");
   }
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_3D, volumeTexture_);
   if (size_ != std::array<int, 3>{nx, nz, ny}) {
     while (glGetError() != GL_NO_ERROR) {
     }
-    glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, nx, nz, ny, 0, GL_RED, GL_FLOAT, voxels);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, nx, nz, ny, 0, GL_RED, GL_FLOAT, nullptr);
     if (glGetError() == GL_OUT_OF_MEMORY) {
       size_ = {0, 0, 0};
       throw std::runtime_error("the graphics memory cannot hold a " + std::to_string(nx) + " x " +
                                std::to_string(nz) + " x " + std::to_string(ny) + " volume");
     }
     size_ = {nx, nz, ny};
-  } else {
-    glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, nx, nz, ny, GL_RED, GL_FLOAT, voxels);
+    const process::VolumeShape grid = process::brickShape({ny, nz, nx});
+    bricks_ = {grid.nx, grid.nz, grid.ny};
+    ++allocations_;
   }
-  // Each brick's largest value, over the voxels it covers and their neighbours one voxel out
-  // (trilinear sampling near a face reads them).
-  bricks_ = {bricksAlong(nx), bricksAlong(nz), bricksAlong(ny)};
-  brickScratch_.assign(static_cast<std::size_t>(bricks_[0]) * bricks_[1] * bricks_[2],
-                       -std::numeric_limits<float>::infinity());
-  for (int y = 0; y < ny; ++y) {
-    for (int z = 0; z < nz; ++z) {
-      const float* row = voxels + (static_cast<std::size_t>(y) * nz + z) * nx;
-      for (int x = 0; x < nx; ++x) {
-        const float v = row[x];
-        for (int by = std::max(0, (y - 1) / kBrick);
-             by <= std::min(bricks_[2] - 1, (y + 1) / kBrick); ++by) {
-          for (int bz = std::max(0, (z - 1) / kBrick);
-               bz <= std::min(bricks_[1] - 1, (z + 1) / kBrick); ++bz) {
-            float* line = brickScratch_.data() +
-                          (static_cast<std::size_t>(by) * bricks_[1] + bz) * bricks_[0];
-            for (int bx = std::max(0, (x - 1) / kBrick);
-                 bx <= std::min(bricks_[0] - 1, (x + 1) / kBrick); ++bx) {
-              line[bx] = std::max(line[bx], v);
-            }
-          }
-        }
-      }
-    }
-  }
+  return volumeTexture_;
+}
+
+void VolumeRenderer::uploadBricks(const float* bricks) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glBindTexture(GL_TEXTURE_3D, brickTexture_);
   glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, bricks_[0], bricks_[1], bricks_[2], 0, GL_RED, GL_FLOAT,
-               brickScratch_.data());
+               bricks);
+}
+
+void VolumeRenderer::upload(const float* voxels, int nx, int nz, int ny) {
+  ensureVolumeTexture(nx, nz, ny);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, nx, nz, ny, GL_RED, GL_FLOAT, voxels);
+  const process::VolumeShape shape{ny, nz, nx};
+  brickScratch_.resize(process::brickShape(shape).voxels());
+  process::brickMaximaHost(voxels, shape, brickScratch_.data());
+  uploadBricks(brickScratch_.data());
 }
 
 void VolumeRenderer::setColourMap(ColourMap map) {

@@ -1,8 +1,9 @@
 #pragma once
 // The OpenGL side of the 3-D view: the volume as a 3-D R32F texture of dB values ([ny][nz][nx]:
 // width nx, height nz, depth ny), a coarse texture of each 8^3 brick's largest value (empty-space
-// skipping), the colour map and the opacity transfer function as 256 x 1 textures, and the ray
-// casting program (shaders/volume.frag: maximum intensity, volume rendering, shaded iso-surface).
+// skipping: process/volume_bricks.hpp), the colour map and the opacity transfer function as 256 x 1
+// textures, and the ray casting program (shaders/volume.frag: maximum intensity, volume rendering,
+// shaded iso-surface).
 //
 // Every method, the destructor included, must be called on the GUI thread with the owning
 // widget's context current (VolumeView guarantees that). Like BmodeRenderer, this header names no
@@ -47,6 +48,15 @@ class VolumeRenderer {
   // texture limit, out of memory).
   void upload(const float* voxels, int nx, int nz, int ny);
   bool hasVolume() const { return size_[0] > 0; }
+
+  // For writers other than upload() (the CUDA interop path): makes the volume texture nx x nz x
+  // ny (R32F, contents undefined after a reallocation) and returns its GL name; then
+  // uploadBricks() takes the brick maxima (process/volume_bricks.hpp) from host memory.
+  unsigned int ensureVolumeTexture(int nx, int nz, int ny);
+  void uploadBricks(const float* bricks);
+  // Counts the volume texture's storage (re)allocations: a CUDA registration of the texture is
+  // valid only for the allocation it was made for.
+  std::uint64_t volumeAllocations() const { return allocations_; }
   std::array<int, 3> size() const { return size_; }  // nx, nz, ny
 
   void setColourMap(ColourMap map);
@@ -58,8 +68,6 @@ class VolumeRenderer {
   // the viewport back into texture coordinates, `voxelMm` is the voxel's size along s, t, r.
   void render(const QRect& viewport, int framebufferHeight, const QMatrix4x4& clipToTexture,
               const QVector3D& voxelMm, const VolumeLook& look);
-
-  static constexpr int kBrick = 8;
 
  private:
   unsigned int program_ = 0;
@@ -73,6 +81,7 @@ class VolumeRenderer {
   ColourMap colourMap_ = ColourMap::Grey;
   float opacityFloor_ = 0;  // the lowest level with any opacity
   std::vector<float> brickScratch_;
+  std::uint64_t allocations_ = 0;
 };
 
 }  // namespace cineflow::ui

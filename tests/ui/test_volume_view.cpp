@@ -25,7 +25,7 @@ using cineflow::ui::VolumeView;
 
 namespace {
 
-constexpr int kNx = 96, kNz = 64, kNy = 48;
+constexpr int kNx = 97, kNz = 61, kNy = 45;                 // not multiples of the 8-voxel brick
 constexpr int kSphereX = 62, kSphereZ = 20, kSphereY = 30;  // voxel indices
 constexpr double kSphereRadius = 3.5;                       // voxels
 // Where the sphere's centre projects and where the brightest pixels lie may differ by the

@@ -35,4 +35,8 @@ void enqueueMips(compute::Stream& stream, const MipPlan& plan, unsigned launch, 
                  int ny, int nz, int nx, float* scratch, float* alongY, float* alongZ,
                  float* alongX, bool multiPass = false);
 
+// One thread per 8^3 brick: its largest value (process/volume_bricks.hpp, cuda/brick_max.hpp).
+void enqueueBrickMaxima(compute::Stream& stream, const float* volume, int ny, int nz, int nx,
+                        float* bricks);
+
 }  // namespace cineflow::process::cuda
