@@ -105,11 +105,10 @@ class CudaImageUpload final : public DeviceImageUpload {
 
 }  // namespace
 
-std::unique_ptr<DeviceImageUpload> DeviceImageUpload::create(const compute::Backend& backend,
-                                                             std::string& reason) {
+int interopDevice(const compute::Backend& backend, std::string& reason) {
   if (backend.kind() != compute::BackendKind::Cuda) {
     reason = "the CPU backend keeps images in host memory";
-    return nullptr;
+    return -1;
   }
 #if CINEFLOW_HAVE_CUDA
   const auto& cudaBackend = static_cast<const cuda::CudaBackend&>(backend);
@@ -123,7 +122,7 @@ std::unique_ptr<DeviceImageUpload> DeviceImageUpload::create(const compute::Back
     if (status != cudaSuccess || count == 0) {
       (void)cudaGetLastError();  // a non-sticky error: clear it so later checks see their own
       reason = "the OpenGL context runs on " + glRendererName() + ", not on a CUDA device";
-      return nullptr;
+      return -1;
     }
     bool sameDevice = false;
     for (unsigned int i = 0; i < count && i < 4; ++i) {
@@ -132,16 +131,34 @@ std::unique_ptr<DeviceImageUpload> DeviceImageUpload::create(const compute::Back
     if (!sameDevice) {
       reason = "the OpenGL context runs on another GPU than CUDA device " +
                std::to_string(cudaBackend.device());
-      return nullptr;
+      return -1;
     }
+    return cudaBackend.device();
+  } catch (const std::exception& error) {
+    reason = error.what();
+    return -1;
+  }
+#else
+  reason = "this build of Cineflow has no CUDA";
+  return -1;
+#endif
+}
+
+std::unique_ptr<DeviceImageUpload> DeviceImageUpload::create(const compute::Backend& backend,
+                                                             std::string& reason) {
+  const int device = interopDevice(backend, reason);
+  if (device < 0) {
+    return nullptr;
+  }
+#if CINEFLOW_HAVE_CUDA
+  try {
     probeRegistration();
-    return std::make_unique<CudaImageUpload>(cudaBackend.device());
+    return std::make_unique<CudaImageUpload>(device);
   } catch (const std::exception& error) {
     reason = error.what();
     return nullptr;
   }
 #else
-  reason = "this build of Cineflow has no CUDA";
   return nullptr;
 #endif
 }

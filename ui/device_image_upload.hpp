@@ -27,6 +27,12 @@ namespace cineflow::ui {
 
 class BmodeRenderer;
 
+// The CUDA device the current GL context can share textures with when `backend` computes: the
+// backend's device; -1 with `reason` saying why not (the CPU backend, a build without CUDA, an
+// OpenGL context on a non-NVIDIA renderer such as Mesa's llvmpipe, another GPU, or the CUDA
+// error). The 2-D views' uploader and the 3-D view's (device_volume_upload.hpp) both ask it.
+int interopDevice(const compute::Backend& backend, std::string& reason);
+
 class DeviceImageUpload {
  public:
   // An uploader when `backend` is the CUDA backend and the current GL

@@ -13,6 +13,7 @@
 #include "engine_controller.hpp"
 #include "main_window.hpp"
 #include "mip_triptych.hpp"
+#include "pipeline/engine.hpp"
 #include "volume_3d_panel.hpp"
 #include "volume_controller.hpp"
 #include "volume_review_panel.hpp"
@@ -56,6 +57,7 @@ void MainWindow::createVolumeDocks() {
   tabifyDockWidget(liveMipDock_, volume3dDock_);
   liveMipDock_->raise();
   connect(volume3d_, &Volume3dPanel::messageReady, this, &MainWindow::showMessage);
+  connect(volume3d_, &Volume3dPanel::liveChosen, this, &MainWindow::refreshVolume3d);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshVolume3d);
   connect(volume3dDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -106,6 +108,19 @@ void MainWindow::showVolumeDocksFor(const acquire::FrameSource* source) {
 void MainWindow::refreshVolume3d() {
   if (volume3dDock_->visibleRegion().isEmpty() && !volume3dDock_->isFloating()) {
     return;  // no copy for a view behind another tab
+  }
+  compute::Backend& backend = controller_->backend();
+  if (backend.kind() == compute::BackendKind::Cuda &&
+      volume3d_->showing() == Volume3dPanel::Showing::Live) {
+    // Device to texture, with the volume held; the host copy only where interop cannot run.
+    const pipeline::VolumeLock volume = controller_->engine().lockLatestVolume();
+    if (!volume || !volume.done().query()) {
+      return;  // a later poll shows it
+    }
+    if (volume3d_->view().showDeviceVolume(backend, volume.view().volume.data(),
+                                           VolumeController::describe(volume.info()))) {
+      return;
+    }
   }
   if (auto volume = volumes_->latestVolume()) {
     volume3d_->setLiveVolume(std::move(volume));

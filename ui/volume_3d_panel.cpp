@@ -78,7 +78,12 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   showing_ = new QComboBox(this);
   showing_->setObjectName(QStringLiteral("volume3dShowing"));
   showing_->addItems({tr("Live: the newest volume"), tr("Review: the selected volume")});
-  connect(showing_, &QComboBox::currentIndexChanged, this, &Volume3dPanel::showChosen);
+  connect(showing_, &QComboBox::currentIndexChanged, this, [this] {
+    showChosen();
+    if (showing() == Showing::Live) {
+      emit liveChosen();  // the newest volume may have come by the device, not through live_
+    }
+  });
   mode_ = new QComboBox(this);
   mode_->setObjectName(QStringLiteral("volume3dMode"));
   mode_->addItems({tr("Maximum intensity"), tr("Volume rendering"), tr("Iso-surface")});

@@ -47,6 +47,8 @@ class Volume3dPanel : public QWidget {
 
  signals:
   void framesPerSecondChanged(double fps);
+  // Live was chosen again: the owner shows the newest volume (it may have come by the device).
+  void liveChosen();
   void messageReady(const QString& message, bool isError);
 
  private:

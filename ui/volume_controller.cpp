@@ -64,20 +64,25 @@ double elevationStep(const pipeline::VolumeInfo& info) {
 std::shared_ptr<VolumeData> volumeFrom(const compute::Backend& backend,
                                        const pipeline::VolumeInfo& info,
                                        const pipeline::VolumeView& view) {
-  auto data = std::make_shared<VolumeData>();
-  const process::ImageGeometry& slice = info.slice;
-  data->nx = slice.nx;
-  data->nz = slice.nz;
-  data->ny = info.shape.ny;
-  data->voxelMm = QVector3D(static_cast<float>(slice.dx * 1e3), static_cast<float>(slice.dz * 1e3),
-                            static_cast<float>(elevationStep(info) * 1e3));
-  data->number = info.number;
+  auto data = std::make_shared<VolumeData>(VolumeController::describe(info));
   data->voxels.resize(view.volume.size());  // the GUI thread, once per volume shown
   backend.copyBlocking(data->voxels.data(), view.volume.data(), view.volume.bytes());
   return data;
 }
 
 }  // namespace
+
+VolumeData VolumeController::describe(const pipeline::VolumeInfo& info) {
+  VolumeData data;
+  const process::ImageGeometry& slice = info.slice;
+  data.nx = slice.nx;
+  data.nz = slice.nz;
+  data.ny = info.shape.ny;
+  data.voxelMm = QVector3D(static_cast<float>(slice.dx * 1e3), static_cast<float>(slice.dz * 1e3),
+                           static_cast<float>(elevationStep(info) * 1e3));
+  data.number = info.number;
+  return data;
+}
 
 std::shared_ptr<VolumeData> VolumeController::latestVolume() const {
   const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();

@@ -67,6 +67,8 @@ class VolumeController : public QObject {
   // null when there is none (or its copy is still running; never waited for).
   std::shared_ptr<VolumeData> latestVolume() const;
   std::shared_ptr<VolumeData> bufferedVolume(std::uint64_t id) const;
+  // A volume's size, voxel size and number, without its voxels.
+  static VolumeData describe(const pipeline::VolumeInfo& info);
 
  public slots:
   // Buffers the engine's newest complete volume; false (and a message) when it cannot.

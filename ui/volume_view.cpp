@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include "device_volume_upload.hpp"
+
 namespace cineflow::ui {
 namespace {
 
@@ -57,9 +59,59 @@ VolumeView::~VolumeView() {
 
 void VolumeView::onContextAboutToBeDestroyed() {
   makeCurrent();
+  deviceUpload_.reset();  // unregisters the texture while it still exists
+  deviceBackend_ = nullptr;
   renderer_.reset();
   doneCurrent();
-  uploadPending_ = volume_ != nullptr;  // a new context uploads it again
+  // A new context uploads a host copy again; a volume that came from the device comes again.
+  if (volume_ && volume_->voxels.empty()) {
+    volume_.reset();
+  }
+  uploadPending_ = volume_ != nullptr;
+}
+
+bool VolumeView::showDeviceVolume(compute::Backend& backend, const float* volume,
+                                  const VolumeData& described) {
+  if (!renderer_) {
+    deviceReason_ =
+        renderingError_.isEmpty() ? tr("the view has no OpenGL context yet") : renderingError_;
+    return false;
+  }
+  makeCurrent();
+  if (deviceBackend_ != &backend) {
+    std::string reason;
+    deviceUpload_ = DeviceVolumeUpload::create(backend, reason);
+    deviceBackend_ = &backend;
+    deviceReason_ = QString::fromStdString(reason);
+  }
+  bool shown = false;
+  if (deviceUpload_) {
+    try {
+      deviceUpload_->upload(*renderer_, volume,
+                            process::VolumeShape{described.ny, described.nz, described.nx});
+      shown = true;
+    } catch (const std::exception& error) {
+      deviceUpload_.reset();  // the host path from now on, for this backend
+      deviceReason_ = QString::fromStdString(error.what());
+      emit renderingFailed(tr("CUDA-OpenGL interop failed (%1); copying volumes through the host")
+                               .arg(deviceReason_));
+    }
+  }
+  doneCurrent();
+  if (!shown) {
+    return false;
+  }
+  auto shownVolume = std::make_shared<VolumeData>(described);
+  shownVolume->voxels.clear();  // in the texture only
+  const bool resized = !volume_ || volume_->nx != described.nx || volume_->nz != described.nz ||
+                       volume_->ny != described.ny || volume_->voxelMm != described.voxelMm;
+  volume_ = std::move(shownVolume);
+  uploadPending_ = false;
+  if (resized) {
+    updateExtent();
+  }
+  update();
+  return true;
 }
 
 void VolumeView::setVolume(std::shared_ptr<const VolumeData> volume) {
@@ -170,7 +222,7 @@ void VolumeView::paintGL() {
     return;
   }
   try {
-    if (uploadPending_ && volume_) {
+    if (uploadPending_ && volume_ && !volume_->voxels.empty()) {
       renderer_->upload(volume_->voxels.data(), volume_->nx, volume_->nz, volume_->ny);
       uploadPending_ = false;
     }

@@ -20,11 +20,14 @@
 #include <QVector3D>
 
 #include "colour_maps.hpp"
+#include "compute/backend.hpp"
 #include "volume_camera.hpp"
 #include "volume_data.hpp"
 #include "volume_renderer.hpp"
 
 namespace cineflow::ui {
+
+class DeviceVolumeUpload;
 
 class VolumeView : public QOpenGLWidget {
   Q_OBJECT
@@ -34,6 +37,14 @@ class VolumeView : public QOpenGLWidget {
   ~VolumeView() override;
 
   void setVolume(std::shared_ptr<const VolumeData> volume);
+  // On the CUDA backend with CUDA-OpenGL interop: `volume` (float32 dB [ny][nz][nx], the
+  // backend's device memory) straight into the 3-D texture (DeviceVolumeUpload), described by
+  // `described` (its voxels empty). Call with the volume held (a VolumeLock, a store Access) and
+  // its work complete. False when that path is not available here (deviceUploadReason() says
+  // why) or failed: then copy it through the host (setVolume).
+  bool showDeviceVolume(compute::Backend& backend, const float* volume,
+                        const VolumeData& described);
+  QString deviceUploadReason() const { return deviceReason_; }
   std::shared_ptr<const VolumeData> volume() const { return volume_; }
   void clearVolume();
 
@@ -85,6 +96,9 @@ class VolumeView : public QOpenGLWidget {
   QSize framebufferSize() const;
 
   std::unique_ptr<VolumeRenderer> renderer_;
+  std::unique_ptr<DeviceVolumeUpload> deviceUpload_;  // before renderer_ in teardown
+  const compute::Backend* deviceBackend_ = nullptr;   // the one deviceUpload_ was made for
+  QString deviceReason_;
   std::shared_ptr<const VolumeData> volume_;
   bool uploadPending_ = false;
   VolumeLook look_;

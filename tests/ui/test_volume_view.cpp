@@ -16,6 +16,7 @@
 #include <QImage>
 #include <QtTest>
 
+#include "compute/buffer.hpp"
 #include "gl_format.hpp"
 #include "volume_view.hpp"
 
@@ -122,6 +123,7 @@ class TestVolumeView : public QObject {
   void isoSurfaceIsShadedLikeASphere();
   void dragOrbitsAndRendersCoarselyWhileMoving();
   void overlayDrawsAxesAndScaleBar();
+  void deviceUploadDrawsWhatTheHostUploadDraws();
   void measureFrameRate();
   void cleanupTestCase() { view_.reset(); }
 
@@ -328,6 +330,37 @@ void TestVolumeView::overlayDrawsAxesAndScaleBar() {
   QVERIFY(changed(QRect(w - w / 3, h - 40, w / 3, 40)) > 50);  // the scale bar, bottom right
   QVERIFY(changed(QRect(0, 0, w / 2, 30)) > 20);               // the caption
   QVERIFY(changed(QRect(w / 3, h / 3, w / 3, h / 3)) == 0);    // and nothing over the volume
+}
+
+void TestVolumeView::deviceUploadDrawsWhatTheHostUploadDraws() {
+  // The CUDA-OpenGL interop path: the same volume from device memory (cudaMemcpy3DAsync into the
+  // registered 3-D texture, brick maxima on the device) draws the same picture as its host copy.
+  std::unique_ptr<cineflow::compute::Backend> cuda;
+  try {
+    cuda = cineflow::compute::createBackend(cineflow::compute::BackendRequest::Cuda);
+  } catch (const std::exception& error) {
+    QSKIP(qPrintable(QStringLiteral("no CUDA device: %1").arg(error.what())));
+  }
+  const auto volume = speckleWithSphere();
+  view_->setAngles(35, 20);
+  const QImage fromHost = grab();
+  cineflow::compute::DeviceBuffer<float> onDevice(*cuda, volume->voxels.size());
+  cuda->copyBlocking(onDevice.data(), volume->voxels.data(), onDevice.bytes());
+  cineflow::ui::VolumeData described = *volume;
+  described.voxels.clear();
+  if (!view_->showDeviceVolume(*cuda, onDevice.data(), described)) {
+    const QString why = view_->deviceUploadReason();
+    if (qEnvironmentVariableIntValue("CINEFLOW_REQUIRE_GL_INTEROP") != 0) {
+      QFAIL(
+          qPrintable(QStringLiteral("CUDA-OpenGL interop required but unavailable: %1").arg(why)));
+    }
+    QSKIP(qPrintable(QStringLiteral("no CUDA-OpenGL interop here: %1").arg(why)));
+  }
+  const QImage fromDevice = grab();
+  fromDevice.save(QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_volume_view_device.png"));
+  QCOMPARE(fromDevice, fromHost);
+  view_->setVolume(volume);  // back to the host copy before the device memory goes
+  grab();
 }
 
 void TestVolumeView::measureFrameRate() {
