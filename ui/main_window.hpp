@@ -129,6 +129,8 @@ class MainWindow : public QMainWindow {
   void createVolumeDocks();
   void refreshLiveMip();
   void refreshVolume3d();  // the 3-D view's live volume, when its dock shows
+  // The 3-D view's slice plane into the Volumes dock's slice view (a live volume buffered first).
+  void openVolumeSlice(int slice);
   // The volume docks only for a source that makes volumes (null: none).
   void showVolumeDocksFor(const acquire::FrameSource* source);
   // main_window_measure.cpp: the Measurements dock (tabbed with the acquisition panel), the

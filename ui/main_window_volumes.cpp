@@ -14,6 +14,7 @@
 #include "main_window.hpp"
 #include "mip_triptych.hpp"
 #include "pipeline/engine.hpp"
+#include "store/volume_store.hpp"
 #include "volume_3d_panel.hpp"
 #include "volume_controller.hpp"
 #include "volume_review_panel.hpp"
@@ -58,11 +59,14 @@ void MainWindow::createVolumeDocks() {
   liveMipDock_->raise();
   connect(volume3d_, &Volume3dPanel::messageReady, this, &MainWindow::showMessage);
   connect(volume3d_, &Volume3dPanel::liveChosen, this, &MainWindow::refreshVolume3d);
+  connect(volume3d_, &Volume3dPanel::openSliceRequested, this, &MainWindow::openVolumeSlice);
   connect(volumes_.get(), &VolumeController::latestVolumeChanged, this,
           &MainWindow::refreshVolume3d);
   connect(volume3dDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
     if (visible) {
       refreshVolume3d();  // the newest volume, copied only while the view is seen
+    } else {
+      volume3dRate_->clear();  // no rate for a view nobody sees
     }
   });
   connect(controller_.get(), &EngineController::sourceOpened, volume3d_,
@@ -73,10 +77,18 @@ void MainWindow::createVolumeDocks() {
           });
   volume3dRate_ = new QLabel(this);
   volume3dRate_->setObjectName(QStringLiteral("volume3dRate"));
-  volume3dRate_->setToolTip(tr("How often the 3-D view drew in the last second"));
+  volume3dRate_->setToolTip(
+      tr("How often the 3-D view drew in the last second, and how long "
+         "its last picture took"));
   statusBar()->addPermanentWidget(volume3dRate_);
   connect(volume3d_, &Volume3dPanel::framesPerSecondChanged, this, [this](double fps) {
-    volume3dRate_->setText(tr("3-D %1 frames/s").arg(fps, 0, 'f', fps < 10 ? 1 : 0));
+    if (volume3dDock_->visibleRegion().isEmpty() && !volume3dDock_->isFloating()) {
+      volume3dRate_->clear();  // a paint as the dock was laid out, not a view anyone sees
+      return;
+    }
+    volume3dRate_->setText(tr("3-D %1 frames/s, %2 ms each")
+                               .arg(fps, 0, 'f', fps < 10 ? 1 : 0)
+                               .arg(volume3d_->view().lastDrawMs(), 0, 'f', 0));
   });
   VolumeView& view3d = volume3d_->view();
   connect(displayControls_, &DisplayControls::gainChanged, &view3d,
@@ -132,6 +144,30 @@ void MainWindow::refreshLiveMip() {
     return;  // no copy for a hidden view
   }
   liveMips_->setImages(volumes_->latest());
+}
+
+void MainWindow::openVolumeSlice(int slice) {
+  if (volume3d_->showing() == Volume3dPanel::Showing::Live) {
+    // The live volume is the engine's to reuse: buffer the newest, then review it at that
+    // slice (the store numbers what it buffers upwards: the highest id is the one just taken).
+    if (!volumes_->bufferLatest()) {
+      return;  // the controller said why
+    }
+    std::optional<std::uint64_t> id;
+    for (const store::BufferedSummary& entry : volumes_->volumes()) {
+      id = std::max(id.value_or(0), entry.id);
+    }
+    volumePanel_->refresh();
+    if (!id || !volumePanel_->select(*id)) {
+      return;
+    }
+  } else if (!volumePanel_->selectedId()) {
+    showMessage(tr("Select a volume in the Volumes dock first"), true);
+    return;
+  }
+  volumePanel_->setSlice(slice);
+  volumeDock_->show();
+  volumeDock_->raise();
 }
 
 bool MainWindow::confirmUnsavedVolumes() {

@@ -4,15 +4,16 @@
 #include <exception>
 #include <vector>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
 #include <QSlider>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "colour_maps.hpp"
@@ -69,6 +70,14 @@ QSlider* percentSlider(int value, QWidget* parent) {
 
 Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("volume3dPanel"));
+  liveThrottle_ = new QTimer(this);
+  liveThrottle_->setSingleShot(true);
+  connect(liveThrottle_, &QTimer::timeout, this, [this] {
+    if (showing() == Showing::Live) {
+      sinceLiveShown_.start();
+      showChosen();
+    }
+  });
   view_ = new VolumeView(this);
   connect(view_, &VolumeView::framesPerSecondChanged, this, &Volume3dPanel::framesPerSecondChanged);
   connect(view_, &VolumeView::renderingFailed, this, [this](const QString& message) {
@@ -112,8 +121,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   connect(iso_, &QSlider::valueChanged, this,
           [this](int value) { view_->setIsoLevel(static_cast<float>(value) / 100.0f); });
 
-  auto* clipBox = new QGroupBox(tr("Clipping planes"), this);
-  clipBox->setCheckable(false);
+  auto* clipBox = new QWidget(this);
   auto* clipForm = new QFormLayout(clipBox);
   const QString axes[3] = {tr("x"), tr("Depth"), tr("Elevation")};
   for (int axis = 0; axis < 3; ++axis) {
@@ -128,6 +136,50 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
     }
     clipForm->addRow(axes[axis], row);
   }
+
+  auto* sliceBox = new QWidget(this);
+  auto* sliceRows = new QVBoxLayout(sliceBox);
+  auto* sliceRow = new QHBoxLayout;
+  showPlane_ = new QCheckBox(tr("Show"), sliceBox);
+  showPlane_->setObjectName(QStringLiteral("volume3dShowPlane"));
+  slice_ = new QSlider(Qt::Horizontal, sliceBox);
+  slice_->setObjectName(QStringLiteral("volume3dSlice"));
+  slice_->setToolTip(tr("The elevation slice the plane cuts"));
+  slice_->setMinimumWidth(80);
+  sliceLabel_ = new QLabel(sliceBox);
+  sliceLabel_->setMinimumWidth(
+      sliceLabel_->fontMetrics().horizontalAdvance(QStringLiteral("000/000")));
+  auto* openSlice = new QPushButton(tr("Open in slice view"), sliceBox);
+  openSlice->setObjectName(QStringLiteral("volume3dOpenSlice"));
+  openSlice->setToolTip(
+      tr("Show this slice in the Volumes dock's slice view, where it can be "
+         "measured (a live volume is buffered first)"));
+  sliceRow->addWidget(showPlane_);
+  sliceRow->addWidget(slice_, 1);
+  sliceRow->addWidget(sliceLabel_);
+  sliceRows->addLayout(sliceRow);
+  auto* openRow = new QHBoxLayout;
+  openRow->addStretch(1);
+  openRow->addWidget(openSlice);
+  sliceRows->addLayout(openRow);
+  const auto showPlane = [this] {
+    sliceLabel_->setText(
+        QStringLiteral("%1/%2").arg(slice_->value() + 1).arg(slice_->maximum() + 1));
+    view_->setSlicePlane(showPlane_->isChecked() ? std::optional<int>(slice_->value())
+                                                 : std::nullopt);
+  };
+  connect(showPlane_, &QCheckBox::toggled, this, showPlane);
+  connect(slice_, &QSlider::valueChanged, this, [this, showPlane] {
+    showPlane_->setChecked(true);  // moving the plane shows it
+    showPlane();
+  });
+  connect(openSlice, &QPushButton::clicked, this, [this] {
+    if (!view_->volume()) {
+      emit messageReady(tr("No volume in the 3-D view"), true);
+      return;
+    }
+    emit openSliceRequested(slice_->value());
+  });
 
   auto* reset = new QPushButton(tr("Reset view"), this);
   reset->setToolTip(
@@ -160,18 +212,28 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
     }
   });
 
+  // Show and Mode always in sight; the rest on tabs, so that the view keeps most of the dock.
   auto* form = new QFormLayout;
   form->addRow(tr("Show"), showing_);
   form->addRow(tr("Mode"), mode_);
+  auto* look = new QWidget(this);
+  auto* lookForm = new QFormLayout(look);
   auto* opacityRow = new QHBoxLayout;
-  auto* opacitySliders = new QVBoxLayout;
-  for (QSlider* slider : {opacityFrom_, opacityTo_, opacityMax_}) {
-    opacitySliders->addWidget(slider);
-  }
+  auto* opacitySliders = new QFormLayout;
+  opacitySliders->setContentsMargins(0, 0, 0, 0);
+  opacitySliders->addRow(tr("From"), opacityFrom_);
+  opacitySliders->addRow(tr("To"), opacityTo_);
+  opacitySliders->addRow(tr("Most"), opacityMax_);
   opacityRow->addLayout(opacitySliders, 2);
   opacityRow->addWidget(curve_, 1);
-  form->addRow(tr("Opacity"), opacityRow);
-  form->addRow(tr("Iso level"), iso_);
+  lookForm->addRow(tr("Curve"), opacityRow);
+  lookForm->addRow(tr("Iso level"), iso_);
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName(QStringLiteral("volume3dTabs"));
+  tabs->setDocumentMode(true);
+  tabs->addTab(look, tr("Opacity"));
+  tabs->addTab(clipBox, tr("Clip"));
+  tabs->addTab(sliceBox, tr("Slice"));
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(reset);
   buttons->addWidget(png);
@@ -180,7 +242,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
   layout->addLayout(form);
-  layout->addWidget(clipBox);
+  layout->addWidget(tabs);
   layout->addLayout(buttons);
   mode_->setCurrentIndex(1);
   mode_->setCurrentIndex(0);  // maximum intensity, with the other modes' controls disabled
@@ -193,9 +255,19 @@ Volume3dPanel::Showing Volume3dPanel::showing() const {
 
 void Volume3dPanel::setLiveVolume(std::shared_ptr<const VolumeData> volume) {
   live_ = std::move(volume);
-  if (showing() == Showing::Live) {
-    showChosen();
+  if (showing() != Showing::Live) {
+    return;
   }
+  const qint64 interval = static_cast<qint64>(4.0 * view_->lastDrawMs());
+  const qint64 waited = sinceLiveShown_.isValid() ? sinceLiveShown_.elapsed() : interval;
+  if (live_ && waited < interval) {
+    if (!liveThrottle_->isActive()) {
+      liveThrottle_->start(static_cast<int>(interval - waited));
+    }
+    return;  // the timer shows the newest one then
+  }
+  sinceLiveShown_.start();
+  showChosen();
 }
 
 void Volume3dPanel::setReviewVolume(std::shared_ptr<const VolumeData> volume) {
@@ -211,6 +283,20 @@ void Volume3dPanel::showChosen() {
     view_->setVolume(chosen);
   } else {
     view_->clearVolume();
+  }
+  updateSliceRange();
+}
+
+void Volume3dPanel::updateSliceRange() {
+  const int slices = view_->volume() ? view_->volume()->ny : 1;
+  if (slice_->maximum() != slices - 1) {
+    const QSignalBlocker quiet(slice_);
+    slice_->setRange(0, std::max(0, slices - 1));
+    slice_->setValue(slices / 2);
+  }
+  sliceLabel_->setText(QStringLiteral("%1/%2").arg(slice_->value() + 1).arg(slices));
+  if (showPlane_->isChecked()) {
+    view_->setSlicePlane(slice_->value());
   }
 }
 

@@ -11,10 +11,13 @@
 #include <memory>
 #include <optional>
 
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 
 #include "volume_data.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -47,6 +50,9 @@ class Volume3dPanel : public QWidget {
 
  signals:
   void framesPerSecondChanged(double fps);
+  // "Open in slice view": elevation slice `slice` of the volume shown, for the Volumes dock's
+  // slice view (Live: the newest volume is buffered first).
+  void openSliceRequested(int slice);
   // Live was chosen again: the owner shows the newest volume (it may have come by the device).
   void liveChosen();
   void messageReady(const QString& message, bool isError);
@@ -55,6 +61,7 @@ class Volume3dPanel : public QWidget {
   void applyOpacity();
   void applyClip();
   void showChosen();
+  void updateSliceRange();
 
   VolumeView* view_ = nullptr;
   QComboBox* showing_ = nullptr;
@@ -64,7 +71,16 @@ class Volume3dPanel : public QWidget {
   QSlider* opacityMax_ = nullptr;
   OpacityCurve* curve_ = nullptr;
   QSlider* iso_ = nullptr;
-  QSlider* clip_[6] = {};  // x low, x high, depth low, depth high, elevation low, elevation high
+  QSlider* clip_[6] = {};
+  QCheckBox* showPlane_ = nullptr;
+  QSlider* slice_ = nullptr;
+  QLabel* sliceLabel_ =
+      nullptr;  // x low, x high, depth low, depth high, elevation low, elevation high
+  // Live volumes are shown at most as often as keeps the view's drawing under a quarter of the
+  // GUI thread's time (4 x the last picture's time apart): on a slow OpenGL (software, no GPU)
+  // the 2-D views keep their pace; a volume arriving sooner waits, and a newer one replaces it.
+  QTimer* liveThrottle_ = nullptr;
+  QElapsedTimer sinceLiveShown_;
   std::shared_ptr<const VolumeData> live_;
   std::shared_ptr<const VolumeData> review_;
 };

@@ -31,8 +31,8 @@ void VolumeCamera::panBy(QPointF pixels, QSize viewport) {
 }
 
 void VolumeCamera::reset() {
-  yaw_ = 0;
-  pitch_ = 0;
+  yaw_ = kDefaultYaw;
+  pitch_ = kDefaultPitch;
   zoom_ = 1;
   panMm_ = {};
 }

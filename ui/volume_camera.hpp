@@ -33,7 +33,11 @@ class VolumeCamera {
   float zoom() const { return zoom_; }
   // Shifts the scene by `pixels` (widget pixels, y downward) in a viewport of `viewport`.
   void panBy(QPointF pixels, QSize viewport);
-  void reset();  // the default view: along elevation, zoom 1, centred
+  void reset();  // the default view (kDefaultYaw, kDefaultPitch), zoom 1, centred
+  // The default view looks a little from the side and from above, so that the volume reads as a
+  // volume at once; setAngles(0, 0) looks straight along elevation (the B-mode plane face-on).
+  static constexpr float kDefaultYaw = -30.0f;
+  static constexpr float kDefaultPitch = 20.0f;
 
   // Scene (mm, box-centred, y up) to clip space, for a viewport of `viewport` pixels.
   QMatrix4x4 sceneToClip(QSize viewport) const;
@@ -49,8 +53,8 @@ class VolumeCamera {
 
  private:
   QVector3D extent_{1, 1, 1};
-  float yaw_ = 0;
-  float pitch_ = 0;
+  float yaw_ = kDefaultYaw;
+  float pitch_ = kDefaultPitch;
   float zoom_ = 1;
   QPointF panMm_;  // the scene's shift in screen millimetres (x right, y up)
 };

@@ -60,6 +60,8 @@ VolumeRenderer::VolumeRenderer() {
 VolumeRenderer::~VolumeRenderer() {
   const GLuint textures[] = {volumeTexture_, brickTexture_, colourMapTexture_, opacityTexture_};
   glDeleteTextures(4, textures);
+  glDeleteTextures(1, &offscreenColour_);
+  glDeleteFramebuffers(1, &offscreen_);
   glDeleteVertexArrays(1, &vertexArray_);
   glDeleteProgram(program_);
 }
@@ -118,6 +120,7 @@ void VolumeRenderer::setColourMap(ColourMap map) {
   glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
                table.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's glyph cache assumes
   colourMap_ = map;
 }
 
@@ -135,20 +138,57 @@ void VolumeRenderer::setOpacityTable(const std::vector<float>& opacity) {
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, kColourTableSize, 1, 0, GL_RED, GL_FLOAT, table.data());
 }
 
-void VolumeRenderer::render(const QRect& viewport, int framebufferHeight,
+void VolumeRenderer::render(unsigned int target, const QRect& viewport, int framebufferHeight,
                             const QMatrix4x4& clipToTexture, const QVector3D& voxelMm,
                             const VolumeLook& look) {
   const float* bg = BmodeRenderer::kBackground;
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
   glClearColor(bg[0], bg[1], bg[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   if (!hasVolume() || viewport.isEmpty()) {
     return;
   }
-  glViewport(viewport.x(), framebufferHeight - viewport.y() - viewport.height(), viewport.width(),
-             viewport.height());
+  const int bottom = framebufferHeight - viewport.y() - viewport.height();
+  const float resolution = std::clamp(look.resolution, 0.1f, 1.0f);
+  if (resolution >= 1.0f) {
+    glViewport(viewport.x(), bottom, viewport.width(), viewport.height());
+    castRays(clipToTexture, voxelMm, look);
+    return;
+  }
+  // Fewer rays into the offscreen buffer, scaled up into the viewport.
+  const int width =
+      std::max(1, static_cast<int>(static_cast<float>(viewport.width()) * resolution));
+  const int height =
+      std::max(1, static_cast<int>(static_cast<float>(viewport.height()) * resolution));
+  if (offscreen_ == 0) {
+    glGenFramebuffers(1, &offscreen_);
+    offscreenColour_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  }
+  if (width != offscreenWidth_ || height != offscreenHeight_) {
+    glBindTexture(GL_TEXTURE_2D, offscreenColour_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindFramebuffer(GL_FRAMEBUFFER, offscreen_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, offscreenColour_,
+                           0);
+    offscreenWidth_ = width;
+    offscreenHeight_ = height;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, offscreen_);
+  glViewport(0, 0, width, height);
+  castRays(clipToTexture, voxelMm, look);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, offscreen_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+  glBlitFramebuffer(0, 0, width, height, viewport.x(), bottom, viewport.x() + viewport.width(),
+                    bottom + viewport.height(), GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+}
+
+void VolumeRenderer::castRays(const QMatrix4x4& clipToTexture, const QVector3D& voxelMm,
+                              const VolumeLook& look) {
+  const float* bg = BmodeRenderer::kBackground;
   glUseProgram(program_);
   const auto uniform = [this](const char* name) { return glGetUniformLocation(program_, name); };
   glUniformMatrix4fv(uniform("clipToTexture"), 1, GL_FALSE, clipToTexture.constData());
@@ -185,7 +225,14 @@ void VolumeRenderer::render(const QRect& viewport, int framebufferHeight,
   glBindVertexArray(vertexArray_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
+  // Leave the texture units as QPainter (the overlay) expects them: nothing bound but unit 0.
+  for (const GLenum unit : {GL_TEXTURE3, GL_TEXTURE2, GL_TEXTURE1}) {
+    glActiveTexture(unit);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindTexture(GL_TEXTURE_3D, 0);
+  }
   glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_3D, 0);
   glUseProgram(0);
 }
 

@@ -33,6 +33,9 @@ struct VolumeLook {
   QVector3D clipMin{0, 0, 0};
   QVector3D clipMax{1, 1, 1};
   float stepVoxels = 0.5f;  // the distance between samples; larger while the view moves
+  // The fraction of the viewport's pixels cast along each side (drawn into an offscreen buffer
+  // and scaled up); below 1 while the view moves.
+  float resolution = 1.0f;
 };
 
 class VolumeRenderer {
@@ -63,11 +66,12 @@ class VolumeRenderer {
   // The opacity of each display level (256 values in [0, 1], for samples one voxel apart).
   void setOpacityTable(const std::vector<float>& opacity);
 
-  // Clears `viewport` (device pixels, top-left origin, in a framebuffer `framebufferHeight` tall)
-  // to the background and casts the rays: `clipToTexture` takes normalised device coordinates of
-  // the viewport back into texture coordinates, `voxelMm` is the voxel's size along s, t, r.
-  void render(const QRect& viewport, int framebufferHeight, const QMatrix4x4& clipToTexture,
-              const QVector3D& voxelMm, const VolumeLook& look);
+  // Clears `viewport` (device pixels, top-left origin, in framebuffer `target`, `framebufferHeight`
+  // tall) to the background and casts the rays: `clipToTexture` takes normalised device
+  // coordinates of the viewport back into texture coordinates, `voxelMm` is the voxel's size
+  // along s, t, r.
+  void render(unsigned int target, const QRect& viewport, int framebufferHeight,
+              const QMatrix4x4& clipToTexture, const QVector3D& voxelMm, const VolumeLook& look);
 
  private:
   unsigned int program_ = 0;
@@ -82,6 +86,12 @@ class VolumeRenderer {
   float opacityFloor_ = 0;  // the lowest level with any opacity
   std::vector<float> brickScratch_;
   std::uint64_t allocations_ = 0;
+  // The offscreen buffer a reduced resolution draws into.
+  unsigned int offscreen_ = 0;
+  unsigned int offscreenColour_ = 0;
+  int offscreenWidth_ = 0;
+  int offscreenHeight_ = 0;
+  void castRays(const QMatrix4x4& clipToTexture, const QVector3D& voxelMm, const VolumeLook& look);
 };
 
 }  // namespace cineflow::ui

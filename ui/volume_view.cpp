@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QDateTime>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -17,6 +18,7 @@ namespace {
 
 constexpr float kStillStepVoxels = 0.5f;
 constexpr float kMovingStepVoxels = 2.0f;
+constexpr float kMovingResolution = 0.5f;
 constexpr int kSettleMs = 200;
 constexpr float kDegreesPerPixel = 0.4f;
 
@@ -43,6 +45,7 @@ VolumeView::VolumeView(QWidget* parent) : QOpenGLWidget(parent) {
   connect(&settle_, &QTimer::timeout, this, [this] {
     moving_ = false;
     look_.stepVoxels = kStillStepVoxels;
+    look_.resolution = 1.0f;
     update();
   });
   second_.start();
@@ -175,6 +178,22 @@ void VolumeView::setClipBox(const QVector3D& low, const QVector3D& high) {
   update();
 }
 
+void VolumeView::setSlicePlane(std::optional<int> slice) {
+  slicePlane_ = slice;
+  update();
+}
+
+QPolygonF VolumeView::slicePlaneOutline() const {
+  if (!slicePlane_ || !volume_ || volume_->ny <= 0) {
+    return {};
+  }
+  const int slice = std::clamp(*slicePlane_, 0, volume_->ny - 1);
+  const float r = (static_cast<float>(slice) + 0.5f) / static_cast<float>(volume_->ny);
+  const QSize size(width(), height());
+  return QPolygonF({camera_.project({0, 0, r}, size), camera_.project({1, 0, r}, size),
+                    camera_.project({1, 1, r}, size), camera_.project({0, 1, r}, size)});
+}
+
 void VolumeView::setOverlayVisible(bool visible) {
   overlayVisible_ = visible;
   update();
@@ -239,8 +258,11 @@ void VolumeView::paintGL() {
   }
   const QSize size = framebufferSize();
   const QMatrix4x4 clipToTexture = camera_.textureToClip(size).inverted();
-  renderer_->render(QRect(QPoint(0, 0), size), size.height(), clipToTexture,
-                    volume_ ? volume_->voxelMm : QVector3D(1, 1, 1), look_);
+  const std::int64_t start = QDateTime::currentMSecsSinceEpoch();
+  renderer_->render(defaultFramebufferObject(), QRect(QPoint(0, 0), size), size.height(),
+                    clipToTexture, volume_ ? volume_->voxelMm : QVector3D(1, 1, 1), look_);
+  context()->functions()->glFinish();  // the time of the frame, not of its queueing
+  lastDrawMs_ = static_cast<double>(QDateTime::currentMSecsSinceEpoch() - start);
   ++framesDrawn_;
   ++paintsThisSecond_;
   if (second_.elapsed() >= 1000) {
@@ -248,7 +270,7 @@ void VolumeView::paintGL() {
     paintsThisSecond_ = 0;
     emit framesPerSecondChanged(fps_);
   }
-  if (overlayVisible_) {
+  if (overlayVisible_ || slicePlane_) {
     paintOverlay();
   }
 }
@@ -256,6 +278,16 @@ void VolumeView::paintGL() {
 void VolumeView::paintOverlay() {
   QPainter painter(this);
   painter.setRenderHint(QPainter::Antialiasing);
+  const QPolygonF plane = slicePlaneOutline();
+  if (!plane.isEmpty()) {
+    painter.setPen(QPen(QColor(255, 170, 40), 2));
+    painter.setBrush(QColor(255, 170, 40, 40));
+    painter.drawPolygon(plane);
+    painter.setBrush(Qt::NoBrush);
+  }
+  if (!overlayVisible_) {
+    return;
+  }
   QFont font = painter.font();
   font.setPointSizeF(font.pointSizeF() * 0.9);
   painter.setFont(font);
@@ -308,6 +340,7 @@ void VolumeView::paintOverlay() {
 void VolumeView::startMoving() {
   moving_ = true;
   look_.stepVoxels = kMovingStepVoxels;
+  look_.resolution = kMovingResolution;
   settle_.start();
   update();
 }

@@ -3,8 +3,9 @@
 // ray cast on the GPU by VolumeRenderer from a 3-D texture, in the volume's physical proportions.
 //
 // Mouse: drag with the left button to orbit, with the right or middle button to pan, the wheel to
-// zoom, a double-click (or R) to reset. While the view moves it samples every 2 voxels instead of
-// every half voxel, and draws at full quality again 200 ms after it stops. Axes (x, depth,
+// zoom, a double-click (or R) to reset. While the view moves it casts a quarter of the rays (half
+// the resolution along each side, scaled up) and samples every 2 voxels instead of every half
+// voxel, and draws at full quality again 200 ms after it stops. Axes (x, depth,
 // elevation) and a scale bar are drawn over the image. The frame rate of the last second's paints
 // is framesPerSecond(). Rendering never touches the engine: a volume arrives as a host copy.
 //
@@ -12,7 +13,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include <QPolygonF>
 
 #include <QElapsedTimer>
 #include <QOpenGLWidget>
@@ -59,6 +63,13 @@ class VolumeView : public QOpenGLWidget {
   // The clipping box in fractions of the volume along x, depth and elevation.
   void setClipBox(const QVector3D& low, const QVector3D& high);
 
+  // The slice plane: elevation slice `slice` of the volume outlined over the image (its 2-D
+  // section is what the slice view shows); none when nullopt.
+  void setSlicePlane(std::optional<int> slice);
+  std::optional<int> slicePlane() const { return slicePlane_; }
+  // The outline's corners in widget pixels (empty without a plane or a volume).
+  QPolygonF slicePlaneOutline() const;
+
   // The axes, scale bar and caption over the image (on by default).
   void setOverlayVisible(bool visible);
   bool overlayVisible() const { return overlayVisible_; }
@@ -70,6 +81,7 @@ class VolumeView : public QOpenGLWidget {
   // Where texture point (s, t, r) of the volume shows in the widget, in device pixels.
   QPointF projectToFramebuffer(const QVector3D& texture) const;
   double framesPerSecond() const { return fps_; }
+  double lastDrawMs() const { return lastDrawMs_; }  // the last frame's ray casting, finished
   bool moving() const { return moving_; }
   QString renderingError() const { return renderingError_; }
   std::uint64_t framesDrawn() const { return framesDrawn_; }
@@ -109,10 +121,12 @@ class VolumeView : public QOpenGLWidget {
   Qt::MouseButton dragging_ = Qt::NoButton;
   bool moving_ = false;
   bool overlayVisible_ = true;
+  std::optional<int> slicePlane_;
   QTimer settle_;
   QElapsedTimer second_;
   int paintsThisSecond_ = 0;
   double fps_ = 0;
+  double lastDrawMs_ = 0;
   std::uint64_t framesDrawn_ = 0;
   QString renderingError_;
 };

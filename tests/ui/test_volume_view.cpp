@@ -123,6 +123,7 @@ class TestVolumeView : public QObject {
   void isoSurfaceIsShadedLikeASphere();
   void dragOrbitsAndRendersCoarselyWhileMoving();
   void overlayDrawsAxesAndScaleBar();
+  void slicePlaneOutlinesTheChosenSlice();
   void deviceUploadDrawsWhatTheHostUploadDraws();
   void measureFrameRate();
   void cleanupTestCase() { view_.reset(); }
@@ -291,6 +292,7 @@ void TestVolumeView::isoSurfaceIsShadedLikeASphere() {
 }
 
 void TestVolumeView::dragOrbitsAndRendersCoarselyWhileMoving() {
+  view_->setAngles(0, 0);
   const float yaw = view_->camera().yaw();
   const QPoint start(320, 240);
   QTest::mousePress(view_.get(), Qt::LeftButton, Qt::NoModifier, start);
@@ -302,10 +304,19 @@ void TestVolumeView::dragOrbitsAndRendersCoarselyWhileMoving() {
   QVERIFY(std::abs(view_->camera().yaw() - yaw - 20.0f) < 0.01f);  // 0.4 degrees per pixel
   QVERIFY(view_->moving());
   QCOMPARE(view_->look().stepVoxels, 2.0f);
+  QCOMPARE(view_->look().resolution, 0.5f);
+  // Drawn at half resolution, the sphere still peaks where it projects.
+  int brightness = 0;
+  const QPointF spot = brightestSpot(grab(), &brightness);
+  const QPointF expected = view_->projectToFramebuffer(sphereTexture());
+  QVERIFY(brightness > 200);
+  QVERIFY(std::hypot(spot.x() - expected.x(), spot.y() - expected.y()) <= 2 * kPositionTolerancePx);
   QTRY_VERIFY_WITH_TIMEOUT(!view_->moving(), 5000);
   QCOMPARE(view_->look().stepVoxels, 0.5f);
+  QCOMPARE(view_->look().resolution, 1.0f);
   QTest::mouseDClick(view_.get(), Qt::LeftButton, Qt::NoModifier, start);
-  QCOMPARE(view_->camera().yaw(), 0.0f);
+  QCOMPARE(view_->camera().yaw(), cineflow::ui::VolumeCamera::kDefaultYaw);
+  QCOMPARE(view_->camera().pitch(), cineflow::ui::VolumeCamera::kDefaultPitch);
 }
 
 void TestVolumeView::overlayDrawsAxesAndScaleBar() {
@@ -330,6 +341,32 @@ void TestVolumeView::overlayDrawsAxesAndScaleBar() {
   QVERIFY(changed(QRect(w - w / 3, h - 40, w / 3, 40)) > 50);  // the scale bar, bottom right
   QVERIFY(changed(QRect(0, 0, w / 2, 30)) > 20);               // the caption
   QVERIFY(changed(QRect(w / 3, h / 3, w / 3, h / 3)) == 0);    // and nothing over the volume
+}
+
+void TestVolumeView::slicePlaneOutlinesTheChosenSlice() {
+  view_->setAngles(40, 25);
+  const QImage without = grab();
+  view_->setSlicePlane(kSphereY);
+  const QPolygonF outline = view_->slicePlaneOutline();
+  QCOMPARE(outline.size(), 4);
+  // Its corners are the volume's at the slice's elevation; the sphere's centre lies inside it.
+  const float r = (kSphereY + 0.5f) / kNy;
+  const qreal ratio = view_->devicePixelRatioF();
+  QVERIFY((outline[0] * ratio - view_->projectToFramebuffer({0, 0, r})).manhattanLength() < 0.01);
+  QVERIFY((outline[2] * ratio - view_->projectToFramebuffer({1, 1, r})).manhattanLength() < 0.01);
+  QVERIFY(
+      outline.containsPoint(view_->projectToFramebuffer(sphereTexture()) / ratio, Qt::OddEvenFill));
+  const QImage with = grab();
+  // The outline is drawn: the pixels along its first edge changed.
+  int changed = 0;
+  for (int i = 1; i < 20; ++i) {
+    const QPoint p = ((outline[0] + (outline[1] - outline[0]) * (i / 20.0)) * ratio).toPoint();
+    changed += with.pixel(p) != without.pixel(p) ? 1 : 0;
+  }
+  QVERIFY2(changed >= 15, qPrintable(QString::number(changed)));
+  view_->setSlicePlane(std::nullopt);
+  QVERIFY(view_->slicePlaneOutline().isEmpty());
+  QCOMPARE(grab(), without);
 }
 
 void TestVolumeView::deviceUploadDrawsWhatTheHostUploadDraws() {
