@@ -153,18 +153,16 @@ void Mp4Writer::write(const QImage& picture) {
   } else if (picture.width() != s.width || picture.height() != s.height) {
     throw std::runtime_error("MP4: every picture must have the first one's size");
   }
-  // Even sides: the picture on black, in 32-bit BGRA (QImage::Format_RGB32's memory order).
-  QImage padded = picture.convertToFormat(QImage::Format_RGB32);
-  if (padded.width() != s.codec->width || padded.height() != s.codec->height) {
-    QImage even(s.codec->width, s.codec->height, QImage::Format_RGB32);
-    even.fill(Qt::black);
-    QPainter(&even).drawImage(0, 0, padded);
-    padded = std::move(even);
-  }
+  // Even sides: the picture on black, in 32-bit BGRA (QImage::Format_RGB32's memory order), in
+  // lines of a multiple of 64 pixels with a spare row below: swscale's vector code may read past
+  // the end of a line of another width.
+  QImage padded((s.codec->width + 63) / 64 * 64, s.codec->height + 1, QImage::Format_RGB32);
+  padded.fill(Qt::black);
+  QPainter(&padded).drawImage(0, 0, picture.convertToFormat(QImage::Format_RGB32));
   check(av_frame_make_writable(s.frame), "frame buffer");
   const uint8_t* source[1] = {padded.constBits()};
   const int stride[1] = {static_cast<int>(padded.bytesPerLine())};
-  sws_scale(s.scale, source, stride, 0, padded.height(), s.frame->data, s.frame->linesize);
+  sws_scale(s.scale, source, stride, 0, s.codec->height, s.frame->data, s.frame->linesize);
   s.frame->pts = static_cast<int64_t>(std::llround(s.frames * 1000.0 / s.fps));
   s.encode(s.frame);
   ++s.frames;

@@ -62,14 +62,17 @@ inline DecodedVideo decodeMp4(const std::string& path) {
     if (video.frames++ > 0) {
       return;
     }
-    video.first = QImage(decoded->width, decoded->height, QImage::Format_RGB32);
+    // swscale's vector code may write past the end of a line whose width is not a multiple of
+    // its vectors: convert into lines of a multiple of 64 pixels with a spare row, then crop.
+    QImage padded((decoded->width + 63) / 64 * 64, decoded->height + 1, QImage::Format_RGB32);
     SwsContext* scale = sws_getContext(
         decoded->width, decoded->height, static_cast<AVPixelFormat>(decoded->format),
         decoded->width, decoded->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
-    uint8_t* out[1] = {video.first.bits()};
-    const int stride[1] = {static_cast<int>(video.first.bytesPerLine())};
+    uint8_t* out[1] = {padded.bits()};
+    const int stride[1] = {static_cast<int>(padded.bytesPerLine())};
     sws_scale(scale, decoded->data, decoded->linesize, 0, decoded->height, out, stride);
     sws_freeContext(scale);
+    video.first = padded.copy(0, 0, decoded->width, decoded->height);
   };
   const auto drain = [&] {
     while (avcodec_receive_frame(codec, frame) == 0) {
