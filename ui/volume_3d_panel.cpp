@@ -18,44 +18,10 @@
 
 #include "colour_maps.hpp"
 #include "mp4_writer.hpp"
+#include "opacity_curve_editor.hpp"
 #include "volume_view.hpp"
 
 namespace cineflow::ui {
-
-// The transfer function's opacity curve over the display levels, drawn small beside its sliders.
-class OpacityCurve : public QWidget {
- public:
-  explicit OpacityCurve(QWidget* parent) : QWidget(parent) {
-    setMinimumSize(96, 40);
-    setToolTip(
-        tr("Opacity of each display level (left: the bottom of the dynamic range, right: "
-           "the gain)"));
-  }
-  void setCurve(std::vector<float> curve) {
-    curve_ = std::move(curve);
-    update();
-  }
-
- protected:
-  void paintEvent(QPaintEvent*) override {
-    QPainter painter(this);
-    painter.fillRect(rect(), QColor(24, 24, 28));
-    if (curve_.size() < 2) {
-      return;
-    }
-    QPolygonF line;
-    for (std::size_t i = 0; i < curve_.size(); ++i) {
-      line << QPointF(static_cast<double>(i) / (curve_.size() - 1) * (width() - 1),
-                      (1.0 - curve_[i]) * (height() - 1));
-    }
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(QPen(QColor(240, 200, 90), 1.5));
-    painter.drawPolyline(line);
-  }
-
- private:
-  std::vector<float> curve_;
-};
 
 namespace {
 
@@ -99,22 +65,16 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
     view_->setMode(static_cast<VolumeRenderMode>(index));
     const bool composite = index == 1;
-    opacityFrom_->setEnabled(composite);
-    opacityTo_->setEnabled(composite);
-    opacityMax_->setEnabled(composite);
+    curve_->setEnabled(composite);
+    resetCurve_->setEnabled(composite);
     iso_->setEnabled(index == 2);
   });
 
-  opacityFrom_ = percentSlider(40, this);
-  opacityTo_ = percentSlider(90, this);
-  opacityMax_ = percentSlider(30, this);
-  opacityFrom_->setToolTip(tr("The display level where the volume starts to show"));
-  opacityTo_->setToolTip(tr("The display level where it reaches its full opacity"));
-  opacityMax_->setToolTip(tr("The full opacity (per voxel)"));
-  curve_ = new OpacityCurve(this);
-  for (QSlider* slider : {opacityFrom_, opacityTo_, opacityMax_}) {
-    connect(slider, &QSlider::valueChanged, this, &Volume3dPanel::applyOpacity);
-  }
+  curve_ = new OpacityCurveEditor(this);
+  connect(curve_, &OpacityCurveEditor::curveChanged, view_, &VolumeView::setOpacityCurve);
+  resetCurve_ = new QPushButton(tr("Reset curve"), this);
+  connect(resetCurve_, &QPushButton::clicked, this,
+          [this] { curve_->setPoints(OpacityCurveEditor::defaultPoints()); });
   iso_ = percentSlider(70, this);
   iso_->setObjectName(QStringLiteral("volume3dIso"));
   iso_->setToolTip(tr("The iso-surface's display level"));
@@ -219,13 +179,8 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   auto* look = new QWidget(this);
   auto* lookForm = new QFormLayout(look);
   auto* opacityRow = new QHBoxLayout;
-  auto* opacitySliders = new QFormLayout;
-  opacitySliders->setContentsMargins(0, 0, 0, 0);
-  opacitySliders->addRow(tr("From"), opacityFrom_);
-  opacitySliders->addRow(tr("To"), opacityTo_);
-  opacitySliders->addRow(tr("Most"), opacityMax_);
-  opacityRow->addLayout(opacitySliders, 2);
   opacityRow->addWidget(curve_, 1);
+  opacityRow->addWidget(resetCurve_, 0, Qt::AlignBottom);
   lookForm->addRow(tr("Curve"), opacityRow);
   lookForm->addRow(tr("Iso level"), iso_);
   auto* tabs = new QTabWidget(this);
@@ -246,7 +201,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(buttons);
   mode_->setCurrentIndex(1);
   mode_->setCurrentIndex(0);  // maximum intensity, with the other modes' controls disabled
-  applyOpacity();
+  view_->setOpacityCurve(curve_->table());
 }
 
 Volume3dPanel::Showing Volume3dPanel::showing() const {
@@ -298,20 +253,6 @@ void Volume3dPanel::updateSliceRange() {
   if (showPlane_->isChecked()) {
     view_->setSlicePlane(slice_->value());
   }
-}
-
-void Volume3dPanel::applyOpacity() {
-  const float from = static_cast<float>(opacityFrom_->value()) / 100.0f;
-  const float to = std::max(static_cast<float>(opacityTo_->value()) / 100.0f, from + 0.01f);
-  const float most = static_cast<float>(opacityMax_->value()) / 100.0f;
-  std::vector<float> curve(kColourTableSize);
-  for (int i = 0; i < kColourTableSize; ++i) {
-    const float level = static_cast<float>(i) / (kColourTableSize - 1);
-    curve[static_cast<std::size_t>(i)] =
-        most * std::clamp((level - from) / (to - from), 0.0f, 1.0f);
-  }
-  curve_->setCurve(curve);
-  view_->setOpacityCurve(curve);
 }
 
 void Volume3dPanel::applyClip() {

@@ -1,11 +1,11 @@
 #pragma once
 // Volume3dPanel: the "3-D view" dock. A VolumeView of the newest complete volume (Live) or of the
 // volume selected in the Volumes dock (Review), with its controls: the rendering mode (maximum
-// intensity, volume rendering, iso-surface), the transfer function (the opacity curve: a ramp from
-// a level where the volume starts to show to one where it reaches its full opacity, drawn beside
-// the sliders), the iso level, the six clipping planes (a low and a high plane along x, depth and
-// elevation), reset, a PNG of the view, and an MP4 turntable. Gain, dynamic range and the colour
-// map follow the display controls (MainWindow connects them).
+// intensity, volume rendering, iso-surface), the transfer function (the opacity curve, edited by
+// its points: opacity_curve_editor.hpp), the iso level, the six clipping planes (a low and a high
+// plane along x, depth and elevation), the slice plane, reset, a PNG of the view, and an MP4
+// turntable. Gain, dynamic range and the colour map follow the display controls (MainWindow
+// connects them).
 
 #include <cstdint>
 #include <memory>
@@ -25,7 +25,7 @@ class QPushButton;
 
 namespace cineflow::ui {
 
-class OpacityCurve;
+class OpacityCurveEditor;
 class VolumeView;
 
 class Volume3dPanel : public QWidget {
@@ -58,7 +58,6 @@ class Volume3dPanel : public QWidget {
   void messageReady(const QString& message, bool isError);
 
  private:
-  void applyOpacity();
   void applyClip();
   void showChosen();
   void updateSliceRange();
@@ -66,10 +65,8 @@ class Volume3dPanel : public QWidget {
   VolumeView* view_ = nullptr;
   QComboBox* showing_ = nullptr;
   QComboBox* mode_ = nullptr;
-  QSlider* opacityFrom_ = nullptr;
-  QSlider* opacityTo_ = nullptr;
-  QSlider* opacityMax_ = nullptr;
-  OpacityCurve* curve_ = nullptr;
+  OpacityCurveEditor* curve_ = nullptr;
+  QPushButton* resetCurve_ = nullptr;
   QSlider* iso_ = nullptr;
   QSlider* clip_[6] = {};
   QCheckBox* showPlane_ = nullptr;
