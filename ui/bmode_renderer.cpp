@@ -19,18 +19,6 @@ namespace {
 static_assert(std::is_same_v<GLuint, unsigned int> && std::is_same_v<GLint, int>,
               "the header stores GL names and locations as unsigned int and int");
 
-// A 2-D texture sampled linearly and clamped at its edges, bound on return.
-GLuint createLinearTexture() {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  return texture;
-}
-
 }  // namespace
 
 BmodeRenderer::BmodeRenderer() {
@@ -54,8 +42,8 @@ BmodeRenderer::BmodeRenderer() {
   glUseProgram(0);
 
   glGenVertexArrays(1, &vertexArray_);  // a core profile draws nothing without one bound
-  texture_ = createLinearTexture();
-  colourMapTexture_ = createLinearTexture();
+  texture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  colourMapTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
   glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
   const ColourTable grey = colourTable(ColourMap::Grey);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);

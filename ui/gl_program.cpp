@@ -101,4 +101,18 @@ unsigned int linkProgram(const QString& vertexPath, const QString& fragmentPath,
   return program;
 }
 
+unsigned int createTexture(unsigned int target, int filter) {
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(target, texture);
+  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  if (target == GL_TEXTURE_3D) {
+    glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+  }
+  return texture;
+}
+
 }  // namespace cineflow::ui

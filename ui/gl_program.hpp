@@ -15,4 +15,8 @@ void loadGlFunctions();
 // Throws std::runtime_error naming `what` with the compile or link log.
 unsigned int linkProgram(const QString& vertexPath, const QString& fragmentPath, const char* what);
 
+// A new texture of `target` (GL_TEXTURE_2D, GL_TEXTURE_3D: a GLenum) sampled with `filter`
+// (GL_LINEAR, GL_NEAREST) and clamped at its edges, bound on return; returns its GL name.
+unsigned int createTexture(unsigned int target, int filter);
+
 }  // namespace cineflow::ui

@@ -14,23 +14,6 @@
 #include "resources.hpp"
 
 namespace cineflow::ui {
-namespace {
-
-// A texture of `target` with `filter`, clamped at its edges, bound on return.
-GLuint createTexture(GLenum target, GLint filter) {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(target, texture);
-  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, filter);
-  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, filter);
-  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
-  return texture;
-}
-
-}  // namespace
-
 VolumeRenderer::VolumeRenderer() {
   loadGlFunctions();
   initResources();

@@ -12,6 +12,7 @@
 #include <QWheelEvent>
 
 #include "device_volume_upload.hpp"
+#include "display_geometry.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -21,17 +22,6 @@ constexpr float kMovingStepVoxels = 2.0f;
 constexpr float kMovingResolution = 0.5f;
 constexpr int kSettleMs = 200;
 constexpr float kDegreesPerPixel = 0.4f;
-
-// A round length for a scale bar no longer than `maxMm`: 1, 2 or 5 times a power of ten.
-double roundLength(double maxMm) {
-  const double power = std::pow(10.0, std::floor(std::log10(std::max(maxMm, 1e-6))));
-  for (const double step : {5.0, 2.0, 1.0}) {
-    if (step * power <= maxMm) {
-      return step * power;
-    }
-  }
-  return power;
-}
 
 }  // namespace
 
@@ -165,6 +155,7 @@ void VolumeView::setColourMap(ColourMap map) {
 }
 void VolumeView::setOpacityCurve(const std::vector<float>& opacity) {
   opacity_ = opacity;
+  opacityPending_ = true;
   update();
 }
 
@@ -224,6 +215,7 @@ void VolumeView::initializeGL() {
           &VolumeView::onContextAboutToBeDestroyed, Qt::UniqueConnection);
   try {
     renderer_ = std::make_unique<VolumeRenderer>();
+    opacityPending_ = true;  // a new renderer starts from its default curve
     renderingError_.clear();
     uploadPending_ = volume_ != nullptr;
   } catch (const std::exception& error) {
@@ -246,9 +238,9 @@ void VolumeView::paintGL() {
       uploadPending_ = false;
     }
     renderer_->setColourMap(colourMap_);
-    if (!opacity_.empty()) {
+    if (opacityPending_ && !opacity_.empty()) {
       renderer_->setOpacityTable(opacity_);
-      opacity_.clear();
+      opacityPending_ = false;
     }
   } catch (const std::exception& error) {
     volume_.reset();
@@ -320,7 +312,7 @@ void VolumeView::paintOverlay() {
   }
   // Scale bar: a round length in mm at the current zoom.
   const double perPixel = camera_.mmPerPixel(size);
-  const double lengthMm = roundLength(perPixel * width() * 0.25);
+  const double lengthMm = niceStep(0.2 * perPixel * width());  // as the 2-D views' bar
   const double pixels = lengthMm / perPixel;
   const QPointF right(width() - 16, height() - 20);
   painter.setPen(QPen(QColor(230, 230, 230), 2));

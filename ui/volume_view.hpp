@@ -115,7 +115,8 @@ class VolumeView : public QOpenGLWidget {
   bool uploadPending_ = false;
   VolumeLook look_;
   ColourMap colourMap_ = ColourMap::Grey;
-  std::vector<float> opacity_;
+  std::vector<float> opacity_;  // the operator's curve, kept for a renderer made later
+  bool opacityPending_ = false;  // not yet in the renderer's table
   VolumeCamera camera_;
   QPointF lastMouse_;
   Qt::MouseButton dragging_ = Qt::NoButton;

@@ -9,8 +9,10 @@
 #include <memory>
 
 #include "app_settings.hpp"
+#include "engine_controller.hpp"
 #include "gl_format.hpp"
 #include "main_window.hpp"
+#include "pipeline/engine.hpp"
 #include "support/test_paths.hpp"
 
 namespace cineflow::test {
@@ -41,6 +43,25 @@ inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
   }
   window->openSource(QStringLiteral("sim"));
   return window;
+}
+
+// Until `window`'s engine has completed its first volume; false, with a failed check, when it
+// reported an error instead or none came within `timeoutMs`.
+inline bool waitForFirstVolume(ui::MainWindow& window, int timeoutMs) {
+  const bool ended = QTest::qWaitFor(
+      [&] {
+        return window.controller().engine().stats().volumes >= 1 || !window.lastError().isEmpty();
+      },
+      timeoutMs);
+  if (!window.lastError().isEmpty()) {
+    QTest::qFail(qPrintable(window.lastError()), __FILE__, __LINE__);
+    return false;
+  }
+  if (!ended) {
+    QTest::qFail("no volume from the simulator in time", __FILE__, __LINE__);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace cineflow::test

@@ -37,10 +37,7 @@ class TestVolume3dGui : public QObject {
   void initTestCase() {
     window_ = cineflow::test::openSimulatorWindow();
     QVERIFY(window_);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window_->controller().engine().stats().volumes >= 1 || !window_->lastError().isEmpty(),
-        kTimeoutMs);
-    QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+    QVERIFY(cineflow::test::waitForFirstVolume(*window_, kTimeoutMs));
     dock_ = window_->findChild<QDockWidget*>(QStringLiteral("volume3dDock"));
     panel_ = window_->findChild<Volume3dPanel*>(QStringLiteral("volume3dPanel"));
     QVERIFY(dock_ && panel_);

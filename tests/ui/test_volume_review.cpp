@@ -51,10 +51,7 @@ class TestVolumeReview : public QObject {
   void initTestCase() {
     window_ = cineflow::test::openSimulatorWindow();
     QVERIFY(window_);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        window_->controller().engine().stats().volumes >= 1 || !window_->lastError().isEmpty(),
-        kTimeoutMs);
-    QVERIFY2(window_->lastError().isEmpty(), qPrintable(window_->lastError()));
+    QVERIFY(cineflow::test::waitForFirstVolume(*window_, kTimeoutMs));
     QCOMPARE(window_->controller().engine().framesPerVolume(), 16);
   }
 
