@@ -248,6 +248,8 @@ int runHeadless(const CliOptions& options) {
       engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
         recorder->push(frame.header, frame.image);
       });
+      engine.setDiscardObserver(
+          [&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
     }
     const auto begin = std::chrono::steady_clock::now();
     engine.start();

@@ -67,6 +67,12 @@ void Engine::setFrameObserver(FrameObserver observer) {
   impl_->observer = std::move(observer);
 }
 
+void Engine::setDiscardObserver(DiscardObserver observer) {
+  requireStopped(state(), "setDiscardObserver");
+  impl_->joinThreads();
+  impl_->discardObserver = std::move(observer);
+}
+
 void Engine::setVolumeCallback(VolumeCallback callback) {
   requireStopped(state(), "setVolumeCallback");
   impl_->joinThreads();

@@ -42,6 +42,8 @@ class Engine {
   // Default: the source's modality's processor (source->modality().createProcessor()).
   void setProcessor(std::unique_ptr<process::FrameProcessor> processor);
   void setFrameObserver(FrameObserver observer);
+  // Only while not running: frames skipped as damaged (pipeline/engine_types.hpp).
+  void setDiscardObserver(DiscardObserver observer);
   // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
   void setVolumeCallback(VolumeCallback callback);
   // Records into `recorder` (profile/trace_recorder.hpp), or stops recording when null: the

@@ -95,6 +95,7 @@ struct Engine::Impl {
   std::mutex sourceMutex;  // held where source is replaced, and where another thread reads it
   std::unique_ptr<process::FrameProcessor> processor;
   FrameObserver observer;
+  DiscardObserver discardObserver;
   VolumeCallback volumeCallback;
   process::ImageGeometry geometry;
 

@@ -96,6 +96,9 @@ void Engine::Impl::acquisitionLoop() {
           }
           ring.discard(slot);
           noteDamaged(e.what());
+          if (discardObserver) {
+            discardObserver(header);
+          }
         }
         std::shared_ptr<profile::TraceRecorder> recorder;
         int track = 0;
@@ -324,6 +327,9 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
       if (slot.statusHost.host()[0] != 0) {
         checkDecoded(slot);  // Stop: throws; Skip: counted
         volumes.abandonOpenSweep();
+        if (discardObserver) {
+          discardObserver(slot.header);
+        }
         return;
       }
     }
@@ -338,9 +344,18 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
     compute->enqueueHost([this, &slot, staged] {
       if (staged && slot.statusHost.host()[0] != 0) {
-        return;  // a damaged frame is never handed on (checkDecoded reports it)
+        if (discardObserver) {  // a damaged frame is never handed on (checkDecoded reports it)
+          discardObserver(slot.header);
+        }
+        return;
       }
       observer(CompletedFrame{slot.header, geometry, slot.observed.host()});
+    });
+  } else if (staged && discardObserver) {
+    compute->enqueueHost([this, &slot] {
+      if (slot.statusHost.host()[0] != 0) {
+        discardObserver(slot.header);
+      }
     });
   }
   compute->record(*slot.done);

@@ -100,6 +100,12 @@ struct CompletedFrame {
   std::span<const float> image;
 };
 using FrameObserver = std::function<void(const CompletedFrame&)>;
+// Told once of each frame the source delivered that the frame observer will never see: its
+// stored bytes were damaged and DamagedFramePolicy::Skip skipped it (at the host or where it was
+// decoded). With the frame observer, every delivered frame is accounted for exactly once (what a
+// lossless recorder's admission needs: store/bmode_recorder.hpp). On the acquisition thread or a
+// host callback; must not throw or block.
+using DiscardObserver = std::function<void(const acquire::FrameHeader&)>;
 // Sees every raw frame the source delivered (frames dropped at a full host ring never exist),
 // on the acquisition thread, between the read and the frame's entry into the host ring: a
 // raw recorder's submit(). It may block (the acquisition then waits: Block recording loses

@@ -32,16 +32,26 @@ class AdmittingSource final : public acquire::FrameSource {
   const acquire::FrameSource& origin() const override { return source_->origin(); }
   double frameRateHz() const override { return source_->frameRateHz(); }
   std::uint64_t frameCount() const override { return source_->frameCount(); }
+  // A frame is admitted once, whichever reads it takes: after readStoredFrame() returned 0 the
+  // engine reads the same frame with readFrame(), which then uses that admission. A read that
+  // throws leaves the frame admitted: the engine reports it to the discard observer (damaged,
+  // skipped), or the run ends and closes admission.
   void readFrame(std::uint64_t index, std::span<std::byte> dst,
                  acquire::SliceInfo& slice) override {
-    recorder_.admit();
+    if (!admittedForFallback_) {
+      recorder_.admit();
+    }
+    admittedForFallback_ = false;
     source_->readFrame(index, dst, slice);
   }
   acquire::StoredFormat storedFormat() const override { return source_->storedFormat(); }
   std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
                               acquire::SliceInfo& slice) override {
     recorder_.admit();
-    return source_->readStoredFrame(index, dst, slice);
+    admittedForFallback_ = false;
+    const std::size_t bytes = source_->readStoredFrame(index, dst, slice);
+    admittedForFallback_ = bytes == 0;
+    return bytes;
   }
   void startAcquisition() override { source_->startAcquisition(); }
   void stopAcquisition() override { source_->stopAcquisition(); }
@@ -52,6 +62,7 @@ class AdmittingSource final : public acquire::FrameSource {
  private:
   std::unique_ptr<acquire::FrameSource> source_;
   BmodeRecorder& recorder_;
+  bool admittedForFallback_ = false;  // acquisition thread only
 };
 
 }  // namespace
@@ -103,6 +114,17 @@ void BmodeRecorder::admit() {
     throw StoreError("recorder: no more frames are admitted (recording has ended)");
   }
   ++reserved_;
+}
+
+void BmodeRecorder::withdraw() {
+  {
+    std::lock_guard lock(mutex_);
+    if (reserved_ == 0) {
+      return;
+    }
+    --reserved_;
+  }
+  changed_.notify_all();
 }
 
 void BmodeRecorder::closeAdmission() {

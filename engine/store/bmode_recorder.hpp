@@ -13,8 +13,9 @@
 // frame enters the pipeline, waiting while every slot is written, queued or reserved, so a slow
 // disk holds back the acquisition thread, as a full host ring does, and never a stream. A push()
 // while reservations are open uses one and always finds its slot. admittingSource() wraps a
-// FrameSource so that each read is admitted first. Admit every frame or none: a push() for a
-// frame that was not admitted would take another's reservation.
+// FrameSource so that each frame is admitted once before it is read. Admit every frame or none: a
+// push() for a frame that was not admitted would take another's reservation; an admitted frame
+// that is never pushed must be withdrawn, or its slot stays reserved.
 
 #include <condition_variable>
 #include <cstdint>
@@ -57,6 +58,9 @@ class BmodeRecorder {
   // Any one thread (the acquisition thread): waits until a slot can be reserved for the next
   // push(), and reserves it. Throws StoreError when a write failed or admission is closed.
   void admit();
+  // Any thread; never waits: gives back the reservation of an admitted frame that will never be
+  // pushed (skipped as damaged: the engine's discard observer). Does nothing without one.
+  void withdraw();
   // Wakes every admit() and makes it, and every later one, throw: for when no more frames will
   // be pushed (the engine finished or failed), so that no acquisition thread waits for ever.
   void closeAdmission();

@@ -126,13 +126,26 @@ class TestComputeCpu : public QObject {
       const std::size_t count = std::uniform_int_distribution<std::size_t>(0, 5000)(rng);
       const std::size_t grain = std::uniform_int_distribution<std::size_t>(0, 300)(rng);
       std::vector<std::atomic<int>> hits(count);
+      std::atomic<std::size_t> longestChunk{0};
       auto body = [&](std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i)
           ++hits[i];
+        std::size_t seen = longestChunk.load();
+        while (e - b > seen && !longestChunk.compare_exchange_weak(seen, e - b)) {
+        }
       };
       cpu::parallelFor(count, grain, body);
       for (std::size_t i = 0; i < count; ++i) {
         QCOMPARE(hits[i].load(), 1);
+      }
+      // Stages size stack scratch by their grain: no chunk may be longer, whatever the pool's
+      // size (CTest runs this test with CINEFLOW_THREADS=1 too).
+      if (grain > 0) {
+        QVERIFY2(longestChunk.load() <= grain,
+                 qPrintable(QStringLiteral("chunk of %1 for grain %2 on %3 threads")
+                                .arg(longestChunk.load())
+                                .arg(grain)
+                                .arg(cpu::parallelism())));
       }
     }
   }

@@ -2,7 +2,9 @@
 #include "compute/thread_name.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -24,13 +26,31 @@ struct Job {
   std::exception_ptr error;   // first exception, guarded by the pool mutex
 };
 
+// CINEFLOW_THREADS when it is a whole number in [1, 256], else every core the hardware reports
+// (at least one). A value that is not such a number is said on stderr once and ignored.
+std::size_t threadsWanted() {
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const char* env = std::getenv("CINEFLOW_THREADS");
+  if (env == nullptr || *env == '\0') {
+    return cores;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(env, &end, 10);
+  if (errno != 0 || end == env || *end != '\0' || value < 1 || value > 256) {
+    std::fprintf(stderr,
+                 "cineflow: CINEFLOW_THREADS=\"%s\" is not a number of threads from 1 to 256; "
+                 "using %zu (the cores this machine reports)\n",
+                 env, cores);
+    return cores;
+  }
+  return static_cast<std::size_t>(value);
+}
+
 class WorkerPool {
  public:
   WorkerPool() {
-    std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
-    if (const char* env = std::getenv("CINEFLOW_THREADS")) {
-      threads = std::clamp<long>(std::strtol(env, nullptr, 10), 1, 256);
-    }
+    const std::size_t threads = threadsWanted();
     jobs_.reserve(64);
     for (std::size_t i = 1; i < threads; ++i) {  // the caller is the remaining thread
       workers_.emplace_back([this, i] { work(i); });
@@ -134,7 +154,11 @@ void parallelFor(std::size_t count, std::size_t grain, RangeBody body) {
   }
   Job job{body, count, grain, (count + grain - 1) / grain, 0, 0, nullptr};
   if (job.chunks == 1 || workers.parallelism() == 1) {
-    body(0, count);
+    // The contract (chunks at most `grain` long) holds on one thread too: bodies size scratch
+    // arrays on the stack by their grain.
+    for (std::size_t begin = 0; begin < count; begin += grain) {
+      body(begin, std::min(count, begin + grain));
+    }
     return;
   }
   workers.run(job);
