@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -14,6 +15,9 @@
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
 #include "pipeline/engine.hpp"
+#include "console_progress.hpp"
+#include "interrupt_signals.hpp"
+#include "output_paths.hpp"
 #include "run_report.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
@@ -80,6 +84,9 @@ process::ImagingParams imagingFor(const CliOptions& options,
     imaging.doppler.box = process::parseColourBoxMillimetres(*doppler.box);
   }
   imaging.validate(acq);
+  if (const std::string notice = imaging.coarseRfGridNotice(acq); !notice.empty()) {
+    std::cerr << "cineflow: warning: " << notice << '\n';
+  }
   return imaging;
 }
 
@@ -164,10 +171,246 @@ void printReport(const pipeline::EngineStats& stats, double seconds, const std::
   }
 }
 
+// A Doppler run of fewer frames than one ensemble would end before its first estimate.
+void requireWholeEnsemble(const modality::ProcessingSettings& settings, std::uint64_t frames) {
+  const auto* ultrasound = dynamic_cast<const ultrasound::UltrasoundSettings*>(&settings);
+  if (ultrasound == nullptr || !process::isDoppler(ultrasound->imaging().mode)) {
+    return;
+  }
+  const int ensemble = ultrasound->imaging().doppler.ensemble;
+  if (frames < static_cast<std::uint64_t>(ensemble)) {
+    throw std::invalid_argument("--frames " + std::to_string(frames) +
+                                " is fewer than one Doppler ensemble of " +
+                                std::to_string(ensemble) + " frames: no estimate could be made");
+  }
+}
+
+// What a run that ended early says: on stderr, and in its output file (store/bmode_writer.hpp).
+struct EarlyEnd {
+  std::string reason;  // empty: the run ended with its last frame
+  int exitStatus = 0;
+};
+
+// The end of a run: the engine's error, an interrupt, or nothing (it ran to its last frame).
+EarlyEnd earlyEndOf(pipeline::EngineState state, const pipeline::EngineStats& stats,
+                    int signal) {
+  if (state == pipeline::EngineState::Failed) {
+    return {"stopped by an error: " + stats.error, 1};
+  }
+  if (signal != 0) {
+    return {std::string("interrupted by ") + InterruptSignals::name(signal),
+            InterruptSignals::exitStatus(signal)};
+  }
+  return {};
+}
+
+// "123 of 400 frames, 45.2 frames/s" while a run lasts (the terminal's progress line).
+std::string runProgress(const pipeline::EngineStats& stats, std::uint64_t frames,
+                        double seconds) {
+  char text[128];
+  const double rate = seconds > 0 ? static_cast<double>(stats.processed) / seconds : 0.0;
+  if (frames > 0 && frames != std::numeric_limits<std::uint64_t>::max()) {
+    std::snprintf(text, sizeof text, "imaging: %llu of %llu frames, %.1f frames/s",
+                  static_cast<unsigned long long>(stats.processed),
+                  static_cast<unsigned long long>(frames), rate);
+  } else {
+    std::snprintf(text, sizeof text, "imaging: %llu frames, %.1f frames/s (Ctrl-C ends the run)",
+                  static_cast<unsigned long long>(stats.processed), rate);
+  }
+  return text;
+}
+
+int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
+              compute::Backend& backend, std::unique_ptr<acquire::FrameSource> source,
+              const std::shared_ptr<const modality::ProcessingSettings>& settings) {
+  const modality::Modality& modality = source->modality();
+  const process::ImageGeometry geometry = modality.geometry(*settings, *source);
+  store::AttributeMap attributes;
+  attributes.emplace("backend", backend.deviceName());
+  attributes.emplace("source", source->describe());
+  attributes.emplace("overflow_policy", std::string(pipeline::toString(config.overflow)));
+  // The raw frames as the source delivered them, on the recorder's own thread (Block: the
+  // acquisition waits for the disk; Drop: frames it cannot take are counted).
+  std::unique_ptr<store::RawRecorder> raw;
+  if (options.recordPath) {
+    raw = std::make_unique<store::RawRecorder>(
+        *options.recordPath, modality.recordingLayout(*source, *settings),
+        store::parseRecordCompression(options.recordCompression),
+        config.overflow == pipeline::OverflowPolicy::Block ? store::RecordPolicy::Block
+                                                           : store::RecordPolicy::Drop,
+        16, store::AttributeMap{{"source", source->describe()}});
+  }
+  // The B-mode recorder writes on its own thread; the observer below only queues a copy. Its
+  // slots outnumber the frames the pipeline holds, so that admission (Block) throttles only to
+  // the disk's pace.
+  std::unique_ptr<store::BmodeRecorder> recorder;
+  if (!options.output.empty()) {
+    recorder = std::make_unique<store::BmodeRecorder>(
+        store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
+            options.output, geometry, modality.describe(*source, *settings), attributes)),
+        geometry.values(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
+    if (config.overflow == pipeline::OverflowPolicy::Block) {
+      source = store::admittingSource(std::move(source), *recorder);  // a slow disk waits here
+    }
+  }
+
+  pipeline::Engine engine(backend, config);
+  const std::shared_ptr<tune::Tuner> tuner =
+      startTuning(backend, options.variantPins, options.tune);
+  engine.setTuner(tuner);
+  if (raw) {
+    engine.setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(
+        [&raw](const acquire::FrameHeader& header, std::span<const std::byte> frame) {
+          raw->submit(header, frame);
+        }));
+  }
+  std::shared_ptr<profile::TraceRecorder> trace;
+  if (!options.tracePath.empty()) {
+    trace = std::make_shared<profile::TraceRecorder>();
+    engine.setTraceRecorder(trace);
+  }
+  engine.setSource(std::move(source));
+  engine.setSettings(settings);
+  if (recorder) {
+    engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
+      recorder->push(frame.header, frame.image);
+    });
+    engine.setDiscardObserver(
+        [&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
+  }
+
+  // The first Ctrl-C or SIGTERM stops the engine, which finishes the frames it has acquired;
+  // the output keeps them. A second one ends the process at once.
+  const InterruptSignals interrupts;
+  ConsoleProgress progress;
+  const auto begin = std::chrono::steady_clock::now();
+  const auto elapsed = [&begin] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  };
+  engine.start();
+  pipeline::EngineState state = pipeline::EngineState::Running;
+  double shownAt = 0;
+  while ((state = engine.waitUntilFinished(std::chrono::milliseconds(100))) ==
+         pipeline::EngineState::Running) {
+    if (interrupts.received() != 0) {
+      break;
+    }
+    if (progress.onTerminal() && elapsed() - shownAt >= 1.0) {
+      shownAt = elapsed();
+      progress.show(runProgress(engine.stats(), config.maxFrames, shownAt));
+    }
+  }
+  progress.finish();
+  if (recorder) {
+    recorder->closeAdmission();  // an acquisition thread waiting there (a failure, a stop) ends
+  }
+  engine.stop();  // finishes every frame already acquired
+  state = engine.state();
+  engine.setRawFrameTap(nullptr);
+  const store::RecorderStats recorded = raw ? raw->stop() : store::RecorderStats{};
+  const double seconds = elapsed();
+  const pipeline::EngineStats stats = engine.stats();
+  const EarlyEnd early = earlyEndOf(state, stats, interrupts.received());
+  if (state == pipeline::EngineState::Failed) {
+    std::cerr << "cineflow: " << stats.error << '\n';
+  }
+  if (recorder && !early.reason.empty() && stats.processed == 0) {
+    recorder.reset();  // nothing to keep: no file is made (its temporary is removed)
+  }
+  if (recorder) {
+    try {
+      if (early.reason.empty()) {
+        recorder->finish();
+      } else {
+        recorder->finishIncomplete(early.reason);
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "cineflow: " << e.what() << '\n';
+      return 1;
+    }
+  }
+  printReport(stats, seconds, backend.deviceName());
+  for (const tune::StageChoice& choice : stats.variants) {
+    std::printf("variant %s\n", tune::describeChoice(choice).c_str());
+    if (!choice.replaced.empty()) {
+      std::fflush(stdout);
+      std::cerr << "cineflow: " << choice.stage << ": measured " << choice.variant
+                << " fastest where the tuning history had " << choice.replaced
+                << "; images may differ from earlier runs' in their last bits\n";
+    }
+  }
+  finishTuning(tuner.get());
+  if (stats.damaged > 0) {
+    std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
+                static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());
+  }
+  int status = early.exitStatus;
+  try {
+    if (!options.reportPath.empty()) {
+      store::writeFileAtomically(
+          options.reportPath,
+          runReportJson(stats, {options.input, options.output, backend.deviceName(), seconds,
+                                recorder ? recorder->framesWritten() : 0}));
+    }
+    if (trace) {
+      store::writeFileAtomically(options.tracePath, trace->chromeJson());
+      std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';
+    status = status == 0 ? 1 : status;
+  }
+  if (recorder) {
+    std::printf("wrote %llu frames (%d x %d pixels) to %s%s\n",
+                static_cast<unsigned long long>(recorder->framesWritten()), geometry.nx,
+                geometry.nz, options.output.c_str(),
+                early.reason.empty() ? "" : " (marked incomplete)");
+    if (const std::uint64_t dropped = recorder->framesDropped(); dropped > 0) {
+      std::printf(
+          "the recorder dropped %llu frames: the disk was slower than the pipeline "
+          "(--policy block waits for it instead)\n",
+          static_cast<unsigned long long>(dropped));
+    }
+  }
+  if (raw) {
+    std::printf("recorded %llu raw frames to %s (%s, %.2f x smaller)",
+                static_cast<unsigned long long>(recorded.written), options.recordPath->c_str(),
+                options.recordCompression.c_str(),
+                recorded.compressedBytes > 0 ? static_cast<double>(recorded.rawBytes) /
+                                                   static_cast<double>(recorded.compressedBytes)
+                                             : 1.0);
+    std::printf(recorded.dropped > 0 ? "; %llu frames not recorded\n" : "\n",
+                static_cast<unsigned long long>(recorded.dropped));
+    if (!recorded.error.empty()) {
+      std::cerr << "cineflow: " << recorded.error << '\n';
+      status = status == 0 ? 1 : status;
+    }
+  }
+  if (!early.reason.empty()) {
+    std::fflush(stdout);
+    std::cerr << "cineflow: the run ended early (" << early.reason << ") after "
+              << stats.processed << " frames"
+              << (recorder ? "; " + options.output + " keeps them, marked incomplete" : "")
+              << '\n';
+  }
+  return status;
+}
+
 }  // namespace
 
 int runHeadless(const CliOptions& options) {
   try {
+    // The files written at the end are checked first: a name that cannot be written fails now,
+    // not after the run.
+    if (!options.output.empty()) {
+      requireReplaceableOutput("--output", options.output);
+    }
+    if (!options.reportPath.empty()) {
+      requireWritableFile("--report", options.reportPath);
+    }
+    if (!options.tracePath.empty()) {
+      requireWritableFile("--trace", options.tracePath);
+    }
     std::string fallback;
     auto backend = compute::createBackend(compute::parseBackendRequest(options.backend), &fallback);
     backend->setDeviceMemoryBudget(std::size_t{options.gpuMemoryBudgetMiB} << 20);
@@ -176,145 +419,27 @@ int runHeadless(const CliOptions& options) {
     }
     const acquire::MatMapping mapping =
         options.matMap ? acquire::MatMapping::parse(*options.matMap) : acquire::MatMapping{};
+    ConsoleProgress openProgress;
     auto source = acquire::openSource(
         options.input, 0,
-        [](double fraction, const std::string& what) {
-          // One self-overwriting status line; the last message stays.
-          std::fprintf(stderr, "\rcineflow: %-70.70s %3.0f%%", what.c_str(), fraction * 100.0);
-          if (fraction >= 1.0) {
-            std::fputc('\n', stderr);
-          }
+        [&openProgress](double fraction, const std::string& what) {
+          openProgress.show(what, fraction);
         },
         mapping);
-    const modality::Modality& modality = source->modality();
+    openProgress.finish();
     const auto settings = settingsFor(options, *source);
-    modality.validate(*settings, *source);
-    const process::ImageGeometry geometry = modality.geometry(*settings, *source);
-
+    source->modality().validate(*settings, *source);
     pipeline::EngineConfig config;
     config.pace = false;  // a file or the simulator, processed as fast as the backend can
     config.overflow = pipeline::parseOverflowPolicy(options.policy);
     config.damagedFrames = pipeline::parseDamagedFramePolicy(options.damagedFrames);
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
     config.cineloopFrames = 8;
-
-    store::AttributeMap attributes;
-    attributes.emplace("backend", backend->deviceName());
-    attributes.emplace("source", source->describe());
-    attributes.emplace("overflow_policy", std::string(pipeline::toString(config.overflow)));
-    // The raw frames as the source delivered them, on the recorder's own thread (Block: the
-    // acquisition waits for the disk; Drop: frames it cannot take are counted).
-    std::unique_ptr<store::RawRecorder> raw;
-    if (options.recordPath) {
-      raw = std::make_unique<store::RawRecorder>(
-          *options.recordPath, modality.recordingLayout(*source, *settings),
-          store::parseRecordCompression(options.recordCompression),
-          config.overflow == pipeline::OverflowPolicy::Block ? store::RecordPolicy::Block
-                                                             : store::RecordPolicy::Drop,
-          16, store::AttributeMap{{"source", source->describe()}});
-    }
-    // The B-mode recorder writes on its own thread; the observer below only queues a copy. Its
-    // slots outnumber the frames the pipeline holds, so that admission (Block) throttles only to
-    // the disk's pace.
-    std::unique_ptr<store::BmodeRecorder> recorder;
-    if (!options.output.empty()) {
-      recorder = std::make_unique<store::BmodeRecorder>(
-          store::bmodeFileSink(std::make_unique<store::BmodeWriter>(
-              options.output, geometry, modality.describe(*source, *settings), attributes)),
-          geometry.values(), config.hostRingSlots + config.inFlightSlots + kSpareRecorderSlots);
-      if (config.overflow == pipeline::OverflowPolicy::Block) {
-        source = store::admittingSource(std::move(source), *recorder);  // a slow disk waits here
-      }
-    }
-
-    pipeline::Engine engine(*backend, config);
-    const std::shared_ptr<tune::Tuner> tuner =
-        startTuning(*backend, options.variantPins, options.tune);
-    engine.setTuner(tuner);
-    if (raw) {
-      engine.setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(
-          [&raw](const acquire::FrameHeader& header, std::span<const std::byte> frame) {
-            raw->submit(header, frame);
-          }));
-    }
-    std::shared_ptr<profile::TraceRecorder> trace;
-    if (!options.tracePath.empty()) {
-      trace = std::make_shared<profile::TraceRecorder>();
-      engine.setTraceRecorder(trace);
-    }
-    engine.setSource(std::move(source));
-    engine.setSettings(settings);
-    if (recorder) {
-      engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
-        recorder->push(frame.header, frame.image);
-      });
-      engine.setDiscardObserver(
-          [&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
-    }
-    const auto begin = std::chrono::steady_clock::now();
-    engine.start();
-    const pipeline::EngineState state = engine.waitUntilFinished();
-    if (recorder) {
-      recorder->closeAdmission();  // after a failure the acquisition thread may wait there
-    }
-    engine.stop();
-    engine.setRawFrameTap(nullptr);
-    const store::RecorderStats recorded = raw ? raw->stop() : store::RecorderStats{};
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    const pipeline::EngineStats stats = engine.stats();
-    if (state == pipeline::EngineState::Failed) {
-      std::cerr << "cineflow: " << stats.error << '\n';
-      return 1;
-    }
-    if (recorder) {
-      recorder->finish();
-    }
-    printReport(stats, seconds, backend->deviceName());
-    for (const tune::StageChoice& choice : stats.variants) {
-      std::printf("variant %s\n", tune::describeChoice(choice).c_str());
-    }
-    finishTuning(tuner.get());
-    if (stats.damaged > 0) {
-      std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
-                  static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());
-    }
-    if (!options.reportPath.empty()) {
-      store::writeFileAtomically(
-          options.reportPath,
-          runReportJson(stats, {options.input, options.output, backend->deviceName(), seconds,
-                                recorder ? recorder->framesWritten() : 0}));
-    }
-    if (trace) {
-      store::writeFileAtomically(options.tracePath, trace->chromeJson());
-      std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
-    }
-    if (recorder) {
-      std::printf("wrote %llu frames (%d x %d pixels) to %s\n",
-                  static_cast<unsigned long long>(recorder->framesWritten()), geometry.nx,
-                  geometry.nz, options.output.c_str());
-      if (const std::uint64_t dropped = recorder->framesDropped(); dropped > 0) {
-        std::printf(
-            "the recorder dropped %llu frames: the disk was slower than the pipeline "
-            "(--policy block waits for it instead)\n",
-            static_cast<unsigned long long>(dropped));
-      }
-    }
-    if (raw) {
-      std::printf("recorded %llu raw frames to %s (%s, %.2f x smaller)",
-                  static_cast<unsigned long long>(recorded.written), options.recordPath->c_str(),
-                  options.recordCompression.c_str(),
-                  recorded.compressedBytes > 0 ? static_cast<double>(recorded.rawBytes) /
-                                                     static_cast<double>(recorded.compressedBytes)
-                                               : 1.0);
-      std::printf(recorded.dropped > 0 ? "; %llu frames not recorded\n" : "\n",
-                  static_cast<unsigned long long>(recorded.dropped));
-      if (!recorded.error.empty()) {
-        std::cerr << "cineflow: " << recorded.error << '\n';
-        return 1;
-      }
-    }
-    return 0;
+    requireWholeEnsemble(*settings, config.maxFrames);
+    return runEngine(options, config, *backend, std::move(source), settings);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "cineflow: " << e.what() << '\n';  // a value the command line gave
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "cineflow: " << e.what() << '\n';
     return 1;

@@ -213,8 +213,6 @@ void ImagingPanel::load() {
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
       acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();
-  modeNote_->setText(note.isEmpty() ? QString() : tr("The RF is %1.").arg(note));
-  modeNote_->setVisible(!note.isEmpty());
   if (auto* model = qobject_cast<QStandardItemModel*>(mode_->model())) {
     model->item(mode_->findData(static_cast<int>(process::ImagingMode::Rf)))
         ->setEnabled(note.isEmpty());
@@ -242,6 +240,29 @@ void ImagingPanel::loadLiveControls() {
   fNumber_->setValue(params.fNumber);
   apodisation_->setCurrentIndex(apodisation_->findData(static_cast<int>(params.apodisation)));
   loading_ = false;
+  updateModeNote();
+}
+
+void ImagingPanel::updateModeNote() {
+  const acquire::AcquisitionParams* acq = ultrasound::acquisitionOf(controller_.engine());
+  if (acq == nullptr) {
+    modeNote_->hide();
+    return;
+  }
+  QStringList notes;
+  if (const std::string sampling = process::bandpassSamplingNotice(*acq); !sampling.empty()) {
+    notes << tr("The RF is %1.").arg(QString::fromStdString(sampling));
+  }
+  // A depth step too coarse for RF mode aliases the echoes: said, not refused (the operator may
+  // want the quick look).
+  if (const std::string coarse = controller_.imagingParams().coarseRfGridNotice(*acq);
+      !coarse.empty()) {
+    notes << QString::fromStdString(coarse).replace(QStringLiteral("--mode iq"),
+                                                    tr("the I/Q mode")) +
+                 QLatin1Char('.');
+  }
+  modeNote_->setText(notes.join(QLatin1Char(' ')));
+  modeNote_->setVisible(!notes.isEmpty());
 }
 
 void ImagingPanel::loadGrid() {
@@ -297,6 +318,7 @@ void ImagingPanel::applyGrid() {
   if (gridError_.isEmpty()) {
     loadGrid();
   }
+  updateModeNote();
   showImagingResult(gridError_);
 }
 

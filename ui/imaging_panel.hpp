@@ -65,7 +65,10 @@ class ImagingPanel : public QGroupBox {
   void onSourceOpened();
   // The boxes that show numbers (blank before the first source).
   std::array<QDoubleSpinBox*, 8> numberBoxes() const;
-  void loadLiveControls();  // mode, I/Q, f-number and apodisation from the parameters in effect
+  void loadLiveControls();
+  // The note under the mode: bandpass sampling (RF mode impossible), a depth step too coarse
+  // for RF mode (process::ImagingParams::coarseRfGridNotice).
+  void updateModeNote();  // mode, I/Q, f-number and apodisation from the parameters in effect
   void loadGrid();
   // Applies `change` to the parameters in effect, reports the engine's answer and shows in the
   // live controls what is in effect.

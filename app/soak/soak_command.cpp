@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "interrupt_signals.hpp"
 #include "soak/soak_json.hpp"
 #include "soak/soak_options.hpp"
 #include "soak/soak_report.hpp"
@@ -45,16 +45,6 @@ constexpr const char* kSanitizer = nullptr;
 #else
 constexpr const char* kSanitizer = nullptr;
 #endif
-
-std::atomic<bool> interruptRequested{false};
-static_assert(std::atomic<bool>::is_always_lock_free);  // set from a signal handler
-
-// The first Ctrl-C (or SIGTERM) ends the run early, still stopping the engine, checking the counts
-// and removing the recording; a second one ends the process at once.
-void requestInterrupt(int signal) {
-  interruptRequested.store(true);
-  std::signal(signal, SIG_DFL);
-}
 
 // A fresh folder under `parent` (the system's temporary folder when empty), removed with what it
 // holds when this goes, unless kept.
@@ -114,7 +104,8 @@ struct Calibration {
 
 // The processed frames/s of the workload, unthrottled, with the display and the recorder attached.
 Calibration calibrate(compute::Backend& backend, const SoakWorkload& workload,
-                      const SoakOptions& options, const std::filesystem::path& folder) {
+                      const SoakOptions& options, const std::filesystem::path& folder,
+                      const std::atomic<bool>* interrupt) {
   SessionPlan plan;
   plan.policy = pipeline::OverflowPolicy::Block;
   plan.samples = {{"warm-up", kWarmUpSeconds},
@@ -122,7 +113,7 @@ Calibration calibrate(compute::Backend& backend, const SoakWorkload& workload,
   plan.recordingPath = folder / "calibration.h5";
   plan.compression = options.compression;
   plan.displayHz = options.displayHz;
-  plan.interrupt = &interruptRequested;
+  plan.interrupt = interrupt;
   const SessionResult result = runSession(backend, workload, plan);
   std::filesystem::remove(plan.recordingPath);
   if (result.end.engineFailed) {
@@ -145,8 +136,9 @@ Calibration calibrate(compute::Backend& backend, const SoakWorkload& workload,
 int soak(const SoakOptions& options, compute::Backend& backend) {
   const SoakWorkload workload = soakWorkload();
   ScratchFolder folder(options.recordDir);
-  std::signal(SIGINT, requestInterrupt);
-  std::signal(SIGTERM, requestInterrupt);
+  // The first Ctrl-C (or SIGTERM) ends the run early, still stopping the engine, checking the
+  // counts and removing the recording; a second one ends the process at once.
+  const InterruptSignals interrupts;
   std::printf("backend: %s\nworkload: %s\n", backend.deviceName().c_str(),
               workload.description.c_str());
   std::fflush(stdout);
@@ -162,7 +154,8 @@ int soak(const SoakOptions& options, compute::Backend& backend) {
     facts.calibratedRateHz = options.rateHz;
     std::printf("calibration: skipped, --rate %.1f frames/s\n", options.rateHz);
   } else {
-    const Calibration calibration = calibrate(backend, workload, options, folder.path());
+    const Calibration calibration =
+        calibrate(backend, workload, options, folder.path(), interrupts.flag());
     facts.calibrationSeconds = calibration.seconds;
     facts.calibrationFrames = calibration.frames;
     facts.calibratedRateHz = calibration.rateHz;
@@ -183,7 +176,7 @@ int soak(const SoakOptions& options, compute::Backend& backend) {
   plan.recordingPath = folder.path() / "soak.h5";
   plan.compression = options.compression;
   plan.displayHz = options.displayHz;
-  plan.interrupt = &interruptRequested;
+  plan.interrupt = interrupts.flag();
   std::printf("soak: %.4g min, source at %.1f frames/s (%.4g x), policy %s, recording %s%s\n",
               options.minutes, facts.sourceRateHz, options.overload, facts.policy.c_str(),
               plan.recordingPath.c_str(),

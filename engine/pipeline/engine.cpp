@@ -30,6 +30,17 @@ Engine::~Engine() {
 }
 
 namespace {
+
+// Measuring a stage's variants runs each about ten times (tune/tuner.hpp): some 70 runs of the
+// beamformer's seven. The fastest saves at most about half of the default's time per frame, so
+// a run pays the measuring back only past about 150 frames; below 256 the run starts at once on
+// the history's choice, else the default (a later, longer run measures).
+constexpr std::uint64_t kTuningPaybackFrames = 256;
+
+bool runPaysForTuning(std::uint64_t maxFrames) {
+  return maxFrames == 0 || maxFrames >= kTuningPaybackFrames;
+}
+
 void requireStopped(EngineState state, const char* what) {
   if (state == EngineState::Running) {
     throw std::logic_error(std::string(what) + " while the engine is running: stop it first");
@@ -173,6 +184,13 @@ void Engine::stop() {
 EngineState Engine::waitUntilFinished() {
   std::unique_lock lock(impl_->stateMutex);
   impl_->stateChanged.wait(lock, [&] { return impl_->state != EngineState::Running; });
+  return impl_->state;
+}
+
+EngineState Engine::waitUntilFinished(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(impl_->stateMutex);
+  impl_->stateChanged.wait_for(lock, timeout,
+                               [&] { return impl_->state != EngineState::Running; });
   return impl_->state;
 }
 
@@ -386,7 +404,9 @@ void Engine::Impl::configureForStart() {
   traceRequestPending = true;  // sets both threads' recorders, null included
   adoptTraceRequest();
 
-  tuneStages(true, false);  // the stages' and the volumes' buffers are all in place
+  // The stages' and the volumes' buffers are all in place. A run too short to pay back the
+  // measuring (a few frames of a recording) takes the history's choice, else the default.
+  tuneStages(runPaysForTuning(config.maxFrames), false);
   adoptStageNames();
   std::lock_guard lock(statsMutex);
   const auto window = static_cast<std::size_t>(config.statsWindow);
@@ -445,7 +465,12 @@ void Engine::Impl::tuneStages(bool mayMeasure, bool remeasure) {
       if (mayMeasure && (remeasure || drifted)) {
         tune::StageChoice choice;
         choice.stage = stage.stage;
+        const tune::TuningHistory history = tuner->history();
+        const tune::TuningEntry* before = history.find(tuner->keyFor(stage));
         choice.entry = tuner->measure(stage);
+        if (before != nullptr && before->chosen != choice.entry.chosen) {
+          choice.replaced = before->chosen;
+        }
         choice.variant = choice.entry.chosen;
         choice.source = tune::ChoiceSource::Measured;
         made.push_back(std::move(choice));

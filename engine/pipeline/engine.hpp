@@ -91,6 +91,9 @@ class Engine {
   // Blocks until the source has delivered maxFrames and all were processed, or the engine failed.
   // Returns the final state.
   EngineState waitUntilFinished();
+  // The same, waiting at most `timeout`: Running when it passed first (a caller that also
+  // watches for an interrupt).
+  EngineState waitUntilFinished(std::chrono::milliseconds timeout);
 
   EngineState state() const;
   EngineStats stats() const;

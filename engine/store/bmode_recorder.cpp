@@ -17,6 +17,7 @@ class BmodeFileSink final : public FrameSink {
     writer_->appendFrame(header, image);
   }
   void finish() override { writer_->finish(); }
+  void markIncomplete(const std::string& reason) override { writer_->markIncomplete(reason); }
 
  private:
   std::unique_ptr<BmodeWriter> writer_;
@@ -202,6 +203,11 @@ void BmodeRecorder::run() {
   }
 }
 
+void BmodeRecorder::finishIncomplete(const std::string& reason) {
+  incompleteReason_ = reason.empty() ? "ended early" : reason;
+  finish();
+}
+
 void BmodeRecorder::finish() {
   {
     std::lock_guard lock(mutex_);
@@ -214,6 +220,9 @@ void BmodeRecorder::finish() {
   }
   if (!error_.empty()) {
     throw StoreError(error_);
+  }
+  if (!incompleteReason_.empty()) {
+    sink_->markIncomplete(incompleteReason_);
   }
   sink_->finish();
 }

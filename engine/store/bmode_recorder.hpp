@@ -39,6 +39,8 @@ class FrameSink {
   virtual ~FrameSink() = default;
   virtual void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) = 0;
   virtual void finish() = 0;  // after the last frame
+  // Before finish(): the run ended early for `reason` (a file says so in an attribute).
+  virtual void markIncomplete(const std::string& /*reason*/) {}
 };
 
 // The cineflow.bmode/1 file behind `writer` (a completed file only after finish()).
@@ -71,6 +73,9 @@ class BmodeRecorder {
   // temporary name is renamed onto the final one). Throws StoreError with the first write error;
   // the file is then not created.
   void finish();
+  // finish() for a run that ended early: the sink is told `reason` first (store/bmode_writer.hpp:
+  // the file keeps every frame written and says it is incomplete, and why).
+  void finishIncomplete(const std::string& reason);
 
   std::uint64_t framesWritten() const;
   std::uint64_t framesDropped() const;  // pushes that found no free slot
@@ -96,6 +101,7 @@ class BmodeRecorder {
   bool admissionClosed_ = false;
   bool closing_ = false;
   std::string error_;
+  std::string incompleteReason_;  // controlling thread only
   std::uint64_t written_ = 0;
   std::uint64_t dropped_ = 0;
   std::thread thread_;  // last: starts after every other member exists

@@ -62,6 +62,7 @@ struct BmodeWriter::Impl {
   H5Dataset bmode, sequence, timestamp, elevation;
   std::array<H5Dataset, 3> flow;  // an image with flow layers: velocity, variance, power
   std::uint64_t frames = 0;
+  std::string incompleteReason;
 
   [[noreturn]] void fail(const std::string& operation, const std::string& reason) {
     closeDatasets();
@@ -183,9 +184,22 @@ void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<cons
   s.frames = n;
 }
 
+void BmodeWriter::markIncomplete(const std::string& reason) {
+  impl_->incompleteReason = reason.empty() ? "ended early" : reason;
+}
+
 void BmodeWriter::finish() {
   ErrorScope scope;
   Impl& s = *impl_;
+  s.file.requireOpen("finish");
+  try {
+    writeNumberAttribute(s.file.get(), "complete", s.incompleteReason.empty() ? 1.0 : 0.0);
+    if (!s.incompleteReason.empty()) {
+      writeStringAttribute(s.file.get(), "incomplete_reason", s.incompleteReason);
+    }
+  } catch (const Hdf5Error& e) {
+    s.fail("finish", e.what());
+  }
   s.file.commit({{&s.bmode, "bmode_db"},
                  {&s.flow[0], "velocity_m_s"},
                  {&s.flow[1], "variance_m2_s2"},

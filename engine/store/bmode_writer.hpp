@@ -10,6 +10,9 @@
 //   /sequence      uint64 [frames]   frame sequence numbers (gaps where frames were dropped)
 //   /timestamp_ns  int64 [frames]    acquisition time, steady clock, units = "ns"
 //   /elevation_m   float64 [frames]  elevation of each frame, units = "m"
+//   root attribute complete = 1, or 0 with incomplete_reason ("interrupted by SIGINT (Ctrl-C)",
+//     the error that stopped the run) when the run ended before its last frame: the file holds
+//     every frame processed until then
 //   the modality's metadata (store/file_metadata.hpp): root attributes ("modality", for
 //     ultrasound sampling_frequency_hz, ..., the imaging parameters) and arrays (for ultrasound
 //     /angles_rad, /element_x_m), then the caller's extra attributes; root attribute schema.
@@ -55,6 +58,8 @@ class BmodeWriter {
   // Flushes, closes and renames onto the final path (replacing an existing file there). Throws
   // StoreError and removes the temporary file on failure.
   void finish();
+  // Before finish(): the run ended early, for `reason`; the file is marked incomplete.
+  void markIncomplete(const std::string& reason);
 
   std::uint64_t frames() const;
   const std::filesystem::path& finalPath() const;

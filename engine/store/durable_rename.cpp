@@ -1,12 +1,14 @@
 #include "store/durable_rename.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 namespace cineflow::store {
@@ -51,6 +53,36 @@ std::filesystem::path temporaryPathFor(const std::filesystem::path& finalPath) {
   std::filesystem::path temporary = finalPath;
   temporary += ".partial-" + std::to_string(::getpid());
   return temporary;
+}
+
+std::size_t removeStalePartials(const std::filesystem::path& folder) noexcept {
+  static constexpr std::string_view kMarker = ".partial-";
+  std::size_t removed = 0;
+  std::error_code error;
+  std::filesystem::directory_iterator entries(folder.empty() ? "." : folder, error);
+  for (; !error && entries != std::filesystem::directory_iterator(); entries.increment(error)) {
+    const std::string name = entries->path().filename().string();
+    const std::size_t marker = name.rfind(kMarker);
+    if (marker == std::string::npos || marker == 0) {
+      continue;
+    }
+    const std::string digits = name.substr(marker + kMarker.size());
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    std::error_code typeError;
+    if (pid <= 0 || pid == ::getpid() || !entries->is_regular_file(typeError) ||
+        ::kill(pid, 0) == 0 || errno != ESRCH) {
+      continue;  // its writer may still be at work (EPERM: a process of another user)
+    }
+    std::error_code removeError;
+    if (std::filesystem::remove(entries->path(), removeError)) {
+      ++removed;
+    }
+  }
+  return removed;
 }
 
 int FileSystemCalls::syncFile(const std::filesystem::path& file) {

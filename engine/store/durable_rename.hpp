@@ -18,6 +18,12 @@ namespace cineflow::store {
 // per process so that two programs saving the same name do not write into one temporary.
 std::filesystem::path temporaryPathFor(const std::filesystem::path& finalPath);
 
+// Removes the "<name>.partial-<pid>" files in `folder` whose process is gone on this machine (a
+// run that was killed, or lost its power, before it could publish or remove its temporary):
+// every writer that stages a file calls it for its folder first. A file whose process still
+// exists (or whose pid was reused) stays. Returns how many were removed; never throws.
+std::size_t removeStalePartials(const std::filesystem::path& folder) noexcept;
+
 // What publishFile() asks of the file system. Each call returns 0 or an errno value. The base
 // class makes the real calls; a test derives from it to record the order of the calls or to fail
 // one of them.

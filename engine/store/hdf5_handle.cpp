@@ -116,32 +116,35 @@ bool checkTri(htri_t value, const std::string& what) {
 }
 
 std::string describeType(hid_t type) {
-  const std::size_t bits = H5Tget_size(type) * 8;
+  const std::size_t bytes = H5Tget_size(type);
+  const std::string size = " of " + std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  const char* order = H5Tget_order(type) == H5T_ORDER_BE ? "big-endian " : "";
   switch (H5Tget_class(type)) {
     case H5T_INTEGER:
-      return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+      return order + std::string(H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") +
+             std::to_string(bytes * 8);
     case H5T_FLOAT:
-      return "float" + std::to_string(bits);
+      return order + std::string("float") + std::to_string(bytes * 8);
     case H5T_STRING:
-      return "string";
+      return H5Tis_variable_str(type) > 0 ? "variable-length string" : "fixed-length string" + size;
     case H5T_COMPOUND:
-      return "compound";
+      return "compound" + size + " (" + std::to_string(H5Tget_nmembers(type)) + " members)";
     case H5T_ENUM:
-      return "enum";
+      return "enum" + size;
     case H5T_ARRAY:
-      return "array";
+      return "array" + size;
     case H5T_VLEN:
       return "variable-length sequence";
     case H5T_OPAQUE:
-      return "opaque";
+      return "opaque" + size;
     case H5T_REFERENCE:
       return "reference";
     case H5T_BITFIELD:
-      return "bitfield";
+      return "bitfield" + size;
     case H5T_TIME:
-      return "time";
+      return "time" + size;
     default:
-      return "unknown type";
+      return "unknown type" + size;
   }
 }
 

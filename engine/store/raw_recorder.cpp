@@ -105,7 +105,7 @@ std::size_t bytesOf(SampleKind kind) noexcept {
 
 struct RawRecorder::File {
   H5File file;
-  H5Dataset frames, checksums, chunkChecksums, sequence, timestamps;
+  H5Dataset frames, checksums, chunkChecksums, sequence, timestamps, elevations;
   std::vector<hsize_t> extent, offset;  // the frames dataset's, per frame: [frames][dims...]
 };
 
@@ -186,6 +186,10 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     }
     file_->sequence = createIndex(root, "sequence", H5T_STD_U64LE);
     file_->timestamps = createIndex(root, "timestamp_ns", H5T_STD_I64LE);
+    if (layout_.perFrameElevation) {
+      file_->elevations = createIndex(root, "elevation_m", H5T_IEEE_F64LE);
+      writeStringAttribute(file_->elevations.get(), "units", "m");
+    }
     checkStatus(H5Fstart_swmr_write(root), "single-writer mode");
   } catch (const Hdf5Error& e) {
     file_.reset();
@@ -294,7 +298,11 @@ void RawRecorder::write(const Slot& slot) {
       const std::uint64_t stored = XXH3_64bits(chunk.data(), chunk.size());
       appendValue(file_->chunkChecksums.get(), index, H5T_NATIVE_UINT64, &stored, kChunkChecksums);
     }
-    // The sequence number after the frame and its checksum: a frame counts once its entry
+    if (file_->elevations) {
+      appendValue(file_->elevations.get(), index, H5T_NATIVE_DOUBLE, &slot.header.slice.elevationM,
+                  "elevation_m");
+    }
+    // The sequence number after the frame and what describes it: a frame counts once its entry
     // exists (replay_file.hpp, recordedFrames()).
     appendValue(file_->sequence.get(), index, H5T_NATIVE_UINT64, &slot.header.sequence, "sequence");
     appendValue(file_->timestamps.get(), index, H5T_NATIVE_INT64, &slot.header.timestampNs,
@@ -361,6 +369,7 @@ RecorderStats RawRecorder::stop() {
   file_->chunkChecksums.reset();
   file_->sequence.reset();
   file_->timestamps.reset();
+  file_->elevations.reset();
   if (!file_->file.close()) {
     fail("close: " + errorStackText());
     complete = false;

@@ -23,6 +23,9 @@ struct RecordingLayout {
   SampleKind sampleKind = SampleKind::Int16;
   std::string dimensions;  // the dataset's "dimensions" attribute: "frames, transmits, ..."
   FileMetadata header;     // root attributes and tables (the acquisition)
+  // Also /elevation_m (float64 [frames], metres): each frame's elevation as its source said it
+  // (a sweep's slices), for schemas that keep geometry per frame (cineflow.rf/1).
+  bool perFrameElevation = false;
 
   std::uint64_t frameValues() const {
     std::uint64_t values = 1;

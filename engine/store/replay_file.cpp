@@ -180,9 +180,17 @@ void FrameReader::open(hid_t dataset, std::vector<hsize_t> frameDims, hid_t memT
                            nullptr, nullptr) >= 0) {
     codec_ = acquire::ChunkCodec::BitshuffleLz4;
     if (values < 5 || options[4] != process::kBitshuffleLz4) {
+      // The filter's compression option: 0 none, 2 LZ4, 3 zstd (bitshuffle 0.5 and hdf5plugin).
+      const unsigned compression = values < 5 ? 0 : options[4];
+      const std::string named = compression == 0   ? "no compression after the bit shuffle"
+                                : compression == 3 ? "zstd"
+                                                   : "compression " + std::to_string(compression);
       throw std::invalid_argument(
-          "bitshuffle chunks without LZ4 (filter 32008 without its LZ4 option) are not "
-          "supported");
+          "bitshuffle chunks with " + named + " (filter 32008, compression option " +
+          std::to_string(compression) +
+          ") are not supported: Cineflow replays bitshuffle + LZ4 (option 2), plain LZ4 (filter "
+          "32004) and uncompressed frames; rewrite the recording with one of those, e.g. "
+          "h5repack -f /DATASET:NONE");
     }
   } else if (H5Pget_filter_by_id2(dcpl.get(), process::kLz4FilterId, &flags, &values, options, 0,
                                   nullptr, nullptr) >= 0) {

@@ -36,6 +36,12 @@ StagedH5File::StagedH5File(std::filesystem::path finalPath)
     state_ = State::Failed;
     throw StoreError("cannot save " + finalPath_.string() + ": create: " + problem);
   }
+  if (std::error_code ignored; std::filesystem::is_directory(finalPath_, ignored)) {
+    state_ = State::Failed;
+    throw StoreError("cannot save " + finalPath_.string() +
+                     ": create: it is a folder; name a file in it instead");
+  }
+  removeStalePartials(finalPath_.parent_path());
   file_ = H5File(H5Fcreate(temporaryPath_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   if (!file_) {
     const std::string stack = errorStackText();

@@ -43,6 +43,7 @@ std::string jsonString(std::string_view text) {
 
 void writeFileAtomically(const std::string& path, const std::string& text) {
   const std::filesystem::path temporary = temporaryPathFor(path);
+  removeStalePartials(temporary.parent_path());
   const auto failWith = [&](const std::string& reason) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);

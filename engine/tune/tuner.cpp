@@ -112,6 +112,9 @@ StageChoice Tuner::choose(const TunableStage& stage, bool mayMeasure,
     choice.entry = measure(stage, progress);
     choice.variant = choice.entry.chosen;
     choice.source = ChoiceSource::Measured;
+    if (remembered && remembered->chosen != choice.variant) {
+      choice.replaced = remembered->chosen;
+    }
     return choice;  // measure() selected it
   } else {
     choice.variant = stage.variants.front();

@@ -39,6 +39,9 @@ struct StageChoice {
   std::string stage, variant;
   ChoiceSource source = ChoiceSource::Default;
   TuningEntry entry;  // the measurement behind it (empty for Default and Pinned)
+  // Measured: the variant the history had chosen before, when this measurement picked another
+  // (images may then differ from earlier runs' in their last bits); empty otherwise.
+  std::string replaced;
 };
 
 // (fraction done in [0, 1], what is being timed)

@@ -240,6 +240,28 @@ std::pair<double, double> ImagingParams::rfBandFor(const acquire::AcquisitionPar
   return {1 - bandwidth / 2, 1 + bandwidth / 2};
 }
 
+double ImagingParams::rfDepthStepLimit(const acquire::AcquisitionParams& acq) const {
+  if (mode != ImagingMode::Rf || !(acq.centerFrequencyHz > 0)) {
+    return 0;
+  }
+  const double highest = rfBandFor(acq).second * acq.centerFrequencyHz;
+  return acq.soundSpeedMPerS / (4 * highest);
+}
+
+std::string ImagingParams::coarseRfGridNotice(const acquire::AcquisitionParams& acq) const {
+  const double limit = rfDepthStepLimit(acq);
+  if (!(limit > 0) || grid.dz <= limit) {
+    return {};
+  }
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "RF mode on a depth step of %.3f mm aliases the echoes' band (up to %.2f MHz): "
+                "use a step of at most %.3f mm, or --mode iq",
+                grid.dz * 1e3, rfBandFor(acq).second * acq.centerFrequencyHz * 1e-6,
+                std::floor(limit * 1e6) * 1e-3);
+  return text;
+}
+
 int ImagingParams::rfUpsamplingFor(const acquire::AcquisitionParams& acq) const {
   if (rfUpsampling > 0) {
     return rfUpsampling;

@@ -87,6 +87,16 @@ struct ImagingParams {
   std::pair<double, double> rfBandFor(const acquire::AcquisitionParams& acq) const;
   // RF mode's interpolation factor in effect for `acq`, in [1, kMaxRfUpsampling].
   int rfUpsamplingFor(const acquire::AcquisitionParams& acq) const;
+  // RF mode beamforms the echoes' band itself, and along depth an echo of frequency f
+  // oscillates with period c / (2 f): a depth step above c / (4 f_high), f_high the top of the
+  // band rfBandFor() passes, aliases it, and the envelope then loses point accuracy and cyst
+  // contrast (I/Q mode's envelope has no such limit). The largest step that keeps the band, in
+  // metres; 0 outside RF mode.
+  double rfDepthStepLimit(const acquire::AcquisitionParams& acq) const;
+  // For the operator when the grid's depth step is above that limit: "RF mode on a depth step
+  // of 0.100 mm aliases the echoes' band (up to 4.55 MHz): use a step of at most 0.085 mm, or
+  // --mode iq"; empty when the step keeps the band.
+  std::string coarseRfGridNotice(const acquire::AcquisitionParams& acq) const;
   // Reasonable defaults for a recording: the array's lateral extent, depth from 5 mm (or the
   // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
   // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).

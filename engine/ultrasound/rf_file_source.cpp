@@ -216,7 +216,8 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
     }
     if (store::linkExists(root, "/elevation_m")) {
       elevations_ = store::readDoubleDataset(root, "/elevation_m");
-      if (elevations_.size() != shape[0]) {
+      // A recording cut off mid-frame may hold an elevation for a frame it does not count.
+      if (elevations_.size() != shape[0] && !(interrupted_ && elevations_.size() >= frames_)) {
         fail(path, "/elevation_m: holds " + std::to_string(elevations_.size()) +
                        " elevations, but /rf has " + std::to_string(shape[0]) + " frames");
       }

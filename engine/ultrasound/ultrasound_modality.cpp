@@ -26,7 +26,19 @@ class UltrasoundModality final : public modality::Modality {
                 const acquire::FrameSource& source) const override {
     const acquire::AcquisitionParams& acquisition = acquire::requireUltrasound(source).params();
     acquisition.validate();
-    requireImaging(settings).validate(acquisition);
+    const process::ImagingParams& imaging = requireImaging(settings);
+    imaging.validate(acquisition);
+    // An estimate takes a whole ensemble of consecutive frames: a source that holds fewer (a
+    // short recording; live sources are endless) would give maps of nothing.
+    const std::uint64_t frames = source.frameCount();
+    if (process::isDoppler(imaging.mode) &&
+        frames < static_cast<std::uint64_t>(imaging.doppler.ensemble)) {
+      throw std::invalid_argument(
+          "the Doppler ensemble is " + std::to_string(imaging.doppler.ensemble) +
+          " frames, but " + source.describe() + " holds " + std::to_string(frames) +
+          (frames == 1 ? " frame" : " frames") + ": choose an ensemble of at most " +
+          std::to_string(frames) + " (--ensemble)");
+    }
   }
 
   process::ImageGeometry geometry(const modality::ProcessingSettings& settings,
@@ -59,6 +71,7 @@ class UltrasoundModality final : public modality::Modality {
                             ? store::SampleKind::Float32
                             : store::SampleKind::Int16;
     layout.dimensions = "frames, transmits, elements, samples";
+    layout.perFrameElevation = true;  // a sweep's slices replay where they were acquired
     layout.header = store::acquisitionMetadata(acq);
     layout.header.attributes.merge(store::optionalRfAttributes(acq));
     return layout;

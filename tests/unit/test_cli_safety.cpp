@@ -4,12 +4,27 @@
 //     OCT and ultrasound to the end; a CINEFLOW_THREADS that is not a number is said and ignored;
 //   - a recording whose bitshuffle-LZ4 chunks have blocks of any size a peer's encoder writes
 //     (8, 64, 4096 or 65536 elements) replays headless into an output file, to the very images of
-//     the uncompressed recording, however many frames the run takes.
+//     the uncompressed recording, however many frames the run takes;
+//   - a raw recording of the simulator's sweep keeps each slice's elevation, and its replay puts
+//     the slices where they were acquired;
+//   - Ctrl-C or SIGTERM mid-run keeps the frames processed so far in the output, marked
+//     incomplete, and the exit status says which signal ended it; stale temporaries of runs that
+//     died are removed by the next run writing into their folder;
+//   - --output, --report and --trace are checked before the run: a folder, a missing folder or a
+//     file that is not an earlier output is refused at once (exit 2), and nothing is overwritten;
+//   - check-file --help helps; bad values of known options exit 2; progress written to a stderr
+//     that is not a terminal never rewrites itself.
 #include <hdf5.h>
 
+#include <signal.h>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,7 +46,11 @@ constexpr int kHangMs = 120000;
 // bitshuffle-LZ4 (HDF5 filter 32008) with blocks of `blockElements` int16 samples, written as
 // another program's encoder would (direct chunk writes; the filter marked optional, so that no
 // plugin is needed to write it).
-void packRecording(const std::string& plain, const std::string& packed, unsigned blockElements) {
+// `compression`: the filter's compression option (2 LZ4, 3 zstd: then nothing is decodable, and
+// the chunks are written as for LZ4). `type`: /rf's type (another than int16: no chunks written).
+void packRecording(const std::string& plain, const std::string& packed, unsigned blockElements,
+                   unsigned compression = cineflow::process::kBitshuffleLz4,
+                   hid_t type = H5T_STD_I16LE) {
   const hid_t in = H5Fopen(plain.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   QVERIFY(in >= 0);
   const hid_t out = H5Fcreate(packed.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -51,14 +70,14 @@ void packRecording(const std::string& plain, const std::string& packed, unsigned
   const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
   const hsize_t chunk[4] = {1, dims[1], dims[2], dims[3]};
   H5Pset_chunk(dcpl, 4, chunk);
-  const unsigned options[5] = {0, 3, 2, blockElements, cineflow::process::kBitshuffleLz4};
+  const unsigned options[5] = {0, 3, 2, blockElements, compression};
   QVERIFY(H5Pset_filter(dcpl, cineflow::process::kBitshuffleFilterId, H5Z_FLAG_OPTIONAL, 5,
                         options) >= 0);
-  const hid_t rf = H5Dcreate2(out, "rf", H5T_STD_I16LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  const hid_t rf = H5Dcreate2(out, "rf", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   QVERIFY(rf >= 0);
   const std::size_t frameSamples = static_cast<std::size_t>(dims[1] * dims[2] * dims[3]);
   std::vector<std::byte> stored;
-  for (hsize_t f = 0; f < dims[0]; ++f) {
+  for (hsize_t f = 0; f < dims[0] && H5Tequal(type, H5T_STD_I16LE) > 0; ++f) {
     const auto* frame = reinterpret_cast<const std::byte*>(samples.data() + f * frameSamples);
     const std::size_t bytes = cineflow::process::encodeBitshuffleLz4(
         {frame, frameSamples * sizeof(std::int16_t)}, sizeof(std::int16_t), stored, blockElements);
@@ -93,6 +112,23 @@ void packRecording(const std::string& plain, const std::string& packed, unsigned
   H5Sclose(space);
   H5Fclose(out);
   H5Fclose(in);
+}
+
+// The size of the largest "*.partial-*" file in `folder` (0 when none).
+qint64 largestPartial(const QString& folder) {
+  qint64 largest = 0;
+  for (const QFileInfo& entry : QDir(folder).entryInfoList({"*.partial-*"}, QDir::Files)) {
+    largest = std::max(largest, entry.size());
+  }
+  return largest;
+}
+
+std::vector<double> doublesOf(const QString& path, const char* dataset) {
+  cineflow::test::PlainFile file(path.toStdString());
+  if (file.id < 0 || H5Lexists(file.id, dataset, H5P_DEFAULT) <= 0) {
+    return {};
+  }
+  return cineflow::test::readAll<double>(file.id, dataset, H5T_NATIVE_DOUBLE);
 }
 
 std::vector<float> bmodeOf(const QString& path) {
@@ -184,6 +220,278 @@ class TestCliSafety : public QObject {
     QVERIFY(!expected.empty());
     QCOMPARE(replayed.size(), expected.size());
     QVERIFY2(replayed == expected, "the packed recording's images equal the plain one's bit for bit");
+  }
+
+  // Found from outside: a raw recording of the sweep kept frames_per_volume but no elevations,
+  // so its replay stacked every slice at y = 0.
+  void aRecordingKeepsItsSlicesElevations() {
+    QTemporaryDir dir;
+    const QString recording = dir.filePath("sweep.h5");
+    const Run record = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--record",
+                               recording, "--frames", "16", "--grid", "-4:4:0.4,10:20:0.2"},
+                              kHangMs);
+    QVERIFY2(record.exitCode == 0, qPrintable(record.err + record.out));
+    const std::vector<double> recorded = doublesOf(recording, "/elevation_m");
+    QCOMPARE(recorded.size(), std::size_t(16));
+    // The simulator's sweep: 16 slices, evenly spaced, centred on 0 (a spread a collapse to
+    // y = 0 cannot have).
+    const auto [lo, hi] = std::minmax_element(recorded.begin(), recorded.end());
+    QVERIFY2(*hi - *lo > 1e-3, qPrintable(QString("elevations span %1 m").arg(*hi - *lo)));
+    const QString replayed = dir.filePath("replayed.h5");
+    const Run replay = runApp({"--headless", "--backend", "cpu", "--input", recording, "--output",
+                               replayed, "--grid", "-4:4:0.4,10:20:0.2"},
+                              kHangMs);
+    QVERIFY2(replay.exitCode == 0, qPrintable(replay.err + replay.out));
+    QCOMPARE(doublesOf(replayed, "/elevation_m"), recorded);
+  }
+
+  void anInterruptKeepsWhatWasProcessed_data() {
+    QTest::addColumn<int>("signal");
+    QTest::newRow("Ctrl-C") << int(SIGINT);
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+  }
+
+  // Found from outside: Ctrl-C lost every processed frame and left out.h5.partial-PID behind.
+  void anInterruptKeepsWhatWasProcessed() {
+    QFETCH(int, signal);
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out.h5");
+    QProcess run;
+    run.start(QString::fromStdString(cineflow::test::appPath()),
+              {"--headless", "--backend", "cpu", "--input", "sim", "--output", out, "--frames",
+               "1000000", "--grid", "-4:4:0.1,10:20:0.05"});
+    QVERIFY(run.waitForStarted());
+    // Frames reach the temporary file as they are processed (chunks of 81 x 201 floats, more
+    // than HDF5 keeps cached): wait until a few are there.
+    QTRY_VERIFY_WITH_TIMEOUT(largestPartial(dir.path()) > 4 * 81 * 201 * 4 ||
+                                 run.state() == QProcess::NotRunning,
+                             kHangMs);
+    QCOMPARE(run.state(), QProcess::Running);
+    QCOMPARE(::kill(static_cast<pid_t>(run.processId()), signal), 0);
+    QVERIFY(run.waitForFinished(kHangMs));
+    const QString err = QString::fromUtf8(run.readAllStandardError());
+    QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(run.exitCode(), 128 + signal);
+    QVERIFY2(err.contains(signal == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM"),
+             qPrintable(err));
+    QVERIFY2(err.contains("keeps them, marked incomplete"), qPrintable(err));
+    QCOMPARE(largestPartial(dir.path()), qint64(0));  // nothing left behind
+    cineflow::test::PlainFile file(out.toStdString());
+    QVERIFY2(file.id >= 0, "the output exists");
+    QCOMPARE(cineflow::test::readDouble(file.id, "complete"), 0.0);
+    QVERIFY(cineflow::test::readString(file.id, "incomplete_reason").find("interrupted") == 0);
+    const std::vector<hsize_t> frames = cineflow::test::shapeOf(file.id, "/bmode_db");
+    QVERIFY2(frames.size() == 3 && frames[0] >= 4, "the frames processed before the signal");
+    QCOMPARE(cineflow::test::shapeOf(file.id, "/sequence")[0], frames[0]);
+  }
+
+  void aCompleteRunSaysSo() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out.h5");
+    const Run run = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output", out,
+                            "--frames", "2", "--grid", "-4:4:0.4,10:20:0.2"},
+                           kHangMs);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    cineflow::test::PlainFile file(out.toStdString());
+    QCOMPARE(cineflow::test::readDouble(file.id, "complete"), 1.0);
+  }
+
+  void staleTemporariesAreRemoved() {
+    QTemporaryDir dir;
+    // A run that died (its pid is past any pid_max) and one still running (this test).
+    const QString stale = dir.filePath("old.h5.partial-99999999");
+    const QString live =
+        dir.filePath(QString("other.h5.partial-%1").arg(QCoreApplication::applicationPid()));
+    for (const QString& name : {stale, live}) {
+      QFile f(name);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("half a file");
+    }
+    const Run run = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output",
+                            dir.filePath("out.h5"), "--frames", "1", "--grid",
+                            "-4:4:0.4,10:20:0.2"},
+                           kHangMs);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY(!QFile::exists(stale));
+    QVERIFY(QFile::exists(live));
+  }
+
+  void outputsAreCheckedBeforeTheRun_data() {
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("path");  // relative to a fresh folder; "DIR" is that folder
+    QTest::addColumn<QString>("named");
+    QTest::newRow("--output is a folder") << "--output" << "DIR" << "is a folder";
+    QTest::newRow("--output in a missing folder") << "--output" << "missing/out.h5"
+                                                 << "does not exist";
+    QTest::newRow("--output over someone's file") << "--output" << "notes.txt"
+                                                 << "is not a Cineflow B-mode output";
+    QTest::newRow("--report in a missing folder") << "--report" << "missing/r.json"
+                                                 << "does not exist";
+    QTest::newRow("--report is a folder") << "--report" << "DIR" << "is a folder";
+    QTest::newRow("--trace in a missing folder") << "--trace" << "missing/t.json"
+                                                << "does not exist";
+  }
+
+  // Found from outside: a bad --report failed after the whole run (exit 1, the output written),
+  // and an --output naming someone else's file replaced it.
+  void outputsAreCheckedBeforeTheRun() {
+    QFETCH(QString, option);
+    QFETCH(QString, path);
+    QFETCH(QString, named);
+    QTemporaryDir dir;
+    const QString notes = dir.filePath("notes.txt");
+    {
+      QFile f(notes);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("a colleague's notes");
+    }
+    const QString target = path == "DIR" ? dir.path() : dir.filePath(path);
+    QStringList args{"--headless", "--backend", "cpu", "--input", "sim", "--frames", "1",
+                     option, target};
+    if (option != "--output") {
+      args << "--output" << dir.filePath("out.h5");
+    }
+    const Run run = runApp(args, kHangMs);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(option) && run.err.contains(named), qPrintable(run.err));
+    QVERIFY2(!run.out.contains("frames/s"), "refused before the run");
+    QVERIFY(!QFile::exists(dir.filePath("out.h5")));
+    QFile f(notes);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("a colleague's notes"));
+  }
+
+  void anEarlierOutputIsReplaced() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("out.h5");
+    for (int run = 0; run < 2; ++run) {
+      const Run r = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output", out,
+                            "--frames", QString::number(run + 1), "--grid", "-4:4:0.4,10:20:0.2"},
+                           kHangMs);
+      QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    }
+    cineflow::test::PlainFile file(out.toStdString());
+    QCOMPARE(cineflow::test::shapeOf(file.id, "/bmode_db")[0], hsize_t(2));
+  }
+
+  // Found from outside: zstd chunks were refused with a message about LZ4 alone, and a /rf of
+  // another element type was named only "string".
+  void unreadableChunksAndTypesAreNamed() {
+    QTemporaryDir dir;
+    const std::string plain = dir.filePath("plain.h5").toStdString();
+    cineflow::test::RfFileSpec spec;
+    spec.withElevation = false;
+    cineflow::test::writeRfFile(plain, spec);
+    const std::string zstd = dir.filePath("zstd.h5").toStdString();
+    packRecording(plain, zstd, 0, 3);
+    const hid_t twoCharacters = H5Tcopy(H5T_C_S1);
+    H5Tset_size(twoCharacters, 2);
+    const std::string text = dir.filePath("text.h5").toStdString();
+    packRecording(plain, text, 0, cineflow::process::kBitshuffleLz4, twoCharacters);
+    H5Tclose(twoCharacters);
+    const std::pair<std::string, QString> cases[] = {
+        {zstd, "bitshuffle chunks with zstd"}, {text, "fixed-length string of 2 bytes"}};
+    for (const auto& [file, named] : cases) {
+      const Run run = runApp({"--headless", "--backend", "cpu", "--input",
+                              QString::fromStdString(file), "--output", dir.filePath("o.h5")},
+                             kHangMs);
+      QCOMPARE(run.exitCode, 1);
+      QVERIFY2(run.err.contains(named), qPrintable(run.err));
+    }
+  }
+
+  // Found from outside: the first run of a new problem measured every variant, 2.7 s for a job of
+  // 0.1 s. A run of a few frames starts at once on the default (or the history's) variants.
+  void aShortRunDoesNotTune() {
+    QTemporaryDir dir;
+    const std::string recording = dir.filePath("one.h5").toStdString();
+    cineflow::test::RfFileSpec spec;
+    spec.frames = 2;
+    spec.withElevation = false;
+    cineflow::test::writeRfFile(recording, spec);
+    const QStringList environment{"CINEFLOW_CACHE_DIR=" + dir.filePath("fresh-cache")};
+    const QStringList args{"--headless", "--backend", "cpu", "--input",
+                           QString::fromStdString(recording), "--output", dir.filePath("o.h5")};
+    const Run shortRun = runApp(args, kHangMs, environment);
+    QVERIFY2(shortRun.exitCode == 0, qPrintable(shortRun.err + shortRun.out));
+    QVERIFY2(shortRun.out.contains("variant ") && !shortRun.out.contains("(measured"),
+             qPrintable(shortRun.out));
+    // A long run (past the payback) measures.
+    const Run longRun = runApp(args + QStringList{"--frames", "300"}, kHangMs, environment);
+    QVERIFY2(longRun.exitCode == 0, qPrintable(longRun.err + longRun.out));
+    QVERIFY2(longRun.out.contains("(measured"), qPrintable(longRun.out));
+  }
+
+  // Found from outside: Doppler with the default ensemble (16) on a recording of 8 frames wrote
+  // maps of NaN and exited 0.
+  void aDopplerEnsembleLongerThanTheRecordingIsRefused() {
+    QTemporaryDir dir;
+    const std::string recording = dir.filePath("short.h5").toStdString();
+    cineflow::test::RfFileSpec spec;
+    spec.frames = 8;
+    spec.withElevation = false;
+    cineflow::test::writeRfFile(recording, spec);
+    const QStringList doppler{"--headless", "--backend", "cpu", "--input",
+                              QString::fromStdString(recording), "--output",
+                              dir.filePath("o.h5"), "--mode", "doppler", "--prf", "4000"};
+    const Run tooLong = runApp(doppler, kHangMs);
+    QCOMPARE(tooLong.exitCode, 2);
+    QVERIFY2(tooLong.err.contains("ensemble is 16 frames") && tooLong.err.contains("holds 8 frames"),
+             qPrintable(tooLong.err));
+    QVERIFY(!QFile::exists(dir.filePath("o.h5")));
+    const Run tooFew = runApp(doppler + QStringList{"--ensemble", "6", "--frames", "4"}, kHangMs);
+    QCOMPARE(tooFew.exitCode, 2);
+    QVERIFY2(tooFew.err.contains("fewer than one Doppler ensemble of 6"), qPrintable(tooFew.err));
+    const Run fits = runApp(doppler + QStringList{"--ensemble", "6"}, kHangMs);
+    QVERIFY2(fits.exitCode == 0, qPrintable(fits.err + fits.out));
+  }
+
+  // Found from outside: RF mode on 0.1 mm depth steps at 3.5 MHz aliased the envelope (points
+  // 0.14-0.16 mm off, cysts 5-11 dB less contrast than I/Q) without a word.
+  void aDepthStepTooCoarseForRfIsSaid() {
+    QTemporaryDir dir;
+    const std::string recording = dir.filePath("rf.h5").toStdString();
+    cineflow::test::RfFileSpec spec;  // f0 5 MHz, 60 % band: up to 6.5 MHz, steps of 0.059 mm
+    spec.frames = 1;
+    spec.withElevation = false;
+    cineflow::test::writeRfFile(recording, spec);
+    const QStringList args{"--headless", "--backend", "cpu", "--no-tune", "--input",
+                           QString::fromStdString(recording), "--output", dir.filePath("o.h5")};
+    const Run coarse = runApp(args + QStringList{"--grid", "-4:4:0.2,2:8:0.1"}, kHangMs);
+    QVERIFY2(coarse.exitCode == 0, qPrintable(coarse.err));
+    QVERIFY2(coarse.err.contains("depth step of 0.100 mm aliases") &&
+                 coarse.err.contains("at most 0.059 mm"),
+             qPrintable(coarse.err));
+    const Run fine = runApp(args + QStringList{"--grid", "-4:4:0.2,2:8:0.05"}, kHangMs);
+    QVERIFY2(fine.exitCode == 0, qPrintable(fine.err));
+    QVERIFY2(!fine.err.contains("aliases"), qPrintable(fine.err));
+    const Run iq =
+        runApp(args + QStringList{"--grid", "-4:4:0.2,2:8:0.1", "--mode", "iq"}, kHangMs);
+    QVERIFY2(iq.exitCode == 0, qPrintable(iq.err));
+    QVERIFY2(!iq.err.contains("aliases"), qPrintable(iq.err));
+  }
+
+  void smallerCommandLineDefects() {
+    const Run help = runApp({"check-file", "--help"}, kHangMs);
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.contains("usage: cineflow check-file PATH"), qPrintable(help.out + help.err));
+    for (const QStringList& bad :
+         {QStringList{"--headless", "--input", "sim", "--policy", "sometimes"},
+          QStringList{"--headless", "--input", "sim", "--backend", "quantum"},
+          QStringList{"--headless", "--input", "sim", "--grid", "-4:4:0.4,20:10:0.2"},
+          QStringList{"--headless", "--input", "sim", "--on-damaged-frame", "ignore"}}) {
+      const Run run = runApp(bad, kHangMs);
+      QVERIFY2(run.exitCode == 2, qPrintable(bad.join(' ') + ": exit " +
+                                             QString::number(run.exitCode) + ": " + run.err));
+    }
+    // stderr here is a pipe: the opening progress comes as whole lines, never "\r".
+    QTemporaryDir dir;
+    const Run run = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output",
+                            dir.filePath("o.h5"), "--frames", "1", "--grid",
+                            "-4:4:0.4,10:20:0.2"},
+                           kHangMs);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(!run.err.contains('\r'), qPrintable(run.err));
   }
 };
 
