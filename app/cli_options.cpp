@@ -134,6 +134,8 @@ Environment:
   CINEFLOW_CACHE_DIR     where the simulator caches its precomputed frames
                          (default $XDG_CACHE_HOME/cineflow or ~/.cache/cineflow)
   CINEFLOW_THREADS       threads of the CPU backend's pool (default: all cores)
+  CINEFLOW_PLUGIN_PATH   folders (separated by ':') searched for source plugins before the shipped
+                         ones (see --input)
   CINEFLOW_CUDA_DEVICE   CUDA device index (default 0)
   CINEFLOW_CUDA_SYNC=1   synchronise after every CUDA kernel, to pin down asynchronous faults
   CINEFLOW_SETTINGS_PATH GUI settings file (INI) instead of the user's Qt settings

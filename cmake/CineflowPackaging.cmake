@@ -20,11 +20,31 @@ install(FILES ${packaging_dir}/template-plugin/Makefile DESTINATION ${doc_dir}/e
 # The network sender a lab's acquisition script can start from (README "Streaming frames").
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/send_frames.py DESTINATION share/cineflow/tools)
 
+# The manual page and the bash completion are written from the built executable's --help texts
+# (packaging/help_docs), so that they say what the program says: an option added to a --help is
+# in both with the next build.
+find_program(CINEFLOW_PYTHON3 python3)
+set(man_page ${generated_dir}/cineflow.1)
+set(completion ${generated_dir}/cineflow.bash)
+set(docs ${generated_dir}/changelog)  # gzipped below
+if(CINEFLOW_PYTHON3)
+  file(GLOB help_docs_sources CONFIGURE_DEPENDS ${packaging_dir}/help_docs/*.py)
+  add_custom_command(OUTPUT ${man_page} ${completion}
+    COMMAND ${CINEFLOW_PYTHON3} -B ${packaging_dir}/help_docs/generate.py $<TARGET_FILE:cineflow>
+            ${packaging_dir}/cineflow.1.in ${man_page} ${completion}
+    DEPENDS cineflow ${packaging_dir}/cineflow.1.in ${help_docs_sources}
+    COMMENT "Writing the manual page and bash completion from cineflow --help" VERBATIM)
+  install(FILES ${completion} DESTINATION share/bash-completion/completions RENAME cineflow)
+  list(APPEND docs ${man_page})
+else()
+  message(WARNING "python3 not found: the package will lack its manual page and bash completion")
+endif()
+
 # Manual page and changelog gzipped as Debian wants them: -9, without name or timestamp.
 find_program(CINEFLOW_GZIP gzip)
+set(gzipped)
 if(CINEFLOW_GZIP)
-  set(gzipped)
-  foreach(source ${packaging_dir}/cineflow.1 ${generated_dir}/changelog)
+  foreach(source ${docs})
     get_filename_component(name ${source} NAME)
     add_custom_command(OUTPUT ${generated_dir}/${name}.gz
       COMMAND sh -c "\"$0\" -9nc \"$1\" > \"$2\"" ${CINEFLOW_GZIP} ${source}
@@ -32,12 +52,14 @@ if(CINEFLOW_GZIP)
       DEPENDS ${source} VERBATIM)
     list(APPEND gzipped ${generated_dir}/${name}.gz)
   endforeach()
-  add_custom_target(cineflow_package_docs ALL DEPENDS ${gzipped})
-  install(FILES ${generated_dir}/cineflow.1.gz DESTINATION share/man/man1)
   install(FILES ${generated_dir}/changelog.gz DESTINATION ${doc_dir})
+  if(CINEFLOW_PYTHON3)
+    install(FILES ${generated_dir}/cineflow.1.gz DESTINATION share/man/man1)
+  endif()
 else()
   message(WARNING "gzip not found: the package will lack its manual page and changelog")
 endif()
+add_custom_target(cineflow_package_docs ALL DEPENDS ${docs} ${gzipped})
 
 if(CINEFLOW_CUDA_ENABLED)
   # NVIDIA's CUDA Toolkit EULA lets these libraries be redistributed unmodified (its Attachment A)
@@ -118,12 +140,21 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # LZ4 and Blosc volume compression; without them those codecs are listed as unavailable.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hdf5-filter-plugin, hdf5-filter-plugin-blosc-serial")
-# hdf5-tools to look into saved files; Python with ZeroMQ, h5py and NumPy for send_frames.py.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdf5-tools, python3-zmq, python3-h5py, python3-numpy")
-# `import cineflow` (the Python module, built for this python3 with numpy) when both are there.
+# The Python module (`import cineflow`, built for this python3; it hands out NumPy arrays) is in
+# this package, so the package Recommends what it needs to import: apt installs Recommends by
+# default, so `import cineflow` works after a plain install, while the workstation itself (the
+# executable and plugins, which never start Python) still installs without them where a site
+# leaves Recommends out. Depends would force Python and NumPy onto every scanner PC for a module
+# that is not what the package is for.
 if(CINEFLOW_PYTHON_ENABLED)
-  string(APPEND CPACK_DEBIAN_PACKAGE_SUGGESTS
-         ", python3 (>= ${CINEFLOW_PYTHON_ABI}), python3 (<< ${CINEFLOW_PYTHON_NEXT_ABI})")
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS
+         ", python3 (>= ${CINEFLOW_PYTHON_ABI}), python3 (<< ${CINEFLOW_PYTHON_NEXT_ABI})"
+         ", python3-numpy")
+endif()
+# hdf5-tools to look into saved files; Python with ZeroMQ, h5py and NumPy for send_frames.py.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdf5-tools, python3-zmq, python3-h5py")
+if(NOT CINEFLOW_PYTHON_ENABLED)
+  string(APPEND CPACK_DEBIAN_PACKAGE_SUGGESTS ", python3-numpy")  # else recommended above
 endif()
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "live plane-wave ultrasound and OCT imaging workstation")
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION

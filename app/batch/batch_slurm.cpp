@@ -86,7 +86,16 @@ SlurmSubmission submitToSlurm(const BatchPlan& plan, bool wait) {
     if (plan.backend == "cuda") {
       script << "#SBATCH --gres=gpu:1\n";
     }
-    script << "exec " << quoted(acquire::currentExecutable().string()) << " batch "
+    // The task runs as a job step, so that Slurm tracks its processes (the task's and each job's
+    // headless child) and ends them whenever the task is cancelled: `scancel --batch` signals
+    // only the batch script, and a child of the script itself outlives it once orphaned (the
+    // linuxproc process tracking follows parents). exec: the script's signals reach srun, which
+    // passes them on to the step.
+    script << "exec srun --ntasks=1 --nodes=1";
+    if (plan.slurm.cpusPerTask > 0) {
+      script << " --cpus-per-task=" << plan.slurm.cpusPerTask;  // a step does not inherit it
+    }
+    script << " " << quoted(acquire::currentExecutable().string()) << " batch "
            << quoted(plan.file.string()) << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
     if (!script) {
       throw std::runtime_error("cannot write " + submission.script.string());

@@ -4,11 +4,13 @@
 // two f-numbers x two apodisations) as a job array; one job's process is killed mid-run and its
 // retry is checked; every output equals, bit for bit, the same plan run locally; then the cluster
 // is shut down. When the daemons cannot start here the test fails with their own words; without
-// the packages or root it skips, saying which.
+// the packages or root it skips, saying which. A task cancelled with `scancel --batch` (which
+// signals only the batch script) or plain `scancel` must end its job's process with it.
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -40,6 +42,17 @@ std::vector<float> bmodeOf(const std::string& path) {
 Json readJson(const std::filesystem::path& path) {
   std::ifstream stream(path);
   return Json::parse(stream, nullptr, false);
+}
+
+// Whether `pid` still runs: a zombie (an orphan that nothing reaps) has ended.
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) {
+    return false;
+  }
+  const auto end = line.rfind(')');  // "pid (name) state ...": the name may hold spaces
+  return end != std::string::npos && end + 2 < line.size() && line[end + 2] != 'Z';
 }
 
 }  // namespace
@@ -168,6 +181,55 @@ class TestCliBatchSlurm : public QObject {
     QFile csv(QString::fromStdString(results) + "/results.csv");
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(csv.readAll()).count("\r\n"), 9);
+  }
+
+  void aCancelledTaskEndsItsJob_data() {
+    QTest::addColumn<QStringList>("scancel");
+    QTest::newRow("scancel --batch") << QStringList{"--batch"};
+    QTest::newRow("scancel") << QStringList{};
+  }
+
+  void aCancelledTaskEndsItsJob() {
+    QFETCH(QStringList, scancel);
+    // One job that would run for hours: a seeded recording replayed over and over.
+    const QString name = scancel.isEmpty() ? "cancel" : "cancel-batch";
+    const QString recording = dir_.filePath(name + ".h5");
+    test::RfFileSpec spec;
+    spec.frames = 4;
+    spec.elements = 64;
+    spec.samples = 1024;
+    test::writeRfFile(recording.toStdString(), spec);
+    const Json plan = {{"schema", "cineflow.batch/1"},
+                       {"inputs", {recording.toStdString()}},
+                       {"output", (name + "-results").toStdString()},
+                       {"frames", 1000000000},
+                       {"parameters", {{"grid", "-5:5:0.5,12:20:0.5"}}}};
+    const QString planFile = dir_.filePath(name + ".json");
+    std::ofstream(planFile.toStdString()) << plan.dump(2);
+
+    const auto submitted = test::runApp({"batch", planFile, "--slurm", "--time", "00:10:00"});
+    QVERIFY2(submitted.exitCode == 0, qPrintable(submitted.err + submitted.out));
+    const auto id = QRegularExpression("submitted Slurm job array (\\d+)").match(submitted.err);
+    QVERIFY2(id.hasMatch(), qPrintable(submitted.err));
+    const std::string results = dir_.filePath(name + "-results").toStdString();
+    pid_t job = 0;
+    for (int k = 0; k < 600 && job == 0; ++k) {
+      job = test::headlessProcessMentioning("--output " + results);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    QVERIFY2(job != 0, "the task's job never ran");
+
+    QCOMPARE(QProcess::execute("scancel", scancel + QStringList{id.captured(1)}), 0);
+    // Slurm ends a cancelled job's steps with SIGTERM and, KillWait (5 s) later, SIGKILL.
+    for (int k = 0; k < 300 && running(job); ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    const bool outlived = running(job);
+    if (outlived) {
+      ::kill(job, SIGKILL);  // this test's own job: not left behind
+    }
+    QVERIFY2(!outlived, qPrintable("the job's process outlived its cancelled task by 30 s (scancel " +
+                                   scancel.join(' ') + ")"));
   }
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package build and install check (CTest test `package_deb`). Builds Cineflow's .deb from the
 # build tree (its CPackConfig.cmake, as `make package` does), checks its fields and contents, the
-# desktop entry, AppStream metadata, icon and manual page, and that apt can satisfy every
+# desktop entry, AppStream metadata, icon, manual page and bash completion (both against the
+# unpacked executable's --help: check_help_docs.sh), and that apt can satisfy every
 # dependency here; then unpacks it into a temporary root and runs the unpacked /usr/bin/cineflow:
 # --version, plugin discovery next to it, --backend auto (the CPU backend without an NVIDIA
 # driver), a plugin built from the installed template and header, and a headless run on the
@@ -52,6 +53,9 @@ debs=("$work"/out/cineflow_*.deb)
 deb=${debs[0]}
 echo "   $(basename "$deb"): $(du -h "$deb" | cut -f1) in $((SECONDS - start)) s"
 
+# The Python module, when this build made one.
+python_module=$(cd "$build/python" 2>/dev/null && ls cineflow.cpython-*.so 2>/dev/null || true)
+
 step "package fields"
 field() { dpkg-deb --field "$deb" "$1"; }
 [ "$(field Package)" = cineflow ] || fail "Package is '$(field Package)'"
@@ -64,6 +68,13 @@ for needed in libqt6widgets6 libhdf5 libfftw3 qt6-qpa-plugins libc6; do
 done
 [[ ! $depends =~ (cuda|cufft|nvidia) ]] || fail "Depends names CUDA or NVIDIA packages: $depends"
 field Description | grep -q "CPU backend" || fail "the Description does not mention the CPU backend"
+if [ -n "$python_module" ]; then  # what `import cineflow` needs comes with a plain install
+  recommends=$(field Recommends)
+  echo "   Recommends: $recommends"
+  for needed in "python3 (>= " "python3 (<< " python3-numpy; do
+    [[ $recommends == *"$needed"* ]] || fail "Recommends lacks $needed (the Python module needs it)"
+  done
+fi
 
 step "package contents"
 dpkg-deb --contents "$deb" >"$work/contents.txt"
@@ -79,15 +90,14 @@ expected=(usr/bin/cineflow
   usr/share/cineflow/tools/send_frames.py
   usr/share/doc/cineflow/copyright usr/share/doc/cineflow/changelog.gz
   "usr/share/applications/$app_id.desktop" "usr/share/metainfo/$app_id.metainfo.xml"
-  "usr/share/icons/hicolor/scalable/apps/$app_id.svg" usr/share/man/man1/cineflow.1.gz)
+  "usr/share/icons/hicolor/scalable/apps/$app_id.svg" usr/share/man/man1/cineflow.1.gz
+  usr/share/bash-completion/completions/cineflow)
 # The CUDA runtime libraries that the built executable links come along.
 cuda_libs=$(readelf -d "$build/app/cineflow" | sed -n 's/.*NEEDED.*\[\(libcu[a-z]*\.so[.0-9]*\)\]/\1/p')
 for lib in $cuda_libs; do
   expected+=("usr/lib/cineflow/cuda/$lib")
 done
 [ -z "$cuda_libs" ] || expected+=(usr/share/doc/cineflow/NVIDIA-CUDA-EULA.txt)
-# The Python module, when this build made one.
-python_module=$(cd "$build/python" 2>/dev/null && ls cineflow.cpython-*.so 2>/dev/null || true)
 [ -z "$python_module" ] || expected+=("usr/lib/python3/dist-packages/$python_module")
 for path in "${expected[@]}"; do
   grep -q " \./$path\( ->.*\)\?$" "$work/contents.txt" || fail "the package lacks /$path"
@@ -150,6 +160,10 @@ plugin_path=
 
 step "cineflow --version"
 [ "$(cineflow --version)" = "cineflow $version" ] || fail "--version says '$(cineflow --version)'"
+
+step "the manual page and bash completion say what --help says"
+"$(dirname "$0")/check_help_docs.sh" "$root/usr/bin/cineflow" \
+  "$root/usr/share/man/man1/cineflow.1.gz" "$root/usr/share/bash-completion/completions/cineflow"
 
 step "the shipped plugins are found next to the executable"
 cineflow --headless --input plugin:no-such-plugin --output "$work/none.h5" >"$work/plugins.log" 2>&1 &&
