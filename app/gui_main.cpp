@@ -20,6 +20,7 @@
 #include "dark_theme.hpp"
 #include "engine_controller.hpp"
 #include "gl_format.hpp"
+#include "gui_display_check.hpp"
 #include "main_window.hpp"
 
 namespace cineflow::app {
@@ -82,12 +83,22 @@ void armScreenshot(QApplication& app, ui::MainWindow& window, const GuiOptions& 
 }  // namespace
 
 int runGui(int argc, char** argv, const GuiOptions& options) {
+  // Qt would abort in the QApplication's constructor.
+  if (const auto reason = missingDisplay()) {
+    std::fputs(noWindowMessage(*reason).c_str(), stderr);
+    return 1;
+  }
   // Must precede the QApplication so that every context, the first included, gets it.
   ui::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Cineflow"));
   QApplication::setApplicationName(QStringLiteral("Cineflow"));
   QApplication::setApplicationVersion(QStringLiteral(CINEFLOW_VERSION));
+  // The window's first paint would crash.
+  if (const auto reason = missingOpenGlContext()) {
+    std::fputs(noWindowMessage(*reason).c_str(), stderr);
+    return 1;
+  }
   ui::applyDarkTheme(app);
   const bool screenshotMode = !options.screenshotPath.empty();
   // Screenshots show the default layout and leave the operator's settings alone: unless told

@@ -109,6 +109,7 @@ void Store::save(std::uint64_t id, const std::string& path, const std::string& c
   request.path = path;
   request.metadata = metadata_();
   request.compression = store::parseCompression(compression);
+  request.mayReplace = true;  // the script named the path
   std::scoped_lock lock(saving_);
   saver_.save(std::move(request));
   saver_.waitIdle();

@@ -1,13 +1,27 @@
 #include "volume_controller.hpp"
 
+#include <algorithm>
+
 #include <QDir>
+#include <QFileInfo>
 
 #include "measurement_list.hpp"
+#include "volume_file_names.hpp"
 
 namespace cineflow::ui {
 namespace {
 
 constexpr int kPollMs = 200;
+
+// "oct" -> "OCT", "ultrasound" -> "Ultrasound": short modality names are acronyms.
+QString modalityTitle(const QString& modality) {
+  return modality.size() <= 3 ? modality.toUpper() : modality.left(1).toUpper() + modality.mid(1);
+}
+
+// The key of a file promised to a queued save: absolute and clean, as freeVolumePath() makes them.
+QString fileKey(const QString& path) {
+  return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
 
 std::shared_ptr<const Frame> frameFrom(const compute::Backend& backend,
                                        compute::DeviceSpan<const float> pixels,
@@ -112,6 +126,14 @@ VolumeController::VolumeController(EngineController& engine, QObject* parent)
   engine_.setVolumeCallback([store = store_.get()](const pipeline::VolumeEndpoint& endpoint) {
     store->onVolume(endpoint);
   });
+  // Volumes not yet seen were acquired with the source and settings in place until now.
+  currentOrigin_ = describeSource();
+  const auto sourceOrSettingsChanged = [this] {
+    noteOrigins();
+    currentOrigin_ = describeSource();
+  };
+  connect(&engine_, &EngineController::sourceChanged, this, sourceOrSettingsChanged);
+  connect(&engine_, &EngineController::settingsChanged, this, sourceOrSettingsChanged);
   // The engine numbers volumes from 0 at each start: a new run's first volume may carry the number
   // of the last one shown, and must still be announced.
   const auto forgetLatest = [this] { latestNumber_ = ~std::uint64_t{0}; };
@@ -152,6 +174,55 @@ std::optional<std::uint64_t> VolumeController::numberOf(std::uint64_t id) const 
   return std::nullopt;
 }
 
+VolumeOrigin VolumeController::originOf(std::uint64_t id) const {
+  const auto found = origins_.find(id);
+  return found != origins_.end() ? found->second : VolumeOrigin{};
+}
+
+QString VolumeController::labelOf(const store::BufferedSummary& volume) const {
+  const VolumeOrigin origin = originOf(volume.id);
+  const std::uint64_t number = volume.info.number;
+  if (origin.known && !origin.modality.isEmpty()) {
+    return tr("%1 volume %2").arg(modalityTitle(origin.modality)).arg(number);
+  }
+  if (!origin.known && !origin.source.isEmpty()) {
+    return tr("Volume %1 (from %2)").arg(number).arg(QFileInfo(origin.source).fileName());
+  }
+  return tr("Volume %1").arg(number);
+}
+
+QString VolumeController::fileNameOf(const store::BufferedSummary& volume) const {
+  const VolumeOrigin origin = originOf(volume.id);
+  return volumeFileName(origin.known ? origin.modality : QString(), volume.info.number);
+}
+
+VolumeOrigin VolumeController::describeSource() const {
+  const acquire::FrameSource* source = engine_.engine().source();
+  const auto settings = engine_.engine().settings();
+  if (source == nullptr || settings == nullptr) {
+    return {};
+  }
+  return {QString::fromLatin1(source->modality().name()), engine_.sourceDescription(),
+          source->modality().describe(*source, *settings), true};
+}
+
+void VolumeController::noteOrigins() {
+  const auto volumes = store_->list();
+  std::erase_if(origins_, [&volumes](const auto& noted) {
+    return std::none_of(volumes.begin(), volumes.end(),
+                        [&noted](const auto& volume) { return volume.id == noted.first; });
+  });
+  for (const store::BufferedSummary& volume : volumes) {
+    if (origins_.count(volume.id) == 0) {
+      // Buffered volumes are seen before any save of theirs can be asked for: one that is
+      // already saved was opened from its file.
+      VolumeOrigin opened;
+      opened.source = QString::fromStdString(volume.savedPath);
+      origins_[volume.id] = volume.saved ? opened : currentOrigin_;
+    }
+  }
+}
+
 VolumeImages VolumeController::buffered(std::uint64_t id) const {
   const store::VolumeStore::Access access = store_->access(id);
   if (!access || !access.ready().query()) {
@@ -178,6 +249,7 @@ bool VolumeController::bufferLatest() {
       emit messageReady(tr("Cannot buffer: %1").arg(QString::fromStdString(why)), true);
       return false;
     }
+    noteOrigins();
     emit messageReady(tr("Buffered volume %1").arg(store_->access(*id).info().number), false);
   } catch (const std::exception& error) {
     emit messageReady(tr("Cannot buffer: %1").arg(QString::fromStdString(error.what())), true);
@@ -204,17 +276,18 @@ QString VolumeController::setCapacity(std::size_t bytes) {
   return QString::fromStdString(refused);
 }
 
-void VolumeController::save(std::uint64_t id, const QString& path) {
-  const acquire::FrameSource* source = engine_.engine().source();
-  const auto settings = engine_.engine().settings();
+void VolumeController::save(std::uint64_t id, const QString& path, ExistingFile existing) {
+  noteOrigins();
+  // A volume opened from a file keeps no acquisition description: it gets the open source's.
+  const VolumeOrigin noted = originOf(id);
+  const VolumeOrigin origin = noted.known ? noted : describeSource();
   store::SaveRequest request;
   request.id = id;
   request.path = path.toStdString();
-  if (source != nullptr && settings != nullptr) {
-    request.metadata = source->modality().describe(*source, *settings);
-  }
+  request.mayReplace = existing == ExistingFile::Replace;
+  request.metadata = origin.metadata;
   request.attributes["backend"] = engine_.backendDescription().toStdString();
-  request.attributes["source"] = engine_.sourceDescription().toStdString();
+  request.attributes["source"] = origin.source.toStdString();
   const std::optional<std::uint64_t> number = numberOf(id);
   if (measurements_ != nullptr && number) {
     std::vector<Measurement> marks;
@@ -228,6 +301,7 @@ void VolumeController::save(std::uint64_t id, const QString& path) {
     }
   }
   request.compression = compression_;
+  ++queuedPaths_[fileKey(path)];
   saver_->save(std::move(request));
   emit messageReady(tr("Saving volume to %1…").arg(path), false);
   announcePending();
@@ -239,11 +313,11 @@ void VolumeController::announcePending() {
 }
 
 void VolumeController::saveAll(const QString& folder) {
+  noteOrigins();
+  const auto queued = [this](const QString& path) { return queuedPaths_.count(path) > 0; };
   for (const auto& volume : store_->list()) {
     if (!volume.saved) {
-      save(volume.id,
-           QDir(folder).filePath(
-               QStringLiteral("volume_%1.h5").arg(volume.info.number, 6, 10, QLatin1Char('0'))));
+      save(volume.id, freeVolumePath(folder, fileNameOf(volume), queued));
     }
   }
 }
@@ -271,6 +345,7 @@ void VolumeController::discardAll() {
 }
 
 void VolumeController::poll() {
+  noteOrigins();
   if (const std::string notice = store_->takeNotice(); !notice.empty()) {
     emit messageReady(QString::fromStdString(notice), true);
   }
@@ -284,6 +359,12 @@ void VolumeController::poll() {
     emit messageReady(QString::fromStdString(outcome.message), !outcome.ok);
     if (outcome.opened && outcome.ok) {
       opened.push_back(outcome.id);
+    }
+    if (!outcome.opened) {
+      const auto queued = queuedPaths_.find(fileKey(QString::fromStdString(outcome.path.string())));
+      if (queued != queuedPaths_.end() && --queued->second == 0) {
+        queuedPaths_.erase(queued);
+      }
     }
     changed = true;
   }

@@ -9,6 +9,7 @@
 // given (its destructor waits for the saver and releases the engine's volume callback).
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +38,16 @@ struct VolumeImages {
   std::shared_ptr<const Frame> alongX;               // [y][z]: side view (columns: depth)
 };
 
+// Where a buffered volume came from, noted when the controller first sees it: the modality and
+// the source as they were then, so that a volume saved after the operator switched sources is
+// still named, labelled and described as its own.
+struct VolumeOrigin {
+  QString modality;  // "ultrasound", "oct"; empty when not known
+  QString source;    // the source's description, or the file a volume was opened from
+  store::FileMetadata metadata;
+  bool known = false;  // false: opened from a file, or acquired before any source was open
+};
+
 class VolumeController : public QObject {
   Q_OBJECT
 
@@ -46,13 +57,21 @@ class VolumeController : public QObject {
   explicit VolumeController(EngineController& engine, QObject* parent = nullptr);
   ~VolumeController() override;
 
+  // What a save does with a file already at its path (save()).
+  enum class ExistingFile { Refuse, Replace };
+
   store::VolumeStore& store() { return *store_; }
   const store::VolumeStore& store() const { return *store_; }
   std::vector<store::BufferedSummary> volumes() const { return store_->list(); }
   int unsavedCount() const;
   // The engine's number of the volume with store id `id`: the one the list, the file name
-  // (volume_<number>.h5) and every message show; nullopt when it is gone.
+  // (volume_file_names.hpp) and every message show; nullopt when it is gone.
   std::optional<std::uint64_t> numberOf(std::uint64_t id) const;
+  VolumeOrigin originOf(std::uint64_t id) const;
+  // How the list names the volume: "Ultrasound volume 11", "OCT volume 11", "Volume 11 (from
+  // <file>)"; its file's name before any free-name choice ("ultrasound_volume_000011.h5").
+  QString labelOf(const store::BufferedSummary& volume) const;
+  QString fileNameOf(const store::BufferedSummary& volume) const;
   bool isSaving() const { return saver_->pending() > 0; }
   // The saver's timing of each save (profiler overlay, traces).
   profile::StageProbe& saveProbe() { return saver_->probe(); }
@@ -83,9 +102,12 @@ class VolumeController : public QObject {
   // Where the volume views' measurements are: a save records those of its volume as the file's
   // measurements_csv attribute.
   void setMeasurements(const MeasurementList* list) { measurements_ = list; }
-  // Queues a save; the outcome arrives through messageReady() and volumesChanged().
-  void save(std::uint64_t id, const QString& path);
-  // Saves every unsaved volume into `folder` as volume_<number>.h5.
+  // Queues a save; the outcome arrives through messageReady() and volumesChanged(). A file
+  // already at `path` is replaced only with ExistingFile::Replace (the operator said yes);
+  // otherwise the save fails, naming it.
+  void save(std::uint64_t id, const QString& path, ExistingFile existing = ExistingFile::Refuse);
+  // Saves every unsaved volume into `folder`, each under fileNameOf() or, when that is taken (a
+  // file there, or a save still queued), the next free name: nothing is replaced.
   void saveAll(const QString& folder);
   bool discard(std::uint64_t id);
   // Queues the reading of a saved volume (cineflow.volume/1) on the saver's I/O thread; it joins
@@ -107,6 +129,10 @@ class VolumeController : public QObject {
  private:
   void poll();
   void announcePending();  // savingChanged() with the saver's jobs now
+  // Gives every volume seen for the first time an origin: the current source's, or its file's
+  // when it arrives already saved (opened); forgets those of volumes gone.
+  void noteOrigins();
+  VolumeOrigin describeSource() const;  // the open source with its settings now
 
   EngineController& engine_;
   std::unique_ptr<store::VolumeStore> store_;
@@ -121,6 +147,9 @@ class VolumeController : public QObject {
   process::VolumeShape preparedShape_;  // of the store's spare entries
   std::size_t copyingShown_ = 0;
   const MeasurementList* measurements_ = nullptr;
+  std::map<std::uint64_t, VolumeOrigin> origins_;  // by store id
+  VolumeOrigin currentOrigin_;  // what a volume seen next was acquired from
+  std::map<QString, int> queuedPaths_;  // files promised to saves queued or running
 };
 
 }  // namespace cineflow::ui

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -100,10 +101,13 @@ void VolumeReviewPanel::buildLayout() {
     if (!id) {
       return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save volume"),
-        QStringLiteral("volume_%1.h5").arg(shown_.info.number, 6, 10, QLatin1Char('0')),
-        tr("HDF5 volume (*.h5)"));
+    QString name;
+    for (const store::BufferedSummary& volume : volumes_.volumes()) {
+      name = volume.id == *id ? volumes_.fileNameOf(volume) : name;
+    }
+    // The dialog asks before replacing a file: its path comes back only with the operator's yes.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save volume"), name,
+                                                      tr("HDF5 volume (*.h5)"));
     if (!path.isEmpty()) {
       saveSelected(path);
     }
@@ -224,7 +228,7 @@ QString VolumeReviewPanel::capacityText() const {
 
 void VolumeReviewPanel::saveSelected(const QString& path) {
   if (const auto id = selectedId()) {
-    volumes_.save(*id, path);
+    volumes_.save(*id, path, VolumeController::ExistingFile::Replace);
   }
 }
 
@@ -339,13 +343,16 @@ void VolumeReviewPanel::refresh() {
         info.timestampNs.empty()
             ? 0.0
             : static_cast<double>(info.timestampNs.back() - info.timestampNs.front()) * 1e-9;
-    item->setText(tr("Volume %1 · seq %2–%3 · sweep %4 s · %5 · %6")
-                      .arg(info.number)
+    item->setText(tr("%1 · seq %2–%3 · sweep %4 s · %5 · %6")
+                      .arg(volumes_.labelOf(volume))
                       .arg(info.sequence.empty() ? 0 : info.sequence.front())
                       .arg(info.sequence.empty() ? 0 : info.sequence.back())
                       .arg(seconds, 0, 'f', 2)
                       .arg(megabytes(volume.bytes))
-                      .arg(volume.saved ? tr("saved") : tr("unsaved")));
+                      .arg(volume.saved ? tr("saved as %1").arg(QFileInfo(QString::fromStdString(
+                                                                    volume.savedPath))
+                                                                    .fileName())
+                                        : tr("unsaved")));
     item->setToolTip(volume.saved ? QString::fromStdString(volume.savedPath) : tr("Not saved yet"));
   }
   const std::size_t capacity = volumes_.store().capacity();

@@ -1,12 +1,13 @@
 #pragma once
 // VolumeReviewPanel: the operator's buffered volumes (VolumeController). A capacity bar, Buffer
 // (the newest complete volume) and Auto-buffer (every volume until the store is full); the list
-// of volumes with a thumbnail of the projection through the slab, the volume's number, sequence
-// range, acquisition time, size and whether it is saved; Save, Save all, Discard, Discard all, the
+// of volumes with a thumbnail of the projection through the slab, the volume's modality and
+// number, sequence range, acquisition time, size and the file it is saved in; Save, Save all, Discard, Discard all, the
 // compression of saved files, and a progress bar for the running save or open; and the selected
 // volume: its slices (a slider steps through y) above its three MIPs, all with the live view's
 // zoom, pan, readout, gain, dynamic range and colour map, or a placeholder when none is selected.
-// Volumes are named by the engine's volume number everywhere (list, progress, messages, files).
+// Volumes are named by the engine's volume number everywhere (list, progress, messages, files),
+// with their modality in the list and file names (VolumeController::labelOf, fileNameOf).
 
 #include <atomic>
 #include <cstdint>
@@ -50,7 +51,9 @@ class VolumeReviewPanel : public QWidget {
   bool select(std::uint64_t id);
   void setSlice(int slice);
   QString capacityText() const;
-  // Non-interactive save and save all (the buttons ask for a path first).
+  // Non-interactive save and save all (the buttons ask for a path first). saveSelected() replaces
+  // a file at `path`, as the Save button does once its dialog has the operator's yes; saveAll()
+  // never replaces one (VolumeController::saveAll).
   void saveSelected(const QString& path);
   void saveAll(const QString& folder);
   // Discard and Discard all: a volume not saved goes only once the operator agrees

@@ -101,6 +101,11 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
       return outcome;
     }
     what = "volume " + std::to_string(access.info().number);
+    if (!request.mayReplace && std::filesystem::exists(request.path)) {
+      outcome.message = "Cannot save " + what + " (it stays buffered): " +
+                        request.path.string() + " already exists and is not replaced";
+      return outcome;
+    }
     const pipeline::VolumeView view = access.view();
     if (!access.info().sequence.empty()) {
       lastFrame = static_cast<std::int64_t>(access.info().sequence.back());

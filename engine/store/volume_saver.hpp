@@ -37,6 +37,9 @@ struct SaveRequest {
   FileMetadata metadata;    // the modality's (modality/modality.hpp: describe())
   AttributeMap attributes;  // more, such as the backend
   Compression compression;
+  // Whether a file already at `path` may be replaced: only once the operator (or a script naming
+  // the path) has said so. Otherwise the save fails, naming the file, and the volume stays unsaved.
+  bool mayReplace = false;
 };
 
 struct SaveOutcome {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "pipeline/engine.hpp"
@@ -347,11 +348,22 @@ std::string VolumeStore::discard(std::uint64_t id) {
 }
 
 void VolumeStore::markSaved(std::uint64_t id, const std::string& path) {
+  // Compared as the files they name (a relative path, "..", a symbolic link to the folder).
+  const auto fileOf = [](const std::string& name) {
+    std::error_code ignored;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(name, ignored);
+    return file.empty() ? std::filesystem::path(name).lexically_normal() : file;
+  };
+  const std::filesystem::path file = fileOf(path);
   std::lock_guard lock(mutex_);
   for (const auto& entry : entries_) {
     if (entry->id == id) {
       entry->saved = true;
       entry->savedPath = path;
+    } else if (entry->saved && fileOf(entry->savedPath) == file) {
+      // Its file now holds another volume: it is saved nowhere.
+      entry->saved = false;
+      entry->savedPath.clear();
     }
   }
 }

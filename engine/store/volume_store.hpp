@@ -117,6 +117,8 @@ class VolumeStore {
 
   // Frees a volume. Returns an empty string, or why not (no such volume, being read or saved).
   std::string discard(std::uint64_t id);
+  // Volume `id` is saved in `path`; another volume saved in that same file (now replaced) is not
+  // saved any more.
   void markSaved(std::uint64_t id, const std::string& path);
 
  private:

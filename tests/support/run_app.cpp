@@ -11,7 +11,11 @@ AppRun runApp(const QStringList& args, int timeoutMs, const QStringList& environ
   if (!environment.isEmpty()) {
     QProcessEnvironment variables = QProcessEnvironment::systemEnvironment();
     for (const QString& entry : environment) {
-      variables.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+      if (entry.contains(QLatin1Char('='))) {
+        variables.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
+      } else {
+        variables.remove(entry);
+      }
     }
     process.setProcessEnvironment(variables);
   }

@@ -13,8 +13,8 @@ struct AppRun {
 };
 
 // `cineflow ARGS...`; waits at most `timeoutMs` (CTest's own timeout is the real limit: this one
-// only turns a hang into a failure with a message). `environment`: "NAME=value" entries added to
-// the inherited environment.
+// only turns a hang into a failure with a message). `environment`: changes to the inherited
+// environment, "NAME=value" to set NAME, a bare "NAME" to remove it.
 AppRun runApp(const QStringList& args, int timeoutMs = 280000, const QStringList& environment = {});
 
 }  // namespace cineflow::test

@@ -4,7 +4,7 @@
 // rest of the session. Once every volume is gone the review grid shows a placeholder, not the
 // discarded volume. Switching the source clears the Live MIPs (they showed the simulator's volume
 // with the file's gain), and the next source's volumes show there again. Volumes are named by the
-// engine's number in the list, the save message and the file name alike.
+// engine's number (with their modality) in the list, the save message and the file name alike.
 #include <QListWidget>
 #include <QPushButton>
 #include <QTemporaryDir>
@@ -67,7 +67,8 @@ class TestVolumeDiscard : public QObject {
     const auto volume = window_->volumes().volumes().front();
     QVERIFY2(volume.info.number != volume.id, "the test needs a number other than the store id");
     const QString number = QString::number(volume.info.number);
-    QVERIFY(panel.list().item(0)->text().startsWith(QStringLiteral("Volume ") + number + " "));
+    QVERIFY(panel.list().item(0)->text().startsWith(QStringLiteral("Ultrasound volume ") + number +
+                                                    " "));
     QString saved;
     connect(&window_->volumes(), &cineflow::ui::VolumeController::messageReady, this,
             [&saved](const QString& message) {
@@ -76,7 +77,7 @@ class TestVolumeDiscard : public QObject {
               }
             });
     const QString path = folder_.filePath(
-        QStringLiteral("volume_%1.h5").arg(volume.info.number, 6, 10, QLatin1Char('0')));
+        QStringLiteral("ultrasound_volume_%1.h5").arg(volume.info.number, 6, 10, QLatin1Char('0')));
     panel.saveAll(folder_.path());
     QTRY_VERIFY_WITH_TIMEOUT(!saved.isEmpty(), 30'000);
     QCOMPARE(saved, QStringLiteral("Saved volume %1 to %2").arg(number, path));
