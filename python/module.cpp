@@ -22,5 +22,6 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindDeviceArrays(m);
   cineflow::python::bindTransfers(m);
   cineflow::python::bindVolumes(m);
+  cineflow::python::bindFrames(m);
   cineflow::python::bindEngine(m);
 }

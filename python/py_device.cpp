@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compute/buffer.hpp"
+#include "py_common.hpp"
 #include "py_modules.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "compute/cuda/cuda_backend.hpp"
@@ -82,11 +83,12 @@ void deleteExport(DLManagedTensor* tensor) {
 }
 
 py::capsule dlpackOf(const std::shared_ptr<DeviceArray>& array, const py::object& self) {
+  void* data = const_cast<void*>(array->data());  // raises before anything is made
   auto* owned = new Export;
   owned->shape = array->shape();
   owned->array = self;
   DLTensor& t = owned->tensor.dl_tensor;
-  t.data = const_cast<void*>(array->data());
+  t.data = data;
   t.device = {array->onDevice() ? kDLCUDA : kDLCPU, array->onDevice() ? array->device() : 0};
   t.ndim = static_cast<int>(owned->shape.size());
   t.dtype = infoOf(array->element()).dlpack;
@@ -382,13 +384,17 @@ std::shared_ptr<DeviceArray> DeviceArray::allocate(compute::Backend& backend,
   return array;
 }
 
-const void* DeviceArray::data() const {
-  if (valid_ && !valid_()) {
+const DeviceArray& DeviceArray::checked() const {
+  if (handedBack()) {
     throw std::runtime_error(
         "this array's memory went back to Cineflow (its volume was handed back when the "
         "callback returned, or discarded): copy what you keep, or keep() the volume");
   }
-  return data_;
+  return *this;
+}
+
+const void* DeviceArray::data() const {
+  return checked().data_;
 }
 
 void* DeviceArray::mutableData() {
@@ -410,17 +416,33 @@ std::size_t DeviceArray::heldBytes(compute::BackendKind kind) {
   return held()[kindIndex(kind)].load();
 }
 
-py::object hostArrayOrView(const std::shared_ptr<DeviceArray>& array) {
-  py::object self = py::cast(array);
-  if (array->onDevice()) {
-    return self;
-  }
-  std::vector<py::ssize_t> shape(array->shape().begin(), array->shape().end());
-  py::array host(py::dtype(nameOf(array->element())), shape, {}, array->data(), self);
-  if (!array->writable()) {
-    py::detail::array_proxy(host.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+py::array copyToHost(const DeviceArray& array) {
+  std::vector<py::ssize_t> shape(array.shape().begin(), array.shape().end());
+  py::array host(py::dtype(nameOf(array.element())), shape);
+  const void* source = array.data();
+  void* destination = host.mutable_data();
+  const std::size_t bytes = array.bytes();
+  const compute::BackendKind kind = array.kind();
+  {
+    py::gil_scoped_release released;
+    // Any backend of the array's kind copies it (the memory spaces are one per kind).
+    backendFor(kind == compute::BackendKind::Cuda ? "cuda" : "cpu")
+        .copyBlocking(destination, source, bytes);
   }
   return host;
+}
+
+py::object hostCopyOrView(const std::shared_ptr<DeviceArray>& array) {
+  if (array->onDevice()) {
+    return py::cast(array);
+  }
+  py::array host = copyToHost(*array);
+  makeReadOnly(host);
+  return host;
+}
+
+void makeReadOnly(py::array& array) {
+  py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
 }
 
 std::size_t InputArray::count() const {
@@ -519,13 +541,15 @@ void bindDeviceArrays(py::module_& m) {
       "array interface and DLPack on the cpu backend (numpy.asarray). Either the script's own "
       "(cineflow.push, cineflow.create, an array call's result on device input: writable, freed "
       "with its last reference) or the engine's, lent during a callback (read-only).")
-      .def_property_readonly("shape",
-                             [](const DeviceArray& a) { return py::tuple(py::cast(a.shape())); })
-      .def_property_readonly("dtype",
-                             [](const DeviceArray& a) { return py::dtype(nameOf(a.element())); })
-      .def_property_readonly("nbytes", &DeviceArray::bytes)
-      .def_property_readonly("backend", [](const DeviceArray& a) { return kindName(a.kind()); })
-      .def_property_readonly("writable", &DeviceArray::writable)
+      .def_property_readonly(
+          "shape", [](const DeviceArray& a) { return py::tuple(py::cast(a.checked().shape())); })
+      .def_property_readonly(
+          "dtype", [](const DeviceArray& a) { return py::dtype(nameOf(a.checked().element())); })
+      .def_property_readonly("nbytes", [](const DeviceArray& a) { return a.checked().bytes(); })
+      .def_property_readonly("backend",
+                             [](const DeviceArray& a) { return kindName(a.checked().kind()); })
+      .def_property_readonly("writable",
+                             [](const DeviceArray& a) { return a.checked().writable(); })
       .def_property_readonly(
           "ptr", [](const DeviceArray& a) { return reinterpret_cast<std::uintptr_t>(a.data()); })
       .def_property_readonly("__cuda_array_interface__",
@@ -551,6 +575,7 @@ void bindDeviceArrays(py::module_& m) {
                              })
       .def("__dlpack_device__",
            [](const DeviceArray& a) {
+             a.checked();
              return py::make_tuple(static_cast<int>(a.onDevice() ? kDLCUDA : kDLCPU),
                                    a.onDevice() ? a.device() : 0);
            })
@@ -561,10 +586,15 @@ void bindDeviceArrays(py::module_& m) {
             return dlpackOf(self.cast<std::shared_ptr<DeviceArray>>(), self);
           },
           "stream"_a = py::none())
-      .def("__len__", [](const DeviceArray& a) { return a.shape().empty() ? 0 : a.shape()[0]; })
+      .def("__len__",
+           [](const DeviceArray& a) {
+             const auto& shape = a.checked().shape();
+             return shape.empty() ? 0 : shape[0];
+           })
       .def("__repr__", [](const DeviceArray& a) {
         return "DeviceArray(shape=" + textOf(a.shape()) + ", dtype=" + nameOf(a.element()) +
-               ", backend=" + kindName(a.kind()) + (a.writable() ? "" : ", read-only") + ")";
+               ", backend=" + kindName(a.kind()) + (a.writable() ? "" : ", read-only") +
+               (a.handedBack() ? ", handed back" : "") + ")";
       });
 }
 

@@ -8,13 +8,16 @@
 // the results of an array call on device input: DeviceArray::allocate, freed when the last
 // reference goes), and memory the engine lends (a volume's views during a callback: read-only,
 // `valid` says whether the lender still lends, and a view whose lender took the memory back
-// raises). `owner` keeps the memory valid; every export holds a reference to the array, so the
-// memory outlives whatever a consumer (CuPy, PyTorch, NumPy) made of it.
+// raises on every access but repr). For owned memory `owner` keeps it valid and every export
+// holds a reference to the array, so the memory outlives whatever a consumer (CuPy, PyTorch,
+// NumPy) made of it. Lent memory is zero-copy by design: what a consumer made of it in the call
+// shares it and is valid in the call only (the lender reuses it after).
 //
 // InputArray: what an array call (beamform, bmode, doppler, oct_bscan) takes: NumPy (host), a
 // DeviceArray, or on the CUDA backend any GPU array with __cuda_array_interface__ or CUDA DLPack,
 // checked for dtype, C order and the backend it is on.
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <atomic>
@@ -52,7 +55,11 @@ class DeviceArray {
   static std::shared_ptr<DeviceArray> allocate(compute::Backend& backend,
                                                std::vector<std::int64_t> shape, Element element);
 
-  const void* data() const;  // raises RuntimeError when the lender took the memory back
+  // Raises RuntimeError when the lender took the memory back: every Python access but repr
+  // passes through here (or data()) first.
+  const DeviceArray& checked() const;
+  bool handedBack() const { return valid_ && !valid_(); }
+  const void* data() const;  // raises as checked()
   void* mutableData();       // raises also when the array is read-only
   const std::vector<std::int64_t>& shape() const { return shape_; }
   Element element() const { return element_; }
@@ -79,9 +86,14 @@ class DeviceArray {
   compute::Backend* backend_ = nullptr;
 };
 
-// `array` as a read-only NumPy array sharing its memory when that is the host's; otherwise the
-// DeviceArray itself (the Python class, bound by bindDeviceArrays: py_modules.hpp).
-pybind11::object hostArrayOrView(const std::shared_ptr<DeviceArray>& array);
+// A NumPy copy of `array` (from the GPU on CUDA) that owns its memory.
+pybind11::array copyToHost(const DeviceArray& array);
+// Lent memory handed to a script: a read-only NumPy copy when it is the host's (the script keeps
+// it whatever the lender does later); otherwise the DeviceArray itself, lent zero-copy (the
+// Python class, bound by bindDeviceArrays: py_modules.hpp).
+pybind11::object hostCopyOrView(const std::shared_ptr<DeviceArray>& array);
+// Clears `array`'s writeable flag (an image or volume of the engine's, read-only to the script).
+void makeReadOnly(pybind11::array& array);
 
 // An array call's input, on `backend`.
 struct InputArray {

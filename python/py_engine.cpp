@@ -7,7 +7,8 @@
 // the source reads it (the acquisition waits for the callable, as it waits for a slow disk:
 // every frame reaches it, in order); with "drop" a full queue drops the frame and counts it.
 // Exceptions the callable raises are counted, the last one kept, and the engine goes on. The GIL
-// is released whenever the engine works or is waited for.
+// is released whenever the engine works or is waited for. What the callable is handed, and how
+// its images outlive the queue's slots: py_frames.hpp.
 #include <pybind11/stl.h>
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "modality/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "py_common.hpp"
+#include "py_frames.hpp"
 #include "py_modules.hpp"
 #include "py_volumes.hpp"
 #include "store/bmode_recorder.hpp"
@@ -31,60 +33,6 @@ namespace cineflow::python {
 namespace {
 
 using namespace pybind11::literals;
-
-// One completed image as the callable sees it: its header, its geometry and its pixels, a NumPy
-// view of the queue's slot that is valid until the callable returns (`image` raises after).
-class Frame {
- public:
-  Frame(const acquire::FrameHeader& header, const process::ImageGeometry& geometry,
-        std::span<const float> pixels)
-      : header_(header), geometry_(geometry), pixels_(pixels) {}
-
-  py::array image(const py::object& self) const {
-    if (released_) {
-      throw std::runtime_error(
-          "the frame's buffer went back to the queue when the callback returned: copy what you "
-          "keep inside the callback (frame.image.copy())");
-    }
-    std::vector<py::ssize_t> shape = {geometry_.nz, geometry_.nx};
-    if (geometry_.layers > 1) {
-      shape.insert(shape.begin(), geometry_.layers);
-    }
-    // A read-only view; `self` keeps the Frame (not the slot) alive.
-    py::array view(py::dtype::of<float>(), shape, {}, pixels_.data(), self);
-    py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-    return view;
-  }
-  void release() { released_ = true; }
-  const acquire::FrameHeader& header() const { return header_; }
-  const process::ImageGeometry& geometry() const { return geometry_; }
-
- private:
-  acquire::FrameHeader header_;
-  process::ImageGeometry geometry_;
-  std::span<const float> pixels_;
-  bool released_ = false;
-};
-
-// The queue's sink: calls the script's callable on the recorder's thread, under the GIL.
-class CallbackSink final : public store::FrameSink {
- public:
-  CallbackSink(py::object callable, process::ImageGeometry geometry)
-      : callback_(std::move(callable)), geometry_(geometry) {}
-
-  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
-    py::gil_scoped_acquire gil;
-    auto frame = std::make_shared<Frame>(header, geometry_, image);
-    callback_(py::cast(frame));
-    frame->release();
-  }
-  void finish() override {}
-  const ScriptCallback& callback() const { return callback_; }
-
- private:
-  ScriptCallback callback_;
-  process::ImageGeometry geometry_;
-};
 
 class PyEngine {
  public:
@@ -191,7 +139,7 @@ class PyEngine {
     if (!callable_.is_none()) {
       {
         py::gil_scoped_acquire gil;
-        auto sink = std::make_unique<CallbackSink>(callable_, geometry);
+        auto sink = std::make_unique<CallbackSink>(callable_, geometry, queueSlots_);
         sink_ = sink.get();
         recorder_ =
             std::make_unique<store::BmodeRecorder>(std::move(sink), geometry.values(), queueSlots_);
@@ -411,20 +359,6 @@ class PyEngine {
 }  // namespace
 
 void bindEngine(py::module_& m) {
-  py::class_<Frame, std::shared_ptr<Frame>>(m, "Frame", "One completed image, in a callback.")
-      .def_property_readonly(
-          "image", [](const py::object& self) { return self.cast<const Frame&>().image(self); })
-      .def_property_readonly("sequence", [](const Frame& f) { return f.header().sequence; })
-      .def_property_readonly("timestamp_ns", [](const Frame& f) { return f.header().timestampNs; })
-      .def_property_readonly("source_index", [](const Frame& f) { return f.header().sourceIndex; })
-      .def_property_readonly("slice_index",
-                             [](const Frame& f) { return f.header().slice.sliceIndex; })
-      .def_property_readonly("geometry", [](const Frame& f) {
-        const process::ImageGeometry& g = f.geometry();
-        return py::dict("nx"_a = g.nx, "nz"_a = g.nz, "layers"_a = g.layers, "x0"_a = g.x0,
-                        "dx"_a = g.dx, "z0"_a = g.z0, "dz"_a = g.dz);
-      });
-
   py::class_<PyEngine>(m, "Engine",
                        "An imaging engine on a source (what --input takes), on a backend.")
       .def(py::init([](const std::string& source, const std::string& backend, std::uint64_t frames,
@@ -450,8 +384,8 @@ void bindEngine(py::module_& m) {
            "Calls callback(frame) for every completed image, from a queue of `queue` frames.")
       .def("on_volume", &PyEngine::onVolume, "callback"_a, "queue"_a = 4,
            "Calls callback(volume) for every complete volume (cineflow.Volume: the volume and its "
-           "MIPs, shared, valid in the call; volume.keep() keeps it in the store), at most "
-           "`queue` waiting.")
+           "MIPs, NumPy copies on the CPU, shared DeviceArrays valid in the call on CUDA; "
+           "volume.keep() keeps it in the store), at most `queue` waiting.")
       .def_property_readonly("store", &PyEngine::store, "The engine's cineflow.Store.")
       .def("keep_latest", &PyEngine::keepLatest,
            "Copies the latest complete volume into the store; returns its id.")

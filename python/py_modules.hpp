@@ -13,7 +13,8 @@ void bindBackends(pybind11::module_& m);      // backend_info
 void bindAcquisition(pybind11::module_& m);   // Acquisition, Source
 void bindImaging(pybind11::module_& m);       // bmode, beamform
 void bindFlow(pybind11::module_& m);          // doppler, oct_bscan, OctAcquisition
-void bindEngine(pybind11::module_& m);        // Engine, Frame
+void bindFrames(pybind11::module_& m);        // Frame
+void bindEngine(pybind11::module_& m);        // Engine
 void bindVolumes(pybind11::module_& m);       // Volume, Store
 void bindDeviceArrays(pybind11::module_& m);  // DeviceArray
 void bindTransfers(pybind11::module_& m);     // push, pull, create, memory

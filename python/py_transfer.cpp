@@ -51,20 +51,7 @@ py::array pull(const py::handle& object) {
                          std::string(py::str(py::type::of(object).attr("__name__"))) +
                          " (a CuPy array: cupy.asnumpy)");
   }
-  const auto array = object.cast<std::shared_ptr<DeviceArray>>();
-  std::vector<py::ssize_t> shape(array->shape().begin(), array->shape().end());
-  py::array host(py::dtype(nameOf(array->element())), shape);
-  const void* source = array->data();
-  void* destination = host.mutable_data();
-  const std::size_t bytes = array->bytes();
-  const compute::BackendKind kind = array->kind();
-  {
-    py::gil_scoped_release released;
-    // Any backend of the array's kind copies it (the memory spaces are one per kind).
-    backendFor(kind == compute::BackendKind::Cuda ? "cuda" : "cpu")
-        .copyBlocking(destination, source, bytes);
-  }
-  return host;
+  return copyToHost(*object.cast<std::shared_ptr<DeviceArray>>());
 }
 
 std::shared_ptr<DeviceArray> create(const std::vector<std::int64_t>& shape,

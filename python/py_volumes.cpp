@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <array>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -17,8 +18,9 @@ namespace {
 
 using namespace pybind11::literals;
 
-// One stored volume lent to Python: its views are valid while it is lent (during a callback, or
-// inside a `with` block on Store.volume(id)).
+// One stored volume lent to Python (during a callback, or inside a `with` block on
+// Store.volume(id)): its DeviceArray views are valid while it is lent and raise after; its NumPy
+// arrays (the CPU backend) are copies the script keeps.
 class Volume {
  public:
   Volume(std::shared_ptr<Store> store, store::VolumeStore::Access access)
@@ -33,14 +35,22 @@ class Volume {
     access();
     kept_ = true;
   }
-  void release() {
+  void release() {  // GIL held
     lent_->store(false);
     access_ = store::VolumeStore::Access();
+    arrays_ = {};
   }
 
-  // One of the stored arrays, shared: 0 the volume [ny][nz][nx], 1-3 the MIPs along y, z, x; a
-  // NumPy view on the host, a DeviceArray on a device.
-  py::object array(int which) const { return hostArrayOrView(view(which)); }
+  // One of the stored arrays: 0 the volume [ny][nz][nx], 1-3 the MIPs along y, z, x; a NumPy
+  // copy on the host (made once per lending: the store reuses the memory once the volume is
+  // handed back), the shared DeviceArray on a device. GIL held.
+  py::object array(int which) const {
+    py::object& array = arrays_.at(static_cast<std::size_t>(which));
+    if (!array) {
+      array = hostCopyOrView(view(which));  // view() raises once the volume is handed back
+    }
+    return array;
+  }
 
   // The same as the zero-copy exporter itself, on either backend.
   std::shared_ptr<DeviceArray> view(int which) const {
@@ -86,6 +96,7 @@ class Volume {
   std::shared_ptr<Store> store_;  // the memory outlives every view of it
   store::VolumeStore::Access access_;
   std::shared_ptr<std::atomic<bool>> lent_;
+  mutable std::array<py::object, 4> arrays_;  // what array() handed out while lent
   bool kept_ = false;
 };
 
@@ -227,7 +238,8 @@ void bindVolumes(py::module_& m) {
   py::class_<Volume, std::shared_ptr<Volume>>(
       m, "Volume",
       "A complete volume in the engine's VolumeStore, lent to a callback (or to a `with` block): "
-      "its arrays share the store's memory and raise once it is handed back.")
+      "its DeviceArrays share the store's memory and raise once it is handed back; its NumPy "
+      "arrays (the CPU backend) are copies the script keeps.")
       .def_property_readonly("id", &Volume::id)
       .def_property_readonly("number", [](const Volume& v) { return v.info().number; })
       .def_property_readonly("shape",

@@ -4,12 +4,14 @@
 // VolumeFeed: the engine thread's volume callback only enqueues: each complete volume (and its
 // three MIPs) is copied into the VolumeStore on the endpoint stream, after the MIPs (store
 // buffer(): never waits, never allocates device memory). A thread of the feed's own waits for the
-// copy to complete and hands the script's callable a Volume: zero-copy views of the stored volume
-// and MIPs (NumPy on the CPU backend; DeviceArray with __cuda_array_interface__ and DLPack on
-// CUDA), valid during the call. A volume the callable keep()s stays in the store (save or discard
-// it later, as the GUI's review does); any other is discarded when the call returns. At most
-// `queue` volumes wait for the callable: beyond that, or when the store is full, a volume is
-// dropped and counted. Exceptions in the callable are counted, the last one kept.
+// copy to complete and hands the script's callable a Volume: the stored volume and MIPs as
+// zero-copy DeviceArrays (__cuda_array_interface__ and DLPack on CUDA; the NumPy array interface
+// and DLPack on the CPU), valid during the call, and on the CPU backend as NumPy copies the script
+// keeps (a NumPy view would outlive the volume's place in the store, which the next one reuses). A
+// volume the callable keep()s stays in the store (save or discard it later, as the GUI's review
+// does); any other is discarded when the call returns. At most `queue` volumes wait for the
+// callable: beyond that, or when the store is full, a volume is dropped and counted. Exceptions in
+// the callable are counted, the last one kept.
 //
 // Store: the VolumeStore and its saver (list, keep the latest, save to HDF5, discard).
 

@@ -1,6 +1,7 @@
 """cineflow.Engine: start, stop, live changes, statistics, and frames handed to a callable from a
 bounded queue, on the built-in simulator (CPU backend). tune=False: every stage its default
 variant, as cineflow.bmode(tune=False) runs them, whatever a tuning history says."""
+import gc
 import threading
 import time
 
@@ -69,13 +70,49 @@ def test_the_buffer_is_handed_back_after_the_callback():
     with cineflow.Engine("sim", backend="cpu", tune=False, frames=1, pace=False) as engine:
         def keep(frame):
             kept.append(frame)
+            assert frame.image is frame.image  # one copy per frame, however often it is read
             with pytest.raises(ValueError):
-                frame.image[0, 0] = 1  # a read-only view of the queue's slot
+                frame.image[0, 0] = 1  # read-only: the engine's image
         engine.on_frame(keep)
         engine.start()
         engine.wait()
+        assert engine.stats()["callback_errors"] == 0, engine.stats()["callback_last_error"]
     with pytest.raises(RuntimeError, match="went back to the queue"):
         kept[0].image
+    assert kept[0].sequence == 0  # the header is the frame's own
+
+
+@pytest.mark.parametrize("keep_every", [1, 3])
+def test_images_kept_from_callbacks_outlive_the_queue_and_the_engine(shared_data, keep_every):
+    """An image kept from a callback (queue of 2, so each slot holds many frames in turn) stays
+    the image its callback saw, after later frames, after the engine is deleted and its memory
+    reused (new arrays of 7.0). Keeping every third image, the ones dropped give their buffers to
+    later frames: those, too, must not show through. The rotating disk: every frame differs."""
+    kept, seen = [], []
+
+    def keep(frame):
+        if frame.sequence % keep_every == 0:
+            kept.append(frame.image)
+            seen.append(frame.image.copy())
+        else:
+            assert frame.image.shape == seen[-1].shape
+
+    engine = cineflow.Engine(str(shared_data / "verasonics_rotating_disk.h5"), backend="cpu",
+                             tune=False, frames=12, pace=False, policy="block", mode="iq")
+    engine.on_frame(keep, queue=2)
+    engine.start()
+    assert engine.wait() == "finished"
+    assert engine.stats()["callback_delivered"] == 12, engine.stats()["callback_last_error"]
+    assert len(kept) == len(range(0, 12, keep_every))
+    assert not np.array_equal(seen[0], seen[1])  # distinct frames, or the test proves nothing
+    for image, copy in zip(kept, seen):
+        assert np.array_equal(image, copy)
+    del engine
+    gc.collect()
+    filler = [np.full(seen[0].shape, 7.0, np.float32) for _ in range(64)]
+    for image, copy in zip(kept, seen):
+        assert np.array_equal(image, copy)
+    assert filler[-1][0, 0] == 7.0
 
 
 def test_live_changes_and_statistics():

@@ -2,6 +2,7 @@
 zero-copy views (DLPack, the array interfaces), the VolumeStore's keep, save and discard, and the
 examples in examples/python, each run as a script. On the built-in simulator, whose elevation
 sweep makes a volume of 16 frames; CPU backend."""
+import gc
 import os
 import pathlib
 import subprocess
@@ -87,9 +88,12 @@ def test_views_share_the_engines_memory_and_expire():
             assert view.__dlpack_device__() == (1, 0)  # kDLCPU on the CPU backend
             through_dlpack = np.from_dlpack(view)
             through_interface = np.asarray(view)
-            for array in (through_dlpack, through_interface, volume.volume):
+            for array in (through_dlpack, through_interface):
                 assert array.__array_interface__["data"][0] == view.ptr  # no copy
             assert np.array_equal(np.asarray(views["mip_z"]), through_dlpack.max(axis=1))
+            # NumPy from the Volume itself: the script's own copy, equal.
+            assert volume.volume.__array_interface__["data"][0] != view.ptr
+            assert np.array_equal(volume.volume, through_interface)
             with pytest.raises(AttributeError, match="host memory"):
                 view.__cuda_array_interface__
         with pytest.raises(RuntimeError, match="went back to Cineflow"):
@@ -98,6 +102,42 @@ def test_views_share_the_engines_memory_and_expire():
             volume.volume
         # The store still holds it (a `with` block lends, it does not discard).
         assert [k["id"] for k in e.store.list()] == [volume_id]
+
+
+def test_arrays_kept_from_callbacks_outlive_the_store_and_the_engine():
+    """NumPy arrays kept from volume callbacks stay what the callback saw, after the store reused
+    the memory for other volumes and after the engine is deleted and the memory reused (new
+    arrays of 7.0). A DeviceArray view kept instead raises on every access but repr."""
+    kept, seen, views = [], [], []
+
+    def on_volume(volume):
+        kept.append((volume.volume, volume.mip_y))
+        seen.append((volume.volume.copy(), volume.mip_y.copy()))
+        views.append(volume.views()["mip_x"])
+
+    e = engine(3)
+    e.on_volume(on_volume, queue=3)
+    for fnumber in (1.5, 3.0):  # the simulator repeats its volumes: two runs make two kinds
+        e.set(fnumber=fnumber)
+        e.start()
+        assert e.wait() == "finished"
+        assert e.stats()["volume_delivered"] == 3, e.stats()["volume_last_error"]
+    # The second run's volumes went where the store held the first's, handed back.
+    assert len(seen) == 6 and not np.array_equal(seen[0][0], seen[3][0])
+    assert all(np.array_equal(a, b) for pair in zip(kept, seen) for a, b in zip(*pair))
+    del e
+    gc.collect()
+    filler = [np.full(seen[0][0].shape, 7.0, np.float32) for _ in range(8)]
+    assert all(np.array_equal(a, b) for pair in zip(kept, seen) for a, b in zip(*pair))
+    assert filler[-1].flat[0] == 7.0
+    view = views[0]
+    assert "handed back" in repr(view)
+    for access in (lambda: view.shape, lambda: view.dtype, lambda: view.nbytes, lambda: len(view),
+                   lambda: view.ptr, lambda: view.__array_interface__, lambda: view.__dlpack__(),
+                   lambda: view.__dlpack_device__(), lambda: np.asarray(view),
+                   lambda: cineflow.pull(view)):
+        with pytest.raises(RuntimeError, match="went back to Cineflow"):
+            access()
 
 
 def test_a_slow_callback_drops_volumes_and_counts_them():
