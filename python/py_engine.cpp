@@ -150,6 +150,9 @@ class PyEngine {
       engine_->setFrameObserver([recorder = recorder_.get()](const pipeline::CompletedFrame& f) {
         recorder->push(f.header, f.image);
       });
+      // A frame skipped as damaged gives its admission back (store/bmode_recorder.hpp).
+      engine_->setDiscardObserver(
+          [recorder = recorder_.get()](const acquire::FrameHeader&) { recorder->withdraw(); });
     }
     engine_->setSource(std::move(source));
     engine_->setSettings(settings_);

@@ -33,6 +33,7 @@
 #include "support/plain_hdf5.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/run_app.hpp"
+#include "support/test_paths.hpp"
 
 namespace {
 
@@ -90,18 +91,18 @@ void packRecording(const std::string& plain, const std::string& packed, unsigned
       rfIn, H5_INDEX_NAME, H5_ITER_INC, nullptr,
       [](hid_t source, const char* name, const H5A_info_t*, void* target) -> herr_t {
         const hid_t attribute = H5Aopen(source, name, H5P_DEFAULT);
-        const hid_t type = H5Aget_type(attribute);
+        const hid_t valueType = H5Aget_type(attribute);
         const hid_t attributeSpace = H5Aget_space(attribute);
-        std::vector<std::byte> value(H5Tget_size(type) *
+        std::vector<std::byte> value(H5Tget_size(valueType) *
                                      static_cast<std::size_t>(H5Sget_simple_extent_npoints(
                                          attributeSpace)));
-        H5Aread(attribute, type, value.data());
-        const hid_t copy = H5Acreate2(*static_cast<hid_t*>(target), name, type, attributeSpace,
-                                      H5P_DEFAULT, H5P_DEFAULT);
-        H5Awrite(copy, type, value.data());
+        H5Aread(attribute, valueType, value.data());
+        const hid_t copy = H5Acreate2(*static_cast<hid_t*>(target), name, valueType,
+                                      attributeSpace, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(copy, valueType, value.data());
         H5Aclose(copy);
         H5Sclose(attributeSpace);
-        H5Tclose(type);
+        H5Tclose(valueType);
         H5Aclose(attribute);
         return 0;
       },
