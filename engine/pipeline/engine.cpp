@@ -43,6 +43,8 @@ void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
   {
     std::lock_guard lock(impl_->sourceMutex);
     impl_->source = std::move(source);
+    impl_->lostByKindAtStart =
+        impl_->source ? impl_->source->lostFramesByKind() : acquire::LostFrames{};
   }
   std::lock_guard lock(impl_->settingsMutex);
   impl_->settings.reset();
@@ -222,6 +224,7 @@ EngineStats Engine::stats() const {
     std::lock_guard lock(impl_->sourceMutex);  // any thread polls; setSource() replaces it
     if (impl_->source) {
       s.sourceStatus = impl_->source->liveStatus();
+      s.lostByKind = impl_->source->lostFramesByKind().since(impl_->lostByKindAtStart);
     }
   }
   s.damaged = impl_->damaged;
@@ -388,6 +391,10 @@ void Engine::Impl::configureForStart() {
 
   tuneStages(true, false);  // the stages' and the volumes' buffers are all in place
   adoptStageNames();
+  {
+    std::lock_guard sourceLock(sourceMutex);
+    lostByKindAtStart = source->lostFramesByKind();
+  }
   std::lock_guard lock(statsMutex);
   const auto window = static_cast<std::size_t>(config.statsWindow);
   frameStats = profile::RollingStats(window);
