@@ -75,8 +75,9 @@ Options:
   --oct-window hann|gaussian|rect
                          OCT: spectral window (default hann)
   --refractive-index N   OCT: group index of the sample; depths are optical path / N (default 1)
-  --frames N             frames to process (default: every frame of the file once, or one
-                         elevation sweep of the simulator)
+  --frames N             frames to image (default: every frame of the file once, one
+                         elevation sweep of the simulator, or a network stream until its
+                         sender's "end")
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
   --record FILE.h5       headless: record every raw frame the source delivers, with its
                          sequence number and timestamp, as cineflow.rf/1 or cineflow.oct/1

@@ -344,6 +344,9 @@ int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
     std::printf("skipped %llu damaged frames (--on-damaged-frame skip); the last: %s\n",
                 static_cast<unsigned long long>(stats.damaged), stats.lastDamage.c_str());
   }
+  for (const std::string& line : acquire::lostFrameLines(stats.lostByKind)) {
+    std::printf("%s\n", line.c_str());
+  }
   int status = early.exitStatus;
   try {
     if (!options.reportPath.empty()) {
@@ -434,6 +437,7 @@ int runHeadless(const CliOptions& options) {
     config.overflow = pipeline::parseOverflowPolicy(options.policy);
     config.damagedFrames = pipeline::parseDamagedFramePolicy(options.damagedFrames);
     config.maxFrames = options.frames > 0 ? options.frames : source->frameCount();
+    source->endWithSender(options.frames == 0);  // a network stream ends with its sender's "end"
     config.cineloopFrames = 8;
     requireWholeEnsemble(*settings, config.maxFrames);
     return runEngine(options, config, *backend, std::move(source), settings);

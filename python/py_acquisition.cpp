@@ -109,6 +109,11 @@ void bindAcquisition(py::module_& m) {
              acq.samples = samples;
              acq.soundSpeedMPerS = c;
              acq.t0S = t0;
+             if (bandwidth != 0 && !(bandwidth > 0 && bandwidth < 2)) {
+               throw py::value_error("bandwidth=" + acquire::numberText(bandwidth) +
+                                     " is outside (0, 2): it is the -6 dB band as a fraction of "
+                                     "the centre frequency f0 (0.6 for 60 %), or 0 when unknown");
+             }
              acq.fractionalBandwidth = bandwidth;
              acq.pulseRepetitionFrequencyHz = prf;
              acq.validate();
@@ -118,8 +123,8 @@ void bindAcquisition(py::module_& m) {
            "t0"_a = 0.0, "bandwidth"_a = 0.0, "prf"_a = 0.0,
            "fs, f0 in Hz; angles (rad, one per transmit); element_x (m, lateral element "
            "positions); samples per trace; c (m/s); t0 (s, time of sample 0); bandwidth "
-           "(-6 dB, fraction of f0; 0: unknown); prf (Hz; 0: unknown). Raises ValueError naming "
-           "the first inconsistent field.")
+           "(-6 dB, a fraction of f0 in (0, 2); 0: unknown); prf (Hz; 0: unknown). Raises "
+           "ValueError naming the first inconsistent field.")
       .def_readonly("fs", &acquire::AcquisitionParams::samplingFrequencyHz)
       .def_readonly("f0", &acquire::AcquisitionParams::centerFrequencyHz)
       .def_readonly("c", &acquire::AcquisitionParams::soundSpeedMPerS)

@@ -55,7 +55,7 @@ def header_for(path, root, rf, rate_hz):
         sys.exit(f"send_frames: {path}: /rf holds {rf.dtype}, expected int16 or float32")
     _, transmits, elements, samples = rf.shape
     bandwidth_percent = float(attribute(rf, root, "fractional_bandwidth_percent", 0.0))
-    return {
+    header = {
         "type": "header",
         "schema": SCHEMA,
         "modality": "ultrasound",
@@ -70,12 +70,16 @@ def header_for(path, root, rf, rate_hz):
         "t0_s": float(attribute(rf, root, "t0_s")),
         "angles_rad": [float(a) for a in root["angles_rad"][()]],
         "element_x_m": [float(x) for x in root["element_x_m"][()]],
-        "fractional_bandwidth": bandwidth_percent / 100.0,
         "pulse_repetition_frequency_hz": float(attribute(rf, root, "pulse_repetition_frequency_hz", 0.0)),
         "frame_rate_hz": float(rate_hz),
         "frames_per_volume": int(attribute(rf, root, "frames_per_volume", 0)),
         "description": f"send_frames.py: {path}",
     }
+    if bandwidth_percent > 0:
+        # A fraction of the centre frequency; left out when unknown, Cineflow measures it from
+        # the echoes of the first frame as it does for the recording itself.
+        header["fractional_bandwidth"] = bandwidth_percent / 100.0
+    return header
 
 
 def parse_arguments():
@@ -99,6 +103,8 @@ def parse_arguments():
     parser.add_argument("--malformed-before", type=int, action="append", default=[],
                         metavar="SEQUENCE",
                         help="send a malformed message before this frame (to check the receiver)")
+    parser.add_argument("--truncate", type=int, action="append", default=[], metavar="SEQUENCE",
+                        help="send this frame one sample short (to check the receiver); repeatable")
     arguments = parser.parse_args()
     if arguments.rate < 0 or arguments.frames < 0 or arguments.start_sequence < 0:
         parser.error("--rate, --frames and --start-sequence must not be negative")
@@ -163,6 +169,8 @@ def main():
                 dropped += 1
                 continue
             samples = np.ascontiguousarray(rf[index], dtype=little_endian)
+            if sequence in arguments.truncate:
+                samples = samples.reshape(-1)[:-1]
             meta = {"type": "frame", "sequence": sequence, "timestamp_ns": time.time_ns()}
             if header["frames_per_volume"] > 0:
                 meta["slice_index"] = index % header["frames_per_volume"]
@@ -173,10 +181,13 @@ def main():
                 sent += 1
             except zmq.Again:
                 dropped += 1  # Cineflow has no room: a live scanner's frame is gone
+        # The end is what a receiver that ends with its sender waits for: give it a few seconds
+        # of room, even when frames were dropped for want of it.
+        socket.setsockopt(zmq.SNDTIMEO, 5000)
         try:
-            socket.send(b'{"type": "end"}', zmq.NOBLOCK)
+            socket.send(b'{"type": "end"}')
         except zmq.Again:
-            pass
+            print("send_frames: Cineflow took no \"end\" within 5 s", file=sys.stderr, flush=True)
         socket.close()
         context.term()
         print(f"send_frames: sent {sent} frames, {dropped} not sent", file=sys.stderr, flush=True)

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "acquire/frame.hpp"
+#include "acquire/lost_frames.hpp"
 #include "acquire/stored_frame.hpp"
 
 namespace cineflow::modality {
@@ -41,6 +42,14 @@ class DamagedFrameError : public SourceError {
 class SourceStopped : public SourceError {
  public:
   SourceStopped() : SourceError("the acquisition was stopped") {}
+};
+
+// Thrown by a live source's readFrame() when its sender said it finished and the source was told
+// to end with it (FrameSource::endWithSender): the source has no more frames, nothing went wrong.
+// The engine ends the run there as it does after maxFrames (state Finished).
+class SourceEnded : public SourceError {
+ public:
+  SourceEnded() : SourceError("the sender finished") {}
 };
 
 // A number as a message shows it ("%g": 2e+07, 0.298, nan).
@@ -97,6 +106,14 @@ class FrameSource {
   // Frames the source knows were lost before they reached Cineflow (a sender's sequence gaps, a
   // plugin's reported losses), since it opened. Any thread.
   virtual std::uint64_t lostFrames() const { return 0; }
+  // The same by why, with frames left out that were not this source's (a second sender's, which
+  // lostFrames() does not count). Any thread.
+  virtual LostFrames lostFramesByKind() const { return {.sequenceGaps = lostFrames()}; }
+  // A live source whose sender can say it finished (a network stream's "end"): with true, the
+  // readFrame() that would wait after it throws SourceEnded instead, so that a run without a
+  // frame count (the command line's) ends with the sender. False, as opened, keeps waiting for
+  // a sender to start again (the GUI's live view). Call before the run starts.
+  virtual void endWithSender(bool /*end*/) {}
   // What a live source is doing when it is not delivering frames ("waiting for frames on
   // tcp://*:5555: nothing for 4 s"); empty while frames arrive. Any thread.
   virtual std::string liveStatus() const { return {}; }

@@ -19,10 +19,15 @@ struct StreamMessage {
     Frame,      // `meta` is the frame's JSON; its bytes are in the payload buffer
     End,        // the sender said it finished
     Malformed,  // skipped whole; `problem` says why
+    Truncated,  // a frame whose bytes are not the stream's frame size: `meta` is its JSON (its
+                // sequence number counts), `problem` the sizes; its bytes are not delivered
   };
   Kind kind = Kind::Nothing;
   nlohmann::json meta;
   std::string problem;
+  // Which of the receiver's connections the message came on (a socket's descriptor; -1 when
+  // unknown): a second sender connects its own, while one sender's messages come in order on one.
+  int connection = -1;
 };
 
 // Classifies a message from its first part (`first`) and whether more parts follow it (`more`):

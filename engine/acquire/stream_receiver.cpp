@@ -1,5 +1,9 @@
 #include "acquire/stream_receiver.hpp"
 
+#include <cstdint>
+#include <set>
+#include <string>
+
 #include <zmq.hpp>
 
 #include "acquire/frame_source.hpp"
@@ -13,9 +17,31 @@ constexpr int kReceiveHighWater = 8;
 
 }  // namespace
 
+// The connections senders opened and have not closed, by descriptor, from the socket's monitor
+// events (in the order they happened: a descriptor reused by a new connection is open again).
+class ConnectionWatch final : public zmq::monitor_t {
+ public:
+  bool open(int connection) {
+    while (check_event(0)) {
+    }
+    return open_.contains(connection);
+  }
+
+ private:
+  void on_event_accepted(const zmq_event_t& event, const char* /*address*/) override {
+    open_.insert(event.value);
+  }
+  void on_event_disconnected(const zmq_event_t& event, const char* /*address*/) override {
+    open_.erase(event.value);
+  }
+
+  std::set<int> open_;
+};
+
 struct StreamReceiver::Socket {
   zmq::context_t context{1};
   zmq::socket_t socket{context, zmq::socket_type::pull};
+  ConnectionWatch watch;  // after the socket: stops watching before the socket closes
 
   // Discards the rest of a multipart message whose first parts were already taken.
   void drain() {
@@ -32,12 +58,25 @@ StreamReceiver::StreamReceiver(const std::string& endpoint) : socket_(std::make_
     socket_->socket.set(zmq::sockopt::linger, 0);
     socket_->socket.bind(endpoint);
     endpoint_ = socket_->socket.get(zmq::sockopt::last_endpoint);
+    // One monitor endpoint per receiver: the address of its socket names it.
+    socket_->watch.init(socket_->socket,
+                        "inproc://cineflow-stream-" +
+                            std::to_string(reinterpret_cast<std::uintptr_t>(socket_.get())),
+                        ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED);
   } catch (const zmq::error_t& e) {
     throw SourceError("network stream: cannot listen on '" + endpoint + "': " + e.what());
   }
 }
 
 StreamReceiver::~StreamReceiver() = default;
+
+bool StreamReceiver::connected(int connection) {
+  try {
+    return connection >= 0 && socket_->watch.open(connection);
+  } catch (const zmq::error_t& e) {
+    throw SourceError("network stream on " + endpoint_ + ": " + e.what());
+  }
+}
 
 StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeout,
                                                 std::span<std::byte> payload) {
@@ -53,6 +92,8 @@ StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeou
     }
     message =
         parseStreamMessage(first.to_string_view(), socket_->socket.get(zmq::sockopt::rcvmore));
+    // The connection's descriptor (-1 over transports without one): how a second sender shows.
+    message.connection = zmq_msg_get(first.handle(), ZMQ_SRCFD);
     if (message.kind != Kind::Frame) {
       if (message.kind == Kind::Malformed) {
         socket_->drain();
@@ -74,8 +115,11 @@ StreamReceiver::Message StreamReceiver::receive(std::chrono::milliseconds timeou
         checkFramePart(bytes, payload.empty() ? bytes : payload.size(), moreAfter);
     if (!problem.empty()) {
       socket_->drain();
-      message.kind = Kind::Malformed;
-      message.meta = nullptr;
+      const bool wrongSize = !payload.empty() && bytes != payload.size();
+      message.kind = wrongSize ? Kind::Truncated : Kind::Malformed;
+      if (!wrongSize) {
+        message.meta = nullptr;
+      }
       message.problem = std::move(problem);
     }
     return message;

@@ -40,10 +40,15 @@ class StreamReceiver {
   using Message = StreamMessage;
 
   // Waits up to `timeout` for the next message. A frame's bytes are received straight into
-  // `payload` and must fill it exactly (a frame of another size is Malformed); an empty `payload`
+  // `payload` and must fill it exactly (a frame of another size is Truncated, and `payload` then
+  // holds part of it); an empty `payload`
   // takes a frame's bytes nowhere (before the header says how many there are), and the frame is
   // still returned. Throws SourceError only when the socket itself fails.
   Message receive(std::chrono::milliseconds timeout, std::span<std::byte> payload);
+
+  // Whether the sender's connection a message came on (StreamMessage::connection) is still open:
+  // false once the sender closed it or its process ended, and for -1.
+  bool connected(int connection);
 
   // The endpoint as bound ("tcp://0.0.0.0:5555"; a wildcard port resolved).
   const std::string& endpoint() const { return endpoint_; }

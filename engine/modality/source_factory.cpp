@@ -41,7 +41,7 @@ std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
   auto feed = std::make_unique<StreamFeed>(endpoint.empty() ? "tcp://*:5555" : endpoint, progress);
   const auto modality = feed->header().find("modality");
   if (modality != feed->header().end() && *modality == "ultrasound") {
-    return std::make_unique<NetworkSource>(std::move(feed));
+    return std::make_unique<NetworkSource>(std::move(feed), progress);
   }
   throw SourceError("network stream on " + feed->endpoint() + ": the header's \"modality\" is " +
                     (modality == feed->header().end() ? std::string("missing") : modality->dump()) +

@@ -54,6 +54,8 @@ void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
   {
     std::lock_guard lock(impl_->sourceMutex);
     impl_->source = std::move(source);
+    impl_->lostByKindAtStart =
+        impl_->source ? impl_->source->lostFramesByKind() : acquire::LostFrames{};
   }
   std::lock_guard lock(impl_->settingsMutex);
   impl_->settings.reset();
@@ -240,6 +242,7 @@ EngineStats Engine::stats() const {
     std::lock_guard lock(impl_->sourceMutex);  // any thread polls; setSource() replaces it
     if (impl_->source) {
       s.sourceStatus = impl_->source->liveStatus();
+      s.lostByKind = impl_->source->lostFramesByKind().since(impl_->lostByKindAtStart);
     }
   }
   s.damaged = impl_->damaged;
@@ -408,6 +411,10 @@ void Engine::Impl::configureForStart() {
   // measuring (a few frames of a recording) takes the history's choice, else the default.
   tuneStages(runPaysForTuning(config.maxFrames), false);
   adoptStageNames();
+  {
+    std::lock_guard sourceLock(sourceMutex);
+    lostByKindAtStart = source->lostFramesByKind();
+  }
   std::lock_guard lock(statsMutex);
   const auto window = static_cast<std::size_t>(config.statsWindow);
   frameStats = profile::RollingStats(window);

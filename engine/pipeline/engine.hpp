@@ -88,8 +88,9 @@ class Engine {
   // Stops acquiring, finishes every frame already acquired (none is lost in Block mode), joins
   // both threads. Idempotent; safe while frames are in flight.
   void stop();
-  // Blocks until the source has delivered maxFrames and all were processed, or the engine failed.
-  // Returns the final state.
+  // Blocks until the source has delivered maxFrames (sequence numbers a live source lost do not
+  // count) or ended (acquire::SourceEnded) and all were processed, or the engine failed. Returns
+  // the final state.
   EngineState waitUntilFinished();
   // The same, waiting at most `timeout`: Running when it passed first (a caller that also
   // watches for an interrupt).

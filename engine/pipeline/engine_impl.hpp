@@ -149,6 +149,8 @@ struct Engine::Impl {
   // the source's own count when the run started (it counts since it opened).
   std::atomic<std::uint64_t> lost{0};
   std::uint64_t lostAtStart = 0;
+  // The source's count by why at the run's start, or at setSource (under sourceMutex).
+  acquire::LostFrames lostByKindAtStart;
   std::string lastDamage;  // statsMutex
 
   mutable std::mutex stateMutex;

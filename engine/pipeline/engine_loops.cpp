@@ -62,8 +62,11 @@ void Engine::Impl::acquisitionLoop() {
   const std::uint64_t frameCount = source->frameCount();
   auto nextTick = Clock::now();
   std::uint64_t sequence = 0;
+  // Frames taken from the source, which maxFrames bounds: the sequence numbers run ahead of it
+  // over the frames a live source lost.
+  std::uint64_t taken = 0;
   try {
-    while (!stopRequested && (config.maxFrames == 0 || sequence < config.maxFrames)) {
+    while (!stopRequested && (config.maxFrames == 0 || taken < config.maxFrames)) {
       const auto period = currentPeriod();
       if (period > Clock::duration::zero()) {
         // Sleep in short steps so that stop() is honoured promptly at low frame rates.
@@ -124,12 +127,15 @@ void Engine::Impl::acquisitionLoop() {
         }
       }
       ++acquired;
+      ++taken;
       ++sequence;
       std::lock_guard lock(statsMutex);
       acquisitionRate.tick(secondsSinceEpoch());
     }
   } catch (const acquire::SourceStopped&) {
     // stop() ended a live source's wait: a stop, not a failure
+  } catch (const acquire::SourceEnded&) {
+    // the sender finished and the source was told to end with it: the run ran its frames out
   } catch (const acquire::DamagedFrameError& e) {
     fail(std::string("acquisition stopped: ") + e.what() + kSkipHint);
   } catch (const std::exception& e) {

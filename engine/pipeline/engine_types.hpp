@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acquire/frame.hpp"
+#include "acquire/lost_frames.hpp"
 #include "process/image_geometry.hpp"
 #include "profile/rolling_stats.hpp"
 #include "tune/tuner.hpp"
@@ -40,7 +41,7 @@ struct EngineConfig {
   DamagedFramePolicy damagedFrames = DamagedFramePolicy::Stop;
   bool pace = true;             // pace the source at its frameRateHz(); false: flat out
   double frameRateHz = 0;       // pacing rate override (0: the source's own frameRateHz())
-  std::uint64_t maxFrames = 0;  // acquire this many frames, then finish (0: until stop())
+  std::uint64_t maxFrames = 0;  // frames to take, then finish (0: until stop() or the source ends)
   int statsWindow = 120;        // frames over which stage statistics are computed
   // Frames per elevation sweep, i.e. per volume (pipeline/volume.hpp): -1 takes the source's
   // (FrameSource::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes
@@ -72,6 +73,9 @@ struct EngineStats {
   std::uint64_t processed = 0;  // frames whose image is complete
   std::uint64_t damaged = 0;    // frames skipped as damaged (DamagedFramePolicy::Skip)
   std::string lastDamage;       // what was wrong with the last of them
+  // Frames a live source did not deliver, by why, with a second sender's frames left out
+  // (FrameSource::lostFramesByKind); `lost` counts its gaps and truncated frames.
+  acquire::LostFrames lostByKind;
   // How each tunable stage's implementation was chosen, with the measurement behind it (all
   // variants' times), and a note when a stage's times drifted from that measurement.
   std::vector<tune::StageChoice> variants;

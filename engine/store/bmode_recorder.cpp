@@ -57,6 +57,8 @@ class AdmittingSource final : public acquire::FrameSource {
   void startAcquisition() override { source_->startAcquisition(); }
   void stopAcquisition() override { source_->stopAcquisition(); }
   std::uint64_t lostFrames() const override { return source_->lostFrames(); }
+  acquire::LostFrames lostFramesByKind() const override { return source_->lostFramesByKind(); }
+  void endWithSender(bool end) override { source_->endWithSender(end); }
   std::string liveStatus() const override { return source_->liveStatus(); }
   std::string describe() const override { return source_->describe(); }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "acquire/input_bounds.hpp"
+#include "ultrasound/echo_band.hpp"
 
 namespace cineflow::acquire {
 namespace {
@@ -93,7 +94,15 @@ UltrasoundStream ultrasoundStreamFromHeader(const nlohmann::json& header, const 
   stream.t0_s = field<double>(header, "t0_s", 0, who);
   stream.angles_rad = angles.data();
   stream.element_x_m = elements.data();
+  // A fraction of f0; absent (0: unknown) has the band measured from the first frame's echoes.
   stream.fractional_bandwidth = field<double>(header, "fractional_bandwidth", 0, who);
+  if (header.contains("fractional_bandwidth") && !header["fractional_bandwidth"].is_null() &&
+      !(stream.fractional_bandwidth > 0 && stream.fractional_bandwidth < 2)) {
+    throw SourceError(who + ": the header's \"fractional_bandwidth\" is " +
+                      numberText(stream.fractional_bandwidth) +
+                      ", expected the -6 dB band as a fraction of center_frequency_hz, in (0, 2) "
+                      "(0.6 for 60 %); leave it out to have it measured from the echoes");
+  }
   stream.pulse_repetition_frequency_hz =
       field<double>(header, "pulse_repetition_frequency_hz", 0, who);
   stream.frame_rate_hz = field<double>(header, "frame_rate_hz", 0, who);
@@ -103,22 +112,33 @@ UltrasoundStream ultrasoundStreamFromHeader(const nlohmann::json& header, const 
   return checkUltrasoundStream(stream, who);
 }
 
-NetworkSource::NetworkSource(std::unique_ptr<StreamFeed> feed)
+NetworkSource::NetworkSource(std::unique_ptr<StreamFeed> feed, const ProgressFn& progress)
     : feed_(std::move(feed)), who_("network stream on " + feed_->endpoint()) {
   stream_ = ultrasoundStreamFromHeader(feed_->header(), who_);
   feed_->setNominalRate(stream_.frameRateHz);
   description_ = feed_->endpoint() +
                  (stream_.description.empty() ? std::string() : ": " + stream_.description);
+  if (stream_.params.fractionalBandwidth == 0) {
+    // As a recording that does not state its band: measured from the first frame's echoes, which
+    // the first run then images (the chain is configured from the band before any frame).
+    process::measureBandwidthIfUnknown(
+        stream_.params, feed_->waitForFirstFrame(frameBytes(), progress, sameStream()),
+        stream_.sampleType);
+  }
 }
 
-void NetworkSource::readFrame(std::uint64_t /*index*/, std::span<std::byte> dst, SliceInfo& slice) {
-  const nlohmann::json frame = feed_->nextFrame(dst, [this](const nlohmann::json& header) {
+StreamFeed::SameStream NetworkSource::sameStream() const {
+  return [this](const nlohmann::json& header) {
     try {
       return sameImaging(ultrasoundStreamFromHeader(header, who_), stream_);
     } catch (const SourceError&) {
       return false;
     }
-  });
+  };
+}
+
+void NetworkSource::readFrame(std::uint64_t /*index*/, std::span<std::byte> dst, SliceInfo& slice) {
+  const nlohmann::json frame = feed_->nextFrame(dst, sameStream());
   const auto sliceIndex = frame.find("slice_index");
   const auto elevation = frame.find("elevation_m");
   slice.sliceIndex =

@@ -3,7 +3,14 @@
 // header's fields are a source plugin's cf_stream fields by the same names (README "Streaming
 // frames over the network"), checked by the same rules (stream_description.hpp). Frames arrive
 // as the sender acquires them: the source is endless and unpaced (frameRateHz() 0), gaps in the
-// sender's sequence count as lost frames, and a silent or finished sender is shown as waiting.
+// sender's sequence count as lost frames, and a silent or finished sender is shown as waiting
+// (or ends the source, endWithSender).
+//
+// A header without "fractional_bandwidth" has the band measured from the stream's first frame,
+// as a recording's from its first frame's echoes (ultrasound/echo_band.hpp): the source waits for
+// that frame when it opens, where the wait is shown and can be abandoned (ProgressFn; the GUI
+// opens on its own thread), because the chain is configured from the band before any run. The
+// first run then images that frame first.
 
 #include <memory>
 #include <string>
@@ -16,9 +23,10 @@ namespace cineflow::acquire {
 
 class NetworkSource final : public UltrasoundSource {
  public:
-  // Takes an open feed whose header says "modality": "ultrasound". Throws SourceError naming the
-  // endpoint and the first bad field.
-  explicit NetworkSource(std::unique_ptr<StreamFeed> feed);
+  // Takes an open feed whose header says "modality": "ultrasound"; `progress` is told about the
+  // wait for a first frame to measure the band from (may throw to abandon it). Throws SourceError
+  // naming the endpoint and the first bad field.
+  explicit NetworkSource(std::unique_ptr<StreamFeed> feed, const ProgressFn& progress = {});
 
   const AcquisitionParams& params() const override { return stream_.params; }
   SampleType sampleType() const override { return stream_.sampleType; }
@@ -28,6 +36,8 @@ class NetworkSource final : public UltrasoundSource {
   void startAcquisition() override { feed_->start(); }
   void stopAcquisition() override { feed_->stop(); }
   std::uint64_t lostFrames() const override { return feed_->lost(); }
+  LostFrames lostFramesByKind() const override { return feed_->lostFramesByKind(); }
+  void endWithSender(bool end) override { feed_->endWithSender(end); }
   std::string liveStatus() const override { return feed_->status(); }
   std::string describe() const override { return description_; }
 
@@ -35,6 +45,8 @@ class NetworkSource final : public UltrasoundSource {
   std::uint64_t malformedMessages() const { return feed_->malformed(); }
 
  private:
+  StreamFeed::SameStream sameStream() const;  // a header that still describes these frames
+
   std::unique_ptr<StreamFeed> feed_;
   std::string who_;  // "network stream on <endpoint>", for messages
   UltrasoundStream stream_;

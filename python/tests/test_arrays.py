@@ -106,6 +106,20 @@ def test_bad_arrays_raise_clear_errors():
         cineflow.Acquisition(fs=20e6, f0=5e6, angles=[0.0], element_x=[0.0, -1e-3], samples=64)
 
 
+@pytest.mark.parametrize("bandwidth,shown", [(60.0, "60"), (2.0, "2"), (-0.5, "-0.5"),
+                                             (float("nan"), "nan")])
+def test_a_bandwidth_outside_0_to_2_is_refused_naming_its_unit(bandwidth, shown):
+    def acquisition(value):
+        return cineflow.Acquisition(fs=20e6, f0=5e6, angles=[0.0], element_x=[-1e-3, 1e-3],
+                                    samples=64, bandwidth=value)
+
+    with pytest.raises(ValueError, match=rf"bandwidth={shown} is outside \(0, 2\): it is the "
+                                         r"-6 dB band as a fraction of the centre frequency f0"):
+        acquisition(bandwidth)
+    assert acquisition(0.6).bandwidth == 0.6  # 60 %
+    assert acquisition(0.0).bandwidth == 0.0  # unknown: Cineflow's defaults
+
+
 @pytest.mark.parametrize("option,value", [("--grid", "1:2"), ("--fnumber", "-1"),
                                           ("--apodisation", "gauss"), ("--mode", "colour")])
 def test_errors_carry_the_command_lines_messages(shared_data, run_app, option, value):

@@ -1,19 +1,20 @@
 // The network stream source (acquire/stream_receiver.hpp, acquire/stream_feed.hpp,
 // ultrasound/stream_source.hpp) against the real sender, tools/send_frames.py, run by Debian's
 // Python in a subprocess on the loopback interface: frames arrive bit for bit as recorded; gaps in
-// the sender's sequence are counted as lost (and reach the engine's statistics); a malformed
-// message is counted and skipped; a sender killed mid-stream shows "waiting for frames" and a
-// restarted one resumes; a sender whose stream changed, or a header Cineflow cannot image, is
-// refused with the reason; and stop() ends a wait for frames at once. The recordings are seeded
-// random samples written with the plain HDF5 API (support/rf_file_fixture.hpp).
+// the sender's sequence and truncated frames are counted as lost (and reach the engine's
+// statistics, which maxFrames does not count); a malformed message is counted and skipped; a
+// second sender's frames are left out and counted; a sender killed mid-stream shows "waiting for
+// frames" and a restarted one resumes; a sender whose stream changed, or a header Cineflow cannot
+// image, is refused with the reason; and stop() ends a wait for frames at once. The recordings are
+// seeded random samples written with the plain HDF5 API (support/rf_file_fixture.hpp).
 #include <QtTest>
 
-#include <QProcess>
 #include <QTemporaryDir>
 
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <mutex>
 #include <thread>
 #include <zmq.hpp>
 
@@ -21,71 +22,17 @@
 #include "pipeline/engine.hpp"
 #include "support/refusal.hpp"
 #include "support/rf_file_fixture.hpp"
+#include "support/stream_sender.hpp"
 #include "ultrasound/stream_source.hpp"
 
 using namespace cineflow;
+using test::freePort;
+using test::openStream;
 using test::refusal;
+using test::Sender;
 using namespace std::chrono_literals;
 
 namespace {
-
-QString python() {
-  // Debian's interpreter, where python3-zmq, python3-h5py and python3-numpy live.
-  return QFile::exists("/usr/bin/python3") ? QStringLiteral("/usr/bin/python3")
-                                           : QStringLiteral("python3");
-}
-
-QString senderScript() {
-  return QStringLiteral(CINEFLOW_TEST_SOURCE_DIR "/../tools/send_frames.py");
-}
-
-// A loopback port nobody listens on now (the system's choice for a wildcard bind, released).
-int freePort() {
-  zmq::context_t context;
-  zmq::socket_t probe(context, zmq::socket_type::pull);
-  probe.bind("tcp://127.0.0.1:*");
-  const std::string endpoint = probe.get(zmq::sockopt::last_endpoint);
-  return std::stoi(endpoint.substr(endpoint.rfind(':') + 1));
-}
-
-// The sender in a subprocess; killed (if still running) when it goes out of scope.
-class Sender {
- public:
-  Sender(const QString& recording, int port, const QStringList& options) {
-    process_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    process_.start(python(), QStringList{senderScript(), recording, "--endpoint",
-                                         QString("tcp://127.0.0.1:%1").arg(port)} +
-                                 options);
-    if (!process_.waitForStarted(10000)) {
-      qFatal("cannot start %s", qPrintable(python()));
-    }
-  }
-  ~Sender() { kill(); }
-  void kill() {
-    if (process_.state() != QProcess::NotRunning) {
-      process_.kill();
-      process_.waitForFinished(10000);
-    }
-  }
-  bool finishedWell(int ms = 20000) {
-    return process_.waitForFinished(ms) && process_.exitStatus() == QProcess::NormalExit &&
-           process_.exitCode() == 0;
-  }
-
- private:
-  QProcess process_;
-};
-
-// Opens "zmq:tcp://127.0.0.1:PORT", giving up after 30 s without a header.
-std::unique_ptr<acquire::FrameSource> openStream(int port) {
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  return acquire::openSource(QString("zmq:tcp://127.0.0.1:%1").arg(port).toStdString(), 0,
-                             [deadline](double, const std::string& what) {
-                               if (std::chrono::steady_clock::now() > deadline) {
-                                 throw acquire::SourceError("no header within 30 s: " + what);
-                               }
-                             });
-}
 
 acquire::NetworkSource& network(acquire::FrameSource& source) {
   return dynamic_cast<acquire::NetworkSource&>(source);
@@ -112,6 +59,36 @@ bool eventually(Condition condition) {
   return true;
 }
 
+pipeline::EngineConfig unpaced(std::uint64_t maxFrames) {
+  pipeline::EngineConfig config;
+  config.pace = false;
+  config.maxFrames = maxFrames;
+  return config;
+}
+
+// An engine on the CPU backend imaging the stream on `port`, keeping the sequence numbers of the
+// frames it imaged.
+struct StreamEngine {
+  StreamEngine(int port, std::uint64_t maxFrames)
+      : backend(compute::createBackend(compute::BackendRequest::Cpu)),
+        engine(*backend, unpaced(maxFrames)) {
+    engine.setSource(openStream(port));
+    engine.setFrameObserver([this](const pipeline::CompletedFrame& f) {
+      std::lock_guard lock(mutex);
+      sequences.push_back(f.header.sequence);
+    });
+  }
+  std::vector<std::uint64_t> imaged() {
+    std::lock_guard lock(mutex);
+    return sequences;
+  }
+
+  std::unique_ptr<compute::Backend> backend;
+  pipeline::Engine engine;
+  std::mutex mutex;
+  std::vector<std::uint64_t> sequences;
+};
+
 }  // namespace
 
 class TestNetworkStream : public QObject {
@@ -125,12 +102,8 @@ class TestNetworkStream : public QObject {
 
  private slots:
   void initTestCase() {
-    QProcess probe;
-    probe.start(python(), {"-c", "import zmq, h5py, numpy"});
-    if (!probe.waitForFinished(30000) || probe.exitCode() != 0) {
-      QSKIP(
-          "the sender needs Debian's python3-zmq, python3-h5py and python3-numpy "
-          "(packaging/install-deps.sh installs them)");
+    if (const QString why = test::senderUnavailable(); !why.isEmpty()) {
+      QSKIP(qPrintable(why));
     }
     QVERIFY(dir_.isValid());
     recording_ = dir_.filePath("stream.h5");
@@ -176,25 +149,30 @@ class TestNetworkStream : public QObject {
     QCOMPARE(waiting.get(), QString("the acquisition was stopped"));
   }
 
-  void gapsAreLostFramesAndMalformedMessagesAreSkipped() {
+  void gapsAndTruncatedFramesAreLostAndMalformedMessagesAreSkipped() {
     const int port = freePort();
     Sender sender(recording_, port,
                   {"--rate", "0", "--block", "--frames", "10", "--start-sequence", "100", "--skip",
-                   "103", "--skip", "104", "--malformed-before", "106"});
+                   "103", "--skip", "104", "--malformed-before", "106", "--truncate", "107"});
     auto source = openStream(port);
     auto& stream = network(*source);
     stream.startAcquisition();
     std::vector<std::byte> frame(stream.frameBytes());
-    const std::size_t expected[] = {0, 1, 2, 5, 6, 7, 8, 9};  // 103 and 104 never sent
+    const std::size_t expected[] = {0, 1, 2, 5, 6, 8, 9};  // 103, 104 never sent; 107 cut short
     for (const std::size_t k : expected) {
       acquire::SliceInfo slice;
       stream.readFrame(0, frame, slice);
       QVERIFY2(frame == recorded(contents_, k % 5), qPrintable(QString("frame %1").arg(k)));
     }
-    QCOMPARE(stream.lostFrames(), std::uint64_t{2});
+    QCOMPARE(stream.lostFrames(), std::uint64_t{3});  // the truncated frame's number is no gap
+    const acquire::LostFrames lost = stream.lostFramesByKind();
+    QCOMPARE(lost.sequenceGaps, std::uint64_t{2});
+    QCOMPARE(lost.truncated, std::uint64_t{1});
+    QCOMPARE(lost.otherSender, std::uint64_t{0});
     QCOMPARE(stream.malformedMessages(), std::uint64_t{1});
-    QVERIFY2(stream.liveStatus().find("1 malformed message skipped (last: a frame without a "
-                                      "non-negative integer \"sequence\")") != std::string::npos,
+    QVERIFY2(stream.liveStatus().find("1 malformed message skipped, 1 truncated frame left out "
+                                      "(last: a frame of 49150 bytes; the stream's frames have "
+                                      "49152)") != std::string::npos,
              stream.liveStatus().c_str());
     QVERIFY(sender.finishedWell());
   }
@@ -283,6 +261,17 @@ class TestNetworkStream : public QObject {
              "angles_rad": [0], "element_x_m": [1e-3, 0], "samples": 64, "sample_type": "int16",
              "sampling_frequency_hz": 2e7, "center_frequency_hz": 5e6})",
          "its stream cannot be imaged: elementXM must be strictly increasing"},
+        {R"({"type": "header", "schema": "cineflow.stream/1", "modality": "ultrasound",
+             "angles_rad": [0], "element_x_m": [0, 1e-3], "samples": 64, "sample_type": "int16",
+             "sampling_frequency_hz": 2e7, "center_frequency_hz": 5e6,
+             "fractional_bandwidth": 60})",
+         "the header's \"fractional_bandwidth\" is 60, expected the -6 dB band as a fraction of "
+         "center_frequency_hz, in (0, 2)"},
+        {R"({"type": "header", "schema": "cineflow.stream/1", "modality": "ultrasound",
+             "angles_rad": [0], "element_x_m": [0, 1e-3], "samples": 64, "sample_type": "int16",
+             "sampling_frequency_hz": 2e7, "center_frequency_hz": 5e6,
+             "fractional_bandwidth": 0})",
+         "the header's \"fractional_bandwidth\" is 0, expected"},
     };
     for (const auto& [header, reason] : cases) {
       const int badPort = freePort();
@@ -305,26 +294,16 @@ class TestNetworkStream : public QObject {
     const int port = freePort();
     Sender sender(recording_, port,
                   {"--rate", "0", "--block", "--frames", "9", "--skip", "4", "--skip", "5"});
-    auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    pipeline::EngineConfig config;
-    config.pace = false;
-    config.maxFrames = 9;  // sequence numbers 0-8, two of them never sent
-    pipeline::Engine engine(*backend, config);
-    engine.setSource(openStream(port));
-    std::mutex mutex;
-    std::vector<std::uint64_t> sequences;
-    engine.setFrameObserver([&](const pipeline::CompletedFrame& f) {
-      std::lock_guard lock(mutex);
-      sequences.push_back(f.header.sequence);
-    });
+    StreamEngine imaging(port, 7);  // frames imaged: sequence numbers 0-8, two never sent
+    pipeline::Engine& engine = imaging.engine;
     engine.start();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
     const pipeline::EngineStats stats = engine.stats();
     engine.stop();
     QCOMPARE(stats.lost, std::uint64_t{2});
     QCOMPARE(stats.processed, std::uint64_t{7});
-    std::lock_guard lock(mutex);
-    QCOMPARE(sequences, (std::vector<std::uint64_t>{0, 1, 2, 3, 6, 7, 8}));  // the gap kept
+    QCOMPARE(imaging.imaged(), (std::vector<std::uint64_t>{0, 1, 2, 3, 6, 7, 8}));  // gap kept
+    QCOMPARE(stats.lostByKind.sequenceGaps, std::uint64_t{2});
     QVERIFY(sender.finishedWell());
 
     // A sender that stops after one frame: the engine waits for the rest, showing why, and
@@ -342,6 +321,38 @@ class TestNetworkStream : public QObject {
     engine.stop();
     QCOMPARE(engine.state(), pipeline::EngineState::Stopped);
     QVERIFY(engine.stats().error.empty());
+  }
+
+  void aSecondSendersFramesAreLeftOutAndCounted() {
+    const int port = freePort();
+    Sender first(recording_, port, {"--rate", "20", "--block"});  // until killed
+    StreamEngine imaging(port, 0);
+    pipeline::Engine& engine = imaging.engine;
+    engine.start();
+    QVERIFY(eventually([&] { return engine.stats().processed >= 3; }));
+    // Another sender on the same endpoint while the first streams: its frames (numbered far from
+    // the first's), its headers and its "end" are all left out.
+    Sender second(recording_, port,
+                  {"--rate", "0", "--block", "--frames", "4", "--start-sequence", "5000"});
+    QVERIFY(second.finishedWell());
+    QVERIFY2(eventually([&] { return engine.stats().lostByKind.otherSender == 4; }),
+             engine.stats().sourceStatus.c_str());
+    const std::uint64_t seen = engine.stats().processed;
+    QVERIFY(eventually([&] { return engine.stats().processed >= seen + 3; }));  // still imaging
+    engine.stop();
+    const pipeline::EngineStats stats = engine.stats();
+    QCOMPARE(engine.state(), pipeline::EngineState::Stopped);
+    QCOMPARE(stats.lostByKind.otherSender, std::uint64_t{4});
+    QCOMPARE(stats.lost, std::uint64_t{0});  // not this stream's frames: no gap
+    QVERIFY2(stats.sourceStatus.find("4 frames from a second sender left out") != std::string::npos,
+             stats.sourceStatus.c_str());
+    QCOMPARE(acquire::lostFrameLines(stats.lostByKind),
+             std::vector<std::string>{"left out 4 frames from a second sender (one sender "
+                                      "streams at a time; the first kept on)"});
+    const std::vector<std::uint64_t> sequences = imaging.imaged();
+    for (std::size_t k = 0; k < sequences.size(); ++k) {
+      QCOMPARE(sequences[k], std::uint64_t{k});  // only the first sender's, none lost
+    }
   }
 };
 
