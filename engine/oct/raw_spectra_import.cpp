@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "oct/oct_params.hpp"
 #include "oct/oct_writer.hpp"
 
 namespace cineflow::oct {
@@ -39,7 +40,8 @@ const std::set<std::string, std::less<>> kKnownKeys = {"samples",
                                                        "elevation_step_m",
                                                        "line_rate_hz",
                                                        "dispersion_a2_rad",
-                                                       "dispersion_a3_rad"};
+                                                       "dispersion_a3_rad",
+                                                       "dispersion_centre_wavelength_m"};
 
 std::string numberText(double value) {
   return acquire::numberText(value);
@@ -275,11 +277,20 @@ RawSpectraDescription parseRawSpectraDescription(std::string_view json, const st
   acq.elevationStepM = fields.number("elevation_step_m", "metres between B-scans");
   acq.lineRateHz = fields.optionalNumber("line_rate_hz", 0.0);
   if (fields.has("dispersion_a2_rad") || fields.has("dispersion_a3_rad")) {
-    description.dispersion = OctDispersion{fields.optionalNumber("dispersion_a2_rad", 0.0),
-                                           fields.optionalNumber("dispersion_a3_rad", 0.0)};
+    description.dispersion = OctDispersion{
+        fields.optionalNumber("dispersion_a2_rad", 0.0),
+        fields.optionalNumber("dispersion_a3_rad", 0.0),
+        fields.optionalNumber("dispersion_centre_wavelength_m", 0.0)};
   }
   try {
     acq.validate();
+    if (description.dispersion) {  // refused here rather than when the recording opens
+      OctParams params;
+      params.a2 = description.dispersion->a2Rad;
+      params.a3 = description.dispersion->a3Rad;
+      params.dispersionCentreM = description.dispersion->centreWavelengthM;
+      params.validate(acq);
+    }
   } catch (const std::invalid_argument& e) {
     fields.fail(e.what());
   }

@@ -24,7 +24,11 @@
 //   lateral_step_m, elevation_step_m
 //   line_rate_hz               optional, default 0 (not known)
 //   dispersion_a2_rad, dispersion_a3_rad
-//                              optional: the compensation that images it (OctParams a2, a3)
+//                              optional: the compensation that images it (OctParams a2, a3:
+//                              radians at u = (k - k0) / (N dk) = 1)
+//   dispersion_centre_wavelength_m
+//                              optional: the wavelength they are stated about (default: the
+//                              centre wavelength)
 //
 // Errors throw RawSpectraError naming the file (the description, the wavelength file or the raw
 // file) and the problem.
