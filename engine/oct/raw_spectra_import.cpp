@@ -349,6 +349,45 @@ std::uint64_t rawFrameCount(const std::filesystem::path& in,
   return data / frameBytes;
 }
 
+namespace {
+
+// The file's bytes of one frame as native uint16 counts.
+void decodeFrame(const std::vector<unsigned char>& bytes, bool bigEndian,
+                 std::vector<std::uint16_t>& frame) {
+  if (!bigEndian && std::endian::native == std::endian::little) {
+    std::memcpy(frame.data(), bytes.data(), bytes.size());
+    return;
+  }
+  for (std::size_t i = 0; i < frame.size(); ++i) {
+    const unsigned first = bytes[2 * i], second = bytes[2 * i + 1];
+    frame[i] = static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint16_t> readRawSpectraFrame(const std::filesystem::path& in,
+                                               const RawSpectraDescription& description,
+                                               std::uint64_t index) {
+  const std::uint64_t frames = rawFrameCount(in, description);
+  if (index >= frames) {
+    throw RawSpectraError(in.string() + ": no frame " + std::to_string(index) + " (it holds " +
+                          std::to_string(frames) + ")");
+  }
+  std::ifstream file(in, std::ios::binary);
+  std::vector<unsigned char> bytes(description.frameBytes());
+  if (!file ||
+      !file.seekg(static_cast<std::streamoff>(description.headerBytes +
+                                              index * description.frameBytes())) ||
+      !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
+    throw RawSpectraError(in.string() + ": reading frame " + std::to_string(index) + " failed (" +
+                          std::strerror(errno) + ")");
+  }
+  std::vector<std::uint16_t> frame(description.acquisition.samplesPerFrame());
+  decodeFrame(bytes, description.sampleFormat == RawSampleFormat::Uint16BigEndian, frame);
+  return frame;
+}
+
 std::uint64_t importRawSpectra(const std::filesystem::path& in,
                                const RawSpectraDescription& description,
                                const std::filesystem::path& out, const store::AttributeMap& extra,
@@ -375,15 +414,7 @@ std::uint64_t importRawSpectra(const std::filesystem::path& in,
       throw RawSpectraError(in.string() + ": reading frame " + std::to_string(index) +
                             " failed (the file shrank while being read?)");
     }
-    if (!bigEndian && std::endian::native == std::endian::little) {
-      std::memcpy(frame.data(), bytes.data(), frameBytes);
-    } else {
-      for (std::size_t i = 0; i < frame.size(); ++i) {
-        const unsigned first = bytes[2 * i], second = bytes[2 * i + 1];
-        frame[i] =
-            static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
-      }
-    }
+    decodeFrame(bytes, bigEndian, frame);
     writer.append(frame);
     if (progress) {
       progress(static_cast<double>(index + 1) / static_cast<double>(frames),

@@ -39,6 +39,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "acquire/frame_source.hpp"  // ProgressFn
 #include "oct/oct_acquisition.hpp"
@@ -75,6 +76,12 @@ RawSpectraDescription readRawSpectraDescription(const std::filesystem::path& pat
 // header: 3.2 frames of 4194304 bytes").
 std::uint64_t rawFrameCount(const std::filesystem::path& in,
                             const RawSpectraDescription& description);
+
+// Frame `index` of the raw file `in` as uint16 counts [ascans][samples] (e.g. the B-scan an
+// automatic dispersion search looks at). Throws RawSpectraError.
+std::vector<std::uint16_t> readRawSpectraFrame(const std::filesystem::path& in,
+                                               const RawSpectraDescription& description,
+                                               std::uint64_t index);
 
 // Converts `in` to a cineflow.oct/1 recording at `out`, a frame at a time, with `extra` root
 // attributes (e.g. "source"). Returns the frames written. Throws RawSpectraError (the raw file:
