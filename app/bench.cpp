@@ -38,7 +38,8 @@ const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course|disk]
                       [--mode rf|iq|doppler|power-doppler]
                       [--frames N] [--save-volumes DIR] [--trace FILE] [--json FILE]
-       cineflow bench --modality oct [--backend cpu|cuda] [--frames N]
+       cineflow bench --modality oct [--backend cpu|cuda] [--frames N] [--trace FILE]
+                      [--json FILE]
        cineflow bench --compressed [--modality oct | --preset default|course] [--backend ...]
                       [--frames N]
 
@@ -179,6 +180,11 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
     } else {
       args.rejectUnknown("see cineflow bench --help");
     }
+  }
+  if (options.modality == "oct" && !options.saveFolder.empty()) {
+    throw std::invalid_argument(
+        "bench: --save-volumes times volume saving during ultrasound imaging; the OCT bench "
+        "images B-scans without volumes (drop --save-volumes, or --modality oct)");
   }
   if (!options.saveFolder.empty() && benchWorkload(options.preset).acq.framesPerVolume <= 0) {
     throw std::invalid_argument("bench: --save-volumes: the '" + options.preset +
@@ -397,7 +403,8 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   if (options.modality == "oct") {
     const std::shared_ptr<tune::Tuner> tuner = startTuning(*backend, options.pins, options.tune);
     const int status =
-        runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60), tuner);
+        runOctBench(*backend, options.frames > 0 ? options.frames : (cuda ? 2000 : 60), tuner,
+                    options.jsonPath, options.tracePath);
     finishTuning(tuner.get());
     return status;
   }

@@ -33,9 +33,12 @@ double measureHostToDevice(compute::Backend& backend, std::size_t frameBytes);
 // the engine's frame observer. Throws std::runtime_error with the engine's error when it failed.
 double timeUnpacedRun(pipeline::Engine& engine, std::uint64_t warmup);
 // `cineflow bench --modality oct` (bench_oct.cpp): prints the report, returns the exit code.
-// `tuner` (null: every stage's default) picks the stages' variants, as for ultrasound.
+// `tuner` (null: every stage's default) picks the stages' variants, as for ultrasound. A
+// non-empty `jsonPath` also gets the results as JSON (bench_report.hpp), a non-empty `tracePath`
+// the timed run as Chrome trace JSON, as the ultrasound bench writes them.
 int runOctBench(compute::Backend& backend, std::uint64_t frames,
-                const std::shared_ptr<tune::Tuner>& tuner);
+                const std::shared_ptr<tune::Tuner>& tuner, const std::string& jsonPath = {},
+                const std::string& tracePath = {});
 // `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed and
 // not, decoded and replayed; prints the report, returns the exit code.
 int runCompressedBench(compute::Backend& backend, const std::string& modality,

@@ -5,13 +5,17 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "bench.hpp"
+#include "bench_report.hpp"
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
+#include "profile/trace_recorder.hpp"
+#include "store/text_file.hpp"
 #include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {
@@ -49,7 +53,8 @@ class DepositedBscans final : public oct::OctSource {
 }  // namespace
 
 int runOctBench(compute::Backend& backend, std::uint64_t frames,
-                const std::shared_ptr<tune::Tuner>& tuner) {
+                const std::shared_ptr<tune::Tuner>& tuner, const std::string& jsonPath,
+                const std::string& tracePath) {
   oct::OctSimulatorConfig config;
   config.ascans = 1024;
   config.bscans = 8;
@@ -71,6 +76,12 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
   engineConfig.statsWindow = static_cast<int>(frames);
   pipeline::Engine engine(backend, engineConfig);
   engine.setTuner(tuner);
+  std::shared_ptr<profile::TraceRecorder> trace;
+  if (!tracePath.empty()) {
+    trace = std::make_shared<profile::TraceRecorder>();
+    engine.setTraceRecorder(trace);
+  }
+  const std::string description = source->describe();
   engine.setSource(std::move(source));
   oct::setParams(engine, params);
   double seconds = 0;
@@ -97,6 +108,35 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
               boundAscans, 100.0 * ascansPerSecond / boundAscans);
   for (const tune::StageChoice& choice : stats.variants) {
     std::printf("variant       %s\n", tune::describeChoice(choice).c_str());
+  }
+  if (trace) {
+    store::writeFileAtomically(tracePath, trace->chromeJson());
+    std::printf("wrote %zu trace spans to %s\n", trace->size(), tracePath.c_str());
+  }
+  if (!jsonPath.empty()) {
+    BenchResults results;
+    results.device = backend.deviceName();
+    results.backend = compute::toString(backend.kind());
+    results.modality = "oct";
+    results.preset = "oct";
+    results.mode = "oct";
+    results.workloadDescription = description;
+    results.sampleType = "uint16";
+    results.framesRequested = frames;
+    results.framesTimed = frames;
+    results.warmupFrames = warmup;
+    results.frameBytes = frameBytes;
+    const process::ImageGeometry geometry = params.geometry(acquisition);
+    results.nx = geometry.nx;
+    results.nz = geometry.nz;
+    results.samples = acquisition.samples;
+    results.h2dGbps = h2dGbps;
+    results.seconds = seconds;
+    results.stages = stats.stages;
+    results.frameMedianMs = stats.frameMedianMs;
+    results.variants = stats.variants;
+    writeBenchJson(results, jsonPath);
+    std::printf("wrote %s\n", jsonPath.c_str());
   }
   return 0;
 }

@@ -147,6 +147,7 @@ std::string benchJson(const BenchResults& r) {
   };
   field("device", store::jsonString(r.device));
   field("backend", store::jsonString(r.backend));
+  field("modality", store::jsonString(r.modality));
   field("preset", store::jsonString(r.preset));
   field("mode", store::jsonString(r.mode));
   field("frames", jsonNumber(r.framesRequested));

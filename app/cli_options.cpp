@@ -64,9 +64,12 @@ Options:
                          1x1)
   --colour-box X0:X1,Z0:Z1
                          Doppler: estimate flow only in this box (mm; default the whole image)
-  --oct-dispersion A2,A3 OCT: dispersion compensation phase a2 u^2 + a3 u^3 in radians,
-                         u = (j - N/2) / N over the resampled spectrum (default: the
-                         recording's, else 0,0)
+  --oct-dispersion A2,A3[,NM] | auto
+                         OCT: dispersion compensation phase a2 u^2 + a3 u^3 in radians about
+                         the centre wavenumber k0, u = (k - k0) / (N dk) over the resampled
+                         spectrum (|a2| <= pi N / 2, |a3| <= pi N); k0 from the recording's
+                         centre wavelength, or NM nanometres; auto: the sharpest values for
+                         the middle B-scan, printed (default: the recording's, else 0,0)
   --oct-k-table FILE     OCT: resample with this table (the raw sample index to read for each
                          output sample, one number per spectrometer sample, text) instead of the
                          recording's wavelength table

@@ -2,12 +2,15 @@
 
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "arg_reader.hpp"
+#include "oct_dispersion_option.hpp"
+#include "oct/dispersion_search.hpp"
 #include "modality/file_check.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"
@@ -20,8 +23,8 @@ namespace {
 
 const char* convertUsage() {
   return R"(Usage: cineflow convert IN.mat OUT.h5 [--map SPEC]
-       cineflow convert IN.bin OUT.h5 --describe DESC.json
-       cineflow convert oct-sim OUT.h5 [--frames N]
+       cineflow convert IN.bin OUT.h5 --describe DESC.json [--oct-dispersion A2,A3[,NM] | auto]
+       cineflow convert oct-sim OUT.h5 [--frames N] [--oct-dispersion A2,A3[,NM] | auto]
 
 MATLAB channel data (IN.mat)
 Imports RF channel data from a MATLAB file (v5 or v7.3) and writes it as a cineflow.rf/1
@@ -67,11 +70,20 @@ and whole frames, nothing else. DESC.json describes them; unknown keys are refus
   bidirectional        true when every other B-scan runs back
   flyback_ascans       A-scans at the end of each B-scan that are not imaged
   lateral_step_m, elevation_step_m, line_rate_hz (optional)
-  dispersion_a2_rad, dispersion_a3_rad      optional: the compensation that images it
+  dispersion_a2_rad, dispersion_a3_rad      optional: the compensation that images it,
+                       radians of a2 u^2 + a3 u^3, u = (k - k0) / (N dk), k0 = 2 pi / centre
+  dispersion_centre_wavelength_m            optional: the wavelength they are stated about
+                                            (default centre_wavelength_m)
 
 The OCT simulator (oct-sim)
 Records the built-in OCT simulator's raster scan as a cineflow.oct/1 recording.
   --frames N           B-scans in the simulated volume (default 32)
+
+Both OCT forms:
+  --oct-dispersion A2,A3[,NM] | auto
+                       the dispersion the recording states (replacing DESC.json's or the
+                       simulator's): radians about the centre wavelength, or about NM
+                       nanometres; auto: the sharpest values for the middle B-scan, printed
 
 Exit status: 0 on success, 1 on an import or write error, 2 on a bad command line.
 )";
@@ -82,6 +94,7 @@ struct ConvertCommand {
   std::optional<acquire::MatMapping> mapping;
   std::optional<std::string> description;
   std::optional<int> frames;
+  std::optional<DispersionOption> dispersion;
 };
 
 // Which of the three forms the command line asks for; throws std::invalid_argument when its
@@ -101,10 +114,25 @@ void checkForm(const ConvertCommand& command) {
   if (command.frames) {
     throw std::invalid_argument("--frames is for oct-sim only (a file converts whole)");
   }
+  if (command.dispersion && !command.description) {
+    throw std::invalid_argument(
+        "--oct-dispersion is for OCT: raw spectra (--describe) or oct-sim, not MATLAB files");
+  }
   if (command.description && command.mapping) {
     throw std::invalid_argument(
         "--map is for MATLAB files, --describe for raw spectra: give one of them");
   }
+}
+
+// The dispersion a converted OCT recording states: the option's, or with auto the search's on
+// `bscan()` (printed). Throws std::invalid_argument for values the chain cannot apply.
+oct::OctDispersion statedDispersion(const DispersionOption& option,
+                                    const oct::OctAcquisition& acquisition,
+                                    const std::function<std::vector<std::uint16_t>()>& bscan) {
+  oct::OctParams params;
+  applyDispersion(option, params, acquisition, bscan, " convert");
+  params.validate(acquisition);
+  return {params.a2, params.a3, params.dispersionCentreM};
 }
 
 int convertMat(const ConvertCommand& command) {
@@ -125,8 +153,13 @@ int convertMat(const ConvertCommand& command) {
 int convertRawSpectra(const ConvertCommand& command) {
   const std::string& in = command.positional[0];
   const std::string& out = command.positional[1];
-  const oct::RawSpectraDescription description =
-      oct::readRawSpectraDescription(*command.description);
+  oct::RawSpectraDescription description = oct::readRawSpectraDescription(*command.description);
+  if (command.dispersion) {
+    const std::uint64_t middle = oct::rawFrameCount(in, description) / 2;
+    description.dispersion = statedDispersion(*command.dispersion, description.acquisition, [&] {
+      return oct::readRawSpectraFrame(in, description, middle);
+    });
+  }
   const std::uint64_t frames = oct::importRawSpectra(
       in, description, out,
       {{"source", in + " (raw spectra described by " + *command.description + ")"}});
@@ -142,8 +175,12 @@ int convertOctSimulator(const ConvertCommand& command) {
   config.bscans = command.frames.value_or(config.bscans);
   oct::OctSimulator simulator(config);
   // The simulator's dispersion mismatch is what the chain's a2 / a3 compensate.
-  oct::recordOctSource(out, simulator, {{"source", simulator.describe()}},
-                       oct::OctDispersion{config.a2, config.a3});
+  oct::OctDispersion dispersion{config.a2, config.a3};
+  if (command.dispersion) {
+    dispersion = statedDispersion(*command.dispersion, simulator.acquisition(),
+                                  [&] { return oct::middleBscan(simulator); });
+  }
+  oct::recordOctSource(out, simulator, {{"source", simulator.describe()}}, dispersion);
   std::printf("wrote %llu frames of %d A-scans x %d samples to %s (from the %s)\n",
               static_cast<unsigned long long>(simulator.frameCount()),
               simulator.acquisition().ascans, simulator.acquisition().samples, out.c_str(),
@@ -167,6 +204,8 @@ int runConvert(int argc, char** argv) {
             args.value(), command.mapping.value_or(acquire::MatMapping::verasonics()));
       } else if (args.option("--describe")) {
         command.description = args.value();
+      } else if (args.option("--oct-dispersion")) {
+        command.dispersion = parseDispersionOption(args.value());
       } else if (args.option("--frames")) {
         const int frames = args.number<int>();
         if (frames < 1 || frames > 512) {

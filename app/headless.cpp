@@ -12,6 +12,8 @@
 
 #include "compute/backend.hpp"
 #include "modality/source_factory.hpp"
+#include "oct_dispersion_option.hpp"
+#include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
 #include "pipeline/engine.hpp"
@@ -90,21 +92,17 @@ process::ImagingParams imagingFor(const CliOptions& options,
   return imaging;
 }
 
-// "a2,a3" in radians.
-std::pair<double, double> parseDispersion(const std::string& text) {
-  const std::vector<double> values = oct::parseKPolynomial(text);  // the same number list
-  if (values.size() != 2) {
-    throw std::invalid_argument("--oct-dispersion needs two numbers, a2,a3 (radians), not '" +
-                                text + "'");
-  }
-  return {values[0], values[1]};
-}
-
-oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source) {
+// The OCT parameters: the recording's, then the options. With --oct-dispersion auto the search
+// runs last, on the middle B-scan with every other option in effect.
+oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source,
+                      acquire::FrameSource& frames) {
   oct::OctParams params =
       oct::requireParams(*source.modality().defaultSettings(source));  // recording's or zeros
-  if (options.octDispersion) {
-    std::tie(params.a2, params.a3) = parseDispersion(*options.octDispersion);
+  const std::optional<DispersionOption> dispersion =
+      options.octDispersion ? std::optional(parseDispersionOption(*options.octDispersion))
+                            : std::nullopt;
+  if (dispersion && !dispersion->automatic) {
+    applyDispersion(*dispersion, params, source.acquisition(), {});
   }
   if (options.octKTable) {
     params.kLinearisation = oct::KLinearisation::Table;
@@ -120,13 +118,17 @@ oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source) {
   if (options.refractiveIndex) {
     params.refractiveIndex = *options.refractiveIndex;
   }
+  if (dispersion && dispersion->automatic) {
+    applyDispersion(*dispersion, params, source.acquisition(),
+                    [&frames] { return oct::middleBscan(frames); });
+  }
   params.validate(source.acquisition());
   return params;
 }
 
 // Each modality takes its own options; options of another modality are refused, not ignored.
-std::shared_ptr<const modality::ProcessingSettings> settingsFor(
-    const CliOptions& options, const acquire::FrameSource& source) {
+std::shared_ptr<const modality::ProcessingSettings> settingsFor(const CliOptions& options,
+                                                                acquire::FrameSource& source) {
   if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&source)) {
     if (options.anyOctOption()) {
       throw std::invalid_argument("the --oct- options and --refractive-index apply to OCT; " +
@@ -138,7 +140,7 @@ std::shared_ptr<const modality::ProcessingSettings> settingsFor(
       octSource != nullptr &&
       !(options.grid || options.fNumber || options.apodisation || options.mode ||
         options.iqBandwidthPercent || options.iqDecimation || options.doppler.any())) {
-    return oct::makeSettings(octFor(options, *octSource));
+    return oct::makeSettings(octFor(options, *octSource, source));
   }
   if (options.grid || options.fNumber || options.apodisation || options.mode ||
       options.iqBandwidthPercent || options.iqDecimation || options.doppler.any()) {

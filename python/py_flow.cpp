@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 
 #include "compute/buffer.hpp"
 #include "modality/modality.hpp"
+#include "oct/dispersion_search.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_processor.hpp"
 #include "oct/oct_source.hpp"
@@ -127,6 +129,33 @@ py::object octBscan(const py::handle& spectraObject, const OctInput& input,
   return image.result();
 }
 
+// The automatic dispersion search (dispersion_search.hpp) on one B-scan of raw spectra.
+py::dict octDispersionSearch(const py::array_t<std::uint16_t, py::array::c_style>& spectra,
+                             const OctInput& input, const std::optional<std::string>& window,
+                             const std::optional<double>& centreM) {
+  const oct::OctAcquisition& acq = input.acquisition;
+  if (spectra.ndim() != 2 || spectra.shape(0) != acq.ascans || spectra.shape(1) != acq.samples) {
+    throw py::value_error("spectra must be one B-scan, uint16 (" + std::to_string(acq.ascans) +
+                          ", " + std::to_string(acq.samples) + ") (A-scans, samples)");
+  }
+  oct::OctParams params = input.defaults;
+  if (window) {
+    params.window = oct::parseSpectralWindow(*window);
+  }
+  params.dispersionCentreM = centreM.value_or(0.0);
+  params.validate(acq);
+  oct::DispersionEstimate estimate;
+  {
+    py::gil_scoped_release released;
+    estimate = oct::searchDispersion(
+        acq, params,
+        std::span<const std::uint16_t>(spectra.data(), static_cast<std::size_t>(spectra.size())));
+  }
+  return py::dict("a2"_a = estimate.a2, "a3"_a = estimate.a3,
+                  "centre_wavelength_m"_a = params.dispersionCentre(acq),
+                  "sharpness"_a = estimate.sharpness);
+}
+
 }  // namespace
 
 py::object octInputOf(const oct::OctSource& source) {
@@ -144,9 +173,22 @@ void bindFlow(py::module_& m) {
                              [](const OctInput& i) { return i.acquisition.wavelengthM; })
       .def_property_readonly("bidirectional",
                              [](const OctInput& i) { return i.acquisition.bidirectional; })
-      .def_property_readonly("dispersion", [](const OctInput& i) {
-        return py::make_tuple(i.defaults.a2, i.defaults.a3);
+      .def_property_readonly("dispersion",
+                             [](const OctInput& i) {
+                               return py::make_tuple(i.defaults.a2, i.defaults.a3);
+                             })
+      .def_property_readonly("dispersion_centre_wavelength_m", [](const OctInput& i) {
+        return i.defaults.dispersionCentre(i.acquisition);
       });
+
+  m.def("oct_dispersion_search", &octDispersionSearch, "spectra"_a, "acquisition"_a,
+        py::kw_only(), "window"_a = py::none(), "centre_wavelength_m"_a = py::none(),
+        R"doc(The sharpest dispersion compensation for one B-scan of raw spectra, uint16 [A-scans][samples]
+(the GUI's Auto button, the command line's --oct-dispersion auto).
+
+Returns a dict: "a2", "a3" (radians of a2 u^2 + a3 u^3, u = (k - k0) / (N dk)), the
+"centre_wavelength_m" they are stated about (k0 = 2 pi / it: centre_wavelength_m, default the
+acquisition's), and "sharpness". Pass (a2, a3) to oct_bscan(dispersion=...).)doc");
 
   m.def(
       "doppler",
@@ -188,8 +230,9 @@ Doppler options (--prf, --ensemble, --ensemble-mode, --wall-filter) and bmode's.
       "backend"_a = "auto", "tune"_a = true,
       R"doc(An OCT B-scan (dB, float32 [z][x]) from raw spectra, uint16 [A-scans][samples].
 
-acquisition: Source(...).acquisition of an OCT source. dispersion: (a2, a3) in radians (default:
-what the source states); window: "hann", "gaussian", "rectangular"; refractive_index; index: the
+acquisition: Source(...).acquisition of an OCT source. dispersion: (a2, a3) in radians of
+a2 u^2 + a3 u^3, u = (k - k0) / (N dk) about the acquisition's dispersion_centre_wavelength_m
+(default: what the source states; oct_dispersion_search finds them); window: "hann", "gaussian", "rectangular"; refractive_index; index: the
 B-scan's index in its scan (a bidirectional scan's odd ones run right to left). The background is
 the B-scan's own mean spectrum.)doc");
 }

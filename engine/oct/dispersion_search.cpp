@@ -94,11 +94,21 @@ DispersionEstimate searchDispersion(const OctAcquisition& acquisition, const Oct
     }
     return sum > 0 ? squares / (sum * sum) : 0.0;
   };
+  const DispersionLimits limits = dispersionLimits(acquisition.samples);
+  a2Range = std::min(a2Range, limits.a2);
+  a3Range = std::min(a3Range, limits.a3);
   DispersionEstimate estimate;
   estimate.a2 = maximise([&](double a2) { return sharpness(a2, 0.0); }, -a2Range, a2Range);
   estimate.a3 = maximise([&](double a3) { return sharpness(estimate.a2, a3); }, -a3Range, a3Range);
   estimate.sharpness = sharpness(estimate.a2, estimate.a3);
   return estimate;
+}
+
+std::vector<std::uint16_t> middleBscan(acquire::FrameSource& source) {
+  std::vector<std::uint16_t> bscan(source.frameBytes() / sizeof(std::uint16_t));
+  acquire::SliceInfo slice;
+  source.readFrame(source.frameCount() / 2, std::as_writable_bytes(std::span(bscan)), slice);
+  return bscan;
 }
 
 }  // namespace cineflow::oct

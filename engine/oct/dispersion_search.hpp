@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "oct/oct_acquisition.hpp"
 #include "oct/oct_params.hpp"
+#include "acquire/frame_source.hpp"
 
 namespace cineflow::oct {
 
@@ -21,10 +23,14 @@ struct DispersionEstimate {
 };
 
 // `bscan` holds one raw frame of `acquisition` ([ascans][samples]); `base` gives everything but
-// the dispersion. Throws std::invalid_argument for a frame of the wrong size or parameters that
-// cannot image the acquisition.
+// the dispersion (its dispersionCentreM is the centre the estimate is stated about). The ranges
+// are clamped to dispersionLimits(). Throws std::invalid_argument for a frame of the wrong size
+// or parameters that cannot image the acquisition.
 DispersionEstimate searchDispersion(const OctAcquisition& acquisition, const OctParams& base,
                                     std::span<const std::uint16_t> bscan, double a2Range = 300.0,
                                     double a3Range = 150.0, int ascanStep = 4);
+// The B-scan to search on: the middle frame of `source` (an OCT source) (frameCount() / 2: a volume scan's pass
+// through the sample's centre). Throws acquire::SourceError from the read.
+std::vector<std::uint16_t> middleBscan(acquire::FrameSource& source);
 
 }  // namespace cineflow::oct

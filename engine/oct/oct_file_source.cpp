@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acquire/input_bounds.hpp"
+#include "oct/oct_params.hpp"
 #include "store/hdf5_handle.hpp"
 #include "store/replay_file.hpp"
 
@@ -260,11 +261,24 @@ OctFileSource::OctFileSource(const acquire::RecordingInput& input, double frameR
     if (hasA2 || hasA3) {
       dispersion_ = OctDispersion{optionalNumber(path, root, "dispersion_a2_rad", 0.0),
                                   optionalNumber(path, root, "dispersion_a3_rad", 0.0)};
+      if (store::attributeExists(root, "dispersion_centre_wavelength_m")) {
+        dispersion_->centreWavelengthM =
+            requiredPositive(path, root, "dispersion_centre_wavelength_m");
+      }
     }
     try {
       acq.validate();
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("inconsistent acquisition: ") + e.what());
+    }
+    if (dispersion_ && !store::attributeExists(root, "dispersion_centre_wavelength_m")) {
+      // Written when a2 / a3 were stated about the middle output sample of the k grid
+      // (oct_recording.hpp): the same phase about the centre wavelength, less the group delay
+      // that used to move every depth.
+      const double centre =
+          centreSample(acq, positionsFromWavelengths(acq.wavelengthM), acq.centreWavelengthM);
+      dispersion_->a2Rad =
+          restatedA2(dispersion_->a2Rad, dispersion_->a3Rad, 0.5 * acq.samples, centre, acq.samples);
     }
     handles_->checksums = store::openFrameChecksums(root);
     handles_->chunkChecksums = store::openChecksums(root, store::kChunkChecksums);

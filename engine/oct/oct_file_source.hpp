@@ -48,7 +48,8 @@ class OctFileSource final : public OctSource {
 
   const std::filesystem::path& path() const { return path_; }
   // The dispersion compensation the file states (dispersion_a2_rad / dispersion_a3_rad; one
-  // given alone means the other is 0), or none.
+  // given alone means the other is 0) about dispersion_centre_wavelength_m, or none. Without that
+  // attribute (older recordings) a2 is restated about the centre wavelength (oct_recording.hpp).
   std::optional<OctDispersion> recordedDispersion() const override { return dispersion_; }
   // Whether the wavelengths came from /k_rad_per_m (converted) rather than /wavelength_m.
   bool wavelengthsFromK() const { return wavelengthsFromK_; }

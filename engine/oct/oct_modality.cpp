@@ -20,6 +20,7 @@ class OctModality final : public modality::Modality {
     if (const std::optional<OctDispersion> recorded = oct.recordedDispersion()) {
       params.a2 = recorded->a2Rad;
       params.a3 = recorded->a3Rad;
+      params.dispersionCentreM = recorded->centreWavelengthM;
     }
     return makeSettings(std::move(params));
   }
@@ -58,7 +59,8 @@ class OctModality final : public modality::Modality {
                         static_cast<std::uint64_t>(acquisition.samples)};
     layout.sampleKind = store::SampleKind::UInt16;
     layout.dimensions = "frames, ascans, samples";
-    layout.header = recordingMetadata(acquisition, OctDispersion{params.a2, params.a3});
+    layout.header = recordingMetadata(
+        acquisition, OctDispersion{params.a2, params.a3, params.dispersionCentre(acquisition)});
     return layout;
   }
 };
@@ -143,6 +145,7 @@ store::FileMetadata describe(const OctAcquisition& acquisition, const OctParams&
       {"interpolation", std::string(toString(params.interpolation))},
       {"dispersion_a2_rad", params.a2},
       {"dispersion_a3_rad", params.a3},
+      {"dispersion_centre_wavelength_m", params.dispersionCentre(acquisition)},
       {"window", std::string(toString(params.window))},
       {"depth_first", std::int64_t{params.depthFirst}},
       {"depth_last", std::int64_t{params.lastDepth(acquisition)}},

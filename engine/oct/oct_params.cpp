@@ -5,6 +5,9 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+
+#include "acquire/frame_source.hpp"
 
 namespace cineflow::oct {
 namespace {
@@ -12,6 +15,8 @@ namespace {
 [[noreturn]] void refuse(const std::string& what) {
   throw std::invalid_argument("OCT processing: " + what);
 }
+
+using acquire::numberText;
 
 // A Gaussian window's standard deviation, in samples per sample count: the edges sit 2.5 sigma
 // from the centre (4 % of the peak).
@@ -71,6 +76,10 @@ OctParams OctParams::defaultsFor(const OctAcquisition&) {
   return OctParams{};
 }
 
+double OctParams::dispersionCentre(const OctAcquisition& acquisition) const {
+  return dispersionCentreM > 0.0 ? dispersionCentreM : acquisition.centreWavelengthM;
+}
+
 int OctParams::lastDepth(const OctAcquisition& acquisition) const {
   return depthLast > 0 ? depthLast : acquisition.samples / 2;
 }
@@ -107,6 +116,34 @@ void OctParams::validate(const OctAcquisition& acquisition) const {
   }
   if (!std::isfinite(a2) || !std::isfinite(a3)) {
     refuse("the dispersion coefficients must be numbers");
+  }
+  const DispersionLimits limits = dispersionLimits(n);
+  for (const auto& [name, value, limit] :
+       {std::tuple{"a2", a2, limits.a2}, std::tuple{"a3", a3, limits.a3}}) {
+    if (std::abs(value) > limit || (value != 0.0 && std::abs(value) < 1e-12)) {
+      refuse(std::string("dispersion ") + name + " = " + numberText(value) +
+             " rad is not a phase the chain can apply to " + std::to_string(n) +
+             " samples (|" + name + "| <= " + numberText(limit) +
+             " rad): a2 and a3 are radians of phase at u = (k - k0) / (N dk) = 1, not physical "
+             "units (fs^2, fs^3 or s^2, s^3)");
+    }
+  }
+  if (!(dispersionCentreM == 0.0 ||
+        (std::isfinite(dispersionCentreM) && dispersionCentreM > 0.0))) {
+    refuse("the dispersion's centre wavelength " + numberText(dispersionCentreM) +
+           " m must be a positive number (0: the acquisition's centre wavelength)");
+  }
+  if (a2 != 0.0 || a3 != 0.0) {
+    const auto [shortest, longest] =
+        std::minmax_element(acquisition.wavelengthM.begin(), acquisition.wavelengthM.end());
+    const double centre = dispersionCentre(acquisition);
+    if (centre < *shortest || centre > *longest) {
+      refuse(std::string(dispersionCentreM > 0.0 ? "the dispersion's centre wavelength "
+                                                 : "the acquisition's centre wavelength ") +
+             numberText(centre * 1e9) + " nm lies outside the spectrometer's " +
+             numberText(*shortest * 1e9) + " to " + numberText(*longest * 1e9) +
+             " nm: dispersion is stated about a wavelength inside the band");
+    }
   }
   if (!(refractiveIndex >= 1.0 && refractiveIndex <= 4.0)) {
     refuse("refractive index " + std::to_string(refractiveIndex) + " outside [1, 4]");
@@ -183,9 +220,35 @@ InterpolationTaps makeTaps(const std::vector<float>& positions, Interpolation in
   return taps;
 }
 
-double dispersionPhase(double a2, double a3, int j, int n) {
-  const double u = (j - 0.5 * n) / n;
+double dispersionPhase(double a2, double a3, int j, double centreSample, int n) {
+  const double u = (j - centreSample) / n;
   return u * u * (a2 + a3 * u);
+}
+
+double centreSample(const OctAcquisition& acquisition, const std::vector<float>& positions,
+                    double wavelengthM) {
+  const std::vector<double>& wavelengths = acquisition.wavelengthM;
+  const int last = static_cast<int>(wavelengths.size()) - 1;
+  const auto kAt = [&](double position) {
+    const int i = std::clamp(static_cast<int>(position), 0, last - 1);
+    const double t = position - i;
+    const double k0 = 2.0 * std::numbers::pi / wavelengths[static_cast<std::size_t>(i)];
+    const double k1 = 2.0 * std::numbers::pi / wavelengths[static_cast<std::size_t>(i + 1)];
+    return k0 + t * (k1 - k0);
+  };
+  const double kFirst = kAt(positions.front());
+  const double kLast = kAt(positions.back());
+  const double k = 2.0 * std::numbers::pi / wavelengthM;
+  const auto n = static_cast<double>(positions.size());
+  return kLast == kFirst ? 0.5 * n : (n - 1) * (k - kFirst) / (kLast - kFirst);
+}
+
+DispersionLimits dispersionLimits(int samples) {
+  return {0.5 * std::numbers::pi * samples, std::numbers::pi * samples};
+}
+
+double restatedA2(double a2, double a3, double from, double to, int n) {
+  return a2 + 3.0 * a3 * (to - from) / n;
 }
 
 SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition& acquisition) {
@@ -214,6 +277,7 @@ SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition&
       }
       break;
   }
+  const double j0 = centreSample(acquisition, tables.positions, params.dispersionCentre(acquisition));
   tables.window.resize(static_cast<std::size_t>(n));
   tables.phaseCos.resize(static_cast<std::size_t>(n));
   tables.phaseSin.resize(static_cast<std::size_t>(n));
@@ -225,7 +289,7 @@ SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition&
       const double x = (j - 0.5 * (n - 1)) / (kGaussianSigma * n);
       w = std::exp(-0.5 * x * x);
     }
-    const double phi = dispersionPhase(params.a2, params.a3, j, n);
+    const double phi = dispersionPhase(params.a2, params.a3, j, j0, n);
     const auto at = static_cast<std::size_t>(j);
     tables.window[at] = static_cast<float>(w);
     tables.phaseCos[at] = static_cast<float>(w * std::cos(phi));

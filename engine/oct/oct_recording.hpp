@@ -18,6 +18,12 @@
 //                       dispersion_a2_rad, dispersion_a3_rad
 //                                            optional: the dispersion compensation that images the
 //                                            recording, in OctParams' a2 / a3 (oct_params.hpp)
+//                       dispersion_centre_wavelength_m
+//                                            the wavelength a2 / a3 are stated about (written with
+//                                            them). A recording that states a2 / a3 without it was
+//                                            written when they were stated about the middle
+//                                            output sample N / 2 of its k grid: its a2 is restated
+//                                            about centre_wavelength_m on reading (restatedA2)
 //
 // Counts are written as integers; readers accept any whole number.
 
@@ -25,10 +31,12 @@ namespace cineflow::oct {
 
 inline constexpr const char* kOctSchema = "cineflow.oct/1";
 
-// The dispersion compensation a recording states (OctParams::a2, OctParams::a3: radians at u = 1).
+// The dispersion compensation a recording states (OctParams::a2, OctParams::a3: radians at u = 1,
+// about OctParams::dispersionCentreM).
 struct OctDispersion {
   double a2Rad = 0;
   double a3Rad = 0;
+  double centreWavelengthM = 0;  // 0: the recording's centre wavelength
 };
 
 }  // namespace cineflow::oct

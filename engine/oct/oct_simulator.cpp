@@ -30,7 +30,7 @@ constexpr double kScattererSigma = 0.002;  // per depth pixel, complex Gaussian
 constexpr double kLayerThicknessM = 0.55e-3;
 constexpr double kCheckerM = 1e-3;
 // Bump when the synthesis changes what it makes for the same configuration (old caches then miss).
-constexpr std::uint64_t kSynthesisVersion = 1;
+constexpr std::uint64_t kSynthesisVersion = 2;
 constexpr std::uint32_t kCacheSampleType = 0x4f435431;  // "OCT1": uint16 spectra
 
 using Complex = std::complex<double>;
@@ -132,8 +132,7 @@ void OctSimulator::synthesise(const acquire::ProgressFn& progress) {
     k[at] = 2.0 * std::numbers::pi / acq.wavelengthM[at];
     const double x = (k[at] - k0) / fwhmK;
     power[at] = std::exp(-4.0 * std::numbers::ln2 * x * x);
-    const double j = (k[at] - kMin) / dk;  // position on the chain's evenly-k grid
-    const double u = (j - 0.5 * n) / n;
+    const double u = (k[at] - k0) / (n * dk);  // about the centre wavenumber (oct_params.hpp)
     dispersion[at] = std::polar(1.0, u * u * (config.a2 + config.a3 * u));
     fineAt[at] = (k[at] - kMin) / (0.5 * dk);
     fixedPattern[at] = std::polar(kFixedPatternAmplitude, 2.0 * k[at] * kFixedPatternDepthM);

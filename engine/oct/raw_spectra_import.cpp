@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "oct/oct_params.hpp"
 #include "oct/oct_writer.hpp"
 
 namespace cineflow::oct {
@@ -39,7 +40,8 @@ const std::set<std::string, std::less<>> kKnownKeys = {"samples",
                                                        "elevation_step_m",
                                                        "line_rate_hz",
                                                        "dispersion_a2_rad",
-                                                       "dispersion_a3_rad"};
+                                                       "dispersion_a3_rad",
+                                                       "dispersion_centre_wavelength_m"};
 
 std::string numberText(double value) {
   return acquire::numberText(value);
@@ -275,11 +277,20 @@ RawSpectraDescription parseRawSpectraDescription(std::string_view json, const st
   acq.elevationStepM = fields.number("elevation_step_m", "metres between B-scans");
   acq.lineRateHz = fields.optionalNumber("line_rate_hz", 0.0);
   if (fields.has("dispersion_a2_rad") || fields.has("dispersion_a3_rad")) {
-    description.dispersion = OctDispersion{fields.optionalNumber("dispersion_a2_rad", 0.0),
-                                           fields.optionalNumber("dispersion_a3_rad", 0.0)};
+    description.dispersion = OctDispersion{
+        fields.optionalNumber("dispersion_a2_rad", 0.0),
+        fields.optionalNumber("dispersion_a3_rad", 0.0),
+        fields.optionalNumber("dispersion_centre_wavelength_m", 0.0)};
   }
   try {
     acq.validate();
+    if (description.dispersion) {  // refused here rather than when the recording opens
+      OctParams params;
+      params.a2 = description.dispersion->a2Rad;
+      params.a3 = description.dispersion->a3Rad;
+      params.dispersionCentreM = description.dispersion->centreWavelengthM;
+      params.validate(acq);
+    }
   } catch (const std::invalid_argument& e) {
     fields.fail(e.what());
   }
@@ -338,6 +349,45 @@ std::uint64_t rawFrameCount(const std::filesystem::path& in,
   return data / frameBytes;
 }
 
+namespace {
+
+// The file's bytes of one frame as native uint16 counts.
+void decodeFrame(const std::vector<unsigned char>& bytes, bool bigEndian,
+                 std::vector<std::uint16_t>& frame) {
+  if (!bigEndian && std::endian::native == std::endian::little) {
+    std::memcpy(frame.data(), bytes.data(), bytes.size());
+    return;
+  }
+  for (std::size_t i = 0; i < frame.size(); ++i) {
+    const unsigned first = bytes[2 * i], second = bytes[2 * i + 1];
+    frame[i] = static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint16_t> readRawSpectraFrame(const std::filesystem::path& in,
+                                               const RawSpectraDescription& description,
+                                               std::uint64_t index) {
+  const std::uint64_t frames = rawFrameCount(in, description);
+  if (index >= frames) {
+    throw RawSpectraError(in.string() + ": no frame " + std::to_string(index) + " (it holds " +
+                          std::to_string(frames) + ")");
+  }
+  std::ifstream file(in, std::ios::binary);
+  std::vector<unsigned char> bytes(description.frameBytes());
+  if (!file ||
+      !file.seekg(static_cast<std::streamoff>(description.headerBytes +
+                                              index * description.frameBytes())) ||
+      !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
+    throw RawSpectraError(in.string() + ": reading frame " + std::to_string(index) + " failed (" +
+                          std::strerror(errno) + ")");
+  }
+  std::vector<std::uint16_t> frame(description.acquisition.samplesPerFrame());
+  decodeFrame(bytes, description.sampleFormat == RawSampleFormat::Uint16BigEndian, frame);
+  return frame;
+}
+
 std::uint64_t importRawSpectra(const std::filesystem::path& in,
                                const RawSpectraDescription& description,
                                const std::filesystem::path& out, const store::AttributeMap& extra,
@@ -364,15 +414,7 @@ std::uint64_t importRawSpectra(const std::filesystem::path& in,
       throw RawSpectraError(in.string() + ": reading frame " + std::to_string(index) +
                             " failed (the file shrank while being read?)");
     }
-    if (!bigEndian && std::endian::native == std::endian::little) {
-      std::memcpy(frame.data(), bytes.data(), frameBytes);
-    } else {
-      for (std::size_t i = 0; i < frame.size(); ++i) {
-        const unsigned first = bytes[2 * i], second = bytes[2 * i + 1];
-        frame[i] =
-            static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
-      }
-    }
+    decodeFrame(bytes, bigEndian, frame);
     writer.append(frame);
     if (progress) {
       progress(static_cast<double>(index + 1) / static_cast<double>(frames),

@@ -24,7 +24,11 @@
 //   lateral_step_m, elevation_step_m
 //   line_rate_hz               optional, default 0 (not known)
 //   dispersion_a2_rad, dispersion_a3_rad
-//                              optional: the compensation that images it (OctParams a2, a3)
+//                              optional: the compensation that images it (OctParams a2, a3:
+//                              radians at u = (k - k0) / (N dk) = 1)
+//   dispersion_centre_wavelength_m
+//                              optional: the wavelength they are stated about (default: the
+//                              centre wavelength)
 //
 // Errors throw RawSpectraError naming the file (the description, the wavelength file or the raw
 // file) and the problem.
@@ -35,6 +39,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "acquire/frame_source.hpp"  // ProgressFn
 #include "oct/oct_acquisition.hpp"
@@ -71,6 +76,12 @@ RawSpectraDescription readRawSpectraDescription(const std::filesystem::path& pat
 // header: 3.2 frames of 4194304 bytes").
 std::uint64_t rawFrameCount(const std::filesystem::path& in,
                             const RawSpectraDescription& description);
+
+// Frame `index` of the raw file `in` as uint16 counts [ascans][samples] (e.g. the B-scan an
+// automatic dispersion search looks at). Throws RawSpectraError.
+std::vector<std::uint16_t> readRawSpectraFrame(const std::filesystem::path& in,
+                                               const RawSpectraDescription& description,
+                                               std::uint64_t index);
 
 // Converts `in` to a cineflow.oct/1 recording at `out`, a frame at a time, with `extra` root
 // attributes (e.g. "source"). Returns the frames written. Throws RawSpectraError (the raw file:

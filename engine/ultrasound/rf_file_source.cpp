@@ -109,7 +109,12 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
              "is a B-mode output (cineflow.bmode/1), not an RF recording: it holds images, "
              "not channel data");
       }
-      fail(path, "/rf: missing (expected the RF dataset [frames][transmits][elements][samples])");
+      // Neither an RF recording nor one of Cineflow's outputs: say what Cineflow reads.
+      fail(path, (other.empty() ? std::string("has no schema attribute saying what it holds")
+                                : "has the schema \"" + other + "\", which Cineflow does not read") +
+                     " and no /rf dataset; Cineflow reads " + kSchema +
+                     " (RF recordings, /rf [frames][transmits][elements][samples]), " +
+                     "cineflow.oct/1 (OCT recordings, /spectra) and MATLAB .mat files");
     }
     handles_->rf = store::H5Dataset(H5Dopen2(root, "/rf", H5P_DEFAULT));
     if (!handles_->rf) {

@@ -69,3 +69,17 @@ def test_oct_bscan_equals_the_command_line(run_app, tmp_path):
         assert np.max(np.abs(ours - theirs)) <= 1e-5 * theirs.max(), f"B-scan {index} differs"
     with pytest.raises(TypeError, match="uint16"):
         cineflow.oct_bscan(source.read(0).astype(np.float32), acquisition, backend="cpu")
+
+
+def test_oct_dispersion_search_finds_the_simulated_dispersion():
+    """The OCT simulator states a2 = 60, a3 = 20 rad about its 840 nm centre; the search on its
+    middle B-scan finds a2 within 10 % (as the engine's test of the search asks), about 840 nm."""
+    source = cineflow.Source("oct-sim")
+    acquisition = source.acquisition
+    found = cineflow.oct_dispersion_search(source.read(16), acquisition)
+    assert abs(found["a2"] - 60.0) <= 6.0, found
+    assert abs(found["centre_wavelength_m"] - 840e-9) < 1e-12
+    assert acquisition.dispersion_centre_wavelength_m == found["centre_wavelength_m"]
+    image = cineflow.oct_bscan(source.read(16), acquisition, dispersion=(found["a2"], found["a3"]),
+                               backend="cpu", tune=False)
+    assert image.shape[1] == acquisition.ascans

@@ -105,6 +105,43 @@ class TestCliBench : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"b.json"});  // no temporary
   }
 
+  void octBenchWritesJsonAndTraceAndRefusesSaving() {
+    // --modality oct takes --json and --trace as the ultrasound bench does; --save-volumes, which
+    // needs volumes, is refused by name rather than ignored.
+    QTemporaryDir dir;
+    const QString jsonPath = dir.filePath("oct.json"), tracePath = dir.filePath("oct.trace.json");
+    const Run run = runApp({"bench", "--backend", "cpu", "--modality", "oct", "--frames", "3",
+                            "--no-tune", "--json", jsonPath, "--trace", tracePath});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("A-scans/s"), qPrintable(run.out));
+    QFile file(jsonPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll(), &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QCOMPARE(json.value("modality").toString(), QString("oct"));
+    QCOMPARE(json.value("backend").toString(), QString("cpu"));
+    QCOMPARE(json.value("frames").toInt(), 3);
+    QCOMPARE(json.value("nx").toInt(), 1024);  // A-scans per B-scan
+    QCOMPARE(json.value("samples").toInt(), 2048);
+    QCOMPARE(json.value("frame_bytes").toDouble(), 2.0 * 1024 * 2048);
+    for (const char* key : {"frames_per_s", "h2d_gbps", "seconds"}) {
+      QVERIFY2(json.value(key).toDouble() > 0, key);
+    }
+    QVERIFY(!json.value("stages").toArray().isEmpty());
+    QFile trace(tracePath);
+    QVERIFY(trace.open(QIODevice::ReadOnly));
+    const QJsonDocument traceDocument = QJsonDocument::fromJson(trace.readAll(), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    QVERIFY2(run.out.contains("trace spans"), qPrintable(run.out));
+
+    const Run saving = runApp({"bench", "--backend", "cpu", "--modality", "oct", "--frames", "3",
+                               "--save-volumes", dir.filePath("saves")});
+    QVERIFY2(saving.exitCode == 2, qPrintable(saving.err + saving.out));
+    QVERIFY2(saving.err.contains("--save-volumes") && saving.err.contains("OCT"),
+             qPrintable(saving.err));
+  }
+
   void savingRunReportsItsCostAndLeavesNoFiles() {
     QTemporaryDir dir;
     const QString folder = dir.filePath("saves");

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -133,6 +134,48 @@ class TestCliConvertOct : public QObject {
     QCOMPARE(cineflow::test::shapeOf(file.id, "spectra")[0], hsize_t(2));
     QCOMPARE(cineflow::test::readDouble(file.id, "bscans_per_volume"), 2.0);
     QVERIFY(cineflow::test::readDouble(file.id, "dispersion_a2_rad") > 0);
+  }
+
+  // --oct-dispersion auto searches the middle B-scan and prints what it found (headless and in
+  // convert); a stated centre wavelength is recorded; values beyond the phase table are refused.
+  void automaticDispersionHeadlessAndInConvert() {
+    QTemporaryDir dir;
+    const QString recording = dir.filePath("oct_sim.h5"), out = dir.filePath("bscans.h5");
+    Run run = runApp({"convert", "oct-sim", recording, "--frames", "2", "--oct-dispersion",
+                      "auto"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("--oct-dispersion auto: a2 = "), qPrintable(run.out));
+    {
+      const cineflow::test::PlainFile file(recording.toStdString());
+      // The simulator's 60 rad (the engine's test of the search: within 10 %) about 840 nm.
+      QVERIFY(std::abs(cineflow::test::readDouble(file.id, "dispersion_a2_rad") - 60) <= 6);
+      QCOMPARE(cineflow::test::readDouble(file.id, "dispersion_centre_wavelength_m"), 840e-9);
+    }
+    run = runApp({"--headless", "--input", recording, "--output", out, "--backend", "cpu",
+                  "--oct-dispersion", "auto"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    QVERIFY2(run.out.contains("about 840.0 nm"), qPrintable(run.out));
+    QFile::remove(out);
+    run = runApp({"--headless", "--input", recording, "--output", out, "--backend", "cpu",
+                  "--oct-dispersion", "50,10,850"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    {
+      const cineflow::test::PlainFile file(out.toStdString());
+      QCOMPARE(cineflow::test::readDouble(file.id, "dispersion_centre_wavelength_m"), 850e-9);
+    }
+    for (const QStringList& options :
+         {QStringList{"--oct-dispersion", "45000,0"}, QStringList{"--oct-dispersion", "1e-27,0"}}) {
+      QFile::remove(out);
+      run = runApp(QStringList{"--headless", "--input", recording, "--output", out, "--backend",
+                               "cpu"} +
+                   options);
+      QVERIFY2(run.exitCode == 1 && run.err.contains("dispersion a2") &&
+                   run.err.contains("not physical units"),
+               qPrintable(run.err));
+    }
+    run = runApp({"convert", "oct-sim", dir.filePath("x.h5"), "--frames", "2", "--oct-dispersion",
+                  "0,99999"});
+    QVERIFY2(run.exitCode == 1 && run.err.contains("dispersion a3"), qPrintable(run.err));
   }
 
   // Headless OCT processing takes the --oct- options and records them in its output; bad values

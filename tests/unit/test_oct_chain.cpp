@@ -23,8 +23,12 @@
 #include "oct/oct_processor.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
+#include "support/axial_peaks.hpp"
 
 using namespace cineflow;
+using test::amplitudeColumn;
+using test::peakNear;
+using test::widthAtHalf;
 
 namespace {
 
@@ -53,49 +57,6 @@ std::vector<float> image(compute::Backend& backend, oct::OctSimulator& simulator
   processor.enqueue(*stream, header, raw.view(), out.view(), {});
   stream->synchronize();
   return {out.data(), out.data() + out.size()};
-}
-
-// The column x of a [z][x] image, as amplitude (dB -> linear).
-std::vector<double> amplitudeColumn(const std::vector<float>& db, int nx, int x) {
-  std::vector<double> column(db.size() / static_cast<std::size_t>(nx));
-  for (std::size_t z = 0; z < column.size(); ++z) {
-    column[z] =
-        std::pow(10.0, db[z * static_cast<std::size_t>(nx) + static_cast<std::size_t>(x)] / 20.0);
-  }
-  return column;
-}
-
-// The peak near `pixel` (+- `reach`), refined by a parabola through the log amplitudes.
-double peakNear(const std::vector<double>& column, double pixel, int reach) {
-  const int centre = static_cast<int>(std::lround(pixel));
-  int best = std::clamp(centre - reach, 1, static_cast<int>(column.size()) - 2);
-  for (int z = best; z <= std::min(centre + reach, static_cast<int>(column.size()) - 2); ++z) {
-    if (column[static_cast<std::size_t>(z)] > column[static_cast<std::size_t>(best)]) {
-      best = z;
-    }
-  }
-  const double a = std::log(column[static_cast<std::size_t>(best - 1)]);
-  const double b = std::log(column[static_cast<std::size_t>(best)]);
-  const double c = std::log(column[static_cast<std::size_t>(best + 1)]);
-  const double denominator = a - 2 * b + c;
-  return best + (denominator < 0 ? std::clamp(0.5 * (a - c) / denominator, -0.5, 0.5) : 0.0);
-}
-
-// Width of the peak at `peak` where the amplitude falls to half (-6 dB), in pixels, crossings
-// interpolated linearly.
-double widthAtHalf(const std::vector<double>& column, int peak) {
-  const double half = 0.5 * column[static_cast<std::size_t>(peak)];
-  const auto crossing = [&](int step) {
-    int z = peak;
-    while (z + step >= 0 && z + step < static_cast<int>(column.size()) &&
-           column[static_cast<std::size_t>(z + step)] > half) {
-      z += step;
-    }
-    const double inside = column[static_cast<std::size_t>(z)];
-    const double outside = column[static_cast<std::size_t>(z + step)];
-    return z + step * (inside - half) / (inside - outside);
-  };
-  return crossing(1) - crossing(-1);
 }
 
 // The ideal A-scan of one reflector at optical path `depthM`: the simulated source spectrum at k

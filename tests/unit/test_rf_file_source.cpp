@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "modality/source_factory.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "ultrasound/rf_file_source.hpp"
 
@@ -93,7 +94,8 @@ class TestRfFileSource : public QObject {
     QTest::newRow("B-mode output") << "cineflow.bmode/1"
                                    << "not channel data";
     QTest::newRow("other HDF5") << "someone.else/3"
-                                << "/rf: missing";
+                                << "\"someone.else/3\", which Cineflow does not read and no /rf "
+                                   "dataset; Cineflow reads cineflow.rf/1 (RF recordings";
   }
   void cineflowOutputsAreNamed() {
     // A file without /rf whose root says what it is: the message names it instead of "/rf".
@@ -118,6 +120,32 @@ class TestRfFileSource : public QObject {
       QFAIL("opened a file without /rf");
     } catch (const cineflow::acquire::SourceError& e) {
       QVERIFY2(QString(e.what()).contains(expected), e.what());
+    }
+  }
+
+  void aFileWithoutSchemaIsToldWhatCineflowReads() {
+    // An HDF5 file with data but no schema attribute, opened as any input is (the factory): the
+    // message names the schemas Cineflow reads, not the RF reader's missing /rf alone.
+    const std::string path = file("no_schema.h5");
+    const hid_t h5 = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    QVERIFY(h5 >= 0);
+    const hsize_t dims[1] = {16};
+    const hid_t space = H5Screate_simple(1, dims, nullptr);
+    const hid_t data =
+        H5Dcreate2(h5, "/data", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(data);
+    H5Sclose(space);
+    H5Fclose(h5);
+    try {
+      cineflow::acquire::openSource(path);
+      QFAIL("opened a file without a schema");
+    } catch (const cineflow::acquire::SourceError& e) {
+      const QString message = e.what();
+      for (const char* expected : {"no schema attribute", "cineflow.rf/1", "cineflow.oct/1",
+                                   "MATLAB"}) {
+        QVERIFY2(message.contains(expected), e.what());
+      }
+      QVERIFY2(!message.contains("/rf: missing"), e.what());
     }
   }
 
