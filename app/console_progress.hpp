@@ -27,9 +27,9 @@ class ConsoleProgress {
 
  private:
   bool terminal_;
-  bool open_ = false;       // a terminal line without its newline yet
+  bool open_ = false;        // a terminal line without its newline yet
   bool shownFirst_ = false;  // not a terminal: the first message was written
-  std::string pending_;     // not a terminal: the latest message, not yet written
+  std::string pending_;      // not a terminal: the latest message, not yet written
 };
 
 }  // namespace cineflow::app

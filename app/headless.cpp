@@ -6,20 +6,21 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "compute/backend.hpp"
+#include "console_progress.hpp"
+#include "interrupt_signals.hpp"
 #include "modality/source_factory.hpp"
-#include "oct_dispersion_option.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
-#include "pipeline/engine.hpp"
-#include "console_progress.hpp"
-#include "interrupt_signals.hpp"
+#include "oct_dispersion_option.hpp"
 #include "output_paths.hpp"
+#include "pipeline/engine.hpp"
 #include "run_report.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
@@ -187,6 +188,15 @@ void requireWholeEnsemble(const modality::ProcessingSettings& settings, std::uin
   }
 }
 
+// Thrown where the headless run polls for Ctrl-C before its engine runs (the source's open).
+struct Interrupted : std::runtime_error {
+  explicit Interrupted(int number)
+      : std::runtime_error(std::string("interrupted by ") + InterruptSignals::name(number) +
+                           " before the first frame; nothing was written"),
+        signal(number) {}
+  int signal;
+};
+
 // What a run that ended early says: on stderr, and in its output file (store/bmode_writer.hpp).
 struct EarlyEnd {
   std::string reason;  // empty: the run ended with its last frame
@@ -194,8 +204,7 @@ struct EarlyEnd {
 };
 
 // The end of a run: the engine's error, an interrupt, or nothing (it ran to its last frame).
-EarlyEnd earlyEndOf(pipeline::EngineState state, const pipeline::EngineStats& stats,
-                    int signal) {
+EarlyEnd earlyEndOf(pipeline::EngineState state, const pipeline::EngineStats& stats, int signal) {
   if (state == pipeline::EngineState::Failed) {
     return {"stopped by an error: " + stats.error, 1};
   }
@@ -207,8 +216,7 @@ EarlyEnd earlyEndOf(pipeline::EngineState state, const pipeline::EngineStats& st
 }
 
 // "123 of 400 frames, 45.2 frames/s" while a run lasts (the terminal's progress line).
-std::string runProgress(const pipeline::EngineStats& stats, std::uint64_t frames,
-                        double seconds) {
+std::string runProgress(const pipeline::EngineStats& stats, std::uint64_t frames, double seconds) {
   char text[128];
   const double rate = seconds > 0 ? static_cast<double>(stats.processed) / seconds : 0.0;
   if (frames > 0 && frames != std::numeric_limits<std::uint64_t>::max()) {
@@ -222,8 +230,9 @@ std::string runProgress(const pipeline::EngineStats& stats, std::uint64_t frames
   return text;
 }
 
-int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
-              compute::Backend& backend, std::unique_ptr<acquire::FrameSource> source,
+int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
+              const pipeline::EngineConfig& config, compute::Backend& backend,
+              std::unique_ptr<acquire::FrameSource> source,
               const std::shared_ptr<const modality::ProcessingSettings>& settings) {
   const modality::Modality& modality = source->modality();
   const process::ImageGeometry geometry = modality.geometry(*settings, *source);
@@ -277,13 +286,11 @@ int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
     engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
       recorder->push(frame.header, frame.image);
     });
-    engine.setDiscardObserver(
-        [&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
+    engine.setDiscardObserver([&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
   }
 
   // The first Ctrl-C or SIGTERM stops the engine, which finishes the frames it has acquired;
   // the output keeps them. A second one ends the process at once.
-  const InterruptSignals interrupts;
   ConsoleProgress progress;
   const auto begin = std::chrono::steady_clock::now();
   const auto elapsed = [&begin] {
@@ -393,10 +400,9 @@ int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
   }
   if (!early.reason.empty()) {
     std::fflush(stdout);
-    std::cerr << "cineflow: the run ended early (" << early.reason << ") after "
-              << stats.processed << " frames"
-              << (recorder ? "; " + options.output + " keeps them, marked incomplete" : "")
-              << '\n';
+    std::cerr << "cineflow: the run ended early (" << early.reason << ") after " << stats.processed
+              << " frames"
+              << (recorder ? "; " + options.output + " keeps them, marked incomplete" : "") << '\n';
   }
   return status;
 }
@@ -404,6 +410,9 @@ int runEngine(const CliOptions& options, const pipeline::EngineConfig& config,
 }  // namespace
 
 int runHeadless(const CliOptions& options) {
+  // From here on the first Ctrl-C or SIGTERM ends the run with what it has (the open of a source,
+  // a simulator's synthesis included, is abandoned); a second one ends the process at once.
+  const InterruptSignals interrupts;
   try {
     // The files written at the end are checked first: a name that cannot be written fails now,
     // not after the run.
@@ -427,7 +436,10 @@ int runHeadless(const CliOptions& options) {
     ConsoleProgress openProgress;
     auto source = acquire::openSource(
         options.input, 0,
-        [&openProgress](double fraction, const std::string& what) {
+        [&openProgress, &interrupts](double fraction, const std::string& what) {
+          if (const int signal = interrupts.received(); signal != 0) {
+            throw Interrupted(signal);
+          }
           openProgress.show(what, fraction);
         },
         mapping);
@@ -442,7 +454,10 @@ int runHeadless(const CliOptions& options) {
     source->endWithSender(options.frames == 0);  // a network stream ends with its sender's "end"
     config.cineloopFrames = 8;
     requireWholeEnsemble(*settings, config.maxFrames);
-    return runEngine(options, config, *backend, std::move(source), settings);
+    return runEngine(options, interrupts, config, *backend, std::move(source), settings);
+  } catch (const Interrupted& e) {
+    std::cerr << "\ncineflow: " << e.what() << '\n';
+    return InterruptSignals::exitStatus(e.signal);
   } catch (const std::invalid_argument& e) {
     std::cerr << "cineflow: " << e.what() << '\n';  // a value the command line gave
     return 2;

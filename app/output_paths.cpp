@@ -34,8 +34,9 @@ void requireWritableFile(const char* option, const std::string& path) {
     refuse(option, path, folder.string() + " is not a folder");
   }
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    refuse(option, path, "its folder " + folder.string() + " cannot be written (" +
-                             std::generic_category().message(errno) + ")");
+    refuse(option, path,
+           "its folder " + folder.string() + " cannot be written (" +
+               std::generic_category().message(errno) + ")");
   }
 }
 
@@ -49,8 +50,7 @@ void requireReplaceableOutput(const char* option, const std::string& path) {
   if (schema != "cineflow.bmode/1") {
     refuse(option, path,
            "exists and is not a Cineflow B-mode output (" +
-               (schema.empty() ? std::string("no schema attribute")
-                               : "schema \"" + schema + "\"") +
+               (schema.empty() ? std::string("no schema attribute") : "schema \"" + schema + "\"") +
                "); it is never overwritten: choose another name, or remove it first");
   }
 }

@@ -191,8 +191,7 @@ EngineState Engine::waitUntilFinished() {
 
 EngineState Engine::waitUntilFinished(std::chrono::milliseconds timeout) {
   std::unique_lock lock(impl_->stateMutex);
-  impl_->stateChanged.wait_for(lock, timeout,
-                               [&] { return impl_->state != EngineState::Running; });
+  impl_->stateChanged.wait_for(lock, timeout, [&] { return impl_->state != EngineState::Running; });
   return impl_->state;
 }
 

@@ -93,12 +93,12 @@ void packRecording(const std::string& plain, const std::string& packed, unsigned
         const hid_t attribute = H5Aopen(source, name, H5P_DEFAULT);
         const hid_t valueType = H5Aget_type(attribute);
         const hid_t attributeSpace = H5Aget_space(attribute);
-        std::vector<std::byte> value(H5Tget_size(valueType) *
-                                     static_cast<std::size_t>(H5Sget_simple_extent_npoints(
-                                         attributeSpace)));
+        std::vector<std::byte> value(
+            H5Tget_size(valueType) *
+            static_cast<std::size_t>(H5Sget_simple_extent_npoints(attributeSpace)));
         H5Aread(attribute, valueType, value.data());
-        const hid_t copy = H5Acreate2(*static_cast<hid_t*>(target), name, valueType,
-                                      attributeSpace, H5P_DEFAULT, H5P_DEFAULT);
+        const hid_t copy = H5Acreate2(*static_cast<hid_t*>(target), name, valueType, attributeSpace,
+                                      H5P_DEFAULT, H5P_DEFAULT);
         H5Awrite(copy, valueType, value.data());
         H5Aclose(copy);
         H5Sclose(attributeSpace);
@@ -149,9 +149,12 @@ class TestCliSafety : public QObject {
   void oneThreadImagesToTheEnd_data() {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("threads");
-    QTest::newRow("OCT, 1 thread") << "oct-sim" << "1";
-    QTest::newRow("ultrasound, 1 thread") << "sim" << "1";
-    QTest::newRow("OCT, CINEFLOW_THREADS=abc") << "oct-sim" << "abc";
+    QTest::newRow("OCT, 1 thread") << "oct-sim"
+                                   << "1";
+    QTest::newRow("ultrasound, 1 thread") << "sim"
+                                          << "1";
+    QTest::newRow("OCT, CINEFLOW_THREADS=abc") << "oct-sim"
+                                               << "abc";
   }
 
   // Found from outside: OCT's mean spectrum summed into stack scratch sized by its grain, while
@@ -161,10 +164,9 @@ class TestCliSafety : public QObject {
     QFETCH(QString, threads);
     QTemporaryDir dir;
     const QString out = dir.filePath("out.h5");
-    const Run run =
-        runApp({"--headless", "--backend", "cpu", "--input", input, "--output", out, "--frames",
-                "2"},
-               kHangMs, {"CINEFLOW_THREADS=" + threads});
+    const Run run = runApp(
+        {"--headless", "--backend", "cpu", "--input", input, "--output", out, "--frames", "2"},
+        kHangMs, {"CINEFLOW_THREADS=" + threads});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QCOMPARE(bmodeOf(out).empty(), false);
     if (threads == "abc") {
@@ -204,23 +206,24 @@ class TestCliSafety : public QObject {
       return;
     }
     // --no-tune: both runs on the same variants, so that their images may be compared bit for bit.
-    QStringList imaging{"--headless", "--backend", "cpu", "--no-tune", "--frames", "40", "--grid",
-                        "-4:4:0.2,2:14:0.1"};
+    QStringList imaging{"--headless", "--backend", "cpu",    "--no-tune",
+                        "--frames",   "40",        "--grid", "-4:4:0.2,2:14:0.1"};
     const QString plainOut = dir.filePath("plain-out.h5");
     const QString packedOut = dir.filePath("packed-out.h5");
-    const Run plainRun = runApp(imaging + QStringList{"--input", QString::fromStdString(plain),
-                                                      "--output", plainOut},
-                                kHangMs);
+    const Run plainRun = runApp(
+        imaging + QStringList{"--input", QString::fromStdString(plain), "--output", plainOut},
+        kHangMs);
     QVERIFY2(plainRun.exitCode == 0, qPrintable(plainRun.err + plainRun.out));
-    const Run packedRun = runApp(imaging + QStringList{"--input", QString::fromStdString(packed),
-                                                       "--output", packedOut},
-                                 kHangMs);
+    const Run packedRun = runApp(
+        imaging + QStringList{"--input", QString::fromStdString(packed), "--output", packedOut},
+        kHangMs);
     QVERIFY2(packedRun.exitCode == 0, qPrintable(packedRun.err + packedRun.out));
     const std::vector<float> expected = bmodeOf(plainOut);
     const std::vector<float> replayed = bmodeOf(packedOut);
     QVERIFY(!expected.empty());
     QCOMPARE(replayed.size(), expected.size());
-    QVERIFY2(replayed == expected, "the packed recording's images equal the plain one's bit for bit");
+    QVERIFY2(replayed == expected,
+             "the packed recording's images equal the plain one's bit for bit");
   }
 
   // Found from outside: a raw recording of the sweep kept frames_per_volume but no elevations,
@@ -264,9 +267,9 @@ class TestCliSafety : public QObject {
     QVERIFY(run.waitForStarted());
     // Frames reach the temporary file as they are processed (chunks of 81 x 201 floats, more
     // than HDF5 keeps cached): wait until a few are there.
-    QTRY_VERIFY_WITH_TIMEOUT(largestPartial(dir.path()) > 4 * 81 * 201 * 4 ||
-                                 run.state() == QProcess::NotRunning,
-                             kHangMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        largestPartial(dir.path()) > 4 * 81 * 201 * 4 || run.state() == QProcess::NotRunning,
+        kHangMs);
     QCOMPARE(run.state(), QProcess::Running);
     QCOMPARE(::kill(static_cast<pid_t>(run.processId()), signal), 0);
     QVERIFY(run.waitForFinished(kHangMs));
@@ -308,10 +311,10 @@ class TestCliSafety : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write("half a file");
     }
-    const Run run = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output",
-                            dir.filePath("out.h5"), "--frames", "1", "--grid",
-                            "-4:4:0.4,10:20:0.2"},
-                           kHangMs);
+    const Run run =
+        runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output",
+                dir.filePath("out.h5"), "--frames", "1", "--grid", "-4:4:0.4,10:20:0.2"},
+               kHangMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     QVERIFY(!QFile::exists(stale));
     QVERIFY(QFile::exists(live));
@@ -321,16 +324,24 @@ class TestCliSafety : public QObject {
     QTest::addColumn<QString>("option");
     QTest::addColumn<QString>("path");  // relative to a fresh folder; "DIR" is that folder
     QTest::addColumn<QString>("named");
-    QTest::newRow("--output is a folder") << "--output" << "DIR" << "is a folder";
-    QTest::newRow("--output in a missing folder") << "--output" << "missing/out.h5"
+    QTest::newRow("--output is a folder") << "--output"
+                                          << "DIR"
+                                          << "is a folder";
+    QTest::newRow("--output in a missing folder") << "--output"
+                                                  << "missing/out.h5"
+                                                  << "does not exist";
+    QTest::newRow("--output over someone's file") << "--output"
+                                                  << "notes.txt"
+                                                  << "is not a Cineflow B-mode output";
+    QTest::newRow("--report in a missing folder") << "--report"
+                                                  << "missing/r.json"
+                                                  << "does not exist";
+    QTest::newRow("--report is a folder") << "--report"
+                                          << "DIR"
+                                          << "is a folder";
+    QTest::newRow("--trace in a missing folder") << "--trace"
+                                                 << "missing/t.json"
                                                  << "does not exist";
-    QTest::newRow("--output over someone's file") << "--output" << "notes.txt"
-                                                 << "is not a Cineflow B-mode output";
-    QTest::newRow("--report in a missing folder") << "--report" << "missing/r.json"
-                                                 << "does not exist";
-    QTest::newRow("--report is a folder") << "--report" << "DIR" << "is a folder";
-    QTest::newRow("--trace in a missing folder") << "--trace" << "missing/t.json"
-                                                << "does not exist";
   }
 
   // Found from outside: a bad --report failed after the whole run (exit 1, the output written),
@@ -347,8 +358,8 @@ class TestCliSafety : public QObject {
       f.write("a colleague's notes");
     }
     const QString target = path == "DIR" ? dir.path() : dir.filePath(path);
-    QStringList args{"--headless", "--backend", "cpu", "--input", "sim", "--frames", "1",
-                     option, target};
+    QStringList args{"--headless", "--backend", "cpu",  "--input", "sim",
+                     "--frames",   "1",         option, target};
     if (option != "--output") {
       args << "--output" << dir.filePath("out.h5");
     }
@@ -390,8 +401,8 @@ class TestCliSafety : public QObject {
     const std::string text = dir.filePath("text.h5").toStdString();
     packRecording(plain, text, 0, cineflow::process::kBitshuffleLz4, twoCharacters);
     H5Tclose(twoCharacters);
-    const std::pair<std::string, QString> cases[] = {
-        {zstd, "bitshuffle chunks with zstd"}, {text, "fixed-length string of 2 bytes"}};
+    const std::pair<std::string, QString> cases[] = {{zstd, "bitshuffle chunks with zstd"},
+                                                     {text, "fixed-length string of 2 bytes"}};
     for (const auto& [file, named] : cases) {
       const Run run = runApp({"--headless", "--backend", "cpu", "--input",
                               QString::fromStdString(file), "--output", dir.filePath("o.h5")},
@@ -411,8 +422,9 @@ class TestCliSafety : public QObject {
     spec.withElevation = false;
     cineflow::test::writeRfFile(recording, spec);
     const QStringList environment{"CINEFLOW_CACHE_DIR=" + dir.filePath("fresh-cache")};
-    const QStringList args{"--headless", "--backend", "cpu", "--input",
-                           QString::fromStdString(recording), "--output", dir.filePath("o.h5")};
+    const QStringList args{
+        "--headless", "--backend",         "cpu", "--input", QString::fromStdString(recording),
+        "--output",   dir.filePath("o.h5")};
     const Run shortRun = runApp(args, kHangMs, environment);
     QVERIFY2(shortRun.exitCode == 0, qPrintable(shortRun.err + shortRun.out));
     QVERIFY2(shortRun.out.contains("variant ") && !shortRun.out.contains("(measured"),
@@ -432,13 +444,15 @@ class TestCliSafety : public QObject {
     spec.frames = 8;
     spec.withElevation = false;
     cineflow::test::writeRfFile(recording, spec);
-    const QStringList doppler{"--headless", "--backend", "cpu", "--input",
-                              QString::fromStdString(recording), "--output",
-                              dir.filePath("o.h5"), "--mode", "doppler", "--prf", "4000"};
+    const QStringList doppler{
+        "--headless", "--backend",          "cpu",    "--input", QString::fromStdString(recording),
+        "--output",   dir.filePath("o.h5"), "--mode", "doppler", "--prf",
+        "4000"};
     const Run tooLong = runApp(doppler, kHangMs);
     QCOMPARE(tooLong.exitCode, 2);
-    QVERIFY2(tooLong.err.contains("ensemble is 16 frames") && tooLong.err.contains("holds 8 frames"),
-             qPrintable(tooLong.err));
+    QVERIFY2(
+        tooLong.err.contains("ensemble is 16 frames") && tooLong.err.contains("holds 8 frames"),
+        qPrintable(tooLong.err));
     QVERIFY(!QFile::exists(dir.filePath("o.h5")));
     const Run tooFew = runApp(doppler + QStringList{"--ensemble", "6", "--frames", "4"}, kHangMs);
     QCOMPARE(tooFew.exitCode, 2);
@@ -456,8 +470,9 @@ class TestCliSafety : public QObject {
     spec.frames = 1;
     spec.withElevation = false;
     cineflow::test::writeRfFile(recording, spec);
-    const QStringList args{"--headless", "--backend", "cpu", "--no-tune", "--input",
-                           QString::fromStdString(recording), "--output", dir.filePath("o.h5")};
+    const QStringList args{"--headless", "--backend",         "cpu",
+                           "--no-tune",  "--input",           QString::fromStdString(recording),
+                           "--output",   dir.filePath("o.h5")};
     const Run coarse = runApp(args + QStringList{"--grid", "-4:4:0.2,2:8:0.1"}, kHangMs);
     QVERIFY2(coarse.exitCode == 0, qPrintable(coarse.err));
     QVERIFY2(coarse.err.contains("depth step of 0.100 mm aliases") &&
@@ -488,8 +503,7 @@ class TestCliSafety : public QObject {
     // stderr here is a pipe: the opening progress comes as whole lines, never "\r".
     QTemporaryDir dir;
     const Run run = runApp({"--headless", "--backend", "cpu", "--input", "sim", "--output",
-                            dir.filePath("o.h5"), "--frames", "1", "--grid",
-                            "-4:4:0.4,10:20:0.2"},
+                            dir.filePath("o.h5"), "--frames", "1", "--grid", "-4:4:0.4,10:20:0.2"},
                            kHangMs);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(!run.err.contains('\r'), qPrintable(run.err));
