@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "modality/modality.hpp"
+#include "support/test_paths.hpp"
 #include "support/test_random.hpp"
 
 namespace cineflow::test {
@@ -92,7 +93,7 @@ bool damageChunk(const std::string& path, const char* dataset, hsize_t frame,
 
 ReferenceFrames readReference(const std::string& file, const std::string& dataset,
                               const std::string& plain) {
-  const std::string path = std::string(CINEFLOW_TEST_SOURCE_DIR "/data/") + file;
+  const std::string path = testDataFile(file);
   const hid_t h5 = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (h5 < 0) {
     throw std::runtime_error("cannot open " + path);

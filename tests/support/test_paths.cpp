@@ -13,6 +13,14 @@ std::string sharedDataFile(const std::string& name) {
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();
 }
 
+std::string testDataFile(const std::string& name) {
+  const char* env = std::getenv("CINEFLOW_TEST_DATA_DIR");
+  const std::filesystem::path dir = env != nullptr
+                                        ? std::filesystem::path(env)
+                                        : std::filesystem::path(CINEFLOW_TEST_SOURCE_DIR) / "data";
+  return (dir / name).string();
+}
+
 std::string appPath() {
   return CINEFLOW_APP_PATH;
 }

@@ -8,6 +8,9 @@ namespace cineflow::test {
 // Path of `name` in ../shared/data (or $CINEFLOW_DATA_DIR); empty when the file is absent, in
 // which case the test QSKIPs with a message naming the file.
 std::string sharedDataFile(const std::string& name);
+// Path of `name` in tests/data (or $CINEFLOW_TEST_DATA_DIR: the tests' reference files carried
+// to another machine).
+std::string testDataFile(const std::string& name);
 // The built cineflow executable.
 std::string appPath();
 // Where a test saves `name` (a screenshot) for people to look at: $CINEFLOW_TEST_ARTEFACTS when

@@ -4,7 +4,8 @@
 // what volume rendering shows; clipping planes remove the sphere and give it back; anisotropic
 // voxels show in their physical proportions; the iso-surface is shaded like a sphere (brightest
 // where it faces the viewer). With CINEFLOW_MEASURE_3D=1 it also reports the frame rate of a
-// 256^3 volume at 800 x 600 (a measurement, never a limit).
+// 256^3 volume at 800 x 600, with CINEFLOW_MEASURE_3D=512 of a 512^3 volume at 1920 x 1080 (the
+// goal's size, for a GPU; tools/gpu_sweep.sh): a measurement, never a limit.
 
 #include <algorithm>
 #include <cmath>
@@ -406,16 +407,19 @@ void TestVolumeView::measureFrameRate() {
         "a measurement, not a check: CINEFLOW_MEASURE_3D=1 reports the frame rate of a 256^3 "
         "volume at 800 x 600");
   }
+  const bool goalSize = qEnvironmentVariableIntValue("CINEFLOW_MEASURE_3D") == 512;
+  const int edge = goalSize ? 512 : 256;
+  const QSize viewSize = goalSize ? QSize(1920, 1080) : QSize(800, 600);
   auto volume = std::make_shared<VolumeData>();
-  volume->nx = volume->nz = volume->ny = 256;
+  volume->nx = volume->nz = volume->ny = edge;
   volume->voxelMm = {0.1f, 0.1f, 0.1f};
-  volume->voxels.resize(256u * 256u * 256u);
+  volume->voxels.resize(static_cast<std::size_t>(edge) * edge * edge);
   std::mt19937 random(7);
   std::uniform_real_distribution<float> speckle(-60.0f, -20.0f);
   for (float& v : volume->voxels) {
     v = speckle(random);
   }
-  view_->resize(800, 600);
+  view_->resize(viewSize);
   view_->setVolume(volume);
   grab();  // the upload
   for (const auto mode : {VolumeRenderMode::MaximumIntensity, VolumeRenderMode::Composite,
@@ -425,13 +429,13 @@ void TestVolumeView::measureFrameRate() {
     view_->setIsoLevel(0.9f);
     QElapsedTimer timer;
     timer.start();
-    constexpr int kFrames = 5;
-    for (int i = 0; i < kFrames; ++i) {
+    const int frames = goalSize ? 30 : 5;
+    for (int i = 0; i < frames; ++i) {
       view_->setAngles(10.0f * i, 15);
       grab();
     }
-    qInfo("256^3 at 800 x 600, mode %d: %.2f frames/s", static_cast<int>(mode),
-          kFrames * 1000.0 / static_cast<double>(timer.elapsed()));
+    qInfo("%d^3 at %d x %d, mode %d: %.2f frames/s", edge, viewSize.width(), viewSize.height(),
+          static_cast<int>(mode), frames * 1000.0 / static_cast<double>(timer.elapsed()));
   }
   view_->resize(640, 480);
 }
