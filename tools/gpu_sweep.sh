@@ -77,7 +77,7 @@ py=("$b/py/bin/python3")
 export CINEFLOW_CACHE_DIR=$work/cache CINEFLOW_TEST_ARTEFACTS=$work/artefacts \
   CINEFLOW_DATA_DIR=$b/data CINEFLOW_TEST_DATA_DIR=$b/testdata CINEFLOW_SHARED_DATA=$b/data \
   CINEFLOW_APP=$b/bin/cineflow QT_PLUGIN_PATH=$b/plugins HOME=$work/home \
-  XDG_RUNTIME_DIR=$work/home PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+  XDG_RUNTIME_DIR=$work/home PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 chmod 700 "$work/home"
 # Prefixes that run a bundled program, or the bundled Python, with the bundle's libraries.
 bundled=(env LD_LIBRARY_PATH="$lib_path")
@@ -312,11 +312,6 @@ gui_checks() {
   done
   xvfb_pid=""
   if [ -x "$b/x11/bin/Xvfb" ] && [ ${#gui_tests[@]} -gt 0 ]; then
-    if [ $gpu = 1 ] && ! grep -q 'libGLX\.so\.0' <<<"$libraries" && [ "$(id -u)" = 0 ]; then
-      for deb in "$b"/gl/*.deb; do dpkg -x "$deb" /; done
-      ldconfig
-      say "unpacked libglvnd ($(ls "$b"/gl/*.deb | wc -l) packages) into /"
-    fi
     # Xvfb runs the keymap compiler from /usr/bin; where there is none, the bundle's.
     if [ ! -x /usr/bin/xkbcomp ] && [ "$(id -u)" = 0 ]; then
       ln -sf "$b/x11/bin/xkbcomp" /usr/bin/xkbcomp
@@ -400,8 +395,10 @@ sanitizer_runs() {
     [ -z "$sanitizer" ] && [ -x "$candidate" ] && sanitizer=$candidate
   done
   runs=()
+  # test_device_code and test_lz4_device_code run the device functions compiled for the host:
+  # they launch no kernel, so a sanitizer has nothing to check there.
   for t in "${kernel_tests[@]}"; do
-    [ -x "$b/bin/$t" ] && runs+=("memcheck $t")
+    [[ $t == test_cuda_* ]] && [ -x "$b/bin/$t" ] && runs+=("memcheck $t")
   done
   if [ $quick = 0 ]; then
     for tool in racecheck synccheck; do
@@ -450,6 +447,15 @@ sanitizer_runs() {
 }
 
 # --- The order: the measurements on a quiet machine first, then the sanitizers beside the tests -
+# cineflow links the OpenGL dispatch (libOpenGL, libGLX): a GPU machine without a desktop lacks it,
+# so the bundle's libglvnd goes in first, before anything runs cineflow.
+if [ $gpu = 1 ] && ! grep -q 'libOpenGL\.so\.0' <<<"$libraries" && [ "$(id -u)" = 0 ] &&
+  compgen -G "$b/gl/*.deb" >/dev/null; then
+  for deb in "$b"/gl/*.deb; do dpkg -x "$deb" /; done
+  ldconfig
+  libraries=$(ldconfig -p 2>/dev/null)
+  say "unpacked libglvnd ($(ls "$b"/gl/*.deb | wc -l) packages) into /"
+fi
 cf=("$b/bin/cineflow")
 benchmarks
 gui_checks

@@ -3,7 +3,12 @@
 // the flow simulator. Velocity, variance and power agree within float rounding carried through
 // the filters: velocities within 1e-4 of the aliasing velocity where the flow's power is within
 // 60 dB of its peak (below that a pixel holds noise whose phase float rounding may move freely),
-// power within 0.01 dB there.
+// power within 0.01 dB there. Through the whole chain the I/Q the estimator sees already differs
+// between the twins by the beamformer's float rounding, about 1e-6 of the peak amplitude (the
+// chain's relative L2 difference, README "Measured"): a pixel whose flow is D dB below the peak
+// then has its autocorrelation's phase moved by up to about 1e-6 x 10^(D/20) rad, and its
+// velocity by v_a / pi times that. The chain's velocities are held to 1e-5 x 10^(D/20) / pi of
+// v_a (ten times that rounding), at most 1e-4 of v_a as above where that is larger.
 #include <QtTest>
 
 #include <algorithm>
@@ -19,18 +24,22 @@ using namespace cineflow;
 namespace {
 
 constexpr double kAliasing = 0.5;
+// The whole chain's CUDA - CPU relative L2 difference is 0.6-1.4e-6 (README, "Measured").
+constexpr double kChainRounding = 1e-6;
 
 // Compares two flow images [velocity, variance, power][pixels] where the power is within 60 dB
 // of its peak.
+// `chainRounding` > 0: the relative rounding of the I/Q both twins start from (the whole chain),
+// which loosens the velocity tolerance of weaker pixels as derived above.
 void compareFlow(const char* what, const std::vector<float>& gpu, const std::vector<float>& cpu,
-                 std::size_t pixels, double aliasing) {
+                 std::size_t pixels, double aliasing, double chainRounding = 0) {
   float peak = -INFINITY;
   for (std::size_t p = 0; p < pixels; ++p) {
     if (std::isfinite(cpu[2 * pixels + p])) {
       peak = std::max(peak, cpu[2 * pixels + p]);
     }
   }
-  double worstVelocity = 0, worstPower = 0;
+  double worstVelocity = 0, worstPower = 0, worstShare = 0, worstBelowPeak = 0;
   std::size_t compared = 0;
   for (std::size_t p = 0; p < pixels; ++p) {
     QCOMPARE(std::isnan(gpu[p]), std::isnan(cpu[p]));
@@ -40,13 +49,21 @@ void compareFlow(const char* what, const std::vector<float>& gpu, const std::vec
     ++compared;
     double dv = std::abs(double(gpu[p]) - cpu[p]);
     dv = std::min(dv, 2 * aliasing - dv);  // +-v_a are one velocity
+    const double belowPeak = peak - cpu[2 * pixels + p];
+    const double tolerance =
+        aliasing * std::max(1e-4, 10 * chainRounding * std::pow(10.0, belowPeak / 20) / M_PI);
+    if (dv / tolerance > worstShare) {
+      worstShare = dv / tolerance;
+      worstBelowPeak = belowPeak;
+    }
     worstVelocity = std::max(worstVelocity, dv);
     worstPower = std::max(worstPower, std::abs(double(gpu[2 * pixels + p]) - cpu[2 * pixels + p]));
   }
-  qInfo("%-24s %zu pixels: velocity within %.2g of v_a, power within %.3g dB", what, compared,
-        worstVelocity / aliasing, worstPower);
+  qInfo("%-24s %zu pixels: velocity within %.2g of v_a (worst against its tolerance: %.2g of it, "
+        "%.1f dB below the peak), power within %.3g dB",
+        what, compared, worstVelocity / aliasing, worstShare, worstBelowPeak, worstPower);
   QVERIFY(compared > pixels / 4);
-  QVERIFY2(worstVelocity <= 1e-4 * aliasing, what);
+  QVERIFY2(worstShare <= 1, what);
   QVERIFY2(worstPower <= 0.01, what);
 }
 
@@ -120,7 +137,7 @@ class TestCudaDoppler : public QObject {
     compareFlow("chain on the simulator",
                 std::vector<float>(images[0].begin() + pixels, images[0].end()),
                 std::vector<float>(images[1].begin() + pixels, images[1].end()), pixels,
-                g.aliasingVelocity);
+                g.aliasingVelocity, kChainRounding);
   }
 };
 
