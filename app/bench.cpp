@@ -317,6 +317,7 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
                     const std::shared_ptr<tune::Tuner>& tuner,
                     std::shared_ptr<profile::TraceRecorder> trace = nullptr) {
   pipeline::EngineConfig config;
+  config.tuningPaybackFrames = 0;  // a benchmark runs the fastest variants, however few its frames
   config.pace = false;
   config.overflow = pipeline::OverflowPolicy::Block;
   config.maxFrames = warmup + frames;

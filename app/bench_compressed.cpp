@@ -176,6 +176,7 @@ double replayRate(compute::Backend& backend, const std::filesystem::path& path,
                   const std::shared_ptr<const modality::ProcessingSettings>& settings,
                   std::uint64_t frames) {
   pipeline::EngineConfig config;
+  config.tuningPaybackFrames = 0;  // a benchmark runs the fastest variants, however few its frames
   config.pace = false;
   config.framesPerVolume = 0;
   const std::uint64_t warmup = 8;

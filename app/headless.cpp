@@ -205,12 +205,13 @@ struct EarlyEnd {
 
 // The end of a run: the engine's error, an interrupt, or nothing (it ran to its last frame).
 EarlyEnd earlyEndOf(pipeline::EngineState state, const pipeline::EngineStats& stats, int signal) {
-  if (state == pipeline::EngineState::Failed) {
-    return {"stopped by an error: " + stats.error, 1};
-  }
+  // An interrupt first: closing admission to stop a run can fail its acquisition thread.
   if (signal != 0) {
     return {std::string("interrupted by ") + InterruptSignals::name(signal),
             InterruptSignals::exitStatus(signal)};
+  }
+  if (state == pipeline::EngineState::Failed) {
+    return {"stopped by an error: " + stats.error, 1};
   }
   return {};
 }
@@ -320,7 +321,7 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
   const double seconds = elapsed();
   const pipeline::EngineStats stats = engine.stats();
   const EarlyEnd early = earlyEndOf(state, stats, interrupts.received());
-  if (state == pipeline::EngineState::Failed) {
+  if (state == pipeline::EngineState::Failed && interrupts.received() == 0) {
     std::cerr << "cineflow: " << stats.error << '\n';
   }
   if (recorder && !early.reason.empty() && stats.processed == 0) {

@@ -31,14 +31,8 @@ Engine::~Engine() {
 
 namespace {
 
-// Measuring a stage's variants runs each about ten times (tune/tuner.hpp): some 70 runs of the
-// beamformer's seven. The fastest saves at most about half of the default's time per frame, so
-// a run pays the measuring back only past about 150 frames; below 256 the run starts at once on
-// the history's choice, else the default (a later, longer run measures).
-constexpr std::uint64_t kTuningPaybackFrames = 256;
-
-bool runPaysForTuning(std::uint64_t maxFrames) {
-  return maxFrames == 0 || maxFrames >= kTuningPaybackFrames;
+bool runPaysForTuning(const EngineConfig& config) {
+  return config.maxFrames == 0 || config.maxFrames >= config.tuningPaybackFrames;
 }
 
 void requireStopped(EngineState state, const char* what) {
@@ -407,8 +401,8 @@ void Engine::Impl::configureForStart() {
   adoptTraceRequest();
 
   // The stages' and the volumes' buffers are all in place. A run too short to pay back the
-  // measuring (a few frames of a recording) takes the history's choice, else the default.
-  tuneStages(runPaysForTuning(config.maxFrames), false);
+  // measuring (EngineConfig::tuningPaybackFrames) takes the history's choice, else the default.
+  tuneStages(runPaysForTuning(config), false);
   adoptStageNames();
   {
     std::lock_guard sourceLock(sourceMutex);

@@ -42,6 +42,12 @@ struct EngineConfig {
   bool pace = true;             // pace the source at its frameRateHz(); false: flat out
   double frameRateHz = 0;       // pacing rate override (0: the source's own frameRateHz())
   std::uint64_t maxFrames = 0;  // frames to take, then finish (0: until stop() or the source ends)
+  // Measuring a stage's variants runs each about ten times (tune/tuner.hpp): some 70 runs of the
+  // beamformer's seven. The fastest saves at most about half of the default's time per frame, so
+  // a run pays the measuring back only past about 150 frames. A run of fewer frames than this
+  // starts at once on the history's choice, else the default (a later, longer run measures);
+  // 0: every run measures what the history lacks.
+  std::uint64_t tuningPaybackFrames = 256;
   int statsWindow = 120;        // frames over which stage statistics are computed
   // Frames per elevation sweep, i.e. per volume (pipeline/volume.hpp): -1 takes the source's
   // (FrameSource::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes

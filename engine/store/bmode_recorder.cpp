@@ -33,26 +33,26 @@ class AdmittingSource final : public acquire::FrameSource {
   const acquire::FrameSource& origin() const override { return source_->origin(); }
   double frameRateHz() const override { return source_->frameRateHz(); }
   std::uint64_t frameCount() const override { return source_->frameCount(); }
-  // A frame is admitted once, whichever reads it takes: after readStoredFrame() returned 0 the
-  // engine reads the same frame with readFrame(), which then uses that admission. A read that
-  // throws leaves the frame admitted: the engine reports it to the discard observer (damaged,
-  // skipped), or the run ends and closes admission.
+  // A frame is admitted once, whichever reads it takes: the engine reads a compressed frame with
+  // readStoredFrame() and, when that returns 0 or its chunk cannot be staged (blocks of a size
+  // the staging path does not take), reads the same frame again with readFrame(), which then
+  // uses that admission. A read that throws leaves the frame admitted: the engine reports it to
+  // the discard observer (damaged, skipped), or the run ends and closes admission.
   void readFrame(std::uint64_t index, std::span<std::byte> dst,
                  acquire::SliceInfo& slice) override {
-    if (!admittedForFallback_) {
+    if (!(storedAdmitted_ && storedIndex_ == index)) {
       recorder_.admit();
     }
-    admittedForFallback_ = false;
+    storedAdmitted_ = false;
     source_->readFrame(index, dst, slice);
   }
   acquire::StoredFormat storedFormat() const override { return source_->storedFormat(); }
   std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
                               acquire::SliceInfo& slice) override {
     recorder_.admit();
-    admittedForFallback_ = false;
-    const std::size_t bytes = source_->readStoredFrame(index, dst, slice);
-    admittedForFallback_ = bytes == 0;
-    return bytes;
+    storedAdmitted_ = true;
+    storedIndex_ = index;
+    return source_->readStoredFrame(index, dst, slice);
   }
   void startAcquisition() override { source_->startAcquisition(); }
   void stopAcquisition() override { source_->stopAcquisition(); }
@@ -65,7 +65,10 @@ class AdmittingSource final : public acquire::FrameSource {
  private:
   std::unique_ptr<acquire::FrameSource> source_;
   BmodeRecorder& recorder_;
-  bool admittedForFallback_ = false;  // acquisition thread only
+  // The frame readStoredFrame() admitted, which a readFrame() of the same index then takes
+  // (acquisition thread only).
+  bool storedAdmitted_ = false;
+  std::uint64_t storedIndex_ = 0;
 };
 
 }  // namespace

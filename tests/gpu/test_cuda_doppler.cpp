@@ -59,9 +59,10 @@ void compareFlow(const char* what, const std::vector<float>& gpu, const std::vec
     worstVelocity = std::max(worstVelocity, dv);
     worstPower = std::max(worstPower, std::abs(double(gpu[2 * pixels + p]) - cpu[2 * pixels + p]));
   }
-  qInfo("%-24s %zu pixels: velocity within %.2g of v_a (worst against its tolerance: %.2g of it, "
-        "%.1f dB below the peak), power within %.3g dB",
-        what, compared, worstVelocity / aliasing, worstShare, worstBelowPeak, worstPower);
+  qInfo(
+      "%-24s %zu pixels: velocity within %.2g of v_a (worst against its tolerance: %.2g of it, "
+      "%.1f dB below the peak), power within %.3g dB",
+      what, compared, worstVelocity / aliasing, worstShare, worstBelowPeak, worstPower);
   QVERIFY(compared > pixels / 4);
   QVERIFY2(worstShare <= 1, what);
   QVERIFY2(worstPower <= 0.01, what);

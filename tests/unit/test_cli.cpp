@@ -176,7 +176,9 @@ class TestCli : public QObject {
     }
   }
 
-  void badInputsExitWithOneAndNameTheProblem() {
+  // A file that cannot be read exits 1; a bad value of a known option (also one that this input
+  // cannot take) is a bad command line and exits 2, as the README says.
+  void badInputsAndValuesExitNonZeroAndNameTheProblem() {
     QTemporaryDir dir;
     const QString out = dir.filePath("out.h5");
     Run run = runApp({"--headless", "--input", "/nonexistent/rf.h5", "--output", out});
@@ -184,27 +186,27 @@ class TestCli : public QObject {
     QVERIFY2(run.err.contains("/nonexistent/rf.h5"), qPrintable(run.err));
     run = runApp({"--headless", "--input", "sim", "--output", out, "--grid", "5:1:0.1,5:40:0.05",
                   "--frames", "1"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("grid"), qPrintable(run.err));
     run = runApp({"--headless", "--input", "sim", "--output", out, "--backend", "quantum"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("quantum"), qPrintable(run.err));
     QVERIFY(!QFile::exists(out));  // a failed run leaves no output file
     // The I/Q options act in I/Q mode only: asking for them in RF mode is refused.
     run = runApp({"--headless", "--input", "sim", "--output", out, "--mode", "rf",
                   "--iq-decimation", "2", "--frames", "1"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("I/Q and Doppler modes only"), qPrintable(run.err));
     QVERIFY(!QFile::exists(out));
     // The Doppler options act in the Doppler modes only; the 3-D simulator's frames are slices of
     // a sweep, which Doppler refuses by name.
     run = runApp({"--headless", "--input", "sim-flow", "--output", out, "--mode", "iq",
                   "--ensemble", "8", "--frames", "1"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("Doppler modes only"), qPrintable(run.err));
     run = runApp(
         {"--headless", "--input", "sim", "--output", out, "--mode", "doppler", "--frames", "1"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("volume sweep"), qPrintable(run.err));
     run = runApp({"--headless", "--input", "sim-flow", "--output", out, "--mode", "doppler",
                   "--wall-filter", "wavelet"});
@@ -353,7 +355,7 @@ class TestCli : public QObject {
     QFile::remove(out);
     run = runApp({"--headless", "--input", path, "--output", out, "--frames", "1", "--iq-bandwidth",
                   "100", "--backend", "cpu"});
-    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("image of the negative band") && run.err.contains("3.33 MHz"),
              qPrintable(run.err));
     QVERIFY(!QFile::exists(out));

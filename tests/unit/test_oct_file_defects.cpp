@@ -151,7 +151,7 @@ std::vector<Defect> defects() {
        {"attribute lateral_step_m: missing"}},
       {"centre wavelength a string",
        edit([](const test::PlainEditor& f) { f.setString("centre_wavelength_m", "840 nm"); }),
-       {"attribute centre_wavelength_m", "expected a number, found string"}},
+       {"attribute centre_wavelength_m", "expected a number, found variable-length string"}},
       {"negative bandwidth",
        edit([](const test::PlainEditor& f) { f.setNumber("bandwidth_m", -1e-9); }),
        {"attribute bandwidth_m", ">= 0"}},

@@ -241,6 +241,7 @@ class TestTuner : public QObject {
     pipeline::EngineConfig config;
     config.pace = false;
     config.maxFrames = 3;
+    config.tuningPaybackFrames = 0;  // measures however short the run
     config.framesPerVolume = 0;
     const auto run = [&](bool retune = false) {
       pipeline::Engine engine(*backend, config);
