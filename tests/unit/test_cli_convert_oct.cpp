@@ -229,7 +229,7 @@ class TestCliConvertOct : public QObject {
       QVERIFY(!QFile::exists(out));
     }
     run = runApp({"--headless", "--input", "sim", "--output", out, "--oct-window", "hann"});
-    QVERIFY2(run.exitCode == 1 && run.err.contains("apply to OCT"), qPrintable(run.err));
+    QVERIFY2(run.exitCode == 2 && run.err.contains("apply to OCT"), qPrintable(run.err));
     for (const QStringList& args :
          {QStringList{"--headless", "--output", out, "--oct-window", "hamming"},
           QStringList{"--headless", "--output", out, "--oct-k-polynomial", "1,x"},
