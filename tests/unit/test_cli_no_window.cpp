@@ -31,6 +31,12 @@ class TestCliNoWindow : public QObject {
   Q_OBJECT
 
  private slots:
+  void initTestCase() {
+#ifndef CINEFLOW_TEST_APP_HAS_GUI
+    QSKIP("this cineflow is built without its GUI (CINEFLOW_BUILD_UI=OFF): no window to refuse");
+#endif
+  }
+
   void withoutADisplayItSaysSoAndPointsAtHeadless_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QStringList>("environment");
