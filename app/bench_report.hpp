@@ -15,8 +15,8 @@ namespace cineflow::app {
 
 struct BenchResults {
   // What ran.
-  std::string device;   // backend->deviceName()
-  std::string backend;  // "cpu" | "cuda"
+  std::string device;                   // backend->deviceName()
+  std::string backend;                  // "cpu" | "cuda"
   std::string modality = "ultrasound";  // or "oct" (B-scans for frames, A-scans across nx)
   std::string preset;
   std::string mode;         // "rf" | "iq" | "doppler" | "power-doppler"
@@ -79,8 +79,8 @@ struct BenchResults {
 
 // The readable report on `out`.
 void printBenchTable(const BenchResults& results, std::FILE* out);
-// The JSON rendering (keys: device, backend, modality, preset, frames, frame_bytes, nx, nz, elements,
-// transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
+// The JSON rendering (keys: device, backend, modality, preset, frames, frame_bytes, nx, nz,
+// elements, transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
 // h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
 // p99_ms}], engine_mip_median_ms, engine_mip_p99_ms with volumes, with --save-volumes also
 // saving_frames_per_s, save_cost_fraction, volumes_saved, save_mb_per_s, save_median_ms,

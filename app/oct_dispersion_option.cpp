@@ -25,8 +25,9 @@ DispersionOption parseDispersionOption(const std::string& text) {
   option.a3 = values[1];
   if (values.size() == 3) {
     if (!(values[2] >= 200 && values[2] <= 3000)) {
-      throw std::invalid_argument("--oct-dispersion: the centre wavelength " + text.substr(
-                                      text.rfind(',') + 1) + " is not in nanometres (200 to 3000)");
+      throw std::invalid_argument("--oct-dispersion: the centre wavelength " +
+                                  text.substr(text.rfind(',') + 1) +
+                                  " is not in nanometres (200 to 3000)");
     }
     option.centreM = values[2] * 1e-9;
   }

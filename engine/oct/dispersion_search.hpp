@@ -10,9 +10,9 @@
 #include <span>
 #include <vector>
 
+#include "acquire/frame_source.hpp"
 #include "oct/oct_acquisition.hpp"
 #include "oct/oct_params.hpp"
-#include "acquire/frame_source.hpp"
 
 namespace cineflow::oct {
 
@@ -29,8 +29,8 @@ struct DispersionEstimate {
 DispersionEstimate searchDispersion(const OctAcquisition& acquisition, const OctParams& base,
                                     std::span<const std::uint16_t> bscan, double a2Range = 300.0,
                                     double a3Range = 150.0, int ascanStep = 4);
-// The B-scan to search on: the middle frame of `source` (an OCT source) (frameCount() / 2: a volume scan's pass
-// through the sample's centre). Throws acquire::SourceError from the read.
+// The B-scan to search on: the middle frame of `source` (an OCT source) (frameCount() / 2: a volume
+// scan's pass through the sample's centre). Throws acquire::SourceError from the read.
 std::vector<std::uint16_t> middleBscan(acquire::FrameSource& source);
 
 }  // namespace cineflow::oct

@@ -277,8 +277,8 @@ OctFileSource::OctFileSource(const acquire::RecordingInput& input, double frameR
       // that used to move every depth.
       const double centre =
           centreSample(acq, positionsFromWavelengths(acq.wavelengthM), acq.centreWavelengthM);
-      dispersion_->a2Rad =
-          restatedA2(dispersion_->a2Rad, dispersion_->a3Rad, 0.5 * acq.samples, centre, acq.samples);
+      dispersion_->a2Rad = restatedA2(dispersion_->a2Rad, dispersion_->a3Rad, 0.5 * acq.samples,
+                                      centre, acq.samples);
     }
     handles_->checksums = store::openFrameChecksums(root);
     handles_->chunkChecksums = store::openChecksums(root, store::kChunkChecksums);

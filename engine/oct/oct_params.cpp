@@ -122,8 +122,8 @@ void OctParams::validate(const OctAcquisition& acquisition) const {
        {std::tuple{"a2", a2, limits.a2}, std::tuple{"a3", a3, limits.a3}}) {
     if (std::abs(value) > limit || (value != 0.0 && std::abs(value) < 1e-12)) {
       refuse(std::string("dispersion ") + name + " = " + numberText(value) +
-             " rad is not a phase the chain can apply to " + std::to_string(n) +
-             " samples (|" + name + "| <= " + numberText(limit) +
+             " rad is not a phase the chain can apply to " + std::to_string(n) + " samples (|" +
+             name + "| <= " + numberText(limit) +
              " rad): a2 and a3 are radians of phase at u = (k - k0) / (N dk) = 1, not physical "
              "units (fs^2, fs^3 or s^2, s^3)");
     }
@@ -277,7 +277,8 @@ SpectralTables makeSpectralTables(const OctParams& params, const OctAcquisition&
       }
       break;
   }
-  const double j0 = centreSample(acquisition, tables.positions, params.dispersionCentre(acquisition));
+  const double j0 =
+      centreSample(acquisition, tables.positions, params.dispersionCentre(acquisition));
   tables.window.resize(static_cast<std::size_t>(n));
   tables.phaseCos.resize(static_cast<std::size_t>(n));
   tables.phaseSin.resize(static_cast<std::size_t>(n));

@@ -12,8 +12,9 @@
 // The system: a Gaussian source spectrum (centre 840 nm, FWHM 40 nm), a spectrometer sampling
 // evenly in wavelength from 790 to 890 nm (so unevenly in k: the k-nonlinearity the chain's
 // wavelength table undoes), a dispersion mismatch phi(u) = a2 u^2 + a3 u^3 in the chain's units
-// (oct_params.hpp: u = (k - k0) / (N dk) about the 840 nm centre) on every sample term, a fixed-pattern line (an internal reflection at a fixed
-// depth, the same in every A-scan), a DC offset, shot noise, 12-bit counts.
+// (oct_params.hpp: u = (k - k0) / (N dk) about the 840 nm centre) on every sample term, a
+// fixed-pattern line (an internal reflection at a fixed depth, the same in every A-scan), a DC
+// offset, shot noise, 12-bit counts.
 //
 // Specular layers are summed exactly at every spectrometer sample; the scattering medium is made
 // on an evenly-k grid twice as fine by an inverse FFT and interpolated to the samples. All

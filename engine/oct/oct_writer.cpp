@@ -44,9 +44,8 @@ store::FileMetadata recordingMetadata(const OctAcquisition& acquisition,
     metadata.attributes.emplace("dispersion_a2_rad", dispersion->a2Rad);
     metadata.attributes.emplace("dispersion_a3_rad", dispersion->a3Rad);
     metadata.attributes.emplace("dispersion_centre_wavelength_m",
-                                dispersion->centreWavelengthM > 0
-                                    ? dispersion->centreWavelengthM
-                                    : acquisition.centreWavelengthM);
+                                dispersion->centreWavelengthM > 0 ? dispersion->centreWavelengthM
+                                                                  : acquisition.centreWavelengthM);
   }
   metadata.arrays = {{"wavelength_m", acquisition.wavelengthM, "m"}};
   return metadata;

@@ -277,10 +277,10 @@ RawSpectraDescription parseRawSpectraDescription(std::string_view json, const st
   acq.elevationStepM = fields.number("elevation_step_m", "metres between B-scans");
   acq.lineRateHz = fields.optionalNumber("line_rate_hz", 0.0);
   if (fields.has("dispersion_a2_rad") || fields.has("dispersion_a3_rad")) {
-    description.dispersion = OctDispersion{
-        fields.optionalNumber("dispersion_a2_rad", 0.0),
-        fields.optionalNumber("dispersion_a3_rad", 0.0),
-        fields.optionalNumber("dispersion_centre_wavelength_m", 0.0)};
+    description.dispersion =
+        OctDispersion{fields.optionalNumber("dispersion_a2_rad", 0.0),
+                      fields.optionalNumber("dispersion_a3_rad", 0.0),
+                      fields.optionalNumber("dispersion_centre_wavelength_m", 0.0)};
   }
   try {
     acq.validate();
@@ -360,7 +360,8 @@ void decodeFrame(const std::vector<unsigned char>& bytes, bool bigEndian,
   }
   for (std::size_t i = 0; i < frame.size(); ++i) {
     const unsigned first = bytes[2 * i], second = bytes[2 * i + 1];
-    frame[i] = static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
+    frame[i] =
+        static_cast<std::uint16_t>(bigEndian ? (first << 8) | second : (second << 8) | first);
   }
 }
 
@@ -379,7 +380,8 @@ std::vector<std::uint16_t> readRawSpectraFrame(const std::filesystem::path& in,
   if (!file ||
       !file.seekg(static_cast<std::streamoff>(description.headerBytes +
                                               index * description.frameBytes())) ||
-      !file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
+      !file.read(reinterpret_cast<char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()))) {
     throw RawSpectraError(in.string() + ": reading frame " + std::to_string(index) + " failed (" +
                           std::strerror(errno) + ")");
   }

@@ -19,7 +19,8 @@ void checkRefusal(const AppRun& run, const QString& reason) {
   QVERIFY2(run.exitCode != -2, qPrintable("it crashed: " + run.err));
   QVERIFY2(run.exitCode != -1, "it did not end");
   QCOMPARE(run.exitCode, 1);
-  QVERIFY2(run.err.contains(QStringLiteral("cannot open the operator window")), qPrintable(run.err));
+  QVERIFY2(run.err.contains(QStringLiteral("cannot open the operator window")),
+           qPrintable(run.err));
   QVERIFY2(run.err.contains(reason), qPrintable(run.err));
   QVERIFY2(run.err.contains(QStringLiteral("cineflow --headless --input")), qPrintable(run.err));
   QVERIFY2(!run.err.contains(QStringLiteral("Reinstalling the application")), qPrintable(run.err));
@@ -41,8 +42,8 @@ class TestCliNoWindow : public QObject {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QStringList>("environment");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("default platform") << QStringList{"--input", "sim"} << kNoDisplay
-                                      << QStringLiteral("no display");
+    QTest::newRow("default platform")
+        << QStringList{"--input", "sim"} << kNoDisplay << QStringLiteral("no display");
     QTest::newRow("xcb") << QStringList{"--input", "sim"}
                          << QStringList{"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM=xcb"}
                          << QStringLiteral("no X display");
