@@ -62,11 +62,10 @@ void Engine::Impl::acquisitionLoop() {
   const std::uint64_t frameCount = source->frameCount();
   auto nextTick = Clock::now();
   std::uint64_t sequence = 0;
-  // Frames taken from the source, which maxFrames bounds: the sequence numbers run ahead of it
-  // over the frames a live source lost.
-  std::uint64_t taken = 0;
   try {
-    while (!stopRequested && (config.maxFrames == 0 || taken < config.maxFrames)) {
+    // maxFrames bounds the frames taken from the source (`acquired`, reset at start): the
+    // sequence numbers run ahead of it over the frames a live source lost.
+    while (!stopRequested && (config.maxFrames == 0 || acquired < config.maxFrames)) {
       const auto period = currentPeriod();
       if (period > Clock::duration::zero()) {
         // Sleep in short steps so that stop() is honoured promptly at low frame rates.
@@ -127,7 +126,6 @@ void Engine::Impl::acquisitionLoop() {
         }
       }
       ++acquired;
-      ++taken;
       ++sequence;
       std::lock_guard lock(statsMutex);
       acquisitionRate.tick(secondsSinceEpoch());
