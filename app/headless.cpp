@@ -14,6 +14,7 @@
 #include "compute/backend.hpp"
 #include "console_progress.hpp"
 #include "interrupt_signals.hpp"
+#include "modality/file_check.hpp"
 #include "modality/source_factory.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
@@ -285,7 +286,7 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
   engine.setSettings(settings);
   if (recorder) {
     engine.setFrameObserver([&recorder](const pipeline::CompletedFrame& frame) {
-      recorder->push(frame.header, frame.image);
+      recorder->push(frame.header, frame.image, frame.fresh);
     });
     engine.setDiscardObserver([&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
   }
@@ -426,6 +427,9 @@ int runHeadless(const CliOptions& options) {
     if (!options.tracePath.empty()) {
       requireWritableFile("--trace", options.tracePath);
     }
+    // A file from outside is checked in a separate process (modality/file_check.hpp) while the
+    // backend starts (on CUDA, the device's context); openSource() below takes the verdict.
+    const acquire::FileCheckAhead fileCheck(options.input);
     std::string fallback;
     auto backend = compute::createBackend(compute::parseBackendRequest(options.backend), &fallback);
     backend->setDeviceMemoryBudget(std::size_t{options.gpuMemoryBudgetMiB} << 20);

@@ -148,7 +148,7 @@ class PyEngine {
         source = store::admittingSource(std::move(source), *recorder_);
       }
       engine_->setFrameObserver([recorder = recorder_.get()](const pipeline::CompletedFrame& f) {
-        recorder->push(f.header, f.image);
+        recorder->push(f.header, f.image, f.fresh);
       });
       // A frame skipped as damaged gives its admission back (store/bmode_recorder.hpp).
       engine_->setDiscardObserver(

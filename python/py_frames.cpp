@@ -87,9 +87,10 @@ CallbackSink::CallbackSink(py::object callable, process::ImageGeometry geometry,
       geometry_(geometry),
       copies_(ImageCopies::make(geometry.values(), static_cast<std::size_t>(slots) + 1)) {}
 
-void CallbackSink::appendFrame(const acquire::FrameHeader& header, std::span<const float> image) {
+void CallbackSink::appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                               bool fresh) {
   py::gil_scoped_acquire gil;
-  auto frame = std::make_shared<Frame>(header, geometry_, image, copies_);
+  auto frame = std::make_shared<Frame>(header, geometry_, image, fresh, copies_);
   callback_(py::cast(frame));
   frame->release();
 }
@@ -101,6 +102,11 @@ void bindFrames(py::module_& m) {
       .def_property_readonly("sequence", [](const Frame& f) { return f.header().sequence; })
       .def_property_readonly("timestamp_ns", [](const Frame& f) { return f.header().timestampNs; })
       .def_property_readonly("source_index", [](const Frame& f) { return f.header().sourceIndex; })
+      .def_property_readonly(
+          "fresh", &Frame::fresh,
+          "True when every layer was computed from this frame; False where the Doppler flow "
+          "layers repeat an earlier estimate (block ensembles) or hold none yet. Average flow "
+          "over the fresh frames only.")
       .def_property_readonly("slice_index",
                              [](const Frame& f) { return f.header().slice.sliceIndex; })
       .def_property_readonly("geometry", [](const Frame& f) {

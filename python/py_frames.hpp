@@ -53,13 +53,18 @@ class ImageCopies : public std::enable_shared_from_this<ImageCopies> {
 class Frame {
  public:
   Frame(const acquire::FrameHeader& header, const process::ImageGeometry& geometry,
-        std::span<const float> pixels, std::shared_ptr<ImageCopies> copies)
-      : header_(header), geometry_(geometry), pixels_(pixels), copies_(std::move(copies)) {}
+        std::span<const float> pixels, bool fresh, std::shared_ptr<ImageCopies> copies)
+      : header_(header),
+        geometry_(geometry),
+        pixels_(pixels),
+        copies_(std::move(copies)),
+        fresh_(fresh) {}
 
   pybind11::array image();  // GIL held
   void release();           // the slot goes back to the queue (GIL held)
   const acquire::FrameHeader& header() const { return header_; }
   const process::ImageGeometry& geometry() const { return geometry_; }
+  bool fresh() const { return fresh_; }
 
  private:
   acquire::FrameHeader header_;
@@ -67,6 +72,7 @@ class Frame {
   std::span<const float> pixels_;  // the queue's slot: read only before release()
   std::shared_ptr<ImageCopies> copies_;
   pybind11::object image_;  // the copy the script was handed (null until the first read)
+  bool fresh_ = true;       // every layer computed from this frame (CompletedFrame::fresh)
   bool released_ = false;
 };
 
@@ -76,7 +82,8 @@ class CallbackSink final : public store::FrameSink {
   // `slots`: the queue's length, as many images as the script is likely to drop at a time.
   CallbackSink(pybind11::object callable, process::ImageGeometry geometry, int slots);
 
-  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override;
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                   bool fresh) override;
   void finish() override {}
   const ScriptCallback& callback() const { return callback_; }
 

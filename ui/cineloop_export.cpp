@@ -188,7 +188,8 @@ QString forEachFrame(const pipeline::Cineloop& cineloop,
     if (progress) {
       progress(done++, static_cast<int>(headers.size()));
     }
-    if (!cineloop.copyImage(listed.sequence, frame.pixels, frame.header, frame.geometry)) {
+    if (!cineloop.copyImage(listed.sequence, frame.pixels, frame.header, frame.geometry,
+                            &frame.fresh)) {
       ++skipped;  // overwritten since headers() was taken
       continue;
     }
@@ -374,7 +375,7 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
             ++skipped;  // made before the grid changed: one file holds one grid
             return QString();
           }
-          writer->appendFrame(frame.header, frame.pixels);
+          writer->appendFrame(frame.header, frame.pixels, frame.fresh);
           return QString();
         });
     if (!error.isEmpty()) {

@@ -20,6 +20,9 @@ struct Frame {
   // The CUDA display path: the pixels stayed in the engine's cineloop (device memory) and views
   // read them by header.sequence (BmodeView::setLiveSource).
   bool pixelsInCineloop = false;
+  // Every layer was computed from this frame (false where Doppler's flow layers repeat an earlier
+  // estimate: pipeline::CompletedFrame::fresh).
+  bool fresh = true;
 };
 
 }  // namespace cineflow::ui

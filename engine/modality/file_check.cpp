@@ -1,15 +1,25 @@
 #include "modality/file_check.hpp"
 
+#include <sys/stat.h>
+
+#include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <mutex>
+#include <sstream>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "acquire/child_process.hpp"
+#include "acquire/sim_cache.hpp"
+#include "compute/thread_name.hpp"
 #include "modality/source_factory.hpp"
+#include "store/text_file.hpp"
 #include "ultrasound/mat_reader.hpp"
 
 namespace cineflow::acquire {
@@ -19,6 +29,7 @@ struct CheckSetting {
   std::mutex mutex;
   std::filesystem::path program;
   std::chrono::milliseconds timeout{0};
+  std::shared_ptr<FileCheckAhead::Pending> ahead;  // the check started ahead, until taken
 };
 
 CheckSetting& setting() {
@@ -39,39 +50,108 @@ std::string seconds(std::chrono::milliseconds duration) {
   return numberText(static_cast<double>(duration.count()) / 1000.0) + " s";
 }
 
-}  // namespace
-
-void enableFileChecks(std::filesystem::path program, std::chrono::milliseconds timeout) {
-  std::scoped_lock lock(setting().mutex);
-  setting().program = std::move(program);
-  setting().timeout = timeout;
+// What identifies a file's bytes without reading them (empty when it cannot be told).
+std::string identity(const std::filesystem::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    return {};
+  }
+  std::ostringstream text;
+  text << info.st_dev << ':' << info.st_ino << ':' << info.st_size << ':' << info.st_mtim.tv_sec
+       << '.' << info.st_mtim.tv_nsec << ':' << info.st_ctim.tv_sec << '.' << info.st_ctim.tv_nsec;
+  return text.str();
 }
 
-void checkFileInChildProcess(const std::string& spec, const ProgressFn& progress) {
-  std::filesystem::path program;
-  std::chrono::milliseconds timeout{0};
-  {
-    std::scoped_lock lock(setting().mutex);
-    program = setting().program;
-    timeout = setting().timeout;
+// The memo of passed checks: one line per file, "<checker identity> <file identity> <path>".
+std::filesystem::path memoPath() {
+  return detail::simCacheDirectory() / "file-checks.txt";
+}
+
+std::string memoLine(const std::filesystem::path& program, const std::string& spec) {
+  const std::string checker = identity(program), file = identity(spec);
+  if (checker.empty() || file.empty()) {
+    return {};
   }
-  if (program.empty()) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(spec, error);
+  return checker + ' ' + file + ' ' + (error ? spec : absolute.string());
+}
+
+bool passedBefore(const std::string& line) {
+  std::ifstream memo(memoPath());
+  std::string entry;
+  while (std::getline(memo, entry)) {
+    if (entry == line) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Adds `line` to the memo, keeping its newest 256 lines. A memo that cannot be written costs
+// only another check next time; concurrent writers may each lose the other's line, likewise.
+void rememberPassed(const std::string& line) {
+  constexpr std::size_t kKept = 256;
+  std::vector<std::string> lines;
+  {
+    std::ifstream memo(memoPath());
+    std::string entry;
+    while (std::getline(memo, entry)) {
+      if (!entry.empty() && entry != line) {
+        lines.push_back(entry);
+      }
+    }
+  }
+  lines.push_back(line);
+  const std::size_t first = lines.size() > kKept ? lines.size() - kKept : 0;
+  std::string text;
+  for (std::size_t i = first; i < lines.size(); ++i) {
+    text += lines[i] + '\n';
+  }
+  try {
+    std::error_code error;
+    std::filesystem::create_directories(memoPath().parent_path(), error);
+    store::writeFileAtomically(memoPath().string(), text);
+  } catch (const std::exception&) {
+    // Checked again next time.
+  }
+}
+
+struct Abandoned {};
+
+// Runs the child; `started` false when none could start.
+struct CheckRun {
+  bool started = false;
+  ProcessEnd end;
+};
+
+CheckRun runCheck(const std::filesystem::path& program, const std::string& spec,
+                  std::chrono::milliseconds timeout, const std::function<void()>& tick) {
+  CheckRun run;
+  try {
+    run.end = runProcessCaptured({program.string(), "check-file", spec}, timeout, tick);
+    run.started = true;
+  } catch (const ProcessStartError&) {
+    // No child could start (no process slots, the program gone): open as before.
+  }
+  return run;
+}
+
+// The verdict on a finished check: returns when the file may be opened, throws SourceError when
+// it may not.
+void judge(const std::string& spec, const CheckRun& run, std::chrono::milliseconds timeout,
+           const std::string& memo) {
+  if (!run.started) {
+    return;
+  }
+  const ProcessEnd& end = run.end;
+  if (end.succeeded()) {
+    if (!memo.empty()) {
+      rememberPassed(memo);
+    }
     return;
   }
   const std::string name = std::filesystem::path(spec).filename().string();
-  std::function<void()> tick;
-  if (progress) {
-    tick = [&] { progress(0.0, "checking " + name + " in a separate process"); };
-  }
-  ProcessEnd end;
-  try {
-    end = runProcessCaptured({program.string(), "check-file", spec}, timeout, tick);
-  } catch (const ProcessStartError&) {
-    return;  // no child could start (no process slots, the program gone): open as before
-  }
-  if (end.succeeded()) {
-    return;
-  }
   const std::string library = isMatFile(spec) ? "matio" : "HDF5";
   if (end.timedOut) {
     throw SourceError(name + ": reading the file did not end within " + seconds(timeout) +
@@ -88,6 +168,124 @@ void checkFileInChildProcess(const std::string& spec, const ProgressFn& progress
     throw SourceError(childMessage(end.output));
   }
   // Any other end (a program without `check-file`): the check cannot tell; open as before.
+}
+
+}  // namespace
+
+struct FileCheckAhead::Pending {
+  std::string spec;
+  std::string memo;
+  std::chrono::milliseconds timeout{0};
+  std::atomic<bool> abandon{false};
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;  // guarded by mutex
+  CheckRun run;       // guarded by mutex, set once with done
+  std::thread thread;
+};
+
+FileCheckAhead::FileCheckAhead(const std::string& spec) {
+  if (!readsFileFromOutside(spec)) {
+    return;
+  }
+  std::filesystem::path program;
+  auto pending = std::make_shared<Pending>();
+  {
+    std::scoped_lock lock(setting().mutex);
+    program = setting().program;
+    pending->timeout = setting().timeout;
+  }
+  if (program.empty()) {
+    return;
+  }
+  pending->spec = spec;
+  pending->memo = memoLine(program, spec);
+  if (!pending->memo.empty() && passedBefore(pending->memo)) {
+    return;
+  }
+  pending->thread = std::thread([p = pending.get(), program] {
+    compute::setCurrentThreadName("cf-check");
+    CheckRun run;
+    try {
+      run = runCheck(program, p->spec, p->timeout, [p] {
+        if (p->abandon.load()) {
+          throw Abandoned{};
+        }
+      });
+    } catch (...) {
+      run = CheckRun{};  // abandoned: nobody takes the result
+    }
+    std::scoped_lock lock(p->mutex);
+    p->run = std::move(run);
+    p->done = true;
+    p->finished.notify_all();
+  });
+  std::scoped_lock lock(setting().mutex);
+  setting().ahead = pending;
+  pending_ = std::move(pending);
+}
+
+FileCheckAhead::~FileCheckAhead() {
+  if (!pending_) {
+    return;
+  }
+  {
+    std::scoped_lock lock(setting().mutex);
+    if (setting().ahead == pending_) {
+      setting().ahead.reset();
+    }
+  }
+  pending_->abandon.store(true);
+  pending_->thread.join();
+}
+
+void enableFileChecks(std::filesystem::path program, std::chrono::milliseconds timeout) {
+  std::scoped_lock lock(setting().mutex);
+  setting().program = std::move(program);
+  setting().timeout = timeout;
+}
+
+void checkFileInChildProcess(const std::string& spec, const ProgressFn& progress) {
+  std::filesystem::path program;
+  std::chrono::milliseconds timeout{0};
+  std::shared_ptr<FileCheckAhead::Pending> ahead;
+  {
+    std::scoped_lock lock(setting().mutex);
+    program = setting().program;
+    timeout = setting().timeout;
+    if (setting().ahead && setting().ahead->spec == spec) {
+      ahead = std::move(setting().ahead);
+      setting().ahead.reset();
+    }
+  }
+  if (program.empty()) {
+    return;
+  }
+  const std::string name = std::filesystem::path(spec).filename().string();
+  std::function<void()> tick;
+  if (progress) {
+    tick = [&] { progress(0.0, "checking " + name + " in a separate process"); };
+  }
+  if (ahead) {
+    // Started ahead (FileCheckAhead): wait for it here, telling `progress`; a throw from it
+    // abandons the check (the handle's destructor kills the child).
+    std::unique_lock lock(ahead->mutex);
+    while (!ahead->finished.wait_for(lock, std::chrono::milliseconds(100),
+                                     [&] { return ahead->done; })) {
+      if (tick) {
+        lock.unlock();
+        tick();
+        lock.lock();
+      }
+    }
+    judge(spec, ahead->run, ahead->timeout, ahead->memo);
+    return;
+  }
+  const std::string memo = memoLine(program, spec);
+  if (!memo.empty() && passedBefore(memo)) {
+    return;
+  }
+  judge(spec, runCheck(program, spec, timeout, tick), timeout, memo);
 }
 
 void readFileForCheck(const std::string& spec) {

@@ -12,11 +12,18 @@
 // frames is still read in Cineflow's own process (each frame's stored bytes are checked where the
 // recording holds checksums).
 //
-// Costs one process start per file opened (tens of milliseconds; README, Robustness). Test
-// programs, which cannot run `cineflow check-file`, leave the checks off and open files directly.
+// Costs one process start per file opened (about 0.1 s for a recording; README, Robustness), and
+// never twice for the same file: a check the file passed is remembered in the cache folder
+// (acquire/sim_cache.hpp simCacheDirectory(), "file-checks.txt"), keyed by the file's device,
+// inode, size and modification and change times and by the checking program's own size and time,
+// so that a file changed in any way, or a rebuilt Cineflow, checks again. A caller that knows
+// early which file it will open starts the check ahead (FileCheckAhead) and sets up meanwhile.
+// Test programs, which cannot run `cineflow check-file`, leave the checks off and open files
+// directly.
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "acquire/frame_source.hpp"
@@ -34,6 +41,27 @@ void enableFileChecks(std::filesystem::path program,
 // at once: the file is opened as before. `progress` hears "checking ..." about every 100 ms and may
 // throw to abandon the check (the child is then killed).
 void checkFileInChildProcess(const std::string& spec, const ProgressFn& progress = {});
+
+// Starts the check of `spec` now, on a thread of its own ("cf-check"), so that it runs while the
+// caller sets up what does not need the file (the backend: on CUDA the device's context; the
+// tuner); the next checkFileInChildProcess(spec) takes its result instead of starting another
+// child, still telling its `progress` while it waits. Destroying the handle first abandons the
+// check (the child is killed) and leaves the next checkFileInChildProcess(spec) to check anew.
+// Does nothing when the checks are off, `spec` is not a file openSource() reads from outside (a
+// simulator, a plugin, a stream), or the file passed a check already. Create and destroy it on the
+// thread that opens the source.
+class FileCheckAhead {
+ public:
+  explicit FileCheckAhead(const std::string& spec);
+  ~FileCheckAhead();
+  FileCheckAhead(const FileCheckAhead&) = delete;
+  FileCheckAhead& operator=(const FileCheckAhead&) = delete;
+
+  struct Pending;  // file_check.cpp
+
+ private:
+  std::shared_ptr<Pending> pending_;
+};
 
 // What the child runs: opens `spec` with the reader openSource() would use and reads its first
 // and last frames (a MATLAB file: its variable headers). Throws SourceError with the reader's

@@ -36,6 +36,11 @@ bool isMatFile(const std::string& spec) {
   return file.read(head.data(), head.size()) && std::string_view(head.data(), 6) == "MATLAB";
 }
 
+bool readsFileFromOutside(const std::string& spec) {
+  return spec != "sim" && spec != "sim-flow" && spec != "oct-sim" && !spec.starts_with("plugin:") &&
+         !spec.starts_with("zmq:");
+}
+
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
                                                const ProgressFn& progress) {
   auto feed = std::make_unique<StreamFeed>(endpoint.empty() ? "tcp://*:5555" : endpoint, progress);

@@ -24,6 +24,9 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
 // abandon the wait), then opens the source its modality images. Throws SourceError.
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
                                                const ProgressFn& progress = {});
+// Whether openSource(spec) reads a file from outside (a recording or MATLAB file: everything but
+// the simulators, plugins and network streams); reads nothing.
+bool readsFileFromOutside(const std::string& spec);
 // Whether `spec` ends in .mat (any case); reads nothing, so the GUI thread may ask.
 bool hasMatExtension(const std::string& spec);
 // Whether `spec` names a MATLAB file: by its extension, else by the text header that v5 and v7.3

@@ -70,11 +70,12 @@ void Cineloop::beginWrite(int slot) noexcept {
   s.entries[static_cast<std::size_t>(slot)].generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
-void Cineloop::endWrite(int slot, const acquire::FrameHeader& header) noexcept {
+void Cineloop::endWrite(int slot, const acquire::FrameHeader& header, bool fresh) noexcept {
   Storage& s = *storage_;
   {
     std::lock_guard lock(s.headerMutex);
     s.entries[static_cast<std::size_t>(slot)].header = header;
+    s.entries[static_cast<std::size_t>(slot)].fresh = fresh;
     s.writeOrder[static_cast<std::size_t>(slot)] = s.written.fetch_add(1) + 1;
   }
   s.entries[static_cast<std::size_t>(slot)].generation.fetch_add(1, std::memory_order_acq_rel);
@@ -146,7 +147,8 @@ std::optional<int> Cineloop::findSlot(const Storage& s, std::optional<std::uint6
 }
 
 bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReader& read,
-                         acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
+                         acquire::FrameHeader& header, process::ImageGeometry& geometry,
+                         bool* fresh) const {
   auto s = storage();
   if (!s) {
     return false;
@@ -162,9 +164,11 @@ bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReade
     if (before == 0 || before % 2 != 0) {
       continue;
     }
+    bool entryFresh = true;
     {
       std::lock_guard lock(s->headerMutex);
       header = entry.header;
+      entryFresh = entry.fresh;
     }
     const std::size_t count = s->geometry.values();
     if (!read(s->images.data() + static_cast<std::size_t>(*slot) * count, s->geometry)) {
@@ -173,6 +177,9 @@ bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReade
     if (entry.generation.load(std::memory_order_acquire) == before &&
         (!sequence || header.sequence == *sequence)) {
       geometry = s->geometry;
+      if (fresh != nullptr) {
+        *fresh = entryFresh;
+      }
       return true;
     }
   }
@@ -180,7 +187,8 @@ bool Cineloop::readImage(std::optional<std::uint64_t> sequence, const ImageReade
 }
 
 bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
-                         acquire::FrameHeader& header, process::ImageGeometry& geometry) const {
+                         acquire::FrameHeader& header, process::ImageGeometry& geometry,
+                         bool* fresh) const {
   auto s = storage();
   if (!s) {
     return false;
@@ -193,7 +201,7 @@ bool Cineloop::copyImage(std::optional<std::uint64_t> sequence, std::vector<floa
         backend.copyBlocking(pixels.data(), image, g.values() * sizeof(float));
         return true;
       },
-      header, geometry);
+      header, geometry, fresh);
 }
 
 }  // namespace cineflow::pipeline

@@ -41,7 +41,8 @@ class Cineloop {
   // `count` consecutive slots from `first` as one span ([count][nz][nx]): a volume's block.
   compute::DeviceSpan<float> slotsImage(int first, int count) const;
   void beginWrite(int slot) noexcept;
-  void endWrite(int slot, const acquire::FrameHeader& header) noexcept;
+  // `fresh`: every layer was computed from this frame (pipeline/engine_types.hpp CompletedFrame).
+  void endWrite(int slot, const acquire::FrameHeader& header, bool fresh = true) noexcept;
   // Instead of endWrite(): the slot's image is not to be shown (a damaged frame); it stays empty
   // until written again.
   void abandonWrite(int slot) noexcept;
@@ -51,26 +52,30 @@ class Cineloop {
   std::vector<acquire::FrameHeader> headers() const;  // complete entries, oldest first
   // Copies the image of `sequence` (the newest when nullopt) into `pixels` (resized to
   // geometry.values(): every layer), with its header and geometry. Returns false when no such
-  // complete entry exists.
+  // complete entry exists. `fresh`, when given, says whether every layer was computed from that
+  // frame (endWrite()).
   bool copyImage(std::optional<std::uint64_t> sequence, std::vector<float>& pixels,
-                 acquire::FrameHeader& header, process::ImageGeometry& geometry) const;
+                 acquire::FrameHeader& header, process::ImageGeometry& geometry,
+                 bool* fresh = nullptr) const;
 
   // The general form of copyImage for readers that copy elsewhere (the display copies device to
   // texture, the readout one pixel): `read` gets the slot's image (device memory on the CUDA
   // backend, geometry.values() values: every layer) and must have finished reading it when it
   // returns (e.g. synchronised its stream); it returns false to give up. The read is then validated
   // against the seqlock and repeated if the slot was rewritten meanwhile. Returns true with the
-  // header and geometry of what was read, false when no such complete entry exists or `read` gave
-  // up.
+  // header and geometry of what was read (and `fresh`, when given), false when no such complete
+  // entry exists or `read` gave up.
   using ImageReader =
       std::function<bool(const float* image, const process::ImageGeometry& geometry)>;
   bool readImage(std::optional<std::uint64_t> sequence, const ImageReader& read,
-                 acquire::FrameHeader& header, process::ImageGeometry& geometry) const;
+                 acquire::FrameHeader& header, process::ImageGeometry& geometry,
+                 bool* fresh = nullptr) const;
 
  private:
   struct Slot {
     std::atomic<std::uint64_t> generation{0};  // odd while being written; 0: never written
     acquire::FrameHeader header;               // guarded by Storage::headerMutex
+    bool fresh = true;                         // guarded by Storage::headerMutex
   };
   struct Storage {
     compute::Backend* backend = nullptr;

@@ -38,6 +38,7 @@ struct InFlightSlot {
   // slot's next frame may overwrite it only after that.
   std::unique_ptr<compute::Event> released;
   compute::PinnedBuffer<float> observed;  // D2H copy of the image for the frame observer
+  bool fresh = true;  // the processor's lastImageFresh() for the frame dispatched here
   std::unique_ptr<compute::Event> uploadStart, uploaded, done;
   std::vector<std::unique_ptr<compute::Event>> marks;  // processor stage marks
   acquire::FrameHeader header;                         // of the frame now in this slot

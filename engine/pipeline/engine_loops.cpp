@@ -344,6 +344,7 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.header, slot.raw.view(), image, slot.marks);
+  slot.fresh = processor->lastImageFresh();
   if (observer) {
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
     compute->enqueueHost([this, &slot, staged] {
@@ -353,7 +354,7 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
         }
         return;
       }
-      observer(CompletedFrame{slot.header, geometry, slot.observed.host()});
+      observer(CompletedFrame{slot.header, geometry, slot.observed.host(), slot.fresh});
     });
   } else if (staged && discardObserver) {
     compute->enqueueHost([this, &slot] {
@@ -370,12 +371,12 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   // The header travels by value: the engine may reuse `slot` before this callback has run. The
   // decode status does not: the engine waits for `released` before it reuses a staged slot.
   const int* status = staged ? slot.statusHost.data() : nullptr;
-  notify->enqueueHost([this, loopSlot, header = slot.header, status] {
+  notify->enqueueHost([this, loopSlot, header = slot.header, fresh = slot.fresh, status] {
     if (status != nullptr && *status != 0) {
       cineloop.abandonWrite(loopSlot);  // damaged: never shown (checkDecoded reports it)
       return;
     }
-    cineloop.endWrite(loopSlot, header);
+    cineloop.endWrite(loopSlot, header, fresh);
     onProcessed(header);
   });
   if (staged) {

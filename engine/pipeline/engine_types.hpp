@@ -103,11 +103,14 @@ struct EngineStats {
 };
 
 // A completed image, handed to the frame observer on a host callback. `image` is host memory
-// that is valid only during the call: copy what you keep.
+// that is valid only during the call: copy what you keep. `fresh`: every layer was computed from
+// this frame (FrameProcessor::lastImageFresh(); false where Doppler's flow layers repeat an
+// earlier estimate or hold none yet): what averages over frames must keep to.
 struct CompletedFrame {
   const acquire::FrameHeader& header;
   const process::ImageGeometry& geometry;
   std::span<const float> image;
+  bool fresh = true;
 };
 using FrameObserver = std::function<void(const CompletedFrame&)>;
 // Told once of each frame the source delivered that the frame observer will never see: its

@@ -40,6 +40,11 @@ class FrameProcessor {
   virtual void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                        compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
                        StageMarks marks) = 0;
+  // Whether every layer of the image the last enqueue() wrote was computed from that frame's
+  // data: false when a layer repeats an earlier frame's result or holds none yet (Doppler's flow
+  // layers between the estimates of block mode, and before the first full ensemble). Read on the
+  // enqueuing thread right after enqueue(); true by default.
+  virtual bool lastImageFresh() const { return true; }
   // The configured stages that have several implementations (tune/tuning.hpp), for the tuner:
   // each selects a variant and runs the stage once, synchronously, on the processor's own
   // buffers (on the engine thread, with no frame in flight). Valid until the next configure().

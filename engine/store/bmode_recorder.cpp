@@ -13,8 +13,9 @@ namespace {
 class BmodeFileSink final : public FrameSink {
  public:
   explicit BmodeFileSink(std::unique_ptr<BmodeWriter> writer) : writer_(std::move(writer)) {}
-  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
-    writer_->appendFrame(header, image);
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                   bool fresh) override {
+    writer_->appendFrame(header, image, fresh);
   }
   void finish() override { writer_->finish(); }
   void markIncomplete(const std::string& reason) override { writer_->markIncomplete(reason); }
@@ -141,7 +142,8 @@ void BmodeRecorder::closeAdmission() {
   changed_.notify_all();
 }
 
-bool BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const float> image) {
+bool BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const float> image,
+                         bool fresh) {
   if (image.size() != pixels_) {
     throw StoreError("recorder: image of " + std::to_string(image.size()) + " pixels, expected " +
                      std::to_string(pixels_));
@@ -164,6 +166,7 @@ bool BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const flo
   lock.unlock();
   Slot& slot = slots_[static_cast<std::size_t>(index)];  // owned by this call until queued
   slot.header = header;
+  slot.fresh = fresh;
   std::copy(image.begin(), image.end(), slot.pixels.begin());
   lock.lock();
   queue_[(queueHead_ + queueCount_) % queue_.size()] = index;
@@ -190,7 +193,7 @@ void BmodeRecorder::run() {
     std::string message;
     if (!failed) {
       try {
-        sink_->appendFrame(slot.header, slot.pixels);
+        sink_->appendFrame(slot.header, slot.pixels, slot.fresh);
       } catch (const std::exception& e) {
         message = std::string("recorder: ") + e.what();
       } catch (...) {

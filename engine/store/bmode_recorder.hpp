@@ -37,7 +37,9 @@ class BmodeWriter;
 class FrameSink {
  public:
   virtual ~FrameSink() = default;
-  virtual void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) = 0;
+  // `fresh`: every layer was computed from this frame (pipeline CompletedFrame::fresh).
+  virtual void appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                           bool fresh) = 0;
   virtual void finish() = 0;  // after the last frame
   // Before finish(): the run ended early for `reason` (a file says so in an attribute).
   virtual void markIncomplete(const std::string& /*reason*/) {}
@@ -68,7 +70,8 @@ class BmodeRecorder {
   void closeAdmission();
   // Any thread; never waits. Returns false when it dropped the image (no slot free). Throws
   // StoreError when the image size is wrong, a write already failed, or after finish().
-  bool push(const acquire::FrameHeader& header, std::span<const float> image);
+  // `fresh` goes to the sink with the image (FrameSink::appendFrame).
+  bool push(const acquire::FrameHeader& header, std::span<const float> image, bool fresh = true);
   // Closes admission, writes everything queued, then finishes the sink (for a file: the
   // temporary name is renamed onto the final one). Throws StoreError with the first write error;
   // the file is then not created.
@@ -84,6 +87,7 @@ class BmodeRecorder {
   struct Slot {
     acquire::FrameHeader header;
     std::vector<float> pixels;
+    bool fresh = true;
   };
   void run();
   std::size_t unreservedFree() const;  // caller holds mutex_

@@ -60,6 +60,7 @@ struct BmodeWriter::Impl {
   StagedH5File file;
   process::ImageGeometry geometry;
   H5Dataset bmode, sequence, timestamp, elevation;
+  H5Dataset fresh;                // with flow layers: /flow_fresh
   std::array<H5Dataset, 3> flow;  // an image with flow layers: velocity, variance, power
   std::uint64_t frames = 0;
   std::string incompleteReason;
@@ -77,6 +78,7 @@ struct BmodeWriter::Impl {
     sequence.reset();
     timestamp.reset();
     elevation.reset();
+    fresh.reset();
   }
 
   // float32 [frames][z][x], one frame per chunk (appends and frame reads touch one).
@@ -120,6 +122,12 @@ struct BmodeWriter::Impl {
     timestamp = createGrowingSeries(root, "timestamp_ns", H5T_STD_I64LE, "ns");
     writeStringAttribute(timestamp.get(), "clock", "steady (monotonic), arbitrary origin");
     elevation = createGrowingSeries(root, "elevation_m", H5T_IEEE_F64LE, "m");
+    if (geometry.hasFlow()) {
+      fresh = createGrowingSeries(root, "flow_fresh", H5T_STD_U8LE, nullptr);
+      writeStringAttribute(fresh.get(), "meaning",
+                           "1: the frame's flow layers hold an estimate made at that frame; 0: "
+                           "they repeat an earlier one (block ensembles) or hold none yet");
+    }
   }
 };
 
@@ -150,7 +158,8 @@ BmodeWriter::~BmodeWriter() {
   }
 }
 
-void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<const float> image) {
+void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                              bool fresh) {
   ErrorScope scope;
   Impl& s = *impl_;
   s.file.requireOpen("append frame");
@@ -172,6 +181,8 @@ void BmodeWriter::appendFrame(const acquire::FrameHeader& header, std::span<cons
                          image.data() + (layer + 1) * s.geometry.pixels(), n, frameDims,
                          names[layer]);
       }
+      const std::uint8_t flag = fresh ? 1 : 0;
+      appendAlongFirst(s.fresh.get(), H5T_NATIVE_UINT8, &flag, n, {}, "flow_fresh");
     }
     appendAlongFirst(s.sequence.get(), H5T_NATIVE_UINT64, &header.sequence, n, {}, "sequence");
     appendAlongFirst(s.timestamp.get(), H5T_NATIVE_INT64, &header.timestampNs, n, {},
@@ -206,7 +217,8 @@ void BmodeWriter::finish() {
                  {&s.flow[2], "power_db"},
                  {&s.sequence, "sequence"},
                  {&s.timestamp, "timestamp_ns"},
-                 {&s.elevation, "elevation_m"}});
+                 {&s.elevation, "elevation_m"},
+                 {&s.fresh, "flow_fresh"}});
 }
 
 std::uint64_t BmodeWriter::frames() const {

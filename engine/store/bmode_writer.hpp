@@ -10,6 +10,9 @@
 //   /sequence      uint64 [frames]   frame sequence numbers (gaps where frames were dropped)
 //   /timestamp_ns  int64 [frames]    acquisition time, steady clock, units = "ns"
 //   /elevation_m   float64 [frames]  elevation of each frame, units = "m"
+//   /flow_fresh    uint8 [frames]    with flow layers: 1 where the frame's flow layers hold an
+//                  estimate made at that frame, 0 where they repeat an earlier one (Doppler block
+//                  mode between estimates) or hold none yet; averages over frames take the 1s
 //   root attribute complete = 1, or 0 with incomplete_reason ("interrupted by SIGINT (Ctrl-C)",
 //     the error that stopped the run) when the run ended before its last frame: the file holds
 //     every frame processed until then
@@ -54,7 +57,9 @@ class BmodeWriter {
   // Appends one image, [layer][z][x] row-major, geometry.values() values. Throws StoreError (wrong
   // size, write failure such as a full disk, after finish()); after a write failure the writer is
   // spoiled: finish() throws and nothing appears under the final name.
-  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image);
+  // `fresh`: every layer was computed from this frame (/flow_fresh).
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                   bool fresh = true);
   // Flushes, closes and renames onto the final path (replacing an existing file there). Throws
   // StoreError and removes the temporary file on failure.
   void finish();

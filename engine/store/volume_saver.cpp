@@ -102,8 +102,8 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
     }
     what = "volume " + std::to_string(access.info().number);
     if (!request.mayReplace && std::filesystem::exists(request.path)) {
-      outcome.message = "Cannot save " + what + " (it stays buffered): " +
-                        request.path.string() + " already exists and is not replaced";
+      outcome.message = "Cannot save " + what + " (it stays buffered): " + request.path.string() +
+                        " already exists and is not replaced";
       return outcome;
     }
     const pipeline::VolumeView view = access.view();

@@ -53,6 +53,10 @@ class BmodeProcessor final : public FrameProcessor {
     enqueue(stream, acquire::FrameHeader{}, raw, image, marks);
   }
 
+  // The flow layers of the Doppler modes hold a new estimate only when one was due
+  // (FlowEstimator::estimated()); the B-mode layer is always the frame's own.
+  bool lastImageFresh() const override { return !isDoppler(mode_) || flow_.estimated(); }
+
   const BandpassFilter& bandpass() const { return bandpass_; }
   // The beamformer of either mode (DasBeamformer::variants(), IqBeamformer::variants()).
   std::vector<tune::TunableStage> tunableStages(compute::Backend& backend) override;

@@ -66,7 +66,8 @@ struct DiskLog {
 class LoggingSink final : public store::FrameSink {
  public:
   explicit LoggingSink(std::shared_ptr<DiskLog> log) : log_(std::move(log)) {}
-  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image) override {
+  void appendFrame(const acquire::FrameHeader& header, std::span<const float> image,
+                   bool /*fresh*/) override {
     std::unique_lock lock(log_->mutex);
     if (log_->failAt == header.sequence) {
       throw store::StoreError("disk full at frame " + std::to_string(header.sequence));

@@ -25,6 +25,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -463,6 +464,60 @@ class TestCliSafety : public QObject {
     QVERIFY2(tooFew.err.contains("fewer than one Doppler ensemble of 6"), qPrintable(tooFew.err));
     const Run fits = runApp(doppler + QStringList{"--ensemble", "6"}, kHangMs);
     QVERIFY2(fits.exitCode == 0, qPrintable(fits.err + fits.out));
+  }
+
+  // Found from outside: in block mode (ensemble 6 over 12 frames) frames 7-11 repeated frame 6's
+  // estimate with nothing to tell them apart, so an average over frames counted it six times.
+  // /flow_fresh marks the frames whose flow layers hold an estimate made at that frame.
+  // The rotating disk: its flow differs from ensemble to ensemble.
+  void dopplerFramesSayWhichCarryAFreshEstimate() {
+    const std::string recording = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+    if (recording.empty()) {
+      QSKIP("verasonics_rotating_disk.h5 is not in the shared data folder");
+    }
+    QTemporaryDir dir;
+    for (const QString& mode : {QStringLiteral("block"), QStringLiteral("sliding")}) {
+      const QString output = dir.filePath(mode + ".h5");
+      const Run run =
+          runApp({"--headless", "--backend", "cpu", "--no-tune", "--input",
+                  QString::fromStdString(recording), "--output", output, "--mode", "doppler",
+                  "--frames", "12", "--ensemble", "6", "--ensemble-mode", mode},
+                 kHangMs);
+      QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+      const cineflow::test::PlainFile file(output.toStdString());
+      QVERIFY(file.id >= 0);
+      const auto fresh =
+          cineflow::test::readAll<std::uint8_t>(file.id, "/flow_fresh", H5T_NATIVE_UINT8);
+      QCOMPARE(fresh.size(), std::size_t{12});
+      // The first estimate needs 6 frames; block mode estimates every 6th frame, sliding mode
+      // at every frame from then on.
+      for (std::size_t f = 0; f < fresh.size(); ++f) {
+        const bool due = f >= 5 && (mode == "sliding" || (f + 1) % 6 == 0);
+        QVERIFY2(fresh[f] == (due ? 1 : 0), qPrintable(mode + ": frame " + QString::number(f) +
+                                                       " fresh " + QString::number(fresh[f])));
+      }
+      if (mode == "block") {
+        // What the 0s mean: the velocity of frames 7-11 (index 6-10) is frame 6's (index 5).
+        const auto velocity =
+            cineflow::test::readAll<float>(file.id, "/velocity_m_s", H5T_NATIVE_FLOAT);
+        const std::size_t pixels = velocity.size() / 12;
+        const auto frame = [&](std::size_t f) {
+          return std::vector<float>(
+              velocity.begin() + static_cast<std::ptrdiff_t>(f * pixels),
+              velocity.begin() + static_cast<std::ptrdiff_t>((f + 1) * pixels));
+        };
+        const auto equalWithNaN = [](const std::vector<float>& a, const std::vector<float>& b) {
+          return std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) {
+            return x == y || (std::isnan(x) && std::isnan(y));
+          });
+        };
+        const std::vector<float> first = frame(5);
+        QVERIFY(std::any_of(first.begin(), first.end(),
+                            [](float v) { return v != 0 && !std::isnan(v); }));
+        QVERIFY(equalWithNaN(frame(10), first));
+        QVERIFY(!equalWithNaN(frame(11), first));
+      }
+    }
   }
 
   // Found from outside: RF mode on 0.1 mm depth steps at 3.5 MHz aliased the envelope (points

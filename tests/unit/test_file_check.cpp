@@ -14,6 +14,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "acquire/child_process.hpp"
 #include "modality/file_check.hpp"
@@ -28,10 +29,12 @@ using namespace std::chrono_literals;
 namespace {
 
 // Ends as the file's name says: "crash" by SIGSEGV, "loop" never, "refuse" with a message and exit
-// code 1, "other" with exit code 3, anything else reads (exit 0). Writes its pid next to the file.
+// code 1, "other" with exit code 3, anything else reads (exit 0). Writes its pid next to the file
+// and adds a line to "<file>.count".
 constexpr const char* kStandIn = R"sh(#!/bin/sh
 [ "$1" = check-file ] || exit 2
 echo $$ > "$2.pid"
+echo x >> "$2.count"
 case "$2" in
   *crash*) kill -SEGV $$ ;;
   *loop*) while :; do sleep 1; done ;;
@@ -60,8 +63,19 @@ class TestFileCheck : public QObject {
   }
 
  private slots:
+  // How many times the stand-in checked `file`.
+  int checks(const std::string& file) const {
+    std::ifstream in(file + ".count");
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++lines;
+    }
+    return lines;
+  }
+
   void initTestCase() {
     QVERIFY(dir_.isValid());
+    qputenv("CINEFLOW_CACHE_DIR", dir_.filePath("cache").toUtf8());  // the memo of passed checks
     standIn_ = path("stand-in.sh");
     std::ofstream(standIn_) << kStandIn;
     std::filesystem::permissions(standIn_, std::filesystem::perms::owner_all);
@@ -126,6 +140,63 @@ class TestFileCheck : public QObject {
                              acquire::checkFileInChildProcess(path("loop-cancel.h5"), cancelSoon));
     QCOMPARE(ticks, 5);
     QVERIFY2(!childStillExists(path("loop-cancel.h5")), "the cancelled child was left running");
+  }
+
+  // A file that passed is not checked again until it changes; a refused one is checked each time.
+  void aPassedCheckIsRememberedUntilTheFileChanges() {
+    acquire::enableFileChecks(standIn_, 10s);
+    const std::string file = path("memo.h5");
+    std::ofstream(file) << "first";
+    acquire::checkFileInChildProcess(file);
+    acquire::checkFileInChildProcess(file);
+    QCOMPARE(checks(file), 1);
+    std::ofstream(file, std::ios::app) << " and more";
+    acquire::checkFileInChildProcess(file);
+    QCOMPARE(checks(file), 2);
+    const std::string refused = path("refuse-memo.h5");
+    std::ofstream(refused) << "bad";
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      QVERIFY(!test::refusal([&] { acquire::checkFileInChildProcess(refused); }).isEmpty());
+    }
+    QCOMPARE(checks(refused), 2);
+  }
+
+  // A check started ahead runs while the caller sets up; opening takes its verdict, once.
+  void aCheckStartedAheadGivesItsVerdictToTheOpen() {
+    acquire::enableFileChecks(standIn_, 10s);
+    const std::string good = path("ahead.h5"), crash = path("crash-ahead.h5");
+    std::ofstream(good) << "good";
+    std::ofstream(crash) << "crash";
+    {
+      const acquire::FileCheckAhead ahead(good);
+      acquire::checkFileInChildProcess(good);
+      QCOMPARE(checks(good), 1);
+    }
+    {
+      const acquire::FileCheckAhead ahead(crash);
+      const QString message = test::refusal([&] { acquire::checkFileInChildProcess(crash); });
+      QVERIFY2(message.contains("crashed") && message.contains("crash-ahead.h5"),
+               qPrintable(message));
+      QCOMPARE(checks(crash), 1);
+    }
+    // Not a file: nothing starts.
+    { const acquire::FileCheckAhead simulator("sim"); }
+    QVERIFY(!std::filesystem::exists(path("sim.count")));
+  }
+
+  // A check started ahead and never taken (the run ended first) is abandoned: its child killed.
+  void anAbandonedCheckAheadKillsItsChild() {
+    acquire::enableFileChecks(standIn_, 60s);
+    const std::string file = path("loop-ahead.h5");
+    std::ofstream(file) << "loop";
+    {
+      const acquire::FileCheckAhead ahead(file);
+      for (int wait = 0; wait < 100 && checks(file) == 0; ++wait) {
+        std::this_thread::sleep_for(20ms);  // until the child runs
+      }
+      QCOMPARE(checks(file), 1);
+    }
+    QVERIFY2(!childStillExists(file), "the abandoned child was left running");
   }
 
   // Output past the limit is dropped while the child still runs to its end (never blocked on a

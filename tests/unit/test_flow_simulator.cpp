@@ -24,7 +24,7 @@ constexpr double kTolerance = 0.05;  // the issue's: 5 % of the true velocity
 // the noise floor (-50 dB of the peak) after it: at least 20 dB under the weakest flow.
 constexpr double kTissueRejectionDb = 20;
 
-// The layers averaged over every frame from the first full ensemble on ([layer][z][x]), through
+// The layers averaged over every frame that made a new estimate ([layer][z][x]), through
 // the chain on the CPU, for `frames` frames of `source` (in order, none missing).
 std::vector<double> meanImage(acquire::FlowSimulator& source, const process::ImagingParams& imaging,
                               int frames) {
@@ -47,8 +47,8 @@ std::vector<double> meanImage(acquire::FlowSimulator& source, const process::Ima
     if (const std::string error = stream->takeError(); !error.empty()) {
       throw std::runtime_error(error);
     }
-    if (f + 1 < imaging.doppler.ensemble) {
-      continue;
+    if (!processor.lastImageFresh()) {
+      continue;  // no estimate yet, or (block ensembles) a repeat of the last one
     }
     ++estimates;
     for (std::size_t p = 0; p < sum.size(); ++p) {
