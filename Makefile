@@ -4,11 +4,26 @@
 # Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan; CI runs it
 # after make test), make package (the Debian package, into build/<preset>/packages), make fuzz
 # (every libFuzzer harness, FUZZ_RUNS inputs each or FUZZ_SECONDS each), make clean.
+# CUDA_ARCHITECTURES=... builds the CUDA code for those GPUs only (CI: one).
 
 PRESET ?= release
 JOBS ?= $(shell nproc)
 BUILD_DIR := build/$(PRESET)
 CINEFLOW := $(BUILD_DIR)/app/cineflow
+# CUDA_ARCHITECTURES: the GPUs the CUDA code is compiled for (CMake's CUDA architecture names, e.g.
+# 90 or "80-real;90"); empty: the default set (cmake/CineflowCuda.cmake). CI, which has no GPU,
+# compiles every kernel for one architecture only.
+CUDA_ARCHITECTURES ?=
+CMAKE_ARGS := $(if $(CUDA_ARCHITECTURES),-DCINEFLOW_CUDA_ARCHITECTURES="$(CUDA_ARCHITECTURES)")
+
+# ccache (packaging/install-deps.sh installs it) keeps compilations between builds, presets and
+# clones: a cache from an earlier run makes a rebuild mostly lookups.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+export CMAKE_C_COMPILER_LAUNCHER ?= $(CCACHE)
+export CMAKE_CXX_COMPILER_LAUNCHER ?= $(CCACHE)
+export CMAKE_CUDA_COMPILER_LAUNCHER ?= $(CCACHE)
+endif
 
 .PHONY: deps configure build run test sanitize package fuzz clean
 
@@ -16,7 +31,7 @@ deps:
 	@bash packaging/install-deps.sh
 
 configure: deps
-	@cmake --preset $(PRESET) >/dev/null || cmake --preset $(PRESET)
+	@cmake --preset $(PRESET) $(CMAKE_ARGS) >/dev/null || cmake --preset $(PRESET) $(CMAKE_ARGS)
 
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
@@ -48,14 +63,16 @@ sanitize: build
 	ctest --preset tsan -j $(JOBS)
 
 # Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set; the
-# seed corpora come from the real recordings in SHARED_DATA where it exists.
+# seed corpora come from the real recordings in SHARED_DATA where it exists. The harnesses are
+# built in the asan-ubsan tree (clang, with libFuzzer's coverage), beside the sanitized tests, so
+# after make sanitize this builds nothing.
 FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
 SHARED_DATA ?= ../shared/data
 fuzz: deps
-	cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS)
-	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
-	  --shared-data $(SHARED_DATA)
+	cmake --preset asan-ubsan >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
+	python3 tests/fuzz/run_fuzzers.py build/asan-ubsan --runs $(FUZZ_RUNS) \
+	  --seconds $(FUZZ_SECONDS) --shared-data $(SHARED_DATA)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build

@@ -22,8 +22,9 @@
 #include "device_fill.hpp"
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "subcommand.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {
@@ -478,7 +479,7 @@ int bench(const BenchOptions& options, compute::Backend& device) {
     results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;
   }
   if (trace) {
-    store::writeFileAtomically(options.tracePath, trace->chromeJson());
+    base::writeFileAtomically(options.tracePath, trace->chromeJson());
     std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
   }
   results.framesTimed = plain.framesTimed;

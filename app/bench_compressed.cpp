@@ -20,7 +20,7 @@
 #include "bench.hpp"
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"

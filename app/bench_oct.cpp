@@ -12,10 +12,11 @@
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "oct/oct_modality.hpp"
+#include "registry/oct_engine.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
 #include "profile/trace_recorder.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {
@@ -111,7 +112,7 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
     std::printf("variant       %s\n", tune::describeChoice(choice).c_str());
   }
   if (trace) {
-    store::writeFileAtomically(tracePath, trace->chromeJson());
+    base::writeFileAtomically(tracePath, trace->chromeJson());
     std::printf("wrote %zu trace spans to %s\n", trace->size(), tracePath.c_str());
   }
   if (!jsonPath.empty()) {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {
@@ -145,16 +145,16 @@ std::string benchJson(const BenchResults& r) {
     json += key;
     json += "\": " + value + ",\n";
   };
-  field("device", store::jsonString(r.device));
-  field("backend", store::jsonString(r.backend));
-  field("modality", store::jsonString(r.modality));
-  field("preset", store::jsonString(r.preset));
-  field("mode", store::jsonString(r.mode));
+  field("device", base::jsonString(r.device));
+  field("backend", base::jsonString(r.backend));
+  field("modality", base::jsonString(r.modality));
+  field("preset", base::jsonString(r.preset));
+  field("mode", base::jsonString(r.mode));
   field("frames", jsonNumber(r.framesRequested));
   field("frames_timed", jsonNumber(r.framesTimed));
   field("warmup_frames", jsonNumber(r.warmupFrames));
   field("seconds", jsonNumber(r.seconds));
-  field("sample_type", store::jsonString(r.sampleType));
+  field("sample_type", base::jsonString(r.sampleType));
   field("frame_bytes", jsonNumber(static_cast<std::uint64_t>(r.frameBytes)));
   field("nx", jsonNumber(static_cast<std::uint64_t>(r.nx)));
   field("nz", jsonNumber(static_cast<std::uint64_t>(r.nz)));
@@ -197,12 +197,12 @@ std::string benchJson(const BenchResults& r) {
   for (std::size_t i = 0; i < r.variants.size(); ++i) {
     const tune::StageChoice& choice = r.variants[i];
     json += i == 0 ? "\n" : ",\n";
-    json += "    {\"stage\": " + store::jsonString(choice.stage) +
-            ", \"variant\": " + store::jsonString(choice.variant) +
-            ", \"chosen_by\": " + store::jsonString(tune::toString(choice.source)) +
+    json += "    {\"stage\": " + base::jsonString(choice.stage) +
+            ", \"variant\": " + base::jsonString(choice.variant) +
+            ", \"chosen_by\": " + base::jsonString(tune::toString(choice.source)) +
             ", \"measured_ms\": {";
     for (std::size_t v = 0; v < choice.entry.variants.size(); ++v) {
-      json += (v == 0 ? "" : ", ") + store::jsonString(choice.entry.variants[v].name) + ": " +
+      json += (v == 0 ? "" : ", ") + base::jsonString(choice.entry.variants[v].name) + ": " +
               jsonNumber(choice.entry.variants[v].ms);
     }
     json += "}}";
@@ -212,8 +212,8 @@ std::string benchJson(const BenchResults& r) {
   for (std::size_t i = 0; i < r.stages.size(); ++i) {
     const pipeline::StageStats& stage = r.stages[i];
     json += i == 0 ? "\n" : ",\n";
-    json += "    {\"name\": " + store::jsonString(stage.name) +
-            ", \"variant\": " + store::jsonString(stage.variant) +
+    json += "    {\"name\": " + base::jsonString(stage.name) +
+            ", \"variant\": " + base::jsonString(stage.variant) +
             ", \"median_ms\": " + jsonNumber(stage.medianMs) +
             ", \"p99_ms\": " + jsonNumber(stage.p99Ms) + "}";
   }
@@ -222,7 +222,7 @@ std::string benchJson(const BenchResults& r) {
 }
 
 void writeBenchJson(const BenchResults& results, const std::string& path) {
-  store::writeFileAtomically(path, benchJson(results));
+  base::writeFileAtomically(path, benchJson(results));
 }
 
 }  // namespace cineflow::app

@@ -87,7 +87,7 @@ void printBenchTable(const BenchResults& results, std::FILE* out);
 // save_p99_ms, and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
 // Writes benchJson() to `path` through a temporary file, synced and renamed
-// (store::writeFileAtomically), so neither a failed write nor a crash leaves a partial file under
+// (base::writeFileAtomically), so neither a failed write nor a crash leaves a partial file under
 // that name. Throws std::runtime_error naming the path.
 void writeBenchJson(const BenchResults& results, const std::string& path);
 

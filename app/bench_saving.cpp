@@ -53,13 +53,13 @@ void ContinuousSaver::poll() {
   }
   {
     // A cheap look (Engine::stats() would copy the statistics windows every poll).
-    const pipeline::VolumeLock latest = engine_.lockLatestVolume();
+    const process::VolumeLock latest = engine_.lockLatestVolume();
     if (!latest || (started_ > 0 && latest.info().number <= lastNumber_)) {
       return;  // nothing new since the last save
     }
   }
   std::string why;
-  const auto id = store_.bufferLatest(engine_, why);
+  const auto id = store_.bufferLatest(engine_.lockLatestVolume(), why);
   if (!id) {
     return;
   }

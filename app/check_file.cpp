@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "modality/file_check.hpp"
+#include "registry/file_check.hpp"
 
 namespace cineflow::app {
 

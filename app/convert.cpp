@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "arg_reader.hpp"
-#include "modality/file_check.hpp"
+#include "registry/file_check.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"

@@ -14,8 +14,8 @@
 #include "compute/backend.hpp"
 #include "console_progress.hpp"
 #include "interrupt_signals.hpp"
-#include "modality/file_check.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/file_check.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
@@ -26,7 +26,7 @@
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
 #include "store/raw_recorder.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "subcommand.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
@@ -361,13 +361,13 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
   int status = early.exitStatus;
   try {
     if (!options.reportPath.empty()) {
-      store::writeFileAtomically(
+      base::writeFileAtomically(
           options.reportPath,
           runReportJson(stats, {options.input, options.output, backend.deviceName(), seconds,
                                 recorder ? recorder->framesWritten() : 0}));
     }
     if (trace) {
-      store::writeFileAtomically(options.tracePath, trace->chromeJson());
+      base::writeFileAtomically(options.tracePath, trace->chromeJson());
       std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
     }
   } catch (const std::exception& e) {
@@ -427,7 +427,7 @@ int runHeadless(const CliOptions& options) {
     if (!options.tracePath.empty()) {
       requireWritableFile("--trace", options.tracePath);
     }
-    // A file from outside is checked in a separate process (modality/file_check.hpp) while the
+    // A file from outside is checked in a separate process (registry/file_check.hpp) while the
     // backend starts (on CUDA, the device's context); openSource() below takes the verdict.
     const acquire::FileCheckAhead fileCheck(options.input);
     std::string fallback;

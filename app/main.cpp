@@ -11,7 +11,7 @@
 #include "cli_options.hpp"
 #include "convert.hpp"
 #include "headless.hpp"
-#include "modality/file_check.hpp"
+#include "registry/file_check.hpp"
 #include "soak/soak_command.hpp"
 #include "tune_command.hpp"
 #if CINEFLOW_HAVE_UI

@@ -11,7 +11,7 @@
 #include "oct/oct_processor.hpp"
 #include "oct/oct_simulator.hpp"
 #include "process/mip.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "subcommand.hpp"
 #include "ultrasound/bmode_processor.hpp"
 
@@ -88,7 +88,7 @@ void drawProgress(double fraction, const std::string& what) {
 // volumes, with the objects they run on.
 struct TuneWorkload {
   std::string description;
-  std::unique_ptr<process::FrameProcessor> processor;
+  std::unique_ptr<modality::FrameProcessor> processor;
   process::MipProjector projector;
   compute::DeviceBuffer<float> volume;
   std::unique_ptr<compute::Stream> stream;
@@ -170,7 +170,7 @@ int runTune(int argc, char** argv) {
           std::printf("\nremembered in %s\n", tune::TuningHistory::defaultPath().c_str());
         }
         if (!options.exportPath.empty()) {
-          store::writeFileAtomically(options.exportPath, tune::pinsText(chosen));
+          base::writeFileAtomically(options.exportPath, tune::pinsText(chosen));
           std::printf("wrote the variant table %s\n", options.exportPath.c_str());
         }
         return 0;

@@ -12,7 +12,7 @@ min_cmake=3.25
 min_qt=6.3
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   libgl-dev libglew-dev
   libhdf5-dev hdf5-tools

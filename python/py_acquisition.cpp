@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_source.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"

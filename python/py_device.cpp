@@ -221,6 +221,31 @@ Element elementOfDlpack(const DLDataType& type, const std::string& what) {
                        " bits) Cineflow does not take: float32, int16, uint16 or complex64");
 }
 
+// A __cuda_array_interface__ pointer must lie in the memory of the device Cineflow runs on (the
+// interface, unlike DLPack, does not say which): asked of CUDA itself.
+void requireBackendDevice([[maybe_unused]] const void* data, const std::string& what,
+                          [[maybe_unused]] const compute::Backend& backend) {
+#if CINEFLOW_HAVE_CUDA
+  const auto* cuda = dynamic_cast<const compute::cuda::CudaBackend*>(&backend);
+  if (cuda == nullptr || data == nullptr) {
+    return;
+  }
+  using Kind = compute::cuda::CudaBackend::PointerPlace::Kind;
+  const auto place = cuda->placeOfPointer(data);
+  if (place.kind == Kind::Unknown) {
+    throw py::value_error(what + "'s __cuda_array_interface__ pointer is not memory CUDA knows "
+                                 "(neither device nor page-locked host memory)");
+  }
+  if (place.kind == Kind::Device && place.device != cuda->device()) {
+    throw py::value_error(what + " is on CUDA device " + std::to_string(place.device) +
+                          "; Cineflow runs on device " + std::to_string(cuda->device()) +
+                          " (CINEFLOW_CUDA_DEVICE)");
+  }
+#else
+  (void)what;
+#endif
+}
+
 InputArray fromCudaArrayInterface(const py::handle& object, const std::string& what,
                                   compute::Backend& backend) {
   const py::dict interface = object.attr("__cuda_array_interface__");
@@ -236,6 +261,7 @@ InputArray fromCudaArrayInterface(const py::handle& object, const std::string& w
       !cContiguous(input.shape, shapeFrom(interface["strides"]), sizeOf(input.element))) {
     refuseLayout(what, textOf(input.shape));
   }
+  requireBackendDevice(input.data, what, backend);
   if (interface.contains("stream") && !interface["stream"].is_none()) {
     waitForStream(backend, interface["stream"].cast<std::uintptr_t>());
   }

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "modality/modality.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "py_common.hpp"
 #include "py_frames.hpp"
@@ -134,7 +134,7 @@ class PyEngine {
         volumeFeed_ = std::make_unique<VolumeFeed>(store_, volumeCallable_, volumeQueue_);
       }
       engine_->setVolumeCallback(
-          [feed = volumeFeed_.get()](const pipeline::VolumeEndpoint& e) { feed->onVolume(e); });
+          [feed = volumeFeed_.get()](const process::VolumeEndpoint& e) { feed->onVolume(e); });
     }
     if (!callable_.is_none()) {
       {

@@ -29,7 +29,7 @@ class Volume {
         lent_(std::make_shared<std::atomic<bool>>(true)) {}
 
   std::uint64_t id() const { return access().id(); }
-  const pipeline::VolumeInfo& info() const { return access().info(); }
+  const process::VolumeInfo& info() const { return access().info(); }
   bool kept() const { return kept_; }
   void keep() {
     access();
@@ -54,7 +54,7 @@ class Volume {
 
   // The same as the zero-copy exporter itself, on either backend.
   std::shared_ptr<DeviceArray> view(int which) const {
-    const pipeline::VolumeView view = access().view();
+    const process::VolumeView view = access().view();
     const process::VolumeShape& s = access().info().shape;
     const float* data = nullptr;
     std::vector<std::int64_t> shape;
@@ -139,7 +139,7 @@ void Store::discard(std::uint64_t id) {
 
 std::uint64_t Store::keepLatest(const pipeline::Engine& engine) {
   std::string why;
-  const std::optional<std::uint64_t> id = store_.bufferLatest(engine, why);
+  const std::optional<std::uint64_t> id = store_.bufferLatest(engine.lockLatestVolume(), why);
   if (!id) {
     throw std::runtime_error(why);
   }
@@ -164,7 +164,7 @@ VolumeFeed::~VolumeFeed() {
   }
 }
 
-void VolumeFeed::onVolume(const pipeline::VolumeEndpoint& endpoint) {
+void VolumeFeed::onVolume(const process::VolumeEndpoint& endpoint) {
   std::string why;
   {
     std::scoped_lock lock(mutex_);

@@ -27,7 +27,7 @@
 #include <string>
 #include <thread>
 
-#include "pipeline/volume.hpp"
+#include "process/volume.hpp"
 #include "py_common.hpp"
 #include "store/file_metadata.hpp"
 #include "store/volume_saver.hpp"
@@ -71,7 +71,7 @@ class VolumeFeed {
   VolumeFeed& operator=(const VolumeFeed&) = delete;
 
   // The engine's volume callback (engine thread): buffers and queues, never waits.
-  void onVolume(const pipeline::VolumeEndpoint& endpoint);
+  void onVolume(const process::VolumeEndpoint& endpoint);
   // Until every queued volume has reached the callable (GIL released by the caller).
   void drain();
 

@@ -15,7 +15,7 @@
 
 #include "measurement_list.hpp"
 #include "picture_video.hpp"
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -64,7 +64,7 @@ class StagedFiles {
     while (!staged_.empty()) {
       const QString name = staged_.back();
       // Synced, renamed and its folder synced: a power cut leaves the old file or the new one.
-      if (const auto failure = store::publishFile(toPath(folder_.filePath(temporaryName(name))),
+      if (const auto failure = base::publishFile(toPath(folder_.filePath(temporaryName(name))),
                                                   toPath(folder_.filePath(name)))) {
         error = QStringLiteral("cannot save %1: %2: %3")
                     .arg(name, QString::fromStdString(failure->operation),

@@ -18,7 +18,7 @@
 
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 #include "export_target.hpp"
 #include "measurement_list.hpp"
 #include "media_icons.hpp"
@@ -153,7 +153,7 @@ bool CineloopPanel::startExport(const CineloopExportRequest& request) {
   exportButton_->setText(tr("Exporting\u2026"));
   const pipeline::Cineloop& cineloop = engine_.cineloop();
   exportThread_ = std::thread([this, &cineloop, request] {
-    compute::setCurrentThreadName("cf-export");
+    base::setCurrentThreadName("cf-export");
     const auto progress = [this](int done, int total) {
       QMetaObject::invokeMethod(
           this, [this, done, total] { emit exportProgress(done, total); }, Qt::QueuedConnection);

@@ -17,7 +17,7 @@
 #include "dcmtk/dcmdata/dctk.h"
 #pragma GCC diagnostic pop
 
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -149,7 +149,7 @@ void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures
     std::remove(partial.c_str());
     throw std::runtime_error("DICOM: cannot write " + partial + ": " + saved.text());
   }
-  if (const auto failure = store::publishFile(partial, path)) {
+  if (const auto failure = base::publishFile(partial, path)) {
     std::remove(partial.c_str());
     throw std::runtime_error("DICOM: cannot " + failure->operation + ": " + failure->reason);
   }

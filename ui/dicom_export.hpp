@@ -9,7 +9,7 @@
 // PACS viewer's calipers measure in mm. Patient and study come from DicomPatient (anonymous by
 // default); study, series and instance UIDs are new for every file.
 //
-// Written under "<path>.partial" and published whole (store/durable_rename.hpp). Throws
+// Written under "<path>.partial" and published whole (base/durable_rename.hpp). Throws
 // std::runtime_error with DCMTK's reason.
 
 #include <string>

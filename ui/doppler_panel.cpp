@@ -13,6 +13,7 @@
 
 #include "engine_controller.hpp"
 #include "ultrasound/doppler_math.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {

@@ -5,10 +5,11 @@
 #include <exception>
 #include <utility>
 
-#include "compute/thread_name.hpp"
-#include "modality/source_factory.hpp"
+#include "base/thread_name.hpp"
+#include "registry/source_factory.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {
@@ -107,7 +108,7 @@ void EngineController::open(const QString& spec, bool autoStart,
   }
   openJob_ = std::make_shared<OpenJob>();
   opener_ = std::thread([this, job = openJob_, spec = spec.toStdString(), autoStart, matMapping] {
-    compute::setCurrentThreadName("cf-open");
+    base::setCurrentThreadName("cf-open");
     const acquire::ProgressFn progress = [this, job](double fraction, const std::string& what) {
       if (job->cancelled) {
         throw OpenCancelled{};

@@ -63,9 +63,9 @@ class EngineController : public QObject {
   }
   // The compute backend (for the GUI's own device buffers, e.g. the volume store).
   compute::Backend& backend() { return *backend_; }
-  // The engine's volume callback (pipeline/volume.hpp); only while stopped (the engine refuses
+  // The engine's volume callback (process/volume.hpp); only while stopped (the engine refuses
   // otherwise). Set once, before the first start, by whoever consumes volumes.
-  void setVolumeCallback(pipeline::VolumeCallback callback) {
+  void setVolumeCallback(process::VolumeCallback callback) {
     engine_->setVolumeCallback(std::move(callback));
   }
   // Whether frameReady() hands out frames whose pixels stay in the cineloop (pixelsInCineloop)

@@ -13,6 +13,7 @@
 #include <QStandardItemModel>
 
 #include "engine_controller.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {

@@ -28,7 +28,7 @@
 #include "imaging_panel.hpp"
 #include "mat_import_dialog.hpp"
 #include "media_icons.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct_panel.hpp"
 #include "profiler_feed.hpp"
 #include "raw_recording.hpp"

@@ -125,7 +125,7 @@ void MainWindow::refreshVolume3d() {
   if (backend.kind() == compute::BackendKind::Cuda &&
       volume3d_->showing() == Volume3dPanel::Showing::Live) {
     // Device to texture, with the volume held; the host copy only where interop cannot run.
-    const pipeline::VolumeLock volume = controller_->engine().lockLatestVolume();
+    const process::VolumeLock volume = controller_->engine().lockLatestVolume();
     if (!volume || !volume.done().query()) {
       return;  // a later poll shows it
     }

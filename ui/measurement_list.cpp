@@ -6,7 +6,7 @@
 
 #include <QStringList>
 
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -95,7 +95,7 @@ QString measurementsCsv(std::span<const Measurement> measurements) {
 
 bool MeasurementList::writeCsv(const QString& path, QString* error) const {
   try {
-    store::writeFileAtomically(path.toStdString(), csv().toStdString());
+    base::writeFileAtomically(path.toStdString(), csv().toStdString());
     return true;
   } catch (const std::runtime_error& e) {
     if (error != nullptr) {

@@ -34,7 +34,7 @@ class MeasurementList : public QObject {
   // The measurements of the image `view`, oldest first.
   std::vector<Measurement> ofView(const QString& view) const;
   static QString csvHeader();
-  // Writes csv() to `path` whole (store::writeFileAtomically). False with `error` set when it
+  // Writes csv() to `path` whole (base::writeFileAtomically). False with `error` set when it
   // could not.
   bool writeCsv(const QString& path, QString* error) const;
 

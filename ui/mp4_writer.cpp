@@ -6,7 +6,7 @@
 
 #include <QPainter>
 
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -179,7 +179,7 @@ void Mp4Writer::finish() {
   s.encode(nullptr);
   check(av_write_trailer(s.format), "writing the end of " + s.partial);
   check(avio_closep(&s.format->pb), "closing " + s.partial);
-  if (const auto failure = store::publishFile(s.partial, s.path)) {
+  if (const auto failure = base::publishFile(s.partial, s.path)) {
     throw std::runtime_error("MP4: cannot " + failure->operation + ": " + failure->reason);
   }
   s.finished = true;

@@ -23,6 +23,7 @@
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
+#include "registry/oct_engine.hpp"
 
 namespace cineflow::ui {
 namespace {

@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "engine_controller.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::ui {
 
@@ -58,7 +58,7 @@ void TraceCapture::stopAndWrite() {
     QString message;
     bool ok = false;
     try {
-      store::writeFileAtomically(path.toStdString(), recorder->chromeJson());
+      base::writeFileAtomically(path.toStdString(), recorder->chromeJson());
       message = tr("Wrote a trace of %1 spans to %2 (open it in ui.perfetto.dev)")
                     .arg(recorder->size())
                     .arg(path);

@@ -36,8 +36,8 @@ std::shared_ptr<const Frame> frameFrom(const compute::Backend& backend,
 }
 
 // Host copies of a volume's slices and projections, with geometries naming their own axes.
-VolumeImages imagesFrom(const compute::Backend& backend, const pipeline::VolumeInfo& info,
-                        const pipeline::VolumeView& view, bool withSlices) {
+VolumeImages imagesFrom(const compute::Backend& backend, const process::VolumeInfo& info,
+                        const process::VolumeView& view, bool withSlices) {
   VolumeImages images;
   images.info = info;
   const process::ImageGeometry& slice = info.slice;
@@ -67,7 +67,7 @@ VolumeImages imagesFrom(const compute::Backend& backend, const pipeline::VolumeI
 }
 
 // The elevation step of a volume's slices (the slice's dx when unknown: square voxels).
-double elevationStep(const pipeline::VolumeInfo& info) {
+double elevationStep(const process::VolumeInfo& info) {
   const int ny = info.shape.ny;
   const double y0 = info.elevationM.empty() ? 0.0 : info.elevationM.front();
   const double dy =
@@ -76,8 +76,8 @@ double elevationStep(const pipeline::VolumeInfo& info) {
 }
 
 std::shared_ptr<VolumeData> volumeFrom(const compute::Backend& backend,
-                                       const pipeline::VolumeInfo& info,
-                                       const pipeline::VolumeView& view) {
+                                       const process::VolumeInfo& info,
+                                       const process::VolumeView& view) {
   auto data = std::make_shared<VolumeData>(VolumeController::describe(info));
   data->voxels.resize(view.volume.size());  // the GUI thread, once per volume shown
   backend.copyBlocking(data->voxels.data(), view.volume.data(), view.volume.bytes());
@@ -86,7 +86,7 @@ std::shared_ptr<VolumeData> volumeFrom(const compute::Backend& backend,
 
 }  // namespace
 
-VolumeData VolumeController::describe(const pipeline::VolumeInfo& info) {
+VolumeData VolumeController::describe(const process::VolumeInfo& info) {
   VolumeData data;
   const process::ImageGeometry& slice = info.slice;
   data.nx = slice.nx;
@@ -99,7 +99,7 @@ VolumeData VolumeController::describe(const pipeline::VolumeInfo& info) {
 }
 
 std::shared_ptr<VolumeData> VolumeController::latestVolume() const {
-  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  const process::VolumeLock volume = engine_.engine().lockLatestVolume();
   if (!volume || !volume.done().query()) {
     return {};
   }
@@ -123,7 +123,7 @@ VolumeController::VolumeController(EngineController& engine, QObject* parent)
     emit messageReady(refused, true);
   }
   saver_ = std::make_unique<store::VolumeSaver>(backend, *store_);
-  engine_.setVolumeCallback([store = store_.get()](const pipeline::VolumeEndpoint& endpoint) {
+  engine_.setVolumeCallback([store = store_.get()](const process::VolumeEndpoint& endpoint) {
     store->onVolume(endpoint);
   });
   // Volumes not yet seen were acquired with the source and settings in place until now.
@@ -232,7 +232,7 @@ VolumeImages VolumeController::buffered(std::uint64_t id) const {
 }
 
 VolumeImages VolumeController::latest() const {
-  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  const process::VolumeLock volume = engine_.engine().lockLatestVolume();
   // Never wait for the engine's endpoint work on the GUI thread: a volume whose MIPs are still
   // running is shown at a later poll.
   if (!volume || !volume.done().query()) {
@@ -244,7 +244,7 @@ VolumeImages VolumeController::latest() const {
 bool VolumeController::bufferLatest() {
   std::string why;
   try {
-    const auto id = store_->bufferLatest(engine_.engine(), why);
+    const auto id = store_->bufferLatest(engine_.engine().lockLatestVolume(), why);
     if (!id) {
       emit messageReady(tr("Cannot buffer: %1").arg(QString::fromStdString(why)), true);
       return false;
@@ -397,7 +397,7 @@ void VolumeController::poll() {
     emit volumeOpened(id);
   }
   // A new volume is announced once its MIPs have completed (checked, never waited for).
-  const pipeline::VolumeLock volume = engine_.engine().lockLatestVolume();
+  const process::VolumeLock volume = engine_.engine().lockLatestVolume();
   if (volume && volume.info().number != latestNumber_ && volume.done().query()) {
     latestNumber_ = volume.info().number;
     if (volume.info().shape != preparedShape_) {

@@ -31,7 +31,7 @@ class MeasurementList;
 // A volume copied to host memory for display: the slices and the three projections, each as a
 // Frame the views can show (the projections' geometry names their own axes).
 struct VolumeImages {
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   std::vector<std::shared_ptr<const Frame>> slices;  // [ny], each [z][x]
   std::shared_ptr<const Frame> alongY;               // [z][x]: through the slab
   std::shared_ptr<const Frame> alongZ;               // [y][x]: en face (rows: elevation)
@@ -87,7 +87,7 @@ class VolumeController : public QObject {
   std::shared_ptr<VolumeData> latestVolume() const;
   std::shared_ptr<VolumeData> bufferedVolume(std::uint64_t id) const;
   // A volume's size, voxel size and number, without its voxels.
-  static VolumeData describe(const pipeline::VolumeInfo& info);
+  static VolumeData describe(const process::VolumeInfo& info);
 
  public slots:
   // Buffers the engine's newest complete volume; false (and a message) when it cannot.

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "batch/batch_job.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::app::batch {
 namespace {
@@ -154,7 +154,7 @@ Collected collectResults(const BatchPlan& plan) {
   }
   collected.csvPath = (plan.outputDir / "results.csv").string();
   std::filesystem::create_directories(plan.outputDir);
-  store::writeFileAtomically(collected.csvPath, csv.str());
+  base::writeFileAtomically(collected.csvPath, csv.str());
   std::printf("%zu jobs: %zu done, %zu failed, %zu pending; table: %s\n", plan.jobs.size(),
               collected.done, collected.failed, collected.pending, collected.csvPath.c_str());
   return collected;

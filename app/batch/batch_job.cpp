@@ -12,7 +12,7 @@
 
 #include "acquire/child_process.hpp"
 #include "batch/batch_accuracy.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::app::batch {
 namespace {
@@ -158,7 +158,7 @@ JobOutcome runJob(const BatchPlan& plan, const BatchJob& job,
   record["accuracy"] = outcome.status == JobStatus::Done
                            ? accuracyFigures(job.input, plan.outputOf(job), job.dopplerReference)
                            : Json::object();
-  store::writeFileAtomically(plan.recordOf(job).string(), record.dump(2) + "\n");
+  base::writeFileAtomically(plan.recordOf(job).string(), record.dump(2) + "\n");
   std::filesystem::remove(report);  // kept inside the record
   return outcome;
 }

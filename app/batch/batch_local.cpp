@@ -12,7 +12,7 @@
 
 #include "acquire/child_process.hpp"
 #include "batch/batch_job.hpp"
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 
 namespace cineflow::app::batch {
 namespace {
@@ -94,7 +94,7 @@ RunSummary runJobs(const BatchPlan& plan, const std::vector<std::size_t>& indice
   std::vector<std::thread> pool;
   for (int w = 0; w < std::min<int>(workers, static_cast<int>(pending.size())); ++w) {
     pool.emplace_back([&] {
-      compute::setCurrentThreadName("cf-batch");
+      base::setCurrentThreadName("cf-batch");
       for (;;) {
         std::size_t index = 0;
         {

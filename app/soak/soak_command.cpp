@@ -17,7 +17,7 @@
 #include "soak/soak_options.hpp"
 #include "soak/soak_report.hpp"
 #include "soak/soak_session.hpp"
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 #include "subcommand.hpp"
 
 namespace cineflow::app {
@@ -216,7 +216,7 @@ int soak(const SoakOptions& options, compute::Backend& backend) {
   }
   std::fflush(stdout);
   if (!options.reportPath.empty()) {
-    store::writeFileAtomically(
+    base::writeFileAtomically(
         options.reportPath, soakReportJson(facts, result.rows, result.memory, result.end, checks));
   }
   if (result.interrupted) {

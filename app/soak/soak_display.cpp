@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 
 namespace cineflow::app {
 
@@ -34,7 +34,7 @@ SequenceTally DisplayConsumer::tally() const {
 }
 
 void DisplayConsumer::run() {
-  compute::setCurrentThreadName("cf-soak-display");
+  base::setCurrentThreadName("cf-soak-display");
   // What the window keeps between ticks: the last sequence shown and a frame's buffers, whose
   // capacity stays from one copy to the next.
   std::uint64_t lastSequence = ~std::uint64_t{0};

@@ -2,7 +2,7 @@
 // Runs another program and waits for it, its end told as an exit code or the signal that killed
 // it: what crashes in the child takes only the child down. Used for batch jobs (app/batch) and for
 // reading a file from outside in a separate process before Cineflow opens it
-// (modality/file_check.hpp). posix_spawn: safe from a process with running threads.
+// (registry/file_check.hpp). posix_spawn: safe from a process with running threads.
 
 #include <chrono>
 #include <filesystem>

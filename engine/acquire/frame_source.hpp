@@ -98,9 +98,11 @@ class FrameSource {
   // Live sources (a lab's hardware through a plugin, a network stream) wait inside readFrame()
   // for their next frame. The engine calls startAcquisition() on its controlling thread before
   // the first readFrame() of a run (throws SourceError when the hardware cannot start), and
-  // stopAcquisition() from any thread but the acquisition thread when the run ends: a readFrame()
-  // waiting for a frame then returns promptly by throwing SourceStopped. Calling
-  // stopAcquisition() again, or without a start, does nothing. Files and simulators ignore both.
+  // stopAcquisition() when the run ends: from another thread while a readFrame() may be waiting
+  // (the stop, a failure elsewhere), which then returns promptly by throwing SourceStopped, and
+  // from the acquisition thread itself after its last readFrame() (the run ran its frames out).
+  // Calling stopAcquisition() again, or without a start, does nothing. Files and simulators
+  // ignore both.
   virtual void startAcquisition() {}
   virtual void stopAcquisition() {}
   // Frames the source knows were lost before they reached Cineflow (a sender's sequence gaps, a

@@ -1,3 +1,4 @@
+#include "base/cache_directory.hpp"
 #include "acquire/sim_cache.hpp"
 
 #include <unistd.h>
@@ -11,7 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 namespace cineflow::acquire::detail {
 
@@ -156,7 +157,7 @@ void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, do
       throw std::runtime_error("cannot write cache file " + temporary.string());
     }
   }
-  if (const auto failure = store::publishFile(temporary, path)) {
+  if (const auto failure = base::publishFile(temporary, path)) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
     throw std::runtime_error("cannot publish cache file " + path.string() + ": " +
@@ -164,28 +165,10 @@ void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, do
   }
 }
 
-std::filesystem::path simCacheDirectory() {
-  auto env = [](const char* name) -> std::string {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-  };
-  if (const std::string dir = env("CINEFLOW_CACHE_DIR"); !dir.empty()) {
-    return dir;
-  }
-  if (const std::string dir = env("XDG_CACHE_HOME"); !dir.empty()) {
-    return std::filesystem::path(dir) / "cineflow";
-  }
-  if (const std::string home = env("HOME"); !home.empty()) {
-    return std::filesystem::path(home) / ".cache" / "cineflow";
-  }
-  std::error_code ec;
-  return std::filesystem::temp_directory_path(ec) / "cineflow-cache";
-}
-
 std::filesystem::path simCachePath(const std::string& prefix, const SimCacheKey& key) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key.configHash));
-  return simCacheDirectory() / (prefix + "-" + hex + ".bin");
+  return base::cacheDirectory() / (prefix + "-" + hex + ".bin");
 }
 
 CachedFrames loadOrSynthesise(const std::filesystem::path& path, const SimCacheKey& key,

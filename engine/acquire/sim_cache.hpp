@@ -55,10 +55,7 @@ bool loadSimCache(const std::filesystem::path& path, const SimCacheKey& key,
 void writeSimCache(const std::filesystem::path& path, const SimCacheKey& key, double sampleScale,
                    std::span<const std::byte> payload);
 
-// $CINEFLOW_CACHE_DIR, else $XDG_CACHE_HOME/cineflow, else ~/.cache/cineflow, else
-// <temp>/cineflow-cache.
-std::filesystem::path simCacheDirectory();
-// "<prefix>-<16 hex digits of key.configHash>.bin" in simCacheDirectory().
+// "<prefix>-<16 hex digits of key.configHash>.bin" in base::cacheDirectory().
 std::filesystem::path simCachePath(const std::string& prefix, const SimCacheKey& key);
 
 enum class CacheOutcome {

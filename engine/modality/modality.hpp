@@ -7,7 +7,7 @@
 //   its sources        acquire::FrameSource: raw frames of a fixed size, and source->modality()
 //   its parameters     ProcessingSettings: opaque to the pipeline, which stores them, hands them to
 //                      the processor between frames and returns them to whoever asks
-//   its stage chain    process::FrameProcessor from createProcessor(): CPU and CUDA twins behind
+//   its stage chain    modality::FrameProcessor from createProcessor(): CPU and CUDA twins behind
 //                      compute::Backend, raw bytes in, an image out
 //   its defaults,      defaultSettings() and validate() for a given source
 //   validation and
@@ -27,12 +27,9 @@
 namespace cineflow::acquire {
 class FrameSource;
 }
-namespace cineflow::process {
-class FrameProcessor;
-}
-
 namespace cineflow::modality {
 
+class FrameProcessor;  // modality/frame_processor.hpp
 class Modality;
 
 // One modality's processing parameters, immutable once made (shared between the controlling
@@ -60,7 +57,7 @@ class Modality {
   virtual process::ImageGeometry geometry(const ProcessingSettings& settings,
                                           const acquire::FrameSource& source) const = 0;
   // A processor for this modality's frames, configured by the engine before use.
-  virtual std::unique_ptr<process::FrameProcessor> createProcessor() const = 0;
+  virtual std::unique_ptr<FrameProcessor> createProcessor() const = 0;
   // The acquisition and processing as saved files record them (store/file_metadata.hpp).
   virtual store::FileMetadata describe(const acquire::FrameSource& source,
                                        const ProcessingSettings& settings) const = 0;

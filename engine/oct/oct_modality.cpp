@@ -37,7 +37,7 @@ class OctModality final : public modality::Modality {
     return requireParams(settings).geometry(requireOct(source).acquisition());
   }
 
-  std::unique_ptr<process::FrameProcessor> createProcessor() const override {
+  std::unique_ptr<modality::FrameProcessor> createProcessor() const override {
     return std::make_unique<OctProcessor>();
   }
 
@@ -107,22 +107,6 @@ const OctParams& requireParams(const modality::ProcessingSettings& settings) {
   return oct->params();
 }
 
-const OctAcquisition* acquisitionOf(const pipeline::Engine& engine) {
-  const OctSource* source = asOct(engine.source());
-  return source != nullptr ? &source->acquisition() : nullptr;
-}
-
-OctParams paramsOf(const pipeline::Engine& engine) {
-  const auto settings = engine.settings();
-  if (const auto* oct = dynamic_cast<const OctSettings*>(settings.get())) {
-    return oct->params();
-  }
-  return {};
-}
-
-void setParams(pipeline::Engine& engine, OctParams params) {
-  engine.setSettings(makeSettings(std::move(params)));
-}
 
 store::FileMetadata describe(const OctAcquisition& acquisition, const OctParams& params) {
   store::FileMetadata metadata;

@@ -1,13 +1,12 @@
 #pragma once
 // The OCT modality (modality/modality.hpp): B-scans from an OctSource, imaged by OctProcessor
-// with OctParams. Also OCT's view of a running engine, for the GUI, the command line and tests.
+// with OctParams. OCT's view of a running engine is registry/oct_engine.hpp.
 
 #include <memory>
 
 #include "modality/modality.hpp"
 #include "oct/oct_params.hpp"
 #include "oct/oct_source.hpp"
-#include "pipeline/engine.hpp"
 
 namespace cineflow::oct {
 
@@ -26,13 +25,6 @@ const modality::Modality& octModality();
 std::shared_ptr<const OctSettings> makeSettings(OctParams params);
 // `settings` as OCT's parameters; throws std::invalid_argument otherwise.
 const OctParams& requireParams(const modality::ProcessingSettings& settings);
-
-// The acquisition of the engine's source; null without a source or with another modality's.
-const OctAcquisition* acquisitionOf(const pipeline::Engine& engine);
-// The parameters the engine uses (or takes at the next frame); defaults when none are set or
-// the engine runs another modality.
-OctParams paramsOf(const pipeline::Engine& engine);
-void setParams(pipeline::Engine& engine, OctParams params);
 
 // Saved files' metadata: "modality" = "oct", samples, ascans, bit_depth, centre_wavelength_m,
 // bandwidth_m, bscans_per_volume, bidirectional, flyback_ascans, lateral_step_m,

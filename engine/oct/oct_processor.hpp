@@ -19,11 +19,11 @@
 
 #include "oct/cuda/oct_kernels.hpp"
 #endif
-#include "process/frame_processor.hpp"
+#include "modality/frame_processor.hpp"
 
 namespace cineflow::oct {
 
-class OctProcessor final : public process::FrameProcessor {
+class OctProcessor final : public modality::FrameProcessor {
  public:
   void configure(compute::Backend& backend, const OctAcquisition& acquisition,
                  const OctParams& params);

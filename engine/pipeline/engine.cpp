@@ -56,7 +56,7 @@ void Engine::setSource(std::unique_ptr<acquire::FrameSource> source) {
   impl_->pendingSettings.reset();
 }
 
-void Engine::setProcessor(std::unique_ptr<process::FrameProcessor> processor) {
+void Engine::setProcessor(std::unique_ptr<modality::FrameProcessor> processor) {
   requireStopped(state(), "setProcessor");
   impl_->joinThreads();
   impl_->processor = std::move(processor);
@@ -80,7 +80,7 @@ void Engine::setDiscardObserver(DiscardObserver observer) {
   impl_->discardObserver = std::move(observer);
 }
 
-void Engine::setVolumeCallback(VolumeCallback callback) {
+void Engine::setVolumeCallback(process::VolumeCallback callback) {
   requireStopped(state(), "setVolumeCallback");
   impl_->joinThreads();
   impl_->volumeCallback = std::move(callback);
@@ -94,7 +94,7 @@ void Engine::setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder) 
   impl_->traceRequestPending = true;
 }
 
-VolumeLock Engine::lockLatestVolume() const {
+process::VolumeLock Engine::lockLatestVolume() const {
   return impl_->volumes.lockLatest();
 }
 

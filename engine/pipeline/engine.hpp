@@ -22,8 +22,8 @@
 #include "modality/modality.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine_types.hpp"
-#include "pipeline/volume.hpp"
-#include "process/frame_processor.hpp"
+#include "process/volume.hpp"
+#include "modality/frame_processor.hpp"
 #include "profile/frame_timeline.hpp"
 #include "profile/trace_recorder.hpp"
 
@@ -40,12 +40,12 @@ class Engine {
   // Only while not running (throws std::logic_error otherwise).
   void setSource(std::unique_ptr<acquire::FrameSource> source);
   // Default: the source's modality's processor (source->modality().createProcessor()).
-  void setProcessor(std::unique_ptr<process::FrameProcessor> processor);
+  void setProcessor(std::unique_ptr<modality::FrameProcessor> processor);
   void setFrameObserver(FrameObserver observer);
   // Only while not running: frames skipped as damaged (pipeline/engine_types.hpp).
   void setDiscardObserver(DiscardObserver observer);
-  // Called for every complete volume (pipeline/volume.hpp), on the engine thread.
-  void setVolumeCallback(VolumeCallback callback);
+  // Called for every complete volume (process/volume.hpp), on the engine thread.
+  void setVolumeCallback(process::VolumeCallback callback);
   // Records into `recorder` (profile/trace_recorder.hpp), or stops recording when null: the
   // source's reads on "cf-acquire", each frame's upload on "upload stream", each stage on
   // "compute stream", each volume's MIPs on "endpoint stream" (keyed by the sweep's last frame),
@@ -106,7 +106,7 @@ class Engine {
   const Cineloop& cineloop() const { return cineloop_; }
   // Any thread: the newest complete volume, locked against reuse (empty while there is none).
   // Every lock must be released before the engine is destroyed.
-  VolumeLock lockLatestVolume() const;
+  process::VolumeLock lockLatestVolume() const;
   // The newest min(frames, 256) frames' stage times, oldest first (the profiler overlay's
   // timeline). Copies under the statistics lock; `out` keeps its capacity between calls.
   void copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const;

@@ -94,10 +94,10 @@ struct Engine::Impl {
   Cineloop& cineloop;
   std::unique_ptr<acquire::FrameSource> source;
   std::mutex sourceMutex;  // held where source is replaced, and where another thread reads it
-  std::unique_ptr<process::FrameProcessor> processor;
+  std::unique_ptr<modality::FrameProcessor> processor;
   FrameObserver observer;
   DiscardObserver discardObserver;
-  VolumeCallback volumeCallback;
+  process::VolumeCallback volumeCallback;
   process::ImageGeometry geometry;
 
   // The processor was made by the engine for this modality (null: set by setProcessor()).

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "compute/annotate.hpp"
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 #include "pipeline/engine_impl.hpp"
 #include "process/chunk_codec.hpp"
 #include "profile/stage_probe.hpp"
@@ -50,7 +50,7 @@ std::int64_t Engine::Impl::traceNs(const compute::Event& event) const {
 }
 
 void Engine::Impl::acquisitionLoop() {
-  compute::setCurrentThreadName("cf-acquire");
+  base::setCurrentThreadName("cf-acquire");
   // The pacing period, recomputed each frame: setFrameRate() changes it live.
   const auto currentPeriod = [this] {
     const double override = frameRateHz.load();
@@ -200,7 +200,7 @@ void Engine::Impl::checkDecoded(const InFlightSlot& slot) {
 }
 
 void Engine::Impl::engineLoop() {
-  compute::setCurrentThreadName("cf-engine");
+  base::setCurrentThreadName("cf-engine");
   std::size_t next = 0;
   try {
     for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {

@@ -49,7 +49,7 @@ struct EngineConfig {
   // 0: every run measures what the history lacks.
   std::uint64_t tuningPaybackFrames = 256;
   int statsWindow = 120;  // frames over which stage statistics are computed
-  // Frames per elevation sweep, i.e. per volume (pipeline/volume.hpp): -1 takes the source's
+  // Frames per elevation sweep, i.e. per volume (process/volume.hpp): -1 takes the source's
   // (FrameSource::framesPerVolume, 0 when it is not a volume acquisition), 0 turns volumes
   // off, K > 0 groups frames by their source index modulo K.
   int framesPerVolume = -1;

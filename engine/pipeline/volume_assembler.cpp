@@ -125,7 +125,7 @@ std::vector<tune::TunableStage> VolumeAssembler::tunableStages(compute::Backend&
 
 void VolumeAssembler::frameDispatched(const acquire::FrameHeader& header, int slice,
                                       const compute::Event& frameDone, const Cineloop& cineloop,
-                                      compute::Stream& endpoint, const VolumeCallback& callback) {
+                                      compute::Stream& endpoint, const process::VolumeCallback& callback) {
   Storage& s = *storage_;
   Block& block = *s.blocks[static_cast<std::size_t>(open_)];
   const auto index = static_cast<std::size_t>(slice);
@@ -155,7 +155,7 @@ void VolumeAssembler::frameDispatched(const acquire::FrameHeader& header, int sl
   endpoint.record(*block.done);
   block.timingPending = true;
   if (callback) {
-    callback(VolumeEndpoint{block.info, block.view, endpoint, *block.done});
+    callback(process::VolumeEndpoint{block.info, block.view, endpoint, *block.done});
   }
   endpoint.record(*block.released);
   block.everReleased = true;
@@ -179,7 +179,7 @@ void VolumeAssembler::abandonOpenSweep() {
   lastSlice_ = -1;
 }
 
-VolumeLock VolumeAssembler::lockLatest() const {
+process::VolumeLock VolumeAssembler::lockLatest() const {
   constexpr int kAttempts = 4;  // the latest block moves at most once per sweep
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     const std::shared_ptr<Storage> s = storage();
@@ -193,7 +193,7 @@ VolumeLock VolumeAssembler::lockLatest() const {
     const Block& block = *s->blocks[static_cast<std::size_t>(latest)];
     std::shared_lock lock(block.mutex, std::try_to_lock);
     if (lock && s->latest.load() == latest) {
-      return VolumeLock(s, std::move(lock), &block.info, block.view, block.done.get());
+      return process::VolumeLock(s, std::move(lock), &block.info, block.view, block.done.get());
     }
   }
   return {};

@@ -1,5 +1,5 @@
 #pragma once
-// VolumeAssembler: the engine's bookkeeping of volumes over the cineloop (pipeline/volume.hpp).
+// VolumeAssembler: the engine's bookkeeping of volumes over the cineloop (process/volume.hpp).
 // The cineloop is laid out in blocks of K slots; each sweep fills one block, slice s going to the
 // block's slot s. When the sweep's last slice has been dispatched and every slice is present, the
 // MIPs are enqueued on the endpoint stream, the callback fires and the volume is published as the
@@ -17,7 +17,7 @@
 
 #include "acquire/frame.hpp"
 #include "pipeline/cineloop.hpp"
-#include "pipeline/volume.hpp"
+#include "process/volume.hpp"
 #include "tune/tuning.hpp"
 
 namespace cineflow::pipeline {
@@ -46,7 +46,7 @@ class VolumeAssembler {
   // After the frame's work is enqueued (the last of it recorded in `frameDone`).
   void frameDispatched(const acquire::FrameHeader& header, int slice,
                        const compute::Event& frameDone, const Cineloop& cineloop,
-                       compute::Stream& endpoint, const VolumeCallback& callback);
+                       compute::Stream& endpoint, const process::VolumeCallback& callback);
   // Lets go of the sweep being filled (stop, failure, reconfiguration); it is not published.
   void abandonOpenSweep();
   // Calls report(start, done, lastSequence) once for each volume whose MIPs have completed since
@@ -63,15 +63,15 @@ class VolumeAssembler {
                                                 compute::Stream& endpoint);
 
   // Any thread. An empty lock until a volume is complete.
-  VolumeLock lockLatest() const;
+  process::VolumeLock lockLatest() const;
   std::uint64_t completed() const { return completed_.load(); }
   std::uint64_t abandoned() const { return abandoned_.load(); }
 
  private:
   struct Block {
     mutable std::shared_mutex mutex;  // readers share it; the engine owns it while refilling
-    VolumeInfo info;
-    VolumeView view;
+    process::VolumeInfo info;
+    process::VolumeView view;
     std::vector<bool> present;  // per slice, in the sweep being filled
     compute::DeviceBuffer<float> alongY, alongZ, alongX;
     std::unique_ptr<compute::Event> mipStart;  // the MIPs have begun

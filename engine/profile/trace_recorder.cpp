@@ -5,7 +5,7 @@
 #include <cstring>
 #include <map>
 
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::profile {
 namespace {
@@ -88,13 +88,13 @@ std::string TraceRecorder::chromeJson() const {
   for (std::size_t t = 0; t < tracks.size(); ++t) {
     const std::string tid = std::to_string(t + 1);
     json += ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": " + tid +
-            ", \"args\": {\"name\": " + store::jsonString(tracks[t]) + "}}";
+            ", \"args\": {\"name\": " + base::jsonString(tracks[t]) + "}}";
     json += ",\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": 1, \"tid\": " + tid +
             ", \"args\": {\"sort_index\": " + tid + "}}";
   }
   std::map<std::int64_t, std::vector<const Span*>> frames;
   for (const Span& span : spans) {
-    json += ",\n{\"ph\": \"X\", \"name\": " + store::jsonString(span.name) +
+    json += ",\n{\"ph\": \"X\", \"name\": " + base::jsonString(span.name) +
             ", \"cat\": \"cineflow\", \"pid\": 1, \"tid\": " + std::to_string(span.track + 1) +
             ", \"ts\": " + micros(span.startNs - origin) +
             ", \"dur\": " + micros(span.endNs - span.startNs);

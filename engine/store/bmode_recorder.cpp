@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 #include "store/bmode_writer.hpp"
 #include "store/store_error.hpp"
 
@@ -177,7 +177,7 @@ bool BmodeRecorder::push(const acquire::FrameHeader& header, std::span<const flo
 }
 
 void BmodeRecorder::run() {
-  compute::setCurrentThreadName("cf-io");
+  base::setCurrentThreadName("cf-io");
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return queueCount_ > 0 || closing_; });

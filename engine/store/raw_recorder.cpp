@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 #include "process/chunk_codec.hpp"
 #include "store/acquisition_layout.hpp"
 #include "store/hdf5_handle.hpp"
@@ -247,7 +247,7 @@ bool RawRecorder::submit(const acquire::FrameHeader& header, std::span<const std
 }
 
 void RawRecorder::run() {
-  compute::setCurrentThreadName("cf-record");
+  base::setCurrentThreadName("cf-record");
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [this] { return !queued_.empty() || stopping_; });

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 namespace cineflow::store {
 
@@ -27,7 +27,7 @@ std::string folderProblem(const std::filesystem::path& path) {
 }
 
 StagedH5File::StagedH5File(std::filesystem::path finalPath)
-    : finalPath_(std::move(finalPath)), temporaryPath_(temporaryPathFor(finalPath_)) {
+    : finalPath_(std::move(finalPath)), temporaryPath_(base::temporaryPathFor(finalPath_)) {
   if (finalPath_.empty() || !finalPath_.has_filename()) {
     state_ = State::Failed;
     throw StoreError("cannot save " + finalPath_.string() + ": create: the path names no file");
@@ -41,7 +41,7 @@ StagedH5File::StagedH5File(std::filesystem::path finalPath)
     throw StoreError("cannot save " + finalPath_.string() +
                      ": create: it is a folder; name a file in it instead");
   }
-  removeStalePartials(finalPath_.parent_path());
+  base::removeStalePartials(finalPath_.parent_path());
   file_ = H5File(H5Fcreate(temporaryPath_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   if (!file_) {
     const std::string stack = errorStackText();
@@ -91,7 +91,7 @@ void StagedH5File::commit(std::initializer_list<std::pair<H5Dataset*, const char
   if (!reason.empty()) {
     fail("close", reason);
   }
-  if (const auto failure = publishFile(temporaryPath_, finalPath_)) {
+  if (const auto failure = base::publishFile(temporaryPath_, finalPath_)) {
     fail(failure->operation, failure->reason);
   }
   state_ = State::Committed;

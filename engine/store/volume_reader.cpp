@@ -115,7 +115,7 @@ LoadedVolume readVolumeFile(const std::filesystem::path& path) {
     const std::vector<double> x = readDoubleDataset(root, "x_m");
     const std::vector<double> y = readDoubleDataset(root, "y_m");
     const std::vector<double> z = readDoubleDataset(root, "z_m");
-    pipeline::VolumeInfo& info = loaded.info;
+    process::VolumeInfo& info = loaded.info;
     info.shape = {static_cast<int>(y.size()), static_cast<int>(z.size()),
                   static_cast<int>(x.size())};
     info.slice.nx = info.shape.nx;

@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <vector>
 
-#include "pipeline/volume.hpp"
+#include "process/volume.hpp"
 #include "store/store_error.hpp"
 
 namespace cineflow::store {
 
 struct LoadedVolume {
-  pipeline::VolumeInfo info;  // number, shape, slice axes, elevations, sequence, timestamps
+  process::VolumeInfo info;  // number, shape, slice axes, elevations, sequence, timestamps
   std::vector<float> volume, alongY, alongZ, alongX;
 };
 

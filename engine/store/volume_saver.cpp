@@ -1,6 +1,6 @@
 #include "store/volume_saver.hpp"
 
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 #include "store/store_error.hpp"
 #include "store/volume_reader.hpp"
 
@@ -67,7 +67,7 @@ void VolumeSaver::waitIdle() {
 }
 
 void VolumeSaver::run() {
-  compute::setCurrentThreadName("cf-save");
+  base::setCurrentThreadName("cf-save");
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -106,7 +106,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
                         " already exists and is not replaced";
       return outcome;
     }
-    const pipeline::VolumeView view = access.view();
+    const process::VolumeView view = access.view();
     if (!access.info().sequence.empty()) {
       lastFrame = static_cast<std::int64_t>(access.info().sequence.back());
     }

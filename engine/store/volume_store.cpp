@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "pipeline/engine.hpp"
 
 namespace cineflow::store {
 
@@ -16,7 +15,7 @@ struct VolumeStore::Pool {
 
 struct VolumeStore::Access::Entry {
   std::uint64_t id = 0;
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   std::size_t offset = 0;  // floats into the pool
   std::size_t floats = 0;
   const float* base = nullptr;  // pool memory + offset; moves only under the exclusive lock
@@ -47,7 +46,7 @@ VolumeStore::Access::Access(std::shared_ptr<const Entry> entry, std::shared_ptr<
   }
 }
 
-const pipeline::VolumeInfo& VolumeStore::Access::info() const {
+const process::VolumeInfo& VolumeStore::Access::info() const {
   return entry_->info;
 }
 
@@ -59,10 +58,10 @@ const compute::Event& VolumeStore::Access::ready() const {
   return *entry_->ready;
 }
 
-pipeline::VolumeView VolumeStore::Access::view() const {
+process::VolumeView VolumeStore::Access::view() const {
   const process::VolumeShape& shape = entry_->info.shape;
   const float* p = entry_->base;
-  pipeline::VolumeView view;
+  process::VolumeView view;
   view.volume = {p, shape.voxels()};
   p += shape.voxels();
   view.alongY = {p, shape.alongY()};
@@ -104,7 +103,7 @@ std::size_t VolumeStore::used() const {
   return pool_ ? pool_->ranges.used() * sizeof(float) : 0;
 }
 
-std::size_t VolumeStore::floatsFor(const pipeline::VolumeInfo& info) const {
+std::size_t VolumeStore::floatsFor(const process::VolumeInfo& info) const {
   return info.shape.voxels() + info.shape.alongY() + info.shape.alongZ() + info.shape.alongX();
 }
 
@@ -121,7 +120,7 @@ std::shared_ptr<VolumeStore::Entry> VolumeStore::takeEntryLocked() {
 
 void VolumeStore::prepareFor(const process::VolumeShape& shape) {
   std::lock_guard lock(mutex_);
-  pipeline::VolumeInfo sized;
+  process::VolumeInfo sized;
   sized.shape = shape;
   const std::size_t floats = floatsFor(sized);
   if (!pool_ || floats == 0) {
@@ -185,16 +184,16 @@ std::string VolumeStore::setCapacity(std::size_t bytes) {
   return {};
 }
 
-std::optional<std::uint64_t> VolumeStore::buffer(const pipeline::VolumeInfo& info,
-                                                 const pipeline::VolumeView& view,
+std::optional<std::uint64_t> VolumeStore::buffer(const process::VolumeInfo& info,
+                                                 const process::VolumeView& view,
                                                  const compute::Event& done,
                                                  compute::Stream& stream, std::string& why) {
   std::lock_guard lock(mutex_);
   return bufferLocked(info, view, done, stream, why);
 }
 
-std::optional<std::uint64_t> VolumeStore::bufferLocked(const pipeline::VolumeInfo& info,
-                                                       const pipeline::VolumeView& view,
+std::optional<std::uint64_t> VolumeStore::bufferLocked(const process::VolumeInfo& info,
+                                                       const process::VolumeView& view,
                                                        const compute::Event& done,
                                                        compute::Stream& stream, std::string& why) {
   const std::size_t floats = floatsFor(info);
@@ -227,7 +226,7 @@ std::optional<std::uint64_t> VolumeStore::bufferLocked(const pipeline::VolumeInf
   return entry->id;
 }
 
-std::optional<std::uint64_t> VolumeStore::adopt(const pipeline::VolumeInfo& info,
+std::optional<std::uint64_t> VolumeStore::adopt(const process::VolumeInfo& info,
                                                 std::span<const float> volume,
                                                 std::span<const float> alongY,
                                                 std::span<const float> alongZ,
@@ -242,7 +241,7 @@ std::optional<std::uint64_t> VolumeStore::adopt(const pipeline::VolumeInfo& info
   // The host data goes through the store's stream like any other source, as a ready volume.
   const auto done = backend_.createEvent();
   stream_->record(*done);
-  const pipeline::VolumeView view{compute::DeviceSpan<const float>(volume.data(), volume.size()),
+  const process::VolumeView view{compute::DeviceSpan<const float>(volume.data(), volume.size()),
                                   compute::DeviceSpan<const float>(alongY.data(), alongY.size()),
                                   compute::DeviceSpan<const float>(alongZ.data(), alongZ.size()),
                                   compute::DeviceSpan<const float>(alongX.data(), alongX.size())};
@@ -262,9 +261,8 @@ std::optional<std::uint64_t> VolumeStore::adopt(const pipeline::VolumeInfo& info
   return id;
 }
 
-std::optional<std::uint64_t> VolumeStore::bufferLatest(const pipeline::Engine& engine,
+std::optional<std::uint64_t> VolumeStore::bufferLatest(const process::VolumeLock& volume,
                                                        std::string& why) {
-  const pipeline::VolumeLock volume = engine.lockLatestVolume();
   if (!volume) {
     why = "no complete volume yet";
     return std::nullopt;
@@ -283,7 +281,7 @@ std::optional<std::uint64_t> VolumeStore::bufferLatest(const pipeline::Engine& e
   return id;
 }
 
-void VolumeStore::onVolume(const pipeline::VolumeEndpoint& endpoint) {
+void VolumeStore::onVolume(const process::VolumeEndpoint& endpoint) {
   if (!autoBuffer_) {
     return;
   }

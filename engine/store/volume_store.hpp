@@ -24,18 +24,14 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "pipeline/volume.hpp"
+#include "process/volume.hpp"
 #include "store/range_allocator.hpp"
-
-namespace cineflow::pipeline {
-class Engine;
-}
 
 namespace cineflow::store {
 
 struct BufferedSummary {
   std::uint64_t id = 0;  // the store's own numbering, from 1
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   std::size_t bytes = 0;  // the volume and its MIPs
   bool saved = false;
   std::string savedPath;
@@ -61,26 +57,26 @@ class VolumeStore {
 
   // Enqueues on `stream`, after `done`, the copy of a complete volume into the store. Returns its
   // id, or nullopt with `why` (the store is full, or has no capacity). Never allocates.
-  std::optional<std::uint64_t> buffer(const pipeline::VolumeInfo& info,
-                                      const pipeline::VolumeView& view, const compute::Event& done,
+  std::optional<std::uint64_t> buffer(const process::VolumeInfo& info,
+                                      const process::VolumeView& view, const compute::Event& done,
                                       compute::Stream& stream, std::string& why);
   // Copies a volume held in host memory (a saved file opened for review) into the store, marked
   // saved under `savedPath`. Nullopt with `why` when it does not fit. Blocking (a host copy).
-  std::optional<std::uint64_t> adopt(const pipeline::VolumeInfo& info,
+  std::optional<std::uint64_t> adopt(const process::VolumeInfo& info,
                                      std::span<const float> volume, std::span<const float> alongY,
                                      std::span<const float> alongZ, std::span<const float> alongX,
                                      const std::string& savedPath, std::string& why);
-  // Buffers the engine's latest complete volume on the store's own stream, holding the engine's
-  // VolumeLock until the copy has completed. Nullopt with `why` when there is none or it does not
-  // fit.
-  std::optional<std::uint64_t> bufferLatest(const pipeline::Engine& engine, std::string& why);
+  // Buffers the complete volume `volume` holds (Engine::lockLatestVolume()) on the store's own
+  // stream, holding the lock until the copy has completed. Nullopt with `why` when `volume` is
+  // empty (no complete volume yet) or does not fit.
+  std::optional<std::uint64_t> bufferLatest(const process::VolumeLock& volume, std::string& why);
 
   // Auto-buffer: while on, onVolume() (called from the engine's volume callback) buffers every
   // volume on the endpoint stream until one does not fit; then auto-buffer turns itself off and
   // the reason waits in takeNotice().
   void setAutoBuffer(bool enabled) { autoBuffer_ = enabled; }
   bool autoBuffer() const { return autoBuffer_.load(); }
-  void onVolume(const pipeline::VolumeEndpoint& endpoint);
+  void onVolume(const process::VolumeEndpoint& endpoint);
   std::string takeNotice();
 
   // Buffered volumes, oldest first.
@@ -92,8 +88,8 @@ class VolumeStore {
    public:
     Access() = default;
     explicit operator bool() const { return entry_ != nullptr; }
-    const pipeline::VolumeInfo& info() const;
-    pipeline::VolumeView view() const;
+    const process::VolumeInfo& info() const;
+    process::VolumeView view() const;
     const compute::Event& ready() const;
     std::uint64_t id() const;
 
@@ -124,10 +120,10 @@ class VolumeStore {
  private:
   using Entry = Access::Entry;
   struct Pool;
-  std::size_t floatsFor(const pipeline::VolumeInfo& info) const;
+  std::size_t floatsFor(const process::VolumeInfo& info) const;
   std::shared_ptr<Entry> takeEntryLocked();
-  std::optional<std::uint64_t> bufferLocked(const pipeline::VolumeInfo& info,
-                                            const pipeline::VolumeView& view,
+  std::optional<std::uint64_t> bufferLocked(const process::VolumeInfo& info,
+                                            const process::VolumeView& view,
                                             const compute::Event& done, compute::Stream& stream,
                                             std::string& why);
 

@@ -86,7 +86,7 @@ H5Dataset writeSeries(hid_t root, const char* name, hid_t fileType, hid_t memTyp
 
 }  // namespace
 
-void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
+void writeVolumeFile(const std::filesystem::path& path, const process::VolumeInfo& info,
                      const HostVolume& data, const FileMetadata& metadata,
                      const AttributeMap& attributes, const Compression& compression,
                      const std::function<void(double)>& progress) {

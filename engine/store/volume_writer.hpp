@@ -27,13 +27,13 @@
 #include <span>
 
 #include "acquire/frame.hpp"
-#include "pipeline/volume.hpp"
+#include "process/volume.hpp"
 #include "store/bmode_writer.hpp"  // AttributeMap
 #include "store/compression.hpp"
 
 namespace cineflow::store {
 
-// The volume and its projections in host memory, laid out as pipeline::VolumeView describes.
+// The volume and its projections in host memory, laid out as process::VolumeView describes.
 struct HostVolume {
   std::span<const float> volume, alongY, alongZ, alongX;
 };
@@ -41,7 +41,7 @@ struct HostVolume {
 // Throws StoreError, before anything is written, for inconsistent data or a compression that
 // cannot be written here (compressionProblem()). The volume is written one slice (one chunk) at a
 // time; `progress`, when given, is called after each with the fraction written so far.
-void writeVolumeFile(const std::filesystem::path& path, const pipeline::VolumeInfo& info,
+void writeVolumeFile(const std::filesystem::path& path, const process::VolumeInfo& info,
                      const HostVolume& data, const FileMetadata& metadata,
                      const AttributeMap& attributes = {}, const Compression& compression = {},
                      const std::function<void(double)>& progress = {});

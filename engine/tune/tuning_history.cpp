@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "acquire/sim_cache.hpp"
-#include "store/text_file.hpp"
+#include "base/cache_directory.hpp"
+#include "base/text_file.hpp"
 
 namespace cineflow::tune {
 
@@ -20,7 +20,7 @@ const VariantTiming* TuningEntry::timing(const std::string& name) const {
 }
 
 std::filesystem::path TuningHistory::defaultPath() {
-  return acquire::detail::simCacheDirectory() / "tuning.json";
+  return base::cacheDirectory() / "tuning.json";
 }
 
 TuningHistory TuningHistory::load(const std::filesystem::path& path, std::string& message) {
@@ -79,7 +79,7 @@ void TuningHistory::save(const std::filesystem::path& path) const {
   const nlohmann::json json = {{"format", kHistoryFormat}, {"entries", entries}};
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  store::writeFileAtomically(path.string(), json.dump(1) + "\n");
+  base::writeFileAtomically(path.string(), json.dump(1) + "\n");
 }
 
 const TuningEntry* TuningHistory::find(const TuningKey& key) const {

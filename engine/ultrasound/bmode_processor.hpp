@@ -18,7 +18,7 @@
 
 #include <array>
 
-#include "process/frame_processor.hpp"
+#include "modality/frame_processor.hpp"
 #include "process/log_compress.hpp"
 #include "ultrasound/bandpass.hpp"
 #include "ultrasound/beamform.hpp"
@@ -29,7 +29,7 @@
 
 namespace cineflow::process {
 
-class BmodeProcessor final : public FrameProcessor {
+class BmodeProcessor final : public modality::FrameProcessor {
  public:
   // Throws std::invalid_argument via acq.validate() / imaging.validate(acq).
   void configure(compute::Backend& backend, const acquire::AcquisitionParams& acq,

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cache_directory.hpp"
 #include "acquire/frame_source.hpp"
 #include "acquire/sim_cache.hpp"
 #include "ultrasound/phantom.hpp"
@@ -88,7 +89,7 @@ class Simulator final : public UltrasoundSource {
 
   // $CINEFLOW_CACHE_DIR, else $XDG_CACHE_HOME/cineflow, else ~/.cache/cineflow, else
   // <temp>/cineflow-cache.
-  static std::filesystem::path cacheDirectory() { return detail::simCacheDirectory(); }
+  static std::filesystem::path cacheDirectory() { return base::cacheDirectory(); }
 
  private:
   void synthesise(const ProgressFn& progress);

@@ -46,7 +46,7 @@ class UltrasoundModality final : public modality::Modality {
     return requireImaging(settings).imageGeometry(acquire::requireUltrasound(source).params());
   }
 
-  std::unique_ptr<process::FrameProcessor> createProcessor() const override {
+  std::unique_ptr<modality::FrameProcessor> createProcessor() const override {
     return std::make_unique<process::BmodeProcessor>();
   }
 
@@ -102,23 +102,6 @@ const process::ImagingParams& requireImaging(const modality::ProcessingSettings&
         settings.modality().name() + " ones");
   }
   return ultrasound->imaging();
-}
-
-const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine) {
-  const acquire::UltrasoundSource* source = acquire::asUltrasound(engine.source());
-  return source != nullptr ? &source->params() : nullptr;
-}
-
-process::ImagingParams imagingOf(const pipeline::Engine& engine) {
-  const auto settings = engine.settings();
-  if (const auto* ultrasound = dynamic_cast<const UltrasoundSettings*>(settings.get())) {
-    return ultrasound->imaging();
-  }
-  return {};
-}
-
-void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging) {
-  engine.setSettings(makeSettings(imaging));
 }
 
 store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,

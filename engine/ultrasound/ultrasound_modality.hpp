@@ -1,13 +1,11 @@
 #pragma once
 // The ultrasound modality (modality/modality.hpp): plane-wave channel data from an
 // UltrasoundSource, imaged by BmodeProcessor (RF or I/Q chain) with ImagingParams.
-// Also ultrasound's view of a running engine, for the GUI, the command line and tests: the
-// acquisition of its source and the imaging parameters in effect.
+// Ultrasound's view of a running engine is registry/ultrasound_engine.hpp.
 
 #include <memory>
 
 #include "modality/modality.hpp"
-#include "pipeline/engine.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
@@ -28,14 +26,6 @@ const modality::Modality& ultrasoundModality();
 std::shared_ptr<const UltrasoundSettings> makeSettings(const process::ImagingParams& imaging);
 // `settings` as ultrasound's imaging parameters; throws std::invalid_argument otherwise.
 const process::ImagingParams& requireImaging(const modality::ProcessingSettings& settings);
-
-// The acquisition of the engine's source; null without a source or with another modality's.
-const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine);
-// The imaging parameters the engine uses (or will use at the next frame); the defaults when none
-// are set, or when the engine runs another modality.
-process::ImagingParams imagingOf(const pipeline::Engine& engine);
-// Engine::setSettings with ultrasound's parameters (validated against the source now).
-void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging);
 
 // The processing parameters in effect, as root attributes, so that the image can be made again;
 // shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),

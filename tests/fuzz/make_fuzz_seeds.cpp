@@ -265,7 +265,7 @@ void octSeeds(const fs::path& root) {
 }
 
 void volumeSeeds(const fs::path& root) {
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   info.shape = {3, 5, 4};
   info.slice = {4, 5, -1e-3, 5e-4, 5e-3, 2e-4};
   info.elevationM = {-1e-4, 0, 1e-4};

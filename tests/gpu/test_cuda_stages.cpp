@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "cuda_test_support.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "process/log_compress.hpp"
 #include "support/image_analysis.hpp"
 #include "support/mip_reference.hpp"

@@ -1,4 +1,5 @@
 #include "support/pipeline_checks.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 #include <QtTest>

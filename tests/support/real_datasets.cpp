@@ -9,8 +9,9 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 #include "support/image_analysis.hpp"

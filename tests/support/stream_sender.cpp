@@ -6,7 +6,7 @@
 #include <string>
 #include <zmq.hpp>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 
 namespace cineflow::test {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "acquire/frame_source.hpp"
-#include "process/frame_processor.hpp"
+#include "modality/frame_processor.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
 namespace cineflow::test {
@@ -41,7 +41,7 @@ void enqueueCudaTag(compute::Stream& stream, const float* raw, std::size_t count
 
 // Runs its stage on the CPU backend as a host task, on the CUDA backend as a kernel. Failure
 // injection (failAtTag) exists on the CPU backend only.
-class TaggedProcessor final : public process::FrameProcessor {
+class TaggedProcessor final : public modality::FrameProcessor {
  public:
   explicit TaggedProcessor(std::chrono::microseconds workPerFrame = std::chrono::microseconds(0));
   // Ultrasound's source and settings (a TaggedSource and the grid of ImagingParams).

@@ -78,7 +78,7 @@ void checkVolumesAssembleSweepsAndChainCopies(compute::Backend& backend) {
   }
   std::mutex mutex;
   std::vector<Seen> seen;
-  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& endpoint) {
+  engine->setVolumeCallback([&](const process::VolumeEndpoint& endpoint) {
     const auto index = static_cast<std::size_t>(endpoint.info.number);
     if (index < copies.size()) {
       endpoint.stream.copyAsync(copies[index].data(), endpoint.view.volume.data(),
@@ -107,7 +107,7 @@ void checkVolumesAssembleSweepsAndChainCopies(compute::Backend& backend) {
     }
   }
 
-  const pipeline::VolumeLock latest = engine->lockLatestVolume();
+  const process::VolumeLock latest = engine->lockLatestVolume();
   QVERIFY(latest);
   latest.done().synchronize();
   QCOMPARE(latest.info().number, std::uint64_t{kVolumes - 1});
@@ -174,7 +174,7 @@ void checkDroppedFramesAbandonSweeps(compute::Backend& backend) {
   auto engine = makeTaggedEngine(backend, config, &collector);
   std::mutex mutex;
   std::vector<Seen> seen;
-  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& endpoint) {
+  engine->setVolumeCallback([&](const process::VolumeEndpoint& endpoint) {
     std::lock_guard lock(mutex);
     seen.push_back({endpoint.info.number, endpoint.info.sequence});
   });
@@ -226,7 +226,7 @@ void checkVolumeLockHoldsTheVolume(compute::Backend& backend) {
   auto engine = makeTaggedEngine(backend, config, nullptr);
   engine->start();
   QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes >= 3, 10'000);
-  pipeline::VolumeLock lock = engine->lockLatestVolume();
+  process::VolumeLock lock = engine->lockLatestVolume();
   QVERIFY(lock);
   lock.done().synchronize();
   const std::uint64_t number = lock.info().number;
@@ -239,7 +239,7 @@ void checkVolumeLockHoldsTheVolume(compute::Backend& backend) {
                QString("volume %1 locked, yet %2 volumes completed").arg(number).arg(whileLocked)));
   QCOMPARE(lock.info().number, number);
   QVERIFY(identical(toHost(backend, lock.view().volume), before));
-  lock = pipeline::VolumeLock();  // release
+  lock = process::VolumeLock();  // release
   QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes > whileLocked + 2, 10'000);
   engine->stop();
   QCOMPARE(engine->stats().state, pipeline::EngineState::Stopped);
@@ -260,7 +260,7 @@ void checkStoreAutoBuffersUntilFull(compute::Backend& backend) {
       (shape.voxels() + shape.alongY() + shape.alongZ() + shape.alongX()) * sizeof(float);
   QVERIFY(store.setCapacity(3 * bytes).empty());
   store.setAutoBuffer(true);
-  engine->setVolumeCallback([&](const pipeline::VolumeEndpoint& e) { store.onVolume(e); });
+  engine->setVolumeCallback([&](const process::VolumeEndpoint& e) { store.onVolume(e); });
   engine->start();
   QCOMPARE(engine->waitUntilFinished(), pipeline::EngineState::Finished);
   engine->stop();
@@ -285,10 +285,10 @@ void checkStoreAutoBuffersUntilFull(compute::Backend& backend) {
 
   // "Buffer" takes the newest complete volume (number 5) once space is free.
   std::string why;
-  QVERIFY(!store.bufferLatest(*engine, why));
+  QVERIFY(!store.bufferLatest(engine->lockLatestVolume(), why));
   QVERIFY2(why.find("full") != std::string::npos, why.c_str());
   QVERIFY(store.discard(list[0].id).empty());
-  const auto latest = store.bufferLatest(*engine, why);
+  const auto latest = store.bufferLatest(engine->lockLatestVolume(), why);
   QVERIFY2(latest, why.c_str());
   QCOMPARE(store.access(*latest).info().number, std::uint64_t{5});
 }

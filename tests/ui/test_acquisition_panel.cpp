@@ -26,6 +26,7 @@
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
 #include "status_indicators.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using cineflow::pipeline::OverflowPolicy;

@@ -30,7 +30,7 @@
 #include "colour_maps.hpp"
 #include "compute/backend.hpp"
 #include "frame_picture.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/plain_hdf5.hpp"
 #include "view_overlay.hpp"

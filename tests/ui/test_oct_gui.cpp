@@ -19,6 +19,7 @@
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
 #include "oct/oct_modality.hpp"
+#include "registry/oct_engine.hpp"
 #include "oct_panel.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"

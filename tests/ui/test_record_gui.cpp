@@ -15,7 +15,7 @@
 
 #include "engine_controller.hpp"
 #include "main_window.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "raw_recording.hpp"
 #include "sim_window.hpp"

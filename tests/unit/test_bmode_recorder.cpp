@@ -19,6 +19,7 @@
 #include "store/store_error.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/tagged_frames.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

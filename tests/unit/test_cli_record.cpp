@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/recording_fixtures.hpp"

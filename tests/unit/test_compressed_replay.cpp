@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "compute/backend.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine.hpp"

@@ -1,4 +1,4 @@
-// Saves survive a power cut (store/durable_rename.hpp): every staged file, HDF5 (BmodeWriter, and
+// Saves survive a power cut (base/durable_rename.hpp): every staged file, HDF5 (BmodeWriter, and
 // so VolumeWriter and the RF writer, through StagedH5File) and text (bench JSON, traces), is
 // written and closed, then synced, then renamed onto its final name, then its folder is synced,
 // in that order, recorded through the FileSystemCalls hook. When the sync of the file or the
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "store/bmode_writer.hpp"
-#include "store/durable_rename.hpp"
-#include "store/text_file.hpp"
+#include "base/durable_rename.hpp"
+#include "base/text_file.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_random.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
@@ -32,7 +32,7 @@ namespace {
 
 // Records each call as text ("sync NAME", "rename FROM -> TO", "sync folder"), lets a check run
 // when the file is synced, and fails the call named in `failing` with EIO. The others are real.
-class RecordingCalls : public store::FileSystemCalls {
+class RecordingCalls : public base::FileSystemCalls {
  public:
   std::vector<std::string> calls;
   std::function<void(const fs::path&)> atSyncFile;
@@ -63,7 +63,7 @@ std::string contentsOf(const fs::path& path) {
 }
 
 std::string partialName(const std::string& finalName) {
-  return store::temporaryPathFor(finalName).filename().string();
+  return base::temporaryPathFor(finalName).filename().string();
 }
 
 }  // namespace
@@ -99,7 +99,7 @@ class TestDurableRename : public QObject {
   void initTestCase() { QVERIFY(dir_.isValid()); }
 
   void temporaryLiesBesideTheFinalName() {
-    const fs::path temporary = store::temporaryPathFor(path("a.h5"));
+    const fs::path temporary = base::temporaryPathFor(path("a.h5"));
     QCOMPARE(temporary.parent_path(), path("a.h5").parent_path());
     QCOMPARE(temporary.filename().string(), "a.h5.partial-" + std::to_string(::getpid()));
   }
@@ -113,8 +113,8 @@ class TestDurableRename : public QObject {
       completeWhenSynced = contentsOf(file) == text && !fs::exists(target);
     };
     {
-      const store::ScopedFileSystemCalls scope(recorder);
-      store::writeFileAtomically(target.string(), text);
+      const base::ScopedFileSystemCalls scope(recorder);
+      base::writeFileAtomically(target.string(), text);
     }
     const std::vector<std::string> expected = {
         "sync " + partialName("bench.json"),
@@ -140,7 +140,7 @@ class TestDurableRename : public QObject {
     };
     std::string error;
     {
-      const store::ScopedFileSystemCalls scope(recorder);
+      const base::ScopedFileSystemCalls scope(recorder);
       error = saveBmode(target);
     }
     QVERIFY2(error.empty(), error.c_str());
@@ -172,9 +172,9 @@ class TestDurableRename : public QObject {
     const fs::path hdf5 = path("failed.h5");
     std::string textError, hdf5Error;
     {
-      const store::ScopedFileSystemCalls scope(recorder);
+      const base::ScopedFileSystemCalls scope(recorder);
       try {
-        store::writeFileAtomically(text.string(), "{}\n");
+        base::writeFileAtomically(text.string(), "{}\n");
       } catch (const std::runtime_error& e) {
         textError = e.what();
       }
@@ -194,13 +194,13 @@ class TestDurableRename : public QObject {
   }
 
   void realCallsPublishAndReportWhatIsMissing() {
-    const fs::path temporary = store::temporaryPathFor(path("real.txt"));
+    const fs::path temporary = base::temporaryPathFor(path("real.txt"));
     std::ofstream(temporary) << "durable\n";
-    QVERIFY(!store::publishFile(temporary, path("real.txt")));
+    QVERIFY(!base::publishFile(temporary, path("real.txt")));
     QCOMPARE(contentsOf(path("real.txt")), std::string("durable\n"));
     QVERIFY(!fs::exists(temporary));
     // Nothing to publish: the sync of the missing temporary fails first, and nothing appears.
-    const auto failure = store::publishFile(temporary, path("never.txt"));
+    const auto failure = base::publishFile(temporary, path("never.txt"));
     QVERIFY(failure);
     QCOMPARE(failure->operation, "sync " + temporary.string());
     QVERIFY(!fs::exists(path("never.txt")));

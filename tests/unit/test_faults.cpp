@@ -18,7 +18,7 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/volume_saver.hpp"
@@ -50,7 +50,7 @@ pipeline::EngineConfig liveConfig() {
 // A volume of `shape` with seeded values, buffered into `store`; its id.
 std::uint64_t bufferVolume(compute::Backend& backend, store::VolumeStore& store,
                            const process::VolumeShape& shape) {
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   info.shape = shape;
   info.slice = {shape.nx, shape.nz, -1e-3, 1e-4, 5e-3, 1e-4};
   for (int y = 0; y < shape.ny; ++y) {

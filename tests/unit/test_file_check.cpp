@@ -1,4 +1,4 @@
-// Reading a file from outside in a separate process first (modality/file_check.hpp): a reader
+// Reading a file from outside in a separate process first (registry/file_check.hpp): a reader
 // that crashes or loops there takes only the child down and the file is refused with a message
 // that says so; a refusal passes on the reader's own message; a file that reads opens as before.
 // The child's ends are produced by a stand-in program (a shell script that crashes, loops, refuses
@@ -17,8 +17,8 @@
 #include <thread>
 
 #include "acquire/child_process.hpp"
-#include "modality/file_check.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/file_check.hpp"
+#include "registry/source_factory.hpp"
 #include "support/refusal.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/run_app.hpp"

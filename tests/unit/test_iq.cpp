@@ -15,7 +15,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/image_analysis.hpp"
 #include "support/reference_stages.hpp"
@@ -25,6 +25,7 @@
 #include "ultrasound/bmode_processor.hpp"
 #include "ultrasound/iq_beamform.hpp"
 #include "ultrasound/iq_demodulate.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

@@ -20,7 +20,7 @@
 #include <numbers>
 #include <vector>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
 #include "support/test_random.hpp"

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <random>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/run_app.hpp"

@@ -18,7 +18,7 @@
 #include <thread>
 #include <zmq.hpp>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/refusal.hpp"
 #include "support/rf_file_fixture.hpp"

@@ -256,7 +256,7 @@ class TestOctChain : public QObject {
     auto source = std::make_unique<oct::OctSimulator>(smallSample(true));
     engine.setSource(std::move(source));
     int volumes = 0;
-    engine.setVolumeCallback([&volumes](const pipeline::VolumeEndpoint&) { ++volumes; });
+    engine.setVolumeCallback([&volumes](const process::VolumeEndpoint&) { ++volumes; });
     engine.start();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
     engine.stop();

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_writer.hpp"
 #include "support/oct_file_fixture.hpp"

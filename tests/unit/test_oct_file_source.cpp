@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"

@@ -10,6 +10,7 @@
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "support/pipeline_checks.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

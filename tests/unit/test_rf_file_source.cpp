@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "ultrasound/rf_file_source.hpp"
 

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "compute/backend.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/test_random.hpp"
 #include "tune/tuner.hpp"

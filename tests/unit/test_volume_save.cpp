@@ -42,7 +42,7 @@ class TestVolumeSave : public QObject {
   fs::path folder_;
   std::vector<float> voxels_;
   test::Mips mips_;
-  pipeline::VolumeInfo info_;
+  process::VolumeInfo info_;
   compute::DeviceBuffer<float> volume_, alongY_, alongZ_, alongX_;
   std::unique_ptr<compute::Event> done_;
 
@@ -424,7 +424,7 @@ class TestVolumeSave : public QObject {
     engine->start();
     QTRY_VERIFY_WITH_TIMEOUT(engine->stats().volumes >= 2, 10'000);
     std::string why;
-    const auto id = store.bufferLatest(*engine, why);
+    const auto id = store.bufferLatest(engine->lockLatestVolume(), why);
     QVERIFY2(id, why.c_str());
     saver.save({*id,
                 folder_ / "live.h5",

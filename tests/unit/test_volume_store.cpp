@@ -21,7 +21,7 @@ namespace {
 
 // A volume held by the test: random voxels and its MIPs, as an engine endpoint would offer it.
 struct TestVolume {
-  pipeline::VolumeInfo info;
+  process::VolumeInfo info;
   std::vector<float> voxels;
   test::Mips mips;
   compute::DeviceBuffer<float> volume, alongY, alongZ, alongX;
@@ -43,7 +43,7 @@ struct TestVolume {
     backend.copyBlocking(alongZ.data(), mips.alongZ.data(), alongZ.bytes());
     backend.copyBlocking(alongX.data(), mips.alongX.data(), alongX.bytes());
   }
-  pipeline::VolumeView view() const {
+  process::VolumeView view() const {
     return {compute::DeviceSpan<const float>(volume.data(), volume.size()),
             compute::DeviceSpan<const float>(alongY.data(), alongY.size()),
             compute::DeviceSpan<const float>(alongZ.data(), alongZ.size()),

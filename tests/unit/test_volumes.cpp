@@ -6,11 +6,12 @@
 #include <algorithm>
 
 #include "compute/buffer.hpp"
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/mip_reference.hpp"
 #include "support/volume_checks.hpp"
 #include "ultrasound/imaging_params.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
@@ -45,7 +46,7 @@ class TestVolumes : public QObject {
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
     engine.stop();
     QCOMPARE(engine.stats().volumes, std::uint64_t{1});
-    const pipeline::VolumeLock volume = engine.lockLatestVolume();
+    const process::VolumeLock volume = engine.lockLatestVolume();
     QVERIFY(volume);
     volume.done().synchronize();
     const auto& info = volume.info();

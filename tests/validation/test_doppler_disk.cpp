@@ -13,7 +13,7 @@
 #include <cmath>
 #include <vector>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/real_datasets.hpp"

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"

@@ -1,5 +1,5 @@
 #include "compute/cpu/cpu_stream.hpp"
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 
 #include <cstring>
 #include <exception>
@@ -44,7 +44,7 @@ void CpuStream::push(HostTask task) {
 }
 
 void CpuStream::run() {
-  setCurrentThreadName("cf-" + name_);
+  base::setCurrentThreadName("cf-" + name_);
   std::unique_lock lock(mutex_);
   for (;;) {
     workAvailable_.wait(lock, [&] { return count_ > 0 || stopping_; });

@@ -1,5 +1,5 @@
 #include "compute/cpu/parallel_for.hpp"
-#include "compute/thread_name.hpp"
+#include "base/thread_name.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -117,7 +117,7 @@ class WorkerPool {
   }
 
   void work(std::size_t index) {
-    setCurrentThreadName("cf-pool-" + std::to_string(index));
+    base::setCurrentThreadName("cf-pool-" + std::to_string(index));
     std::unique_lock lock(mutex_);
     for (;;) {
       Job* job = nullptr;

@@ -90,6 +90,22 @@ void CudaBackend::synchronizeExternalStream(std::uintptr_t stream) const {
   check(cudaStreamSynchronize(handle), "cudaStreamSynchronize");
 }
 
+CudaBackend::PointerPlace CudaBackend::placeOfPointer(const void* pointer) const noexcept {
+  cudaPointerAttributes attributes{};
+  PointerPlace place;
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();  // the error is not sticky: clear it so the next call does not see it
+    return place;
+  }
+  if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) {
+    place.kind = PointerPlace::Kind::Device;
+  } else if (attributes.type == cudaMemoryTypeHost) {
+    place.kind = PointerPlace::Kind::PinnedHost;
+  }
+  place.device = attributes.device;
+  return place;
+}
+
 DeviceMemoryInfo CudaBackend::memoryInfo() const {
   DeviceMemoryInfo info;
   check(cudaMemGetInfo(&info.freeBytes, &info.totalBytes), "cudaMemGetInfo");

@@ -26,6 +26,14 @@ class CudaBackend final : public Backend {
   // and DLPack conventions, 1 the legacy default stream, 2 the per-thread default, else a
   // cudaStream_t as an integer). Throws CudaError.
   void synchronizeExternalStream(std::uintptr_t stream) const;
+  // Where another library's allocation lies, as CUDA knows it: device (or managed) memory of
+  // `device`, page-locked host memory the device can read, or memory CUDA does not know
+  // (ordinary host memory, a pointer from another process). Never throws.
+  struct PointerPlace {
+    enum class Kind { Device, PinnedHost, Unknown } kind = Kind::Unknown;
+    int device = -1;
+  };
+  PointerPlace placeOfPointer(const void* pointer) const noexcept;
 
  private:
   int device_;

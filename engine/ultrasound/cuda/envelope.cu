@@ -127,7 +127,10 @@ void EnvelopeKernel::selectVariant(std::size_t index) {
 }
 
 EnvelopeKernel::~EnvelopeKernel() {
-  if (cufftDestroy(forwardPlan_) != CUFFT_SUCCESS || cufftDestroy(inversePlan_) != CUFFT_SUCCESS) {
+  // Both plans are destroyed whatever the first one's end (a || would skip the second).
+  const cufftResult forward = cufftDestroy(forwardPlan_);
+  const cufftResult inverse = cufftDestroy(inversePlan_);
+  if (forward != CUFFT_SUCCESS || inverse != CUFFT_SUCCESS) {
     std::cerr << "cineflow: cufftDestroy failed\n";
   }
 }

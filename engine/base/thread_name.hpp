@@ -3,8 +3,8 @@
 
 #include <string>
 
-namespace cineflow::compute {
+namespace cineflow::base {
 
 void setCurrentThreadName(const std::string& name) noexcept;
 
-}  // namespace cineflow::compute
+}  // namespace cineflow::base

@@ -1,7 +1,7 @@
 #pragma once
-// FrameProcessor: turns one raw frame on the device into one float32 image on the device. The
-// engine is generic over it; each modality makes its own (modality/modality.hpp): ultrasound's
-// BmodeProcessor, OCT's OctProcessor.
+// FrameProcessor: turns one raw frame on the device into one float32 image on the device; part of
+// the modality seam. The engine is generic over it; each modality makes its own
+// (modality/modality.hpp): ultrasound's BmodeProcessor, OCT's OctProcessor.
 
 #include <cstddef>
 #include <memory>
@@ -13,13 +13,10 @@
 #include "compute/buffer.hpp"
 #include "modality/modality.hpp"
 #include "process/image_geometry.hpp"
+#include "process/stage_marks.hpp"
 #include "tune/tuning.hpp"
 
-namespace cineflow::process {
-
-// Events recorded around the stages of one frame: marks[0] before the first stage and
-// marks[i + 1] after stage i. Owned by the engine's in-flight slot; read after the frame is done.
-using StageMarks = std::span<const std::unique_ptr<compute::Event>>;
+namespace cineflow::modality {
 
 class FrameProcessor {
  public:
@@ -29,8 +26,8 @@ class FrameProcessor {
   // `source` and `settings` are its modality's (the processor turns them into its own types and
   // throws std::invalid_argument for another modality's).
   virtual void configure(compute::Backend& backend, const acquire::FrameSource& source,
-                         const modality::ProcessingSettings& settings) = 0;
-  virtual ImageGeometry geometry() const = 0;
+                         const ProcessingSettings& settings) = 0;
+  virtual process::ImageGeometry geometry() const = 0;
   virtual std::span<const char* const> stageNames() const = 0;
   // Enqueues the processing of `raw` (device memory, one frame of the configured source's
   // frameBytes()) into `image` (device memory, geometry().values() floats, [layer][z][x]) on
@@ -39,7 +36,7 @@ class FrameProcessor {
   // Never synchronises and never allocates. Records stageNames().size() + 1 marks.
   virtual void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                        compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
-                       StageMarks marks) = 0;
+                       process::StageMarks marks) = 0;
   // Whether every layer of the image the last enqueue() wrote was computed from that frame's
   // data: false when a layer repeats an earlier frame's result or holds none yet (Doppler's flow
   // layers between the estimates of block mode, and before the first full ensemble). Read on the
@@ -54,14 +51,4 @@ class FrameProcessor {
   }
 };
 
-// The boundary checks every processor's enqueue() makes before enqueuing anything (one wording
-// for all): configured (pixels > 0), `marks` empty or stages + 1 non-null events, `image` of
-// `pixels` floats, `raw` of `rawBytes` bytes, neither null. Throws std::logic_error (not
-// configured) or std::invalid_argument naming `processor`.
-void checkEnqueue(const char* processor, std::size_t pixels, std::size_t rawBytes,
-                  std::size_t stages, compute::DeviceSpan<const std::byte> raw,
-                  compute::DeviceSpan<float> image, StageMarks marks);
-// Records marks[index] on `stream` unless `marks` is empty (no timing).
-void recordMark(compute::Stream& stream, StageMarks marks, std::size_t index);
-
-}  // namespace cineflow::process
+}  // namespace cineflow::modality

@@ -1,4 +1,4 @@
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace cineflow::store {
+namespace cineflow::base {
 namespace {
 
 FileSystemCalls& realCalls() {
@@ -128,4 +128,4 @@ std::optional<PublishFailure> publishFile(const std::filesystem::path& temporary
   }
 }
 
-}  // namespace cineflow::store
+}  // namespace cineflow::base

@@ -21,7 +21,7 @@
 #include "process/image_geometry.hpp"
 #include "process/mip.hpp"
 
-namespace cineflow::pipeline {
+namespace cineflow::process {
 
 struct VolumeInfo {
   std::uint64_t number = 0;  // complete volumes since start(): 0, 1, 2, ...
@@ -82,4 +82,4 @@ class VolumeLock {
   const compute::Event* done_ = nullptr;
 };
 
-}  // namespace cineflow::pipeline
+}  // namespace cineflow::process

@@ -1,4 +1,4 @@
-#include "process/frame_processor.hpp"
+#include "process/stage_marks.hpp"
 
 #include <stdexcept>
 #include <string>

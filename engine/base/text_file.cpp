@@ -1,4 +1,4 @@
-#include "store/text_file.hpp"
+#include "base/text_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "store/durable_rename.hpp"
+#include "base/durable_rename.hpp"
 
-namespace cineflow::store {
+namespace cineflow::base {
 
 std::string jsonString(std::string_view text) {
   std::string out = "\"";
@@ -62,4 +62,4 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace cineflow::store
+}  // namespace cineflow::base

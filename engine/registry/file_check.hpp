@@ -14,7 +14,7 @@
 //
 // Costs one process start per file opened (about 0.1 s for a recording; README, Robustness), and
 // never twice for the same file: a check the file passed is remembered in the cache folder
-// (acquire/sim_cache.hpp simCacheDirectory(), "file-checks.txt"), keyed by the file's device,
+// (base/cache_directory.hpp, "file-checks.txt"), keyed by the file's device,
 // inode, size and modification and change times and by the checking program's own size and time,
 // so that a file changed in any way, or a rebuilt Cineflow, checks again. A caller that knows
 // early which file it will open starts the check ahead (FileCheckAhead) and sets up meanwhile.

@@ -1,4 +1,4 @@
-#include "modality/source_factory.hpp"
+#include "registry/source_factory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string_view>
 
-#include "modality/file_check.hpp"
+#include "registry/file_check.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
 #include "store/replay_file.hpp"
@@ -89,7 +89,7 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     return std::make_unique<oct::OctSimulator>(config, progress);
   }
   // A file from outside: read first in a separate process, where a crash inside HDF5 or matio on
-  // a damaged file takes only that process down (modality/file_check.hpp).
+  // a damaged file takes only that process down (registry/file_check.hpp).
   checkFileInChildProcess(spec, progress);
   const double rate = frameRateHz > 0 ? frameRateHz : 20.0;
   if (isMatFile(spec)) {

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace cineflow::store {
+namespace cineflow::base {
 
 // "<final>.partial-<pid>", beside the final file (a rename never crosses file systems), unique
 // per process so that two programs saving the same name do not write into one temporary.
@@ -61,4 +61,4 @@ struct PublishFailure {
 std::optional<PublishFailure> publishFile(const std::filesystem::path& temporary,
                                           const std::filesystem::path& finalPath) noexcept;
 
-}  // namespace cineflow::store
+}  // namespace cineflow::base

@@ -1,4 +1,4 @@
-#include "modality/file_check.hpp"
+#include "registry/file_check.hpp"
 
 #include <sys/stat.h>
 
@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "acquire/child_process.hpp"
-#include "acquire/sim_cache.hpp"
-#include "compute/thread_name.hpp"
-#include "modality/source_factory.hpp"
-#include "store/text_file.hpp"
+#include "base/cache_directory.hpp"
+#include "base/thread_name.hpp"
+#include "registry/source_factory.hpp"
+#include "base/text_file.hpp"
 #include "ultrasound/mat_reader.hpp"
 
 namespace cineflow::acquire {
@@ -64,7 +64,7 @@ std::string identity(const std::filesystem::path& path) {
 
 // The memo of passed checks: one line per file, "<checker identity> <file identity> <path>".
 std::filesystem::path memoPath() {
-  return detail::simCacheDirectory() / "file-checks.txt";
+  return base::cacheDirectory() / "file-checks.txt";
 }
 
 std::string memoLine(const std::filesystem::path& program, const std::string& spec) {
@@ -111,7 +111,7 @@ void rememberPassed(const std::string& line) {
   try {
     std::error_code error;
     std::filesystem::create_directories(memoPath().parent_path(), error);
-    store::writeFileAtomically(memoPath().string(), text);
+    base::writeFileAtomically(memoPath().string(), text);
   } catch (const std::exception&) {
     // Checked again next time.
   }
@@ -204,7 +204,7 @@ FileCheckAhead::FileCheckAhead(const std::string& spec) {
     return;
   }
   pending->thread = std::thread([p = pending.get(), program] {
-    compute::setCurrentThreadName("cf-check");
+    base::setCurrentThreadName("cf-check");
     CheckRun run;
     try {
       run = runCheck(program, p->spec, p->timeout, [p] {

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Cineflow's layering check: reads the #include lines of engine/, ui/, app/ and python/ and fails
+on any include that runs against the declared order of their rooms, and on any cycle between
+rooms, naming the file and line.
+
+The order (README, "Layout"): a room may include its own files and those of the rooms listed
+below it; rooms on one line are peers that must not include each other.
+"""
+import argparse
+import os
+import re
+import sys
+
+# Lowest first. Each entry: room -> rooms it may include (besides itself).
+ENGINE = [
+    ("base", []),
+    ("compute", ["base"]),
+    ("profile", ["compute", "base"]),
+    ("tune", ["compute", "base"]),
+    ("acquire", ["profile", "compute", "base"]),
+    ("process", ["acquire", "tune", "profile", "compute", "base"]),
+    ("store", ["process", "acquire", "tune", "profile", "compute", "base"]),
+    ("modality", ["store", "process", "acquire", "tune", "profile", "compute", "base"]),
+    ("ultrasound", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
+    ("oct", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
+    ("pipeline", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
+    ("registry", ["pipeline", "ultrasound", "oct", "modality", "store", "process", "acquire", "tune",
+                  "profile", "compute", "base"]),
+]
+ENGINE_ROOMS = [name for name, _ in ENGINE]
+# Outside the engine: the GUI, the command line and the Python module, each a room of its own.
+OUTER = {
+    "ui": ENGINE_ROOMS,
+    "app": ["ui"] + ENGINE_ROOMS,
+    "python": ENGINE_ROOMS,
+}
+SOURCES = (".cpp", ".hpp", ".h", ".cu", ".cuh")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def allowed_map():
+    allowed = {name: set(deps) for name, deps in ENGINE}
+    allowed.update({name: set(deps) for name, deps in OUTER.items()})
+    return allowed
+
+
+def room_of_file(root, path):
+    """The room a source file belongs to: engine/<room>/..., or ui, app, python."""
+    rel = os.path.relpath(path, root).split(os.sep)
+    if rel[0] == "engine" and len(rel) > 2:
+        return rel[1]
+    if rel[0] in OUTER:
+        return rel[0]
+    return None
+
+
+def room_of_include(root, including, target):
+    """The room an include names: engine rooms by their first path part; a path relative to the
+    including file's folder stays in that file's room; app/ and ui/ headers by where they are."""
+    first = target.split("/")[0]
+    if first in ENGINE_ROOMS and os.path.isdir(os.path.join(root, "engine", first)):
+        return first
+    here = os.path.dirname(including)
+    if os.path.exists(os.path.join(here, target)):
+        return room_of_file(root, os.path.normpath(os.path.join(here, target)))
+    for outer in OUTER:
+        if os.path.exists(os.path.join(root, outer, target)):
+            return outer
+    return None  # a system or generated header
+
+
+def scan(root):
+    edges = {}  # (from, to) -> first (file, line)
+    wrong = []
+    allowed = allowed_map()
+    for top in ["engine"] + list(OUTER):
+        for folder, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                if not name.endswith(SOURCES):
+                    continue
+                path = os.path.join(folder, name)
+                room = room_of_file(root, path)
+                if room is None:
+                    continue
+                if room not in allowed:
+                    wrong.append(f"{os.path.relpath(path, root)}: folder engine/{room} is in no "
+                                 "layer (declare it in tools/check_layering.py and the README)")
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as text:
+                    for number, line in enumerate(text, 1):
+                        match = INCLUDE.match(line)
+                        if not match:
+                            continue
+                        target = room_of_include(root, path, match.group(1))
+                        if target is None or target == room:
+                            continue
+                        where = f"{os.path.relpath(path, root)}:{number}"
+                        edges.setdefault((room, target), where)
+                        if target not in allowed[room]:
+                            wrong.append(f"{where}: {room} includes \"{match.group(1)}\" of "
+                                         f"{target}, which {room} may not include")
+    return edges, wrong
+
+
+def cycles(edges):
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+    found, state, stack = [], {}, []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                found.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(__file__), ".."))
+    args = parser.parse_args()
+    root = os.path.abspath(args.root)
+    edges, wrong = scan(root)
+    loops = cycles(edges)
+    for message in wrong:
+        print(message)
+    for loop in loops:
+        steps = [f"{a} -> {b} ({edges[(a, b)]})" for a, b in zip(loop, loop[1:])]
+        print("cycle: " + "; ".join(steps))
+    if wrong or loops:
+        print(f"layering: {len(wrong)} include(s) against the order, {len(loops)} cycle(s)")
+        return 1
+    print(f"layering: {len(edges)} edges between rooms, all in the declared order, no cycle")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
