@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "arg_reader.hpp"
+#include "base/text_file.hpp"
 #include "bench_report.hpp"
 #include "bench_saving.hpp"
 #include "bench_source.hpp"
@@ -22,9 +23,8 @@
 #include "device_fill.hpp"
 #include "pipeline/engine.hpp"
 #include "process/mip.hpp"
-#include "base/text_file.hpp"
-#include "subcommand.hpp"
 #include "registry/ultrasound_engine.hpp"
+#include "subcommand.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::app {

@@ -7,16 +7,16 @@
 #include <memory>
 #include <string>
 
+#include "base/text_file.hpp"
 #include "bench.hpp"
 #include "bench_report.hpp"
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "oct/oct_modality.hpp"
-#include "registry/oct_engine.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
 #include "profile/trace_recorder.hpp"
-#include "base/text_file.hpp"
+#include "registry/oct_engine.hpp"
 #include "tune/tuner_setup.hpp"
 
 namespace cineflow::app {

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "arg_reader.hpp"
-#include "registry/file_check.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"
 #include "oct/raw_spectra_import.hpp"
 #include "oct_dispersion_option.hpp"
+#include "registry/file_check.hpp"
 #include "ultrasound/mat_import.hpp"
 #include "ultrasound/rf_writer.hpp"
 

@@ -11,22 +11,22 @@
 #include <utility>
 #include <vector>
 
+#include "base/text_file.hpp"
 #include "compute/backend.hpp"
 #include "console_progress.hpp"
 #include "interrupt_signals.hpp"
-#include "registry/file_check.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct_dispersion_option.hpp"
 #include "output_paths.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/file_check.hpp"
+#include "registry/source_factory.hpp"
 #include "run_report.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/bmode_writer.hpp"
 #include "store/raw_recorder.hpp"
-#include "base/text_file.hpp"
 #include "subcommand.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 

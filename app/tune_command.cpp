@@ -4,6 +4,7 @@
 #include <string>
 
 #include "arg_reader.hpp"
+#include "base/text_file.hpp"
 #include "bench_source.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -11,7 +12,6 @@
 #include "oct/oct_processor.hpp"
 #include "oct/oct_simulator.hpp"
 #include "process/mip.hpp"
-#include "base/text_file.hpp"
 #include "subcommand.hpp"
 #include "ultrasound/bmode_processor.hpp"
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/oct_source.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"
+#include "registry/source_factory.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
 namespace cineflow::python {

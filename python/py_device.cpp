@@ -233,8 +233,9 @@ void requireBackendDevice([[maybe_unused]] const void* data, const std::string& 
   using Kind = compute::cuda::CudaBackend::PointerPlace::Kind;
   const auto place = cuda->placeOfPointer(data);
   if (place.kind == Kind::Unknown) {
-    throw py::value_error(what + "'s __cuda_array_interface__ pointer is not memory CUDA knows "
-                                 "(neither device nor page-locked host memory)");
+    throw py::value_error(what +
+                          "'s __cuda_array_interface__ pointer is not memory CUDA knows "
+                          "(neither device nor page-locked host memory)");
   }
   if (place.kind == Kind::Device && place.device != cuda->device()) {
     throw py::value_error(what + " is on CUDA device " + std::to_string(place.device) +

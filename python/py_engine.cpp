@@ -18,12 +18,12 @@
 #include <string>
 
 #include "modality/modality.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
 #include "py_common.hpp"
 #include "py_frames.hpp"
 #include "py_modules.hpp"
 #include "py_volumes.hpp"
+#include "registry/source_factory.hpp"
 #include "store/bmode_recorder.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/ultrasound_modality.hpp"

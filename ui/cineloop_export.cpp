@@ -13,9 +13,9 @@
 #include <QImageWriter>
 #include <QTextStream>
 
+#include "base/durable_rename.hpp"
 #include "measurement_list.hpp"
 #include "picture_video.hpp"
-#include "base/durable_rename.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -65,7 +65,7 @@ class StagedFiles {
       const QString name = staged_.back();
       // Synced, renamed and its folder synced: a power cut leaves the old file or the new one.
       if (const auto failure = base::publishFile(toPath(folder_.filePath(temporaryName(name))),
-                                                  toPath(folder_.filePath(name)))) {
+                                                 toPath(folder_.filePath(name)))) {
         error = QStringLiteral("cannot save %1: %2: %3")
                     .arg(name, QString::fromStdString(failure->operation),
                          QString::fromStdString(failure->reason));

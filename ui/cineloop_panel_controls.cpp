@@ -16,9 +16,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "base/thread_name.hpp"
 #include "cineloop_export.hpp"
 #include "cineloop_panel.hpp"
-#include "base/thread_name.hpp"
 #include "export_target.hpp"
 #include "measurement_list.hpp"
 #include "media_icons.hpp"

@@ -12,8 +12,8 @@
 #include <QSpinBox>
 
 #include "engine_controller.hpp"
-#include "ultrasound/doppler_math.hpp"
 #include "registry/ultrasound_engine.hpp"
+#include "ultrasound/doppler_math.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {

@@ -7,9 +7,9 @@
 
 #include "base/thread_name.hpp"
 #include "registry/source_factory.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 namespace cineflow::ui {

@@ -13,8 +13,8 @@
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
 #include "oct/oct_modality.hpp"
-#include "registry/oct_engine.hpp"
 #include "oct_panel.hpp"
+#include "registry/oct_engine.hpp"
 
 namespace cineflow::ui {
 

@@ -3,8 +3,8 @@
 #include <QMetaObject>
 #include <exception>
 
-#include "engine_controller.hpp"
 #include "base/text_file.hpp"
+#include "engine_controller.hpp"
 
 namespace cineflow::ui {
 

@@ -148,8 +148,8 @@ class VolumeController : public QObject {
   std::size_t copyingShown_ = 0;
   const MeasurementList* measurements_ = nullptr;
   std::map<std::uint64_t, VolumeOrigin> origins_;  // by store id
-  VolumeOrigin currentOrigin_;  // what a volume seen next was acquired from
-  std::map<QString, int> queuedPaths_;  // files promised to saves queued or running
+  VolumeOrigin currentOrigin_;                     // what a volume seen next was acquired from
+  std::map<QString, int> queuedPaths_;             // files promised to saves queued or running
 };
 
 }  // namespace cineflow::ui

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "batch/batch_job.hpp"
 #include "base/text_file.hpp"
+#include "batch/batch_job.hpp"
 
 namespace cineflow::app::batch {
 namespace {

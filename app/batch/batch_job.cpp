@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "acquire/child_process.hpp"
-#include "batch/batch_accuracy.hpp"
 #include "base/text_file.hpp"
+#include "batch/batch_accuracy.hpp"
 
 namespace cineflow::app::batch {
 namespace {

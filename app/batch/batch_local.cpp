@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "acquire/child_process.hpp"
-#include "batch/batch_job.hpp"
 #include "base/thread_name.hpp"
+#include "batch/batch_job.hpp"
 
 namespace cineflow::app::batch {
 namespace {

@@ -12,12 +12,12 @@
 #include <system_error>
 #include <vector>
 
+#include "base/text_file.hpp"
 #include "interrupt_signals.hpp"
 #include "soak/soak_json.hpp"
 #include "soak/soak_options.hpp"
 #include "soak/soak_report.hpp"
 #include "soak/soak_session.hpp"
-#include "base/text_file.hpp"
 #include "subcommand.hpp"
 
 namespace cineflow::app {

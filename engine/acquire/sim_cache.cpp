@@ -1,5 +1,5 @@
-#include "base/cache_directory.hpp"
 #include "acquire/sim_cache.hpp"
+#include "base/cache_directory.hpp"
 
 #include <unistd.h>
 

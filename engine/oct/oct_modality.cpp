@@ -107,7 +107,6 @@ const OctParams& requireParams(const modality::ProcessingSettings& settings) {
   return oct->params();
 }
 
-
 store::FileMetadata describe(const OctAcquisition& acquisition, const OctParams& params) {
   store::FileMetadata metadata;
   metadata.attributes = {

@@ -19,11 +19,11 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
+#include "modality/frame_processor.hpp"
 #include "modality/modality.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine_types.hpp"
 #include "process/volume.hpp"
-#include "modality/frame_processor.hpp"
 #include "profile/frame_timeline.hpp"
 #include "profile/trace_recorder.hpp"
 

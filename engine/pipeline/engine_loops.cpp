@@ -5,8 +5,8 @@
 #include <exception>
 #include <thread>
 
-#include "compute/annotate.hpp"
 #include "base/thread_name.hpp"
+#include "compute/annotate.hpp"
 #include "pipeline/engine_impl.hpp"
 #include "process/chunk_codec.hpp"
 #include "profile/stage_probe.hpp"

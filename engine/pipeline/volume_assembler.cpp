@@ -125,7 +125,8 @@ std::vector<tune::TunableStage> VolumeAssembler::tunableStages(compute::Backend&
 
 void VolumeAssembler::frameDispatched(const acquire::FrameHeader& header, int slice,
                                       const compute::Event& frameDone, const Cineloop& cineloop,
-                                      compute::Stream& endpoint, const process::VolumeCallback& callback) {
+                                      compute::Stream& endpoint,
+                                      const process::VolumeCallback& callback) {
   Storage& s = *storage_;
   Block& block = *s.blocks[static_cast<std::size_t>(open_)];
   const auto index = static_cast<std::size_t>(slice);

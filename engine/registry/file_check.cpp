@@ -17,9 +17,9 @@
 
 #include "acquire/child_process.hpp"
 #include "base/cache_directory.hpp"
+#include "base/text_file.hpp"
 #include "base/thread_name.hpp"
 #include "registry/source_factory.hpp"
-#include "base/text_file.hpp"
 #include "ultrasound/mat_reader.hpp"
 
 namespace cineflow::acquire {

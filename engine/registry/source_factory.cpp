@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string_view>
 
-#include "registry/file_check.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
+#include "registry/file_check.hpp"
 #include "store/replay_file.hpp"
 #include "ultrasound/flow_simulator.hpp"
 #include "ultrasound/plugin_source.hpp"

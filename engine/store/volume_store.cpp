@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-
 namespace cineflow::store {
 
 struct VolumeStore::Pool {
@@ -242,9 +241,9 @@ std::optional<std::uint64_t> VolumeStore::adopt(const process::VolumeInfo& info,
   const auto done = backend_.createEvent();
   stream_->record(*done);
   const process::VolumeView view{compute::DeviceSpan<const float>(volume.data(), volume.size()),
-                                  compute::DeviceSpan<const float>(alongY.data(), alongY.size()),
-                                  compute::DeviceSpan<const float>(alongZ.data(), alongZ.size()),
-                                  compute::DeviceSpan<const float>(alongX.data(), alongX.size())};
+                                 compute::DeviceSpan<const float>(alongY.data(), alongY.size()),
+                                 compute::DeviceSpan<const float>(alongZ.data(), alongZ.size()),
+                                 compute::DeviceSpan<const float>(alongX.data(), alongX.size())};
   std::optional<std::uint64_t> id;
   {
     std::lock_guard lock(mutex_);

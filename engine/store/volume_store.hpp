@@ -62,10 +62,10 @@ class VolumeStore {
                                       compute::Stream& stream, std::string& why);
   // Copies a volume held in host memory (a saved file opened for review) into the store, marked
   // saved under `savedPath`. Nullopt with `why` when it does not fit. Blocking (a host copy).
-  std::optional<std::uint64_t> adopt(const process::VolumeInfo& info,
-                                     std::span<const float> volume, std::span<const float> alongY,
-                                     std::span<const float> alongZ, std::span<const float> alongX,
-                                     const std::string& savedPath, std::string& why);
+  std::optional<std::uint64_t> adopt(const process::VolumeInfo& info, std::span<const float> volume,
+                                     std::span<const float> alongY, std::span<const float> alongZ,
+                                     std::span<const float> alongX, const std::string& savedPath,
+                                     std::string& why);
   // Buffers the complete volume `volume` holds (Engine::lockLatestVolume()) on the store's own
   // stream, holding the lock until the copy has completed. Nullopt with `why` when `volume` is
   // empty (no complete volume yet) or does not fit.

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "base/cache_directory.hpp"
 #include "acquire/frame_source.hpp"
 #include "acquire/sim_cache.hpp"
+#include "base/cache_directory.hpp"
 #include "ultrasound/phantom.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 

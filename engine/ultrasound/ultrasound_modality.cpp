@@ -34,8 +34,8 @@ class UltrasoundModality final : public modality::Modality {
     if (process::isDoppler(imaging.mode) &&
         frames < static_cast<std::uint64_t>(imaging.doppler.ensemble)) {
       throw std::invalid_argument(
-          "the Doppler ensemble is " + std::to_string(imaging.doppler.ensemble) +
-          " frames, but " + source.describe() + " holds " + std::to_string(frames) +
+          "the Doppler ensemble is " + std::to_string(imaging.doppler.ensemble) + " frames, but " +
+          source.describe() + " holds " + std::to_string(frames) +
           (frames == 1 ? " frame" : " frames") + ": choose an ensemble of at most " +
           std::to_string(frames) + " (--ensemble)");
     }

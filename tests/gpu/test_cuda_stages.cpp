@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "cuda_test_support.hpp"
-#include "registry/source_factory.hpp"
 #include "process/log_compress.hpp"
+#include "registry/source_factory.hpp"
 #include "support/image_analysis.hpp"
 #include "support/mip_reference.hpp"
 #include "support/reference_stages.hpp"

@@ -25,8 +25,8 @@
 #include "gl_format.hpp"
 #include "imaging_panel.hpp"
 #include "main_window.hpp"
-#include "status_indicators.hpp"
 #include "registry/ultrasound_engine.hpp"
+#include "status_indicators.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using cineflow::pipeline::OverflowPolicy;

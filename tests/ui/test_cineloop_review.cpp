@@ -30,8 +30,8 @@
 #include "colour_maps.hpp"
 #include "compute/backend.hpp"
 #include "frame_picture.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "view_overlay.hpp"
 

@@ -15,9 +15,9 @@
 
 #include "engine_controller.hpp"
 #include "main_window.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "raw_recording.hpp"
+#include "registry/source_factory.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/recording_fixtures.hpp"

@@ -15,11 +15,11 @@
 
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "store/bmode_recorder.hpp"
 #include "store/store_error.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/tagged_frames.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

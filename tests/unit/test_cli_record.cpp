@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
+#include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/recording_fixtures.hpp"
 #include "support/run_app.hpp"

@@ -23,13 +23,13 @@
 #include <vector>
 
 #include "compute/backend.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/cineloop.hpp"
 #include "pipeline/engine.hpp"
 #include "process/chunk_codec.hpp"
 #include "process/chunk_decoder.hpp"
 #include "process/cpu/chunk_decode.hpp"
+#include "registry/source_factory.hpp"
 #include "store/raw_recorder.hpp"
 #include "support/recording_fixtures.hpp"
 

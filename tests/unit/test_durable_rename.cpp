@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "store/bmode_writer.hpp"
 #include "base/durable_rename.hpp"
 #include "base/text_file.hpp"
+#include "store/bmode_writer.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_random.hpp"
 #include "ultrasound/ultrasound_modality.hpp"

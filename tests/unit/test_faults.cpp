@@ -18,8 +18,8 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"

@@ -15,8 +15,9 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "support/image_analysis.hpp"
 #include "support/reference_stages.hpp"
 #include "support/rf_file_fixture.hpp"
@@ -25,7 +26,6 @@
 #include "ultrasound/bmode_processor.hpp"
 #include "ultrasound/iq_beamform.hpp"
 #include "ultrasound/iq_demodulate.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

@@ -18,8 +18,8 @@
 #include <thread>
 #include <zmq.hpp>
 
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "support/refusal.hpp"
 #include "support/rf_file_fixture.hpp"
 #include "support/stream_sender.hpp"

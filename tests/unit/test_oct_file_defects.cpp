@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_writer.hpp"
+#include "registry/source_factory.hpp"
 #include "support/oct_file_fixture.hpp"
 #include "support/rf_file_fixture.hpp"
 

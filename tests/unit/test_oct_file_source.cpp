@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "modality/modality.hpp"
-#include "registry/source_factory.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"
+#include "registry/source_factory.hpp"
 #include "store/store_error.hpp"
 #include "support/oct_file_fixture.hpp"
 #include "support/plain_hdf5.hpp"

@@ -9,8 +9,8 @@
 
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
-#include "support/pipeline_checks.hpp"
 #include "registry/ultrasound_engine.hpp"
+#include "support/pipeline_checks.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

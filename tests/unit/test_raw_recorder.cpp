@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "registry/source_factory.hpp"
 #include "oct/oct_modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "pipeline/engine.hpp"
 #include "process/bitshuffle_lz4.hpp"
+#include "registry/source_factory.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/store_error.hpp"
 #include "support/plain_hdf5.hpp"

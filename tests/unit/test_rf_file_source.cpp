@@ -141,8 +141,8 @@ class TestRfFileSource : public QObject {
       QFAIL("opened a file without a schema");
     } catch (const cineflow::acquire::SourceError& e) {
       const QString message = e.what();
-      for (const char* expected : {"no schema attribute", "cineflow.rf/1", "cineflow.oct/1",
-                                   "MATLAB"}) {
+      for (const char* expected :
+           {"no schema attribute", "cineflow.rf/1", "cineflow.oct/1", "MATLAB"}) {
         QVERIFY2(message.contains(expected), e.what());
       }
       QVERIFY2(!message.contains("/rf: missing"), e.what());

@@ -14,12 +14,12 @@
 #include <mutex>
 #include <vector>
 
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "support/refusal.hpp"
 #include "ultrasound/plugin_source.hpp"
 #include "ultrasound/simulator.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

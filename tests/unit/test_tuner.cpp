@@ -17,8 +17,8 @@
 #include <string>
 
 #include "compute/backend.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "support/test_random.hpp"
 #include "tune/tuner.hpp"
 #include "tune/tuning_history.hpp"

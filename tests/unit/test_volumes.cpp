@@ -6,12 +6,12 @@
 #include <algorithm>
 
 #include "compute/buffer.hpp"
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "support/mip_reference.hpp"
 #include "support/volume_checks.hpp"
 #include "ultrasound/imaging_params.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

@@ -13,8 +13,8 @@
 #include <cmath>
 #include <vector>
 
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <mutex>
 
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
+#include "registry/ultrasound_engine.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"
-#include "registry/ultrasound_engine.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;

@@ -12,8 +12,8 @@
 #include <cmath>
 #include <vector>
 
-#include "registry/source_factory.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
