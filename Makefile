@@ -63,16 +63,14 @@ sanitize: build
 	ctest --preset tsan -j $(JOBS)
 
 # Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set; the
-# seed corpora come from the real recordings in SHARED_DATA where it exists. The harnesses are
-# built in the asan-ubsan tree (clang, with libFuzzer's coverage), beside the sanitized tests, so
-# after make sanitize this builds nothing.
+# seed corpora come from the real recordings in SHARED_DATA where it exists.
 FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
 SHARED_DATA ?= ../shared/data
 fuzz: deps
-	cmake --preset asan-ubsan >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
-	python3 tests/fuzz/run_fuzzers.py build/asan-ubsan --runs $(FUZZ_RUNS) \
-	  --seconds $(FUZZ_SECONDS) --shared-data $(SHARED_DATA)
+	cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS)
+	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
+	  --shared-data $(SHARED_DATA)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build

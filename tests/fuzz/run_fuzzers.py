@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every fuzz harness of the asan-ubsan build over its corpus (make fuzz).
+"""Runs every fuzz harness of the fuzz build over its corpus (make fuzz).
 
     run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--shared-data DIR] [--only NAME]
 
