@@ -14,16 +14,12 @@ CINEFLOW := $(BUILD_DIR)/app/cineflow
 # 90 or "80-real;90"); empty: the default set (cmake/CineflowCuda.cmake). CI, which has no GPU,
 # compiles every kernel for one architecture only.
 CUDA_ARCHITECTURES ?=
-CMAKE_ARGS := $(if $(CUDA_ARCHITECTURES),-DCINEFLOW_CUDA_ARCHITECTURES="$(CUDA_ARCHITECTURES)")
-
-# ccache (packaging/install-deps.sh installs it) keeps compilations between builds, presets and
-# clones: a cache from an earlier run makes a rebuild mostly lookups.
-CCACHE := $(shell command -v ccache 2>/dev/null)
-ifneq ($(CCACHE),)
-export CMAKE_C_COMPILER_LAUNCHER ?= $(CCACHE)
-export CMAKE_CXX_COMPILER_LAUNCHER ?= $(CCACHE)
-export CMAKE_CUDA_COMPILER_LAUNCHER ?= $(CCACHE)
-endif
+# ccache (packaging/install-deps.sh installs it) keeps compilations between builds and clones: a
+# cache from an earlier run makes a rebuild mostly lookups. Asked for at every configure, after
+# deps has run, so that a tree is configured with it from the start and never rebuilt for it.
+LAUNCHER := $$(command -v ccache >/dev/null && echo -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+CMAKE_ARGS := $(LAUNCHER) $(if $(CUDA_ARCHITECTURES),-DCINEFLOW_CUDA_ARCHITECTURES="$(CUDA_ARCHITECTURES)")
 
 .PHONY: deps configure build run test sanitize package fuzz clean
 
@@ -57,9 +53,9 @@ test: build
 sanitize: build
 	CINEFLOW_CACHE_DIR=build/release/tests/cache $(CINEFLOW) --headless --backend cpu --input sim \
 	  --frames 1 --output build/release/sim-cache-warmup.h5 >/dev/null
-	cmake --preset asan-ubsan >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
+	cmake --preset asan-ubsan $(LAUNCHER) >/dev/null && cmake --build --preset asan-ubsan -j $(JOBS)
 	ctest --preset asan-ubsan -j $(JOBS)
-	cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
+	cmake --preset tsan $(LAUNCHER) >/dev/null && cmake --build --preset tsan -j $(JOBS)
 	ctest --preset tsan -j $(JOBS)
 
 # Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set; the
@@ -68,7 +64,7 @@ FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
 SHARED_DATA ?= ../shared/data
 fuzz: deps
-	cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS)
+	cmake --preset fuzz $(LAUNCHER) >/dev/null && cmake --build --preset fuzz -j $(JOBS)
 	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
 	  --shared-data $(SHARED_DATA)
 
