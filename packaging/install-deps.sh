@@ -23,7 +23,7 @@ packages=(
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client
   clang-14 libclang-rt-14-dev
-  xvfb xauth libgl1-mesa-dri
+  xvfb xauth libgl1-mesa-dri fonts-dejavu-core
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and
 # the bitshuffle filter (32008) that other HDF5 readers need for Cineflow's compressed raw

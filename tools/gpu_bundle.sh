@@ -220,6 +220,21 @@ fi
 mkdir -p "$p/gl"
 cp -f "$gl_debs"/*.deb "$p/gl/" 2>/dev/null || true
 
+# --- Fonts: the GUI's text, with a fontconfig configuration of their own (gpu_sweep.sh) ------
+mkdir -p "$p/fonts"
+for font in DejaVuSans.ttf DejaVuSans-Bold.ttf; do
+  cp -fL "/usr/share/fonts/truetype/dejavu/$font" "$p/fonts/" 2>/dev/null ||
+    echo "gpu_bundle: no $font (fonts-dejavu-core): screenshots will show boxes" >&2
+done
+cat >"$p/fonts/fonts.conf" <<'CONF'
+<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir prefix="relative">.</dir>
+  <cachedir>/tmp/cineflow-fontconfig</cachedir>
+</fontconfig>
+CONF
+
 # --- Data ---------------------------------------------------------------------------------
 mkdir -p "$p/data" "$p/testdata"
 for file in field2_pw3_points.h5 verasonics_rotating_disk.h5; do

@@ -78,6 +78,9 @@ export CINEFLOW_CACHE_DIR=$work/cache CINEFLOW_TEST_ARTEFACTS=$work/artefacts \
   CINEFLOW_DATA_DIR=$b/data CINEFLOW_TEST_DATA_DIR=$b/testdata CINEFLOW_SHARED_DATA=$b/data \
   CINEFLOW_APP=$b/bin/cineflow QT_PLUGIN_PATH=$b/plugins HOME=$work/home \
   XDG_RUNTIME_DIR=$work/home PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
+# The GUI's text: the bundle's fonts (the device machine has no fontconfig configuration, and
+# without one every letter in a screenshot is a box).
+[ -e "$b/fonts/fonts.conf" ] && export FONTCONFIG_FILE=$b/fonts/fonts.conf
 chmod 700 "$work/home"
 # Prefixes that run a bundled program, or the bundled Python, with the bundle's libraries.
 bundled=(env LD_LIBRARY_PATH="$lib_path")
