@@ -128,7 +128,7 @@ done
 for test in "$build"/tests/test_cuda_*; do
   [ -f "$test" ] && [ -x "$test" ] && programs+=("$test")
 done
-for name in test_display_path test_volume_view test_volume_3d_gui; do
+for name in test_display_path test_volume_view test_volume_3d_gui test_volume_review test_volume_save_all; do
   if [ -x "$build/tests/$name" ]; then programs+=("$build/tests/$name"); else missing+=("tests/$name"); fi
 done
 module=$(ls "$build"/python/cineflow*.so 2>/dev/null | head -n 1 || true)

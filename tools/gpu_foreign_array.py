@@ -69,9 +69,12 @@ class Cuda:
         return pointer.value
 
     def memory_type(self, address):
-        class Attributes(ctypes.Structure):  # cudaPointerAttributes (CUDA 11 and later)
+        class Attributes(ctypes.Structure):  # cudaPointerAttributes (driver_types.h, CUDA 12+)
+            # The reserved words are part of the struct the runtime writes: without them it
+            # wrote 64 bytes past a 24-byte object and the interpreter crashed later.
             _fields_ = [("type", ctypes.c_int), ("device", ctypes.c_int),
-                        ("devicePointer", ctypes.c_void_p), ("hostPointer", ctypes.c_void_p)]
+                        ("devicePointer", ctypes.c_void_p), ("hostPointer", ctypes.c_void_p),
+                        ("reserved", ctypes.c_long * 8)]
         attributes = Attributes()
         self("cudaPointerGetAttributes", ctypes.byref(attributes), ctypes.c_void_p(address))
         return attributes.type

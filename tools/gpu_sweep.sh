@@ -8,7 +8,8 @@
 #
 # OUT_DIR gets at most 8 files: table.md (figure, measured, goal, verdict, command), summary.txt
 # (the machine, the progress lines, the time taken), logs.tar.gz (one log per step) and the
-# screenshots. Every step has a timeout and a failure never stops the sweep; the whole run keeps
+# screenshots (and, where the machine has Nsight Systems or Compute, their profiles of the chains in
+# the logs). Every step has a timeout and a failure never stops the sweep; the whole run keeps
 # within CINEFLOW_SWEEP_BUDGET_S seconds (default 420, or 200 with --quick), the unpacking
 # included: steps that no longer fit are skipped and say so. Without a CUDA device (no GPU, no
 # driver) the GPU steps are skipped, saying why, and the rest still runs: the bundle's programs
@@ -310,7 +311,7 @@ python_checks() {
 gui_checks() {
   local section=gui
   gui_tests=()
-  for t in test_display_path test_volume_view test_volume_3d_gui; do
+  for t in test_display_path test_volume_view test_volume_3d_gui test_volume_review test_volume_save_all; do
     [ -x "$b/bin/$t" ] && gui_tests+=("$t")
   done
   xvfb_pid=""
@@ -344,6 +345,9 @@ gui_checks() {
     for t in "${gui_tests[@]}"; do
       extra=()
       [ $t = test_volume_view ] && [ $gpu = 1 ] && extra=(CINEFLOW_MEASURE_3D=512)
+      # The main-window tests on the CUDA backend: volumes buffered, reviewed, saved and shown
+      # in 3-D from device memory, and the window's teardown after that.
+      [[ $t =~ ^test_volume_(3d_gui|review|save_all)$ ]] && [ $gpu = 1 ] && extra=(CINEFLOW_GUI_TEST_BACKEND=cuda)
       step "$t" 150 "${gui_env[@]}" "${extra[@]}" "$b/bin/$t"
       status=$?
       verdict=$(qt_verdict "$logs/$t.log" $status)
@@ -354,7 +358,7 @@ gui_checks() {
         measured="$measured; ${path:-—}; ${upload:-—}"
         [ $gpu = 0 ] && [ "$verdict" = met ] && verdict="met on the host path; the interop case skipped: $nogpu"
       fi
-      row "GUI test $t (Xvfb, $([ $gpu = 1 ] && echo "NVIDIA GLX" || echo "Mesa"))" "$measured" "passes" "$verdict" "$t"
+      row "GUI test $t (Xvfb, $([ $gpu = 1 ] && echo "NVIDIA GLX" || echo "Mesa")${extra[0]:+, ${extra[0]}})" "$measured" "passes" "$verdict" "$t"
       if [ $t = test_volume_view ]; then
         for mode in 0 1 2; do
           label=$(echo "maximum intensity;volume rendering;iso-surface" | cut -d';' -f$((mode + 1)))
@@ -449,6 +453,38 @@ sanitizer_runs() {
   fi
 }
 
+# --- 6. Where the time goes, for the speed work (logs only): Nsight Systems on the OCT chain and
+# the compressed replay, Nsight Compute on the beamformer's, the decoder's and the MIP's kernels,
+# where the machine has them and time is left.
+profiles() {
+  local section=profile nsys="" ncu="" candidate
+  [ $gpu = 1 ] && [ $quick = 0 ] || return 0
+  for candidate in $(command -v nsys) /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys \
+    /usr/local/cuda/nsight-systems-*/bin/nsys; do
+    [ -z "$nsys" ] && [ -x "$candidate" ] && nsys=$candidate
+  done
+  for candidate in $(command -v ncu) /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu \
+    /usr/local/cuda/nsight-compute-*/ncu; do
+    [ -z "$ncu" ] && [ -x "$candidate" ] && ncu=$candidate
+  done
+  say "profilers: nsys ${nsys:-not found}; ncu ${ncu:-not found}"
+  if [ -n "$nsys" ]; then
+    step nsys_oct 90 "${bundled[@]}" "$nsys" profile --stats=true --force-overwrite=true \
+      -o "$work/nsys_oct" "${cf[@]}" bench --backend cuda --modality oct --frames 500
+    step nsys_compressed 90 "${bundled[@]}" "$nsys" profile --stats=true --force-overwrite=true \
+      -o "$work/nsys_compressed" "${cf[@]}" bench --backend cuda --compressed --modality ultrasound --frames 100
+  fi
+  if [ -n "$ncu" ]; then
+    local sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis)
+    step ncu_beamform 90 "${bundled[@]}" "$ncu" --kernel-name 'regex:dasKernel|mipTileKernel' --launch-skip 10 \
+      --launch-count 4 "${sections[@]}" "${cf[@]}" bench --backend cuda --frames 40
+    step ncu_decoder 90 "${bundled[@]}" "$ncu" --kernel-name 'regex:decodeChunkKernel' --launch-skip 5 \
+      --launch-count 2 "${sections[@]}" "${cf[@]}" bench --backend cuda --compressed --modality ultrasound --frames 20
+    step ncu_oct 90 "${bundled[@]}" "$ncu" --kernel-name 'regex:Kernel' --launch-skip 30 \
+      --launch-count 8 "${sections[@]}" "${cf[@]}" bench --backend cuda --modality oct --frames 40
+  fi
+}
+
 # --- The order: the measurements on a quiet machine first, then the sanitizers beside the tests -
 # cineflow links the OpenGL dispatch (libOpenGL, libGLX): a GPU machine without a desktop lacks it,
 # so the bundle's libglvnd goes in first, before anything runs cineflow.
@@ -467,6 +503,7 @@ sanitizers=$!
 gpu_test_runs
 python_checks
 wait "$sanitizers"
+profiles
 
 # --- The table, the summary, the logs ------------------------------------------------------------
 total=$(elapsed)

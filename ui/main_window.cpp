@@ -34,7 +34,9 @@
 #include "registry/source_factory.hpp"
 #include "status_indicators.hpp"
 #include "trace_capture.hpp"
+#include "volume_3d_panel.hpp"
 #include "volume_controller.hpp"
+#include "volume_view.hpp"
 #include "wheel_guard.hpp"
 
 namespace cineflow::ui {
@@ -92,6 +94,7 @@ MainWindow::~MainWindow() {
   cineloopDock_ = nullptr;
   cineloopPanel_ = nullptr;
   view_->setLiveSource(nullptr);    // the view holds CUDA resources of the controller's device
+  volume3d_->view().releaseDevice();  // so does the 3-D view, allocated through its backend
   controller_->blockSignals(true);  // half the widgets its signals reach are gone
   controller_->stop();
   volumes_.reset();  // waits for a save in progress; its buffers live on the controller's device

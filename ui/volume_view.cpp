@@ -63,6 +63,17 @@ void VolumeView::onContextAboutToBeDestroyed() {
   uploadPending_ = volume_ != nullptr;
 }
 
+void VolumeView::releaseDevice() {
+  if (!deviceUpload_) {
+    deviceBackend_ = nullptr;
+    return;
+  }
+  makeCurrent();
+  deviceUpload_.reset();  // unregisters the texture, frees its buffers through their backend
+  deviceBackend_ = nullptr;
+  doneCurrent();
+}
+
 bool VolumeView::showDeviceVolume(compute::Backend& backend, const float* volume,
                                   const VolumeData& described) {
   if (!renderer_) {

@@ -45,9 +45,15 @@ class VolumeView : public QOpenGLWidget {
   // backend's device memory) straight into the 3-D texture (DeviceVolumeUpload), described by
   // `described` (its voxels empty). Call with the volume held (a VolumeLock, a store Access) and
   // its work complete. False when that path is not available here (deviceUploadReason() says
-  // why) or failed: then copy it through the host (setVolume).
+  // why) or failed: then copy it through the host (setVolume). The view keeps CUDA resources
+  // allocated through `backend` (the texture's registration, a stream, the brick buffers) until
+  // releaseDevice(): call it before `backend` is destroyed (the view's own destructor does it too,
+  // so a backend that outlives the view needs nothing).
   bool showDeviceVolume(compute::Backend& backend, const float* volume,
                         const VolumeData& described);
+  // Drops what showDeviceVolume() holds of its backend; a volume shown from the device is shown
+  // again only when a volume comes next (the texture is kept until then).
+  void releaseDevice();
   QString deviceUploadReason() const { return deviceReason_; }
   std::shared_ptr<const VolumeData> volume() const { return volume_; }
   void clearVolume();

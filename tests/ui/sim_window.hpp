@@ -25,15 +25,22 @@ inline void useFreshSettings(const char* name) {
   qputenv(ui::kSettingsPathVariable, settings.toLocal8Bit());
 }
 
-// A shown 1400 x 900 main window (CPU backend, errors not modal) acquiring from the simulator;
-// null, with a failed check, when it cannot be shown or the simulator cannot be opened.
+// A shown 1400 x 900 main window (errors not modal) acquiring from the simulator; null, with a
+// failed check, when it cannot be shown or the simulator cannot be opened. The CPU backend, or
+// the CUDA one where CINEFLOW_GUI_TEST_BACKEND=cuda (the GPU sweep runs the GUI tests so: the
+// device display paths and their teardown, which the CPU backend never reaches).
+inline compute::BackendRequest guiTestBackend() {
+  return qgetenv("CINEFLOW_GUI_TEST_BACKEND") == "cuda" ? compute::BackendRequest::Cuda
+                                                         : compute::BackendRequest::Cpu;
+}
+
 inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
   if (!qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR")) {
     QTest::qFail("CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs",
                  __FILE__, __LINE__);
     return nullptr;
   }
-  auto window = std::make_unique<ui::MainWindow>(compute::BackendRequest::Cpu);
+  auto window = std::make_unique<ui::MainWindow>(guiTestBackend());
   window->setInteractiveErrors(false);
   window->resize(1400, 900);
   window->show();
