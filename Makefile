@@ -19,6 +19,9 @@ CUDA_ARCHITECTURES ?=
 # deps has run, so that a tree is configured with it from the start and never rebuilt for it.
 LAUNCHER := $$(command -v ccache >/dev/null && echo -DCMAKE_C_COMPILER_LAUNCHER=ccache \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+# The tests share a precompiled header (tests/CMakeLists.txt): ccache caches its users only when
+# told that a header precompiled from the same sources is the same.
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 CMAKE_ARGS := $(LAUNCHER) $(if $(CUDA_ARCHITECTURES),-DCINEFLOW_CUDA_ARCHITECTURES="$(CUDA_ARCHITECTURES)")
 
 .PHONY: deps configure build run test sanitize package fuzz clean

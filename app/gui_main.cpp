@@ -14,14 +14,14 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/dark_theme.hpp"
+#include "common/gl_format.hpp"
 #include "compute/backend.hpp"
-#include "dark_theme.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
 #include "gui_display_check.hpp"
-#include "main_window.hpp"
+#include "shell/main_window.hpp"
+#include "view2d/image_view.hpp"
 
 namespace cineflow::app {
 namespace {
@@ -58,7 +58,7 @@ void armScreenshot(QApplication& app, ui::MainWindow& window, const GuiOptions& 
   });
   auto saved = std::make_shared<bool>(false);
   QObject::connect(
-      &window.view(), &ui::BmodeView::frameDisplayed, &app, [&app, &window, path, target, saved] {
+      &window.view(), &ui::ImageView::frameDisplayed, &app, [&app, &window, path, target, saved] {
         if (*saved || window.view().framesDisplayed() < target) {
           return;
         }

@@ -173,17 +173,17 @@ void bindFlow(py::module_& m) {
                              [](const OctInput& i) { return i.acquisition.wavelengthM; })
       .def_property_readonly("bidirectional",
                              [](const OctInput& i) { return i.acquisition.bidirectional; })
-      .def_property_readonly("dispersion",
-                             [](const OctInput& i) {
-                               return py::make_tuple(i.defaults.a2, i.defaults.a3);
-                             })
+      .def_property_readonly(
+          "dispersion",
+          [](const OctInput& i) { return py::make_tuple(i.defaults.a2, i.defaults.a3); })
       .def_property_readonly("dispersion_centre_wavelength_m", [](const OctInput& i) {
         return i.defaults.dispersionCentre(i.acquisition);
       });
 
-  m.def("oct_dispersion_search", &octDispersionSearch, "spectra"_a, "acquisition"_a,
-        py::kw_only(), "window"_a = py::none(), "centre_wavelength_m"_a = py::none(),
-        R"doc(The sharpest dispersion compensation for one B-scan of raw spectra, uint16 [A-scans][samples]
+  m.def(
+      "oct_dispersion_search", &octDispersionSearch, "spectra"_a, "acquisition"_a, py::kw_only(),
+      "window"_a = py::none(), "centre_wavelength_m"_a = py::none(),
+      R"doc(The sharpest dispersion compensation for one B-scan of raw spectra, uint16 [A-scans][samples]
 (the GUI's Auto button, the command line's --oct-dispersion auto).
 
 Returns a dict: "a2", "a3" (radians of a2 u^2 + a3 u^3, u = (k - k0) / (N dk)), the

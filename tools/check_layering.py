@@ -28,10 +28,35 @@ ENGINE = [
                   "profile", "compute", "base"]),
 ]
 ENGINE_ROOMS = [name for name, _ in ENGINE]
-# Outside the engine: the GUI, the command line and the Python module, each a room of its own.
+# The engine's rooms that know a modality: of the GUI's rooms only the bridge to the engine, the
+# modalities' own panels and the shell (which still assembles the panels and presets) may name
+# them.
+MODALITY_ROOMS = ["ultrasound", "oct"]
+NEUTRAL_ENGINE = [room for room in ENGINE_ROOMS if room not in MODALITY_ROOMS]
+# The GUI's rooms (ui/<room>/), lowest first, by level: a room may include the rooms of lower
+# levels, never a peer of its own level.
+UI_LEVELS = [
+    ["common"],
+    ["bridge", "measure"],
+    ["view2d"],
+    ["export", "profiler"],
+    ["cineloop", "volumes"],
+    ["view3d"],
+    ["modalities/ultrasound", "modalities/oct"],
+    ["acquisition"],
+    ["shell"],
+]
+UI_KNOWS_MODALITIES = {"bridge", "modalities/ultrasound", "modalities/oct", "shell"}
+UI = []
+for level, rooms in enumerate(UI_LEVELS):
+    below = ["ui/" + room for lower in UI_LEVELS[:level] for room in lower]
+    for room in rooms:
+        engine = ENGINE_ROOMS if room in UI_KNOWS_MODALITIES else NEUTRAL_ENGINE
+        UI.append(("ui/" + room, below + engine))
+UI_ROOMS = [name for name, _ in UI]
+# Outside the engine and the GUI: the command line and the Python module, a room each.
 OUTER = {
-    "ui": ENGINE_ROOMS,
-    "app": ["ui"] + ENGINE_ROOMS,
+    "app": UI_ROOMS + ENGINE_ROOMS,
     "python": ENGINE_ROOMS,
 }
 SOURCES = (".cpp", ".hpp", ".h", ".cu", ".cuh")
@@ -39,16 +64,21 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
 def allowed_map():
-    allowed = {name: set(deps) for name, deps in ENGINE}
+    allowed = {name: set(deps) for name, deps in ENGINE + UI}
     allowed.update({name: set(deps) for name, deps in OUTER.items()})
     return allowed
 
 
 def room_of_file(root, path):
-    """The room a source file belongs to: engine/<room>/..., or ui, app, python."""
+    """The room a source file belongs to: engine/<room>/..., ui/<room>/... (ui/modalities/<name>/...),
+    or app, python."""
     rel = os.path.relpath(path, root).split(os.sep)
     if rel[0] == "engine" and len(rel) > 2:
         return rel[1]
+    if rel[0] == "ui":
+        if len(rel) > 3 and rel[1] == "modalities":
+            return "ui/modalities/" + rel[2]
+        return "ui/" + rel[1] if len(rel) > 2 else "ui"
     if rel[0] in OUTER:
         return rel[0]
     return None
@@ -58,11 +88,15 @@ def room_of_include(root, including, target):
     """The room an include names: engine rooms by their first path part; a path relative to the
     including file's folder stays in that file's room; app/ and ui/ headers by where they are."""
     first = target.split("/")[0]
-    if first in ENGINE_ROOMS and os.path.isdir(os.path.join(root, "engine", first)):
-        return first
     here = os.path.dirname(including)
     if os.path.exists(os.path.join(here, target)):
         return room_of_file(root, os.path.normpath(os.path.join(here, target)))
+    # Outside the engine, the GUI's folder comes first on the include path (cineflow_ui's own).
+    outside_engine = os.path.relpath(including, root).split(os.sep)[0] != "engine"
+    if outside_engine and os.path.exists(os.path.join(root, "ui", target)):
+        return room_of_file(root, os.path.join(root, "ui", target))
+    if first in ENGINE_ROOMS and os.path.isdir(os.path.join(root, "engine", first)):
+        return first
     for outer in OUTER:
         if os.path.exists(os.path.join(root, outer, target)):
             return outer
@@ -73,7 +107,7 @@ def scan(root):
     edges = {}  # (from, to) -> first (file, line)
     wrong = []
     allowed = allowed_map()
-    for top in ["engine"] + list(OUTER):
+    for top in ["engine", "ui"] + list(OUTER):
         for folder, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
                 if not name.endswith(SOURCES):
@@ -83,8 +117,8 @@ def scan(root):
                 if room is None:
                     continue
                 if room not in allowed:
-                    wrong.append(f"{os.path.relpath(path, root)}: folder engine/{room} is in no "
-                                 "layer (declare it in tools/check_layering.py and the README)")
+                    wrong.append(f"{os.path.relpath(path, root)}: folder {room} is in no layer "
+                                 "(declare it in tools/check_layering.py and the README)")
                     continue
                 with open(path, encoding="utf-8", errors="replace") as text:
                     for number, line in enumerate(text, 1):

@@ -1,5 +1,7 @@
 #include "acquire/frame.hpp"
 
+#include "base/enum_names.hpp"
+
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -17,13 +19,9 @@ std::size_t sampleBytes(SampleType type) noexcept {
 }
 
 const char* toString(SampleType type) noexcept {
-  switch (type) {
-    case SampleType::Int16:
-      return "int16";
-    case SampleType::Float32:
-      return "float32";
-  }
-  return "unknown";
+  static constexpr base::Named<SampleType> kNames[] = {{SampleType::Int16, "int16"},
+                                                       {SampleType::Float32, "float32"}};
+  return base::nameIn(kNames, type);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/enum_names.hpp"
 #include "compute/cpu/cpu_backend.hpp"
 #include "compute/cuda_diagnosis.hpp"
 #if CINEFLOW_HAVE_CUDA
@@ -13,25 +14,16 @@
 namespace cineflow::compute {
 
 const char* toString(BackendKind kind) noexcept {
-  switch (kind) {
-    case BackendKind::Cpu:
-      return "cpu";
-    case BackendKind::Cuda:
-      return "cuda";
-  }
-  return "unknown";
+  static constexpr base::Named<BackendKind> kNames[] = {{BackendKind::Cpu, "cpu"},
+                                                        {BackendKind::Cuda, "cuda"}};
+  return base::nameIn(kNames, kind);
 }
 
 const char* toString(MemorySpace space) noexcept {
-  switch (space) {
-    case MemorySpace::Device:
-      return "device";
-    case MemorySpace::Pinned:
-      return "pinned";
-    case MemorySpace::Host:
-      return "host";
-  }
-  return "unknown";
+  static constexpr base::Named<MemorySpace> kNames[] = {{MemorySpace::Device, "device"},
+                                                        {MemorySpace::Pinned, "pinned"},
+                                                        {MemorySpace::Host, "host"}};
+  return base::nameIn(kNames, space);
 }
 
 void* Backend::allocate(MemorySpace space, std::size_t bytes) {
@@ -58,13 +50,9 @@ void Backend::deallocate(MemorySpace space, void* ptr) noexcept {
 }
 
 BackendRequest parseBackendRequest(const std::string& text) {
-  if (text == "auto")
-    return BackendRequest::Auto;
-  if (text == "cpu")
-    return BackendRequest::Cpu;
-  if (text == "cuda")
-    return BackendRequest::Cuda;
-  throw std::invalid_argument("unknown backend '" + text + "': expected auto, cpu or cuda");
+  static constexpr base::Named<BackendRequest> kNames[] = {
+      {BackendRequest::Auto, "auto"}, {BackendRequest::Cpu, "cpu"}, {BackendRequest::Cuda, "cuda"}};
+  return base::parseIn(kNames, text, "backend");
 }
 
 std::unique_ptr<Backend> createBackend(BackendRequest request, std::string* message) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "acquire/frame_source.hpp"
+#include "base/enum_names.hpp"
 
 namespace cineflow::oct {
 namespace {
@@ -24,52 +25,43 @@ constexpr double kGaussianSigma = 0.2;
 
 }  // namespace
 
+namespace {
+
+constexpr base::Named<Background> kBackgrounds[] = {{Background::RollingMean, "rolling-mean"},
+                                                    {Background::Reference, "reference"}};
+constexpr base::Named<KLinearisation> kKLinearisations[] = {
+    {KLinearisation::Wavelengths, "wavelengths"},
+    {KLinearisation::Polynomial, "polynomial"},
+    {KLinearisation::Table, "table"},
+    {KLinearisation::None, "none"}};
+constexpr base::Named<Interpolation> kInterpolations[] = {{Interpolation::Cubic, "cubic"},
+                                                          {Interpolation::Linear, "linear"}};
+constexpr base::Named<SpectralWindow> kSpectralWindows[] = {
+    {SpectralWindow::Hann, "hann"},
+    {SpectralWindow::Gaussian, "gaussian"},
+    {SpectralWindow::Rectangular, "rectangular"},
+    {SpectralWindow::Rectangular, "rect"}};
+
+}  // namespace
+
 const char* toString(Background value) noexcept {
-  return value == Background::Reference ? "reference" : "rolling-mean";
+  return base::nameIn(kBackgrounds, value, "rolling-mean");
 }
 
 const char* toString(KLinearisation value) noexcept {
-  switch (value) {
-    case KLinearisation::Polynomial:
-      return "polynomial";
-    case KLinearisation::Table:
-      return "table";
-    case KLinearisation::None:
-      return "none";
-    case KLinearisation::Wavelengths:
-      break;
-  }
-  return "wavelengths";
+  return base::nameIn(kKLinearisations, value, "wavelengths");
 }
 
 const char* toString(Interpolation value) noexcept {
-  return value == Interpolation::Linear ? "linear" : "cubic";
+  return base::nameIn(kInterpolations, value, "cubic");
 }
 
 const char* toString(SpectralWindow value) noexcept {
-  switch (value) {
-    case SpectralWindow::Gaussian:
-      return "gaussian";
-    case SpectralWindow::Rectangular:
-      return "rectangular";
-    case SpectralWindow::Hann:
-      break;
-  }
-  return "hann";
+  return base::nameIn(kSpectralWindows, value, "hann");
 }
 
 SpectralWindow parseSpectralWindow(const std::string& text) {
-  if (text == "hann") {
-    return SpectralWindow::Hann;
-  }
-  if (text == "gaussian") {
-    return SpectralWindow::Gaussian;
-  }
-  if (text == "rect" || text == "rectangular") {
-    return SpectralWindow::Rectangular;
-  }
-  throw std::invalid_argument("the spectral window '" + text +
-                              "' is not one of hann, gaussian, rect");
+  return base::parseIn(kSpectralWindows, text, "spectral window");
 }
 
 OctParams OctParams::defaultsFor(const OctAcquisition&) {

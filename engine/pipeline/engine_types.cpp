@@ -1,45 +1,42 @@
 #include "pipeline/engine_types.hpp"
 
+#include "base/enum_names.hpp"
+
 #include <stdexcept>
 
 namespace cineflow::pipeline {
 
+namespace {
+
+constexpr base::Named<OverflowPolicy> kOverflowPolicies[] = {{OverflowPolicy::Drop, "drop"},
+                                                             {OverflowPolicy::Block, "block"}};
+constexpr base::Named<DamagedFramePolicy> kDamagedFramePolicies[] = {
+    {DamagedFramePolicy::Stop, "stop"}, {DamagedFramePolicy::Skip, "skip"}};
+constexpr base::Named<EngineState> kEngineStates[] = {{EngineState::Stopped, "stopped"},
+                                                      {EngineState::Running, "running"},
+                                                      {EngineState::Finished, "finished"},
+                                                      {EngineState::Failed, "failed"}};
+
+}  // namespace
+
 const char* toString(OverflowPolicy policy) noexcept {
-  return policy == OverflowPolicy::Block ? "block" : "drop";
+  return base::nameIn(kOverflowPolicies, policy);
 }
 
 OverflowPolicy parseOverflowPolicy(const std::string& text) {
-  if (text == "block")
-    return OverflowPolicy::Block;
-  if (text == "drop")
-    return OverflowPolicy::Drop;
-  throw std::invalid_argument("unknown overflow policy '" + text + "': expected block or drop");
+  return base::parseIn(kOverflowPolicies, text, "overflow policy");
 }
 
 const char* toString(DamagedFramePolicy policy) noexcept {
-  return policy == DamagedFramePolicy::Stop ? "stop" : "skip";
+  return base::nameIn(kDamagedFramePolicies, policy);
 }
 
 DamagedFramePolicy parseDamagedFramePolicy(const std::string& text) {
-  if (text == "stop")
-    return DamagedFramePolicy::Stop;
-  if (text == "skip")
-    return DamagedFramePolicy::Skip;
-  throw std::invalid_argument("unknown damaged-frame policy '" + text + "': expected stop or skip");
+  return base::parseIn(kDamagedFramePolicies, text, "damaged-frame policy");
 }
 
 const char* toString(EngineState state) noexcept {
-  switch (state) {
-    case EngineState::Stopped:
-      return "stopped";
-    case EngineState::Running:
-      return "running";
-    case EngineState::Finished:
-      return "finished";
-    case EngineState::Failed:
-      return "failed";
-  }
-  return "unknown";
+  return base::nameIn(kEngineStates, state);
 }
 
 void EngineConfig::validate() const {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/enum_names.hpp"
 #include "base/thread_name.hpp"
 #include "process/chunk_codec.hpp"
 #include "store/acquisition_layout.hpp"
@@ -89,14 +90,12 @@ const char* toString(RecordCompression compression) noexcept {
 }
 
 RecordCompression parseRecordCompression(const std::string& text) {
-  for (const RecordCompression c :
-       {RecordCompression::BitshuffleLz4, RecordCompression::Lz4, RecordCompression::None}) {
-    if (text == toString(c)) {
-      return c;
-    }
-  }
-  throw std::invalid_argument("the recording compression '" + text +
-                              "' is not one of bitshuffle-lz4, lz4, none");
+  // The names toString() gives, which are the codecs' (test_enum_names reads them back).
+  static constexpr base::Named<RecordCompression> kNames[] = {
+      {RecordCompression::BitshuffleLz4, "bitshuffle-lz4"},
+      {RecordCompression::Lz4, "lz4"},
+      {RecordCompression::None, "none"}};
+  return base::parseIn(kNames, text, "recording compression");
 }
 
 std::size_t bytesOf(SampleKind kind) noexcept {

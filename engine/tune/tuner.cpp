@@ -1,5 +1,7 @@
 #include "tune/tuner.hpp"
 
+#include "base/enum_names.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -44,17 +46,11 @@ TuneClock& steadyClock() {
 }
 
 const char* toString(ChoiceSource source) noexcept {
-  switch (source) {
-    case ChoiceSource::Pinned:
-      return "pinned";
-    case ChoiceSource::History:
-      return "measured before";
-    case ChoiceSource::Measured:
-      return "measured now";
-    case ChoiceSource::Default:
-      break;
-  }
-  return "default";
+  static constexpr base::Named<ChoiceSource> kNames[] = {{ChoiceSource::Default, "default"},
+                                                         {ChoiceSource::Pinned, "pinned"},
+                                                         {ChoiceSource::History, "measured before"},
+                                                         {ChoiceSource::Measured, "measured now"}};
+  return base::nameIn(kNames, source, "default");
 }
 
 Tuner::Tuner(std::string device, std::string driver, std::string version, TuningHistory history,

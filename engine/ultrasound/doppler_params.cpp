@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "acquire/frame_source.hpp"
+#include "base/enum_names.hpp"
 #include "ultrasound/doppler_math.hpp"
 
 namespace cineflow::process {
@@ -17,68 +18,31 @@ namespace {
 
 }  // namespace
 
+namespace {
+
+constexpr base::Named<EnsembleMode> kEnsembleModes[] = {{EnsembleMode::Sliding, "sliding"},
+                                                        {EnsembleMode::Block, "block"}};
+constexpr base::Named<WallFilter> kWallFilters[] = {{WallFilter::None, "none"},
+                                                    {WallFilter::Regression, "regression"},
+                                                    {WallFilter::Iir, "iir"},
+                                                    {WallFilter::Svd, "svd"}};
+
+}  // namespace
+
 const char* toString(EnsembleMode mode) noexcept {
-  return mode == EnsembleMode::Block ? "block" : "sliding";
+  return base::nameIn(kEnsembleModes, mode, "sliding");
 }
 
 EnsembleMode parseEnsembleMode(const std::string& text) {
-  if (text == "sliding") {
-    return EnsembleMode::Sliding;
-  }
-  if (text == "block") {
-    return EnsembleMode::Block;
-  }
-  throw std::invalid_argument("ensemble mode '" + text + "': expected sliding or block");
+  return base::parseIn(kEnsembleModes, text, "ensemble mode");
 }
 
 const char* toString(WallFilter filter) noexcept {
-  switch (filter) {
-    case WallFilter::None:
-      return "none";
-    case WallFilter::Regression:
-      return "regression";
-    case WallFilter::Iir:
-      return "iir";
-    case WallFilter::Svd:
-      return "svd";
-  }
-  return "none";
+  return base::nameIn(kWallFilters, filter, "none");
 }
 
 WallFilter parseWallFilter(const std::string& text) {
-  for (const WallFilter filter :
-       {WallFilter::None, WallFilter::Regression, WallFilter::Iir, WallFilter::Svd}) {
-    if (text == toString(filter)) {
-      return filter;
-    }
-  }
-  throw std::invalid_argument("wall filter '" + text + "': expected none, regression, iir or svd");
-}
-
-PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry) {
-  if (box.empty()) {
-    return {0, geometry.nx, 0, geometry.nz};
-  }
-  if (!(geometry.dx > 0) || !(geometry.dz > 0)) {
-    return {};
-  }
-  // First pixel whose centre is >= the lower edge, first whose centre is > the upper edge.
-  const auto first = [](double edge, double origin, double step, int n) {
-    return static_cast<int>(std::clamp(std::ceil((edge - origin) / step - 1e-9), 0.0, double(n)));
-  };
-  const auto past = [](double edge, double origin, double step, int n) {
-    return static_cast<int>(
-        std::clamp(std::floor((edge - origin) / step + 1e-9) + 1.0, 0.0, double(n)));
-  };
-  PixelBox p;
-  p.ix0 = first(box.x0, geometry.x0, geometry.dx, geometry.nx);
-  p.ix1 = past(box.x1, geometry.x0, geometry.dx, geometry.nx);
-  p.iz0 = first(box.z0, geometry.z0, geometry.dz, geometry.nz);
-  p.iz1 = past(box.z1, geometry.z0, geometry.dz, geometry.nz);
-  if (p.empty()) {
-    return {};
-  }
-  return p;
+  return base::parseIn(kWallFilters, text, "wall filter");
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "acquire/frame.hpp"
 #include "process/image_geometry.hpp"
+#include "process/image_region.hpp"
 
 namespace cineflow::process {
 
@@ -28,23 +29,6 @@ enum class WallFilter { None, Regression, Iir, Svd };
 const char* toString(WallFilter filter) noexcept;  // "none" | "regression" | "iir" | "svd"
 WallFilter parseWallFilter(const std::string& text);
 
-// A rectangle of the image in metres (x lateral, z depth); empty (x1 <= x0): the whole image.
-struct ColourBox {
-  double x0 = 0, x1 = 0, z0 = 0, z1 = 0;
-  bool empty() const { return !(x1 > x0) || !(z1 > z0); }
-  bool operator==(const ColourBox&) const = default;
-};
-
-// The pixels [ix0, ix1) x [iz0, iz1) of `geometry` whose centres lie in `box` (the whole image
-// for an empty box); empty when none does.
-struct PixelBox {
-  int ix0 = 0, ix1 = 0, iz0 = 0, iz1 = 0;
-  int width() const { return ix1 - ix0; }
-  int height() const { return iz1 - iz0; }
-  bool empty() const { return width() <= 0 || height() <= 0; }
-  bool operator==(const PixelBox&) const = default;
-};
-PixelBox pixelBox(const ColourBox& box, const ImageGeometry& geometry);
 // "x0:x1,z0:z1" in millimetres (the colour box); throws std::invalid_argument with the reason.
 ColourBox parseColourBoxMillimetres(const std::string& text);
 

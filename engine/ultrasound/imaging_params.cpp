@@ -1,5 +1,7 @@
 #include "ultrasound/imaging_params.hpp"
 
+#include "base/enum_names.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -156,32 +158,26 @@ std::string ImagingGrid::toMillimetreString() const {
          ":" + millimetres(z1) + ":" + millimetres(dz);
 }
 
+namespace {
+
+constexpr base::Named<ImagingMode> kImagingModes[] = {
+    {ImagingMode::Rf, "rf"},
+    {ImagingMode::Iq, "iq"},
+    {ImagingMode::ColourDoppler, "doppler"},
+    {ImagingMode::PowerDoppler, "power-doppler"},
+    {ImagingMode::ColourDoppler, "colour-doppler"},
+    {ImagingMode::ColourDoppler, "color-doppler"}};
+constexpr base::Named<Apodisation> kApodisations[] = {{Apodisation::Hann, "hann"},
+                                                      {Apodisation::Rectangular, "rect"}};
+
+}  // namespace
+
 const char* toString(ImagingMode mode) noexcept {
-  switch (mode) {
-    case ImagingMode::Rf:
-      return "rf";
-    case ImagingMode::Iq:
-      return "iq";
-    case ImagingMode::ColourDoppler:
-      return "doppler";
-    case ImagingMode::PowerDoppler:
-      return "power-doppler";
-  }
-  return "rf";
+  return base::nameIn(kImagingModes, mode, "rf");
 }
 
 ImagingMode parseImagingMode(const std::string& text) {
-  for (const ImagingMode mode :
-       {ImagingMode::Rf, ImagingMode::Iq, ImagingMode::ColourDoppler, ImagingMode::PowerDoppler}) {
-    if (text == toString(mode)) {
-      return mode;
-    }
-  }
-  if (text == "colour-doppler" || text == "color-doppler") {
-    return ImagingMode::ColourDoppler;
-  }
-  throw std::invalid_argument("imaging mode '" + text +
-                              "': expected rf, iq, doppler or power-doppler");
+  return base::parseIn(kImagingModes, text, "imaging mode");
 }
 
 bool isDoppler(ImagingMode mode) noexcept {
@@ -193,17 +189,11 @@ bool usesIqChain(ImagingMode mode) noexcept {
 }
 
 const char* toString(Apodisation apodisation) noexcept {
-  return apodisation == Apodisation::Rectangular ? "rect" : "hann";
+  return base::nameIn(kApodisations, apodisation, "hann");
 }
 
 Apodisation parseApodisation(const std::string& text) {
-  if (text == "hann") {
-    return Apodisation::Hann;
-  }
-  if (text == "rect") {
-    return Apodisation::Rectangular;
-  }
-  throw std::invalid_argument("apodisation '" + text + "': expected hann or rect");
+  return base::parseIn(kApodisations, text, "apodisation");
 }
 
 bool isBandpassSampled(const acquire::AcquisitionParams& acq) {

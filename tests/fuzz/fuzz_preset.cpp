@@ -1,4 +1,4 @@
-// Fuzzes the preset reader (ui/presets.hpp: the operator's preset files, JSON): any bytes as a
+// Fuzzes the preset reader (ui/shell/presets.hpp: the operator's preset files, JSON): any bytes as a
 // preset file. PresetError naming the file and the field is the right answer to a bad one;
 // anything else is a defect.
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "presets.hpp"
+#include "shell/presets.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const QByteArray json(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));

@@ -8,11 +8,11 @@
 #include <QtTest>
 #include <memory>
 
-#include "app_settings.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "main_window.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
 #include "pipeline/engine.hpp"
+#include "shell/main_window.hpp"
 #include "support/test_paths.hpp"
 
 namespace cineflow::test {
@@ -31,7 +31,7 @@ inline void useFreshSettings(const char* name) {
 // device display paths and their teardown, which the CPU backend never reaches).
 inline compute::BackendRequest guiTestBackend() {
   return qgetenv("CINEFLOW_GUI_TEST_BACKEND") == "cuda" ? compute::BackendRequest::Cuda
-                                                         : compute::BackendRequest::Cpu;
+                                                        : compute::BackendRequest::Cpu;
 }
 
 inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {

@@ -16,18 +16,18 @@
 #include <QPushButton>
 #include <QtTest>
 
-#include "about_dialog.hpp"
-#include "acquisition_panel.hpp"
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
-#include "cineloop_panel.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "imaging_panel.hpp"
-#include "main_window.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "cineloop/cineloop_panel.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
+#include "profiler/status_indicators.hpp"
 #include "registry/ultrasound_engine.hpp"
-#include "status_indicators.hpp"
+#include "shell/about_dialog.hpp"
+#include "shell/main_window.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
+#include "view2d/image_view.hpp"
 
 using cineflow::pipeline::OverflowPolicy;
 using cineflow::ui::MainWindow;

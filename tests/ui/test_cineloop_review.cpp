@@ -25,15 +25,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "cineloop_export.hpp"
-#include "cineloop_panel.hpp"
-#include "colour_maps.hpp"
+#include "cineloop/cineloop_panel.hpp"
+#include "common/colour_maps.hpp"
 #include "compute/backend.hpp"
-#include "frame_picture.hpp"
+#include "export/cineloop_export.hpp"
+#include "export/frame_picture.hpp"
 #include "pipeline/engine.hpp"
 #include "registry/source_factory.hpp"
 #include "support/plain_hdf5.hpp"
-#include "view_overlay.hpp"
+#include "view2d/view_overlay.hpp"
 
 using cineflow::ui::CineloopExportFormat;
 using cineflow::ui::CineloopPanel;

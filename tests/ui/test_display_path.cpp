@@ -19,13 +19,13 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "main_window.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
+#include "shell/main_window.hpp"
 #include "support/gui_latency.hpp"
 #include "support/test_paths.hpp"
+#include "view2d/image_view.hpp"
 #if CINEFLOW_HAVE_CUDA
 #include "compute/cuda/cuda_probe.hpp"
 #endif

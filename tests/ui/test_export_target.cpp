@@ -14,8 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "cineloop_export_dialog.hpp"
-#include "export_target.hpp"
+#include "export/cineloop_export_dialog.hpp"
+#include "export/export_target.hpp"
 
 using cineflow::ui::CineloopExportChoice;
 using cineflow::ui::CineloopExportDialog;

@@ -1,4 +1,4 @@
-// Colour and power Doppler on screen (flow_display.hpp, shaders/bmode.frag, BmodeView): a
+// Colour and power Doppler on screen (flow_display.hpp, shaders/bmode.frag, ImageView): a
 // synthetic frame with flow layers (60 x 40 pixels of 0.1 mm; B-mode speckle 30-50 dB below the
 // gain; flow in four quadrants: +0.3 m/s, -0.3 m/s, a weak flow under the threshold, and NaN) is
 // drawn by the shader as the CPU compositing (which exports use) says, to within 3 of 255 per
@@ -14,11 +14,11 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "bmode_view.hpp"
-#include "flow_colour_bar.hpp"
-#include "flow_display.hpp"
-#include "gl_format.hpp"
-#include "profile_plot.hpp"
+#include "common/gl_format.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/flow_colour_bar.hpp"
+#include "view2d/flow_display.hpp"
+#include "view2d/profile_plot.hpp"
 
 using namespace cineflow;
 using ui::FlowLook;
@@ -74,7 +74,7 @@ class TestFlowDisplay : public QObject {
 
  private slots:
   void initTestCase() {
-    view_ = std::make_unique<ui::BmodeView>();
+    view_ = std::make_unique<ui::ImageView>();
     view_->resize(700, 560);
     view_->show();
     QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
@@ -178,7 +178,7 @@ class TestFlowDisplay : public QObject {
     look.map = FlowMap::Velocity;
     view_->setFlowLook(look);
     view_->setColourBox({1e-3, 4e-3, 11e-3, 13e-3});
-    QSignalSpy changed(view_.get(), &ui::BmodeView::colourBoxChanged);
+    QSignalSpy changed(view_.get(), &ui::ImageView::colourBoxChanged);
     // Drag the right edge 1 mm to the right.
     const QPointF edge = view_->physicalToWidget(4e-3, 12e-3);
     const QPointF moved = view_->physicalToWidget(5e-3, 12e-3);
@@ -215,7 +215,7 @@ class TestFlowDisplay : public QObject {
     return image.pixel((widgetAt(ix, iz) * view_->devicePixelRatioF()).toPoint());
   }
 
-  std::unique_ptr<ui::BmodeView> view_;
+  std::unique_ptr<ui::ImageView> view_;
   std::shared_ptr<ui::Frame> frame_;
 };
 

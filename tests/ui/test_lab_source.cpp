@@ -13,9 +13,9 @@
 #include <QSpinBox>
 #include <QtTest>
 
-#include "acquisition_panel.hpp"
-#include "engine_controller.hpp"
-#include "source_dialog.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "acquisition/source_dialog.hpp"
+#include "bridge/engine_controller.hpp"
 
 using cineflow::ui::SourceDialog;
 

@@ -1,6 +1,6 @@
 // The line profile: on a synthetic Gaussian spot (amplitude exp(-r^2 / 2 sigma^2), in dB) the -6 dB
 // width matches the analytic 2 sigma sqrt(0.6 ln 10) within 2 %, along x, z and a diagonal; a flat
-// profile has no width and a segment off the image has no samples. In a BmodeView, Shift + drag
+// profile has no width and a segment off the image has no samples. In a ImageView, Shift + drag
 // draws the segment, the plot appears over the image, the profile follows the next frame (a spot
 // twice as wide), and Shift + double-click removes it. On the simulator, the central point target
 // is the peak of its lateral and axial profiles, with widths of a fraction of a millimetre.
@@ -9,15 +9,15 @@
 #include <cmath>
 #include <memory>
 
-#include "bmode_view.hpp"
+#include "common/gl_format.hpp"
 #include "compute/backend.hpp"
-#include "gl_format.hpp"
-#include "line_profile.hpp"
-#include "profile_plot.hpp"
 #include "support/image_analysis.hpp"
 #include "ultrasound/simulator.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/line_profile.hpp"
+#include "view2d/profile_plot.hpp"
 
-using cineflow::ui::BmodeView;
+using cineflow::ui::ImageView;
 using cineflow::ui::Frame;
 using cineflow::ui::LineProfile;
 using cineflow::ui::PhysicalPoint;
@@ -141,7 +141,7 @@ class TestLineProfile : public QObject {
   }
 
   void shiftDragDrawsAProfileThatFollowsFrames() {
-    BmodeView view;
+    ImageView view;
     view.resize(700, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));

@@ -14,18 +14,18 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
-#include "display_controls.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "main_window.hpp"
-#include "mip_triptych.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
+#include "shell/main_window.hpp"
 #include "support/gui_latency.hpp"
 #include "ultrasound/simulator.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/display_controls.hpp"
+#include "volumes/mip_triptych.hpp"
 
 using cineflow::acquire::Simulator;
-using cineflow::ui::BmodeView;
+using cineflow::ui::ImageView;
 using cineflow::ui::MainWindow;
 
 namespace {
@@ -80,7 +80,7 @@ GreyStats greyStats(const QImage& image, QRect rect, QRect hole = {}) {
 }
 
 // A square of half-width `halfWidthM` around a physical point, in framebuffer pixels.
-QRect physicalSquare(const BmodeView& view, double xM, double zM, double halfWidthM) {
+QRect physicalSquare(const ImageView& view, double xM, double zM, double halfWidthM) {
   const qreal ratio = view.devicePixelRatioF();
   const QPointF topLeft = view.physicalToWidget(xM - halfWidthM, zM - halfWidthM) * ratio;
   const QPointF bottomRight = view.physicalToWidget(xM + halfWidthM, zM + halfWidthM) * ratio;
@@ -213,7 +213,7 @@ void TestMainWindow::phantomTargetsAppearWherePredicted() {
   const QImage image = grabSliceNearTargetPlane();
   QVERIFY2(!image.isNull(), "no slice near the point targets' plane was displayed within 60 s");
   QVERIFY(image.save(QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_main_window_targets.png")));
-  const BmodeView& view = window_->view();
+  const ImageView& view = window_->view();
   const auto& geometry = view.displayedFrame()->geometry;
   const qreal ratio = view.devicePixelRatioF();
 
@@ -262,7 +262,7 @@ void TestMainWindow::phantomTargetsAppearWherePredicted() {
 
 void TestMainWindow::gainAndDynamicRangeActInTheExpectedDirection() {
   auto& controls = window_->displayControls();
-  BmodeView& view = window_->view();
+  ImageView& view = window_->view();
   const double gain = controls.gainDb();
   const double range = controls.dynamicRangeDb();
   QCOMPARE(view.gainDb(), gain);  // the slider drives the view

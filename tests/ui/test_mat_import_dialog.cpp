@@ -7,8 +7,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "engine_controller.hpp"
-#include "mat_import_dialog.hpp"
+#include "modalities/ultrasound/mat_import_dialog.hpp"
+#include "bridge/engine_controller.hpp"
 #include "support/test_paths.hpp"
 
 using cineflow::acquire::MatMapping;

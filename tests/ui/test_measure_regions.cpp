@@ -1,4 +1,4 @@
-// The measurements' arithmetic (ui/measure_regions.hpp) against values known independently of it:
+// The measurements' arithmetic (ui/measure/measure_regions.hpp) against values known independently of it:
 // closed forms for areas and perimeters, and the simulator's phantom (ultrasound/phantom.hpp) for
 // what the image shows: the distance between two point targets the phantom placed 10 mm apart,
 // the hyperechoic cyst whose scatterers are 3 times as strong as the speckle around it, the
@@ -10,7 +10,7 @@
 #include <numbers>
 
 #include "compute/backend.hpp"
-#include "measure_regions.hpp"
+#include "measure/measure_regions.hpp"
 #include "support/image_analysis.hpp"
 #include "ultrasound/simulator.hpp"
 

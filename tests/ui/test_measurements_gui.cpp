@@ -22,19 +22,19 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
-#include "bmode_view.hpp"
-#include "cineloop_export.hpp"
-#include "cineloop_panel.hpp"
-#include "dicom_export.hpp"
-#include "engine_controller.hpp"
-#include "main_window.hpp"
-#include "measurement_list.hpp"
-#include "measurements_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "cineloop/cineloop_panel.hpp"
+#include "export/cineloop_export.hpp"
+#include "export/dicom_export.hpp"
+#include "measure/measurement_list.hpp"
+#include "measure/measurements_panel.hpp"
 #include "mp4_decode.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "store/hdf5_handle.hpp"
 #include "support/test_paths.hpp"
-#include "view_overlay.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/view_overlay.hpp"
 
 using namespace cineflow;
 using ui::MeasureTool;
@@ -44,7 +44,7 @@ class TestMeasurementsGui : public QObject {
 
   std::unique_ptr<ui::MainWindow> window_;
 
-  ui::BmodeView& view() { return window_->view(); }
+  ui::ImageView& view() { return window_->view(); }
   ui::MeasurementList& list() { return window_->measurements(); }
 
   // The widget position of a physical point (mm), rounded as a mouse position is.

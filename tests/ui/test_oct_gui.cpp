@@ -13,17 +13,17 @@
 #include <QTextStream>
 #include <QtTest>
 
-#include "acquisition_panel.hpp"
-#include "bmode_view.hpp"
-#include "engine_controller.hpp"
-#include "imaging_panel.hpp"
-#include "main_window.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "modalities/oct/oct_panel.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
 #include "oct/oct_modality.hpp"
-#include "oct_panel.hpp"
 #include "registry/oct_engine.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
-#include "volume_controller.hpp"
+#include "view2d/image_view.hpp"
+#include "volumes/volume_controller.hpp"
 
 using cineflow::ui::MainWindow;
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <random>
 
-#include "opacity_curve_editor.hpp"
+#include "view3d/opacity_curve_editor.hpp"
 
 using cineflow::ui::OpacityCurveEditor;
 

@@ -22,19 +22,19 @@
 #include <QWheelEvent>
 #include <QtTest>
 
-#include "acquisition_panel.hpp"
-#include "bmode_view.hpp"
-#include "display_controls.hpp"
-#include "display_geometry.hpp"
-#include "engine_controller.hpp"
-#include "imaging_panel.hpp"
-#include "line_profile.hpp"
-#include "main_window.hpp"
-#include "profile_plot.hpp"
-#include "profiler_overlay.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/display_geometry.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
+#include "profiler/status_indicators.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
-#include "status_indicators.hpp"
 #include "support/test_paths.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/display_controls.hpp"
+#include "view2d/line_profile.hpp"
+#include "view2d/profile_plot.hpp"
+#include "view2d/profiler_overlay.hpp"
 
 using cineflow::ui::MainWindow;
 

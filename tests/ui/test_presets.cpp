@@ -1,4 +1,4 @@
-// Presets (ui/presets.hpp): the JSON files parse into exactly what they name, a bad file is
+// Presets (ui/shell/presets.hpp): the JSON files parse into exactly what they name, a bad file is
 // refused with its name, the field and the reason while the others load, a file's preset replaces
 // a shipped one of its name, and applying one in the window sets the display and the engine's
 // imaging parameters (and the panel shows them), or says why not.
@@ -9,13 +9,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "acquisition_panel.hpp"
-#include "display_controls.hpp"
-#include "engine_controller.hpp"
-#include "imaging_panel.hpp"
-#include "main_window.hpp"
-#include "presets.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
+#include "shell/main_window.hpp"
+#include "shell/presets.hpp"
 #include "sim_window.hpp"
+#include "view2d/display_controls.hpp"
 
 using namespace cineflow;
 using ui::Preset;

@@ -19,15 +19,15 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "main_window.hpp"
-#include "profiler_overlay.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
+#include "profiler/trace_capture.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "support/test_paths.hpp"
-#include "trace_capture.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/profiler_overlay.hpp"
 
 using cineflow::ui::MainWindow;
 
@@ -126,7 +126,7 @@ class TestProfilerOverlay : public QObject {
   void overlayCostWithAndWithout() {
     auto* profiler = window_->findChild<QAction*>(QStringLiteral("profilerAction"));
     QVERIFY(profiler && !profiler->isChecked());
-    cineflow::ui::BmodeView& view = window_->view();
+    cineflow::ui::ImageView& view = window_->view();
     // Paint time per displayed frame over live windows of 20 frames (about a second of the
     // simulator's 20 frames/s), without and with the panel, alternated so that a drift in the
     // machine's load falls on both.
@@ -199,7 +199,7 @@ class TestProfilerOverlay : public QObject {
     QTest::qWait(1500);
     freeze->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().isRunning(), 10'000);
-    cineflow::ui::BmodeView& view = window_->view();
+    cineflow::ui::ImageView& view = window_->view();
     view.update();
     QTest::qWait(200);
     const QImage off = view.grabFramebuffer().convertToFormat(QImage::Format_RGB32);

@@ -20,9 +20,9 @@
 
 #include <map>
 
-#include "acquisition_panel.hpp"
-#include "engine_controller.hpp"
-#include "imaging_panel.hpp"
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
 #include "support/real_datasets.hpp"
 #include "support/test_paths.hpp"
 

@@ -13,11 +13,11 @@
 
 #include <vector>
 
-#include "engine_controller.hpp"
-#include "main_window.hpp"
+#include "acquisition/raw_recording.hpp"
+#include "bridge/engine_controller.hpp"
 #include "oct/oct_simulator.hpp"
-#include "raw_recording.hpp"
 #include "registry/source_factory.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/recording_fixtures.hpp"

@@ -8,8 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "export/mp4_writer.hpp"
 #include "mp4_decode.hpp"
-#include "mp4_writer.hpp"
 #include "support/test_random.hpp"
 
 using namespace cineflow;

@@ -16,9 +16,9 @@
 #include "pipeline/engine.hpp"
 #include "sim_window.hpp"
 #include "support/test_paths.hpp"
-#include "volume_3d_panel.hpp"
-#include "volume_review_panel.hpp"
-#include "volume_view.hpp"
+#include "view3d/volume_3d_panel.hpp"
+#include "view3d/volume_view.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using cineflow::ui::Volume3dPanel;
 using cineflow::ui::VolumeView;

@@ -10,15 +10,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "bmode_view.hpp"
-#include "engine_controller.hpp"
-#include "main_window.hpp"
+#include "bridge/engine_controller.hpp"
 #include "message_box_answerer.hpp"
-#include "mip_triptych.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "support/rf_file_fixture.hpp"
-#include "volume_controller.hpp"
-#include "volume_review_panel.hpp"
+#include "view2d/image_view.hpp"
+#include "volumes/mip_triptych.hpp"
+#include "volumes/volume_controller.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using cineflow::test::MessageBoxAnswerer;
 using cineflow::ui::MainWindow;

@@ -18,21 +18,21 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "app_settings.hpp"
-#include "bmode_view.hpp"
-#include "engine_controller.hpp"
-#include "gl_format.hpp"
-#include "main_window.hpp"
-#include "measurement_list.hpp"
-#include "measurements_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "common/app_settings.hpp"
+#include "common/gl_format.hpp"
+#include "measure/measurement_list.hpp"
+#include "measure/measurements_panel.hpp"
 #include "message_box_answerer.hpp"
-#include "mip_triptych.hpp"
 #include "mp4_decode.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "support/plain_hdf5.hpp"
 #include "support/test_paths.hpp"
-#include "volume_controller.hpp"
-#include "volume_review_panel.hpp"
+#include "view2d/image_view.hpp"
+#include "volumes/mip_triptych.hpp"
+#include "volumes/volume_controller.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using cineflow::ui::MainWindow;
 using cineflow::ui::VolumeReviewPanel;
@@ -120,7 +120,7 @@ class TestVolumeReview : public QObject {
     const auto volumes = window_->volumes().volumes();
     const auto& info = volumes.front().info;
     panel.setSlice(7);
-    cineflow::ui::BmodeView& slice = panel.view();
+    cineflow::ui::ImageView& slice = panel.view();
     QTRY_VERIFY_WITH_TIMEOUT(
         slice.displayedFrame() && slice.displayedFrame()->header.sequence == info.sequence[7],
         5000);

@@ -15,13 +15,13 @@
 #include <algorithm>
 #include <set>
 
-#include "engine_controller.hpp"
-#include "main_window.hpp"
+#include "bridge/engine_controller.hpp"
+#include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "store/volume_reader.hpp"
 #include "support/plain_hdf5.hpp"
-#include "volume_controller.hpp"
-#include "volume_review_panel.hpp"
+#include "volumes/volume_controller.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using cineflow::store::BufferedSummary;
 using cineflow::ui::MainWindow;
@@ -99,9 +99,9 @@ class TestVolumeSaveAll : public QObject {
       paths.insert(path);
       const bool ultrasound = ultrasoundIds.count(volume.id) > 0;
       const QString modality = ultrasound ? QStringLiteral("ultrasound") : QStringLiteral("oct");
-      QCOMPARE(QFileInfo(path).fileName(),
-               QStringLiteral("%1_volume_%2.h5").arg(modality).arg(volume.info.number, 6, 10,
-                                                                   QLatin1Char('0')));
+      QCOMPARE(QFileInfo(path).fileName(), QStringLiteral("%1_volume_%2.h5")
+                                               .arg(modality)
+                                               .arg(volume.info.number, 6, 10, QLatin1Char('0')));
       const QString row = rowText(window_->volumeReviewPanel(), volume.id);
       QVERIFY2(row.startsWith((ultrasound ? QStringLiteral("Ultrasound volume ")
                                           : QStringLiteral("OCT volume ")) +
@@ -177,7 +177,8 @@ class TestVolumeSaveAll : public QObject {
  private:
   // The file at `path` is volume `volume` of `modality`, voxel for voxel.
   void checkFileHolds(const QString& path, const BufferedSummary& volume, const QString& modality) {
-    const cineflow::store::LoadedVolume loaded = cineflow::store::readVolumeFile(path.toStdString());
+    const cineflow::store::LoadedVolume loaded =
+        cineflow::store::readVolumeFile(path.toStdString());
     QCOMPARE(loaded.info.number, volume.info.number);
     QVERIFY(loaded.info.shape == volume.info.shape);
     QVERIFY(loaded.info.sequence == volume.info.sequence);

@@ -17,9 +17,9 @@
 #include <QImage>
 #include <QtTest>
 
+#include "common/gl_format.hpp"
 #include "compute/buffer.hpp"
-#include "gl_format.hpp"
-#include "volume_view.hpp"
+#include "view3d/volume_view.hpp"
 
 using cineflow::ui::VolumeData;
 using cineflow::ui::VolumeRenderMode;

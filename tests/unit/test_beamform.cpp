@@ -1,5 +1,5 @@
-// DAS beamformer: the CPU stage against the direct double-precision formula, a point target,
-// boundary checks, and the time per frame on the default simulator grid.
+// DAS beamformer: the CPU stage (each instruction set's variant) against the direct
+// double-precision formula, a point target focused on its pixel, and the boundary checks.
 
 #include <QtTest>
 

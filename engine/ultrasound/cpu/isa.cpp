@@ -1,17 +1,13 @@
 #include "ultrasound/cpu/isa.hpp"
 
+#include "base/enum_names.hpp"
+
 namespace cineflow::process::cpu {
 
 const char* toString(Isa isa) noexcept {
-  switch (isa) {
-    case Isa::Avx512:
-      return "avx512";
-    case Isa::Avx2:
-      return "avx2";
-    case Isa::Portable:
-      break;
-  }
-  return "portable";
+  static constexpr base::Named<Isa> kNames[] = {
+      {Isa::Avx512, "avx512"}, {Isa::Avx2, "avx2"}, {Isa::Portable, "portable"}};
+  return base::nameIn(kNames, isa, "portable");
 }
 
 const std::vector<Isa>& availableIsas() {

@@ -1,0 +1,387 @@
+#include "shell/main_window.hpp"
+
+#include <algorithm>
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLayout>
+#include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include "acquisition/acquisition_panel.hpp"
+#include "modalities/ultrasound/mat_import_dialog.hpp"
+#include "acquisition/raw_recording.hpp"
+#include "bridge/engine_controller.hpp"
+#include "cineloop/cineloop_panel.hpp"
+#include "common/app_settings.hpp"
+#include "common/colour_maps.hpp"
+#include "common/display_geometry.hpp"
+#include "common/media_icons.hpp"
+#include "common/wheel_guard.hpp"
+#include "modalities/oct/oct_panel.hpp"
+#include "modalities/ultrasound/doppler_panel.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
+#include "profiler/profiler_feed.hpp"
+#include "profiler/status_indicators.hpp"
+#include "profiler/trace_capture.hpp"
+#include "registry/source_factory.hpp"
+#include "view2d/image_view.hpp"
+#include "view2d/display_controls.hpp"
+#include "view3d/volume_3d_panel.hpp"
+#include "view3d/volume_view.hpp"
+#include "volumes/volume_controller.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+// Around the first frame's suggested gain: far enough below to lift weak echoes, above to dim
+// saturated ones.
+constexpr double kGainSpanBelowDb = 80.0;
+constexpr double kGainSpanAboveDb = 40.0;
+
+}  // namespace
+
+MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
+    : QMainWindow(parent),
+      controller_(std::make_unique<EngineController>(backend)),
+      view_(new ImageView(this)),
+      displayControls_(new DisplayControls(this)) {
+  qRegisterMetaType<std::shared_ptr<const Frame>>();
+  qRegisterMetaType<pipeline::EngineStats>();
+
+  setWindowTitle(QStringLiteral("Cineflow"));
+  setCentralWidget(view_);
+  // Most of the screen it opens on (the image is what the operator came for), never more than
+  // the screen: the status bar and the docks' lower controls stay on it.
+  const QSize available = screen()->availableGeometry().size();
+  resize(QSize(1280, 800).expandedTo(available * 0.9).boundedTo(available));
+  createActions();
+  createToolBar();
+  createDocks();
+  createVolumeDocks();
+  createMeasurementDock();
+  createMenus();
+  createStatusBar();
+  createRecording();
+  connectController();
+  updateAcquisitionState();
+  defaultLayout_ = saveState();  // View > Reset layout returns here
+  restoreSettings();
+  // The view chooses its display path once its GL context exists; frames then stay in the
+  // cineloop when it can upload them device-to-texture.
+  connect(view_, &ImageView::displayPathChanged, controller_.get(),
+          [this](bool deviceUpload) { controller_->setPixelsInCineloop(deviceUpload); });
+  view_->setLiveSource(&controller_->engine());
+  // Why CUDA is not used (backendNotice) stays in the status bar's backend field.
+}
+
+MainWindow::~MainWindow() {
+  delete traceCapture_;  // detaches its recorder from the engine, waits for a write
+  traceCapture_ = nullptr;
+  delete recording_;  // detaches from the engine, closes the recording
+  recording_ = nullptr;
+  // The cineloop panel reads the engine: it goes first. Then the engine stops (and joins its
+  // threads) while every widget its signals reach still exists.
+  delete cineloopDock_;
+  cineloopDock_ = nullptr;
+  cineloopPanel_ = nullptr;
+  view_->setLiveSource(nullptr);      // the view holds CUDA resources of the controller's device
+  volume3d_->view().releaseDevice();  // so does the 3-D view, allocated through its backend
+  controller_->blockSignals(true);    // half the widgets its signals reach are gone
+  controller_->stop();
+  volumes_.reset();  // waits for a save in progress; its buffers live on the controller's device
+  controller_.reset();
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* toolBar = addToolBar(tr("Display"));
+  toolBar->setObjectName(QStringLiteral("displayToolBar"));
+  toolBar->setMovable(false);
+  toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toolBar->addAction(runAction_);
+  toolBar->addAction(freezeAction_);
+  toolBar->addAction(recordAction_);
+  toolBar->addAction(profilerAction_);
+  toolBar->addSeparator();
+  toolBar->addWidget(displayControls_);
+  toolBar->addSeparator();
+  createPresetPicker(*toolBar);
+
+  followDisplayControls(*view_);
+}
+
+void MainWindow::followDisplayControls(ImageView& view) {
+  connect(displayControls_, &DisplayControls::gainChanged, &view, &ImageView::setGainDb);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, &view,
+          &ImageView::setDynamicRangeDb);
+  connect(displayControls_, &DisplayControls::colourMapChanged, &view, &ImageView::setColourMap);
+  view.setGainDb(displayControls_->gainDb());
+  view.setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  view.setColourMap(displayControls_->colourMap());
+}
+
+void MainWindow::createDocks() {
+  acquisitionPanel_ = new AcquisitionPanel(*controller_, this);
+  acquisitionDock_ = new QDockWidget(tr("Acquisition"), this);
+  acquisitionDock_->setObjectName(QStringLiteral("acquisitionDock"));
+  // Scrolls rather than forcing the window taller than a small screen.
+  auto* acquisitionScroll = new QScrollArea(acquisitionDock_);
+  acquisitionScroll->setWidget(acquisitionPanel_);
+  guardWheelInside(*acquisitionPanel_);  // the wheel scrolls the dock, not the field under it
+  acquisitionScroll->setWidgetResizable(true);
+  acquisitionScroll->setFrameShape(QFrame::NoFrame);
+  // Wide enough for either modality's panel (only the open source's is shown), so that opening
+  // another modality's source never clips the dock.
+  const int modalityPanels = std::max(acquisitionPanel_->imaging().minimumSizeHint().width(),
+                                      acquisitionPanel_->oct().minimumSizeHint().width());
+  const QMargins margins = acquisitionPanel_->layout()->contentsMargins();
+  acquisitionScroll->setMinimumWidth(std::max(acquisitionPanel_->minimumSizeHint().width(),
+                                              modalityPanels + margins.left() + margins.right()) +
+                                     acquisitionScroll->verticalScrollBar()->sizeHint().width());
+  acquisitionScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  acquisitionDock_->setWidget(acquisitionScroll);
+  addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
+  // A MATLAB file needs its mapping: the import dialog opens with the chosen path.
+  connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this, [this](const QString& spec) {
+    if (acquire::hasMatExtension(spec.toStdString())) {
+      importMatlabRecording(spec);
+    } else {
+      openSource(spec);
+    }
+  });
+  connect(acquisitionPanel_, &AcquisitionPanel::freezeRequested, this, &MainWindow::freeze);
+
+  cineloopPanel_ = new CineloopPanel(controller_->engine(), this);
+  cineloopDock_ = new QDockWidget(tr("Cineloop"), this);
+  cineloopDock_->setObjectName(QStringLiteral("cineloopDock"));
+  cineloopDock_->setWidget(cineloopPanel_);
+  addDockWidget(Qt::BottomDockWidgetArea, cineloopDock_);
+  connect(cineloopPanel_, &CineloopPanel::frameSelected, view_, &ImageView::setFrame);
+  connect(cineloopPanel_, &CineloopPanel::messageReady, this, &MainWindow::showMessage);
+  // Exports look like the display.
+  connect(displayControls_, &DisplayControls::gainChanged, cineloopPanel_,
+          &CineloopPanel::setGainDb);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, cineloopPanel_,
+          &CineloopPanel::setDynamicRangeDb);
+  connect(displayControls_, &DisplayControls::colourMapChanged, cineloopPanel_,
+          &CineloopPanel::setColourMap);
+  cineloopPanel_->setGainDb(displayControls_->gainDb());
+  cineloopPanel_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
+  cineloopPanel_->setColourMap(displayControls_->colourMap());
+  cineloopPanel_->setLive(controller_->isRunning());
+
+  // Colour and power Doppler: how flow is shown (live, reviewed and exported alike), and the
+  // colour box drawn on the image.
+  DopplerPanel& doppler = acquisitionPanel_->doppler();
+  connect(&doppler, &DopplerPanel::flowLookChanged, view_, &ImageView::setFlowLook);
+  connect(&doppler, &DopplerPanel::flowLookChanged, cineloopPanel_, &CineloopPanel::setFlowLook);
+  view_->setFlowLook(doppler.flowLook());
+  cineloopPanel_->setFlowLook(doppler.flowLook());
+  connect(view_, &ImageView::colourBoxChanged, &doppler, &DopplerPanel::setColourBox);
+  connect(controller_.get(), &EngineController::settingsChanged, this,
+          [this] { view_->setColourBox(controller_->imagingParams().doppler.box); });
+}
+
+void MainWindow::createStatusBar() {
+  messageLabel_ = new QLabel(this);
+  messageLabel_->setObjectName(QStringLiteral("messageLabel"));
+  statusBar()->addWidget(messageLabel_, 1);
+  acquisitionState_ = new QLabel(this);
+  acquisitionState_->setObjectName(QStringLiteral("acquisitionState"));
+  acquisitionState_->setToolTip(
+      tr("Live: acquiring. Frozen: stopped by Freeze, reviewing the cineloop (F goes live "
+         "again). Stopped: stopped by Stop."));
+  statusBar()->addPermanentWidget(acquisitionState_);
+  statusIndicators_ = new StatusIndicators(*statusBar(), *controller_, *view_);
+  profilerFeed_ = new ProfilerFeed(*controller_, *statusIndicators_, *view_,
+                                   {&view_->displayProbe(), &volumes_->saveProbe()}, this);
+  traceCapture_ =
+      new TraceCapture(*controller_, {&view_->displayProbe(), &volumes_->saveProbe()}, this);
+  connect(traceCapture_, &TraceCapture::messageReady, this, &MainWindow::showMessage);
+  connect(traceCapture_, &TraceCapture::finished, this,
+          [this] { recordTraceAction_->setEnabled(true); });
+  connect(profilerAction_, &QAction::toggled, profilerFeed_, &ProfilerFeed::setEnabled);
+}
+
+void MainWindow::connectController() {
+  connect(controller_.get(), &EngineController::frameReady, this, &MainWindow::onFrameReady);
+  connect(controller_.get(), &EngineController::runningChanged, this,
+          &MainWindow::onRunningChanged);
+  connect(controller_.get(), &EngineController::openProgress, this, &MainWindow::onOpenProgress);
+  connect(controller_.get(), &EngineController::errorOccurred, this, &MainWindow::onError);
+  connect(controller_.get(), &EngineController::sourceOpened, this, [this](const QString& what) {
+    frozen_ = false;  // nothing of the new source to review yet
+    // From the new source's first frame: frames of the previous source still arrive while this
+    // one opens, and their level is not this source's.
+    autoGainPending_ = true;
+    updateAcquisitionState();
+    showVolumeDocksFor(controller_->source());
+    cineloopPanel_->refresh();
+    cineloopPanel_->setRecording(what);
+    showMessage(tr("Source: %1").arg(what), false);
+  });
+  connect(view_, &ImageView::renderingFailed, this,
+          [this](const QString& reason) { onError(tr("Cannot display images: %1").arg(reason)); });
+}
+
+void MainWindow::restoreSettings() {
+  const auto settings = openAppSettings();
+  restoreGeometry(settings->value(settings_keys::kWindowGeometry).toByteArray());
+  restoreState(settings->value(settings_keys::kWindowState).toByteArray());
+  // Through the panel's controls, so that what is shown is what the controller uses.
+  acquisitionPanel_->frameRateBox().setValue(
+      settings->value(settings_keys::kFrameRateHz, 0.0).toDouble());
+  acquisitionPanel_->setOverflowPolicy(settings->value(settings_keys::kOverflowPolicy).toString() ==
+                                               QStringLiteral("drop")
+                                           ? pipeline::OverflowPolicy::Drop
+                                           : pipeline::OverflowPolicy::Block);
+  displayControls_->setDynamicRangeDb(
+      settings->value(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb())
+          .toDouble());
+  const int colourMap = settings->value(settings_keys::kColourMap, 0).toInt();
+  if (colourMap >= static_cast<int>(ColourMap::Grey) &&
+      colourMap <= static_cast<int>(ColourMap::Viridis)) {
+    displayControls_->setColourMap(static_cast<ColourMap>(colourMap));
+  }
+}
+
+void MainWindow::saveSettings() const {
+  const auto settings = openAppSettings();
+  settings->setValue(settings_keys::kWindowGeometry, saveGeometry());
+  settings->setValue(settings_keys::kWindowState, saveState());
+  settings->setValue(settings_keys::kFrameRateHz, controller_->config().frameRateHz);
+  settings->setValue(settings_keys::kOverflowPolicy,
+                     QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
+  settings->setValue(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb());
+  settings->setValue(settings_keys::kColourMap, static_cast<int>(displayControls_->colourMap()));
+  settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmUnsavedVolumes()) {
+    event->ignore();
+    return;
+  }
+  saveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::openSource(const QString& spec, bool autoStart,
+                            const acquire::MatMapping& matMapping) {
+  showMessage(tr("Opening %1…").arg(spec), false);
+  controller_->open(spec, autoStart, matMapping);
+}
+
+void MainWindow::importMatlabRecording(const QString& path) {
+  const auto settings = openAppSettings();
+  acquire::MatMapping last = acquire::MatMapping::verasonics();
+  try {
+    last = acquire::MatMapping::parse(
+        settings->value(settings_keys::kMatMapping).toString().toStdString());
+  } catch (const std::invalid_argument&) {
+    // A damaged setting: start from the preset.
+  }
+  MatImportDialog dialog(
+      last, path.isEmpty() ? settings->value(settings_keys::kMatPath).toString() : path, this);
+  if (dialog.exec() != QDialog::Accepted) {
+    return;
+  }
+  const acquire::MatMapping mapping = dialog.mapping();
+  settings->setValue(settings_keys::kMatMapping, QString::fromStdString(mapping.toString()));
+  settings->setValue(settings_keys::kMatPath, dialog.path());
+  openSource(dialog.path(), true, mapping);
+}
+
+void MainWindow::freeze() {
+  if (frozen_) {
+    controller_->start();  // runningChanged(true) clears frozen_
+    return;
+  }
+  if (!controller_->isRunning()) {
+    return;
+  }
+  frozen_ = true;
+  controller_->stop();  // runningChanged(false) puts the cineloop panel in review mode
+  updateAcquisitionState();
+  cineloopDock_->show();
+  cineloopDock_->raise();
+  showMessage(tr("Frozen: reviewing the cineloop (Left / Right step, P plays)"), false);
+}
+
+void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
+  if (autoGainPending_) {
+    autoGainPending_ = false;
+    std::vector<float> copied;
+    if (frame->pixelsInCineloop) {
+      acquire::FrameHeader header;
+      process::ImageGeometry geometry;
+      controller_->engine().cineloop().copyImage(frame->header.sequence, copied, header, geometry);
+    }
+    const double gain = suggestGainDb(frame->pixelsInCineloop ? copied : frame->pixels);
+    displayControls_->setSuggestedGain(gain, kGainSpanBelowDb, kGainSpanAboveDb);
+  }
+  if (frozen_) {
+    return;  // delivered after Freeze stopped the engine: the review shows the cineloop's choice
+  }
+  view_->setFrame(frame);
+}
+
+void MainWindow::updateAcquisitionState() {
+  const bool running = controller_->isRunning();
+  frozen_ = frozen_ && !running;
+  runAction_->setEnabled(controller_->hasSource());
+  recordAction_->setEnabled(controller_->hasSource());
+  runAction_->setText(running ? tr("Stop") : tr("Start"));
+  runAction_->setIcon(mediaIcon(running ? MediaIcon::Stop : MediaIcon::Play));
+  freezeAction_->setEnabled(running || frozen_);
+  freezeAction_->setChecked(frozen_);
+  view_->setFrozen(frozen_);
+  acquisitionState_->setText(running ? tr("Live") : frozen_ ? tr("Frozen") : tr("Stopped"));
+  acquisitionState_->setVisible(controller_->hasSource());
+}
+
+void MainWindow::onRunningChanged(bool running) {
+  updateAcquisitionState();
+  cineloopPanel_->setLive(running);
+  if (running) {
+    lastError_.clear();
+    showMessage(tr("Acquiring: %1").arg(controller_->sourceDescription()), false);
+  } else if (lastError_.isEmpty()) {
+    showMessage(tr("Stopped: %1").arg(controller_->sourceDescription()), false);
+  }
+}
+
+void MainWindow::onOpenProgress(double fraction, const QString& what) {
+  showMessage(tr("%1 (%2%)").arg(what).arg(qRound(100.0 * fraction)), false);
+}
+
+void MainWindow::onError(const QString& message) {
+  updateAcquisitionState();  // a failed open leaves the engine as it was
+  lastError_ = message;
+  showMessage(message, true);
+  emit errorShown(message);
+  if (interactiveErrors_) {
+    // Non-modal: the live image and the controls stay usable while the message is read.
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Cineflow"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+  }
+}
+
+void MainWindow::showMessage(const QString& text, bool isError) {
+  messageLabel_->setText(text);
+  messageLabel_->setToolTip(text);  // the whole message where a narrow window cuts it off
+  messageLabel_->setStyleSheet(isError ? QStringLiteral("color: #ff7070;") : QString());
+}
+
+}  // namespace cineflow::ui

@@ -1,0 +1,208 @@
+#pragma once
+// The operator's main window: the live B-mode image in the centre, display controls (gain,
+// dynamic range) in a toolbar, the acquisition panel docked on the left, the cineloop review
+// docked at the bottom, the engine's health (backend, rates, drops, device memory) in the status
+// bar, and the File / Acquisition / View / Help menus. It owns the EngineController; nothing else
+// in the GUI talks to the engine.
+//
+// Window geometry, dock layout and the acquisition and display choices persist between runs
+// (app_settings.hpp): restored on construction, saved on close and by saveSettings().
+
+#include <memory>
+#include <vector>
+
+#include <QByteArray>
+#include <QMainWindow>
+#include <QString>
+
+#include "common/frame.hpp"
+#include "compute/backend.hpp"
+#include "shell/presets.hpp"
+#include "store/raw_recorder.hpp"
+#include "ultrasound/mat_import.hpp"
+
+class QAction;
+class QComboBox;
+class QToolBar;
+class QDockWidget;
+class QLabel;
+
+namespace cineflow::acquire {
+class FrameSource;
+}
+
+namespace cineflow::ui {
+
+class AcquisitionPanel;
+class ImageView;
+class Volume3dPanel;
+class CineloopPanel;
+class DisplayControls;
+class EngineController;
+class MeasurementList;
+class MeasurementsPanel;
+class MipTriptych;
+class ProfilerFeed;
+class RawRecording;
+class StatusIndicators;
+class TraceCapture;
+class VolumeController;
+class VolumeReviewPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  // Creates the backend; throws (with the reason) when the requested backend is unavailable.
+  explicit MainWindow(compute::BackendRequest backend, QWidget* parent = nullptr);
+  ~MainWindow() override;  // stops acquisition before any widget goes away
+
+  // Opens "sim", an RF recording or a MATLAB file (read with `matMapping`) in the background and,
+  // if `autoStart`, acquires once open.
+  void openSource(const QString& spec, bool autoStart = true,
+                  const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
+  // File > Import MATLAB recording… (and a MATLAB file chosen as a recording): the mapping
+  // dialog, starting from the last mapping and `path` (empty: the last file), then openSource().
+  void importMatlabRecording(const QString& path = {});
+  // Errors always go to the status bar; with interactive errors (the default) also to a
+  // non-modal message box. Screenshot runs and tests turn the boxes off.
+  void setInteractiveErrors(bool enabled) { interactiveErrors_ = enabled; }
+  // The most recent error shown; empty if none.
+  const QString& lastError() const { return lastError_; }
+
+  EngineController& controller() { return *controller_; }
+  // Acquisition > Record without its file dialog (whose file types choose the compression):
+  // starts recording the open source into `path` (a new file). Returns "" or why not, also shown
+  // in the status bar.
+  QString startRecording(const QString& path, store::RecordCompression compression =
+                                                  store::RecordCompression::BitshuffleLz4);
+  // Ends the recording (as unchecking Record does) and says what it holds.
+  void stopRecording();
+  RawRecording& recording() { return *recording_; }
+  ImageView& view() { return *view_; }
+  DisplayControls& displayControls() { return *displayControls_; }
+  AcquisitionPanel& acquisitionPanel() { return *acquisitionPanel_; }
+  CineloopPanel& cineloopPanel() { return *cineloopPanel_; }
+  QDockWidget& cineloopDock() { return *cineloopDock_; }
+  StatusIndicators& statusIndicators() { return *statusIndicators_; }
+  TraceCapture& traceCapture() { return *traceCapture_; }
+  VolumeController& volumes() { return *volumes_; }
+  VolumeReviewPanel& volumeReviewPanel() { return *volumePanel_; }
+  QDockWidget& volumeDock() { return *volumeDock_; }
+  MipTriptych& liveMips() { return *liveMips_; }
+  MeasurementList& measurements() { return *measurements_; }
+  MeasurementsPanel& measurementsPanel() { return *measurementsPanel_; }
+  // Applies `preset` as the toolbar's picker does; returns "" or why the imaging part was refused
+  // (also shown in the status bar).
+  QString applyPreset(const Preset& preset);
+  const std::vector<Preset>& presets() const { return presets_; }
+  QDockWidget& measurementsDock() { return *measurementsDock_; }
+
+  // Writes the geometry, dock layout and choices to the settings store now.
+  void saveSettings() const;
+
+ public slots:
+  // Acquiring: stops and switches to cineloop review (the newest kept frame on screen, the view
+  // marked FROZEN). Frozen: acquires again. F and the toolbar's Freeze toggle it.
+  void freeze();
+
+ signals:
+  void errorShown(const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  // main_window_menus.cpp
+  void createActions();
+  void createMenus();
+  // main_window.cpp
+  void createToolBar();
+  // Gain, dynamic range and colour map of `view` follow the toolbar's display controls.
+  void followDisplayControls(ImageView& view);
+  void createDocks();
+  void createStatusBar();
+  void createRecording();  // main_window_recording.cpp
+  void connectController();
+  void restoreSettings();
+  // main_window_volumes.cpp
+  void createVolumeDocks();
+  void refreshLiveMip();
+  void refreshVolume3d();  // the 3-D view's live volume, when its dock shows
+  // The 3-D view's slice plane into the Volumes dock's slice view (a live volume buffered first).
+  void openVolumeSlice(int slice);
+  // The volume docks only for a source that makes volumes (null: none).
+  void showVolumeDocksFor(const acquire::FrameSource* source);
+  // main_window_measure.cpp: the Measurements dock (tabbed with the acquisition panel), the
+  // Measure menu, and every image view measuring into one list.
+  void createMeasurementDock();
+  void addMeasureMenu();
+  // main_window_presets.cpp: the toolbar's preset picker.
+  void createPresetPicker(QToolBar& toolBar);
+  void reloadPresets();
+  void listPresets();              // those that fit the open source
+  QString sourceModality() const;  // "ultrasound" or "oct"
+  // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
+  bool confirmUnsavedVolumes();
+  void onFrameReady(const std::shared_ptr<const Frame>& frame);
+  void onRunningChanged(bool running);
+  void onOpenProgress(double fraction, const QString& what);
+  void onError(const QString& message);
+  void showMessage(const QString& text, bool isError);
+  // The run and freeze actions, the view's FROZEN badge and the status bar's acquisition state
+  // from the engine's real state (also after a failed open, which leaves the old source running).
+  void updateAcquisitionState();
+
+  std::unique_ptr<EngineController> controller_;
+  std::unique_ptr<VolumeController> volumes_;  // after controller_: destroyed before it
+  ImageView* view_ = nullptr;
+  DisplayControls* displayControls_ = nullptr;
+  AcquisitionPanel* acquisitionPanel_ = nullptr;
+  CineloopPanel* cineloopPanel_ = nullptr;
+  MeasurementList* measurements_ = nullptr;
+  MeasurementsPanel* measurementsPanel_ = nullptr;
+  QDockWidget* measurementsDock_ = nullptr;
+  QComboBox* presetBox_ = nullptr;
+  std::vector<Preset> presets_;
+  QDockWidget* acquisitionDock_ = nullptr;
+  QDockWidget* cineloopDock_ = nullptr;
+  StatusIndicators* statusIndicators_ = nullptr;
+  ProfilerFeed* profilerFeed_ = nullptr;
+  TraceCapture* traceCapture_ = nullptr;
+  RawRecording* recording_ = nullptr;
+  QAction* recordAction_ = nullptr;
+  QLabel* recordLabel_ = nullptr;  // "REC 123 frames · 1.6x smaller" while recording
+  QAction* recordTraceAction_ = nullptr;
+  QAction* profilerAction_ = nullptr;
+  QAction* axialProfileAction_ = nullptr;
+  QAction* clearProfileAction_ = nullptr;
+  VolumeReviewPanel* volumePanel_ = nullptr;
+  QDockWidget* volumeDock_ = nullptr;
+  MipTriptych* liveMips_ = nullptr;
+  QDockWidget* liveMipDock_ = nullptr;
+  Volume3dPanel* volume3d_ = nullptr;
+  QDockWidget* volume3dDock_ = nullptr;
+  QLabel* volume3dRate_ = nullptr;  // "3-D 42 frames/s" while the 3-D view draws
+  QByteArray defaultLayout_;        // saveState() before the stored layout was restored
+  QLabel* messageLabel_ = nullptr;
+  QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
+
+  QAction* openFileAction_ = nullptr;
+  QAction* importMatAction_ = nullptr;
+  QAction* openVolumeAction_ = nullptr;
+  QAction* simulatorAction_ = nullptr;
+  QAction* labSourceAction_ = nullptr;
+  QAction* flowSimulatorAction_ = nullptr;
+  QAction* quitAction_ = nullptr;
+  QAction* runAction_ = nullptr;
+  QAction* freezeAction_ = nullptr;
+  QAction* fullScreenAction_ = nullptr;
+  QAction* aboutAction_ = nullptr;
+
+  bool interactiveErrors_ = true;
+  bool frozen_ = false;          // stopped by Freeze (reviewing), not by Stop
+  bool autoGainPending_ = true;  // the gain from each open source's first frame
+  QString lastError_;
+};
+
+}  // namespace cineflow::ui

@@ -1,0 +1,162 @@
+// GLEW must precede every other OpenGL header.
+#include <GL/glew.h>
+
+#include "view2d/image_renderer.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <QFile>
+
+#include "common/gl_program.hpp"
+#include "common/resources.hpp"
+
+namespace cineflow::ui {
+namespace {
+
+static_assert(std::is_same_v<GLuint, unsigned int> && std::is_same_v<GLint, int>,
+              "the header stores GL names and locations as unsigned int and int");
+
+}  // namespace
+
+ImageRenderer::ImageRenderer() {
+  loadGlFunctions();
+  initResources();
+  program_ = linkProgram(QStringLiteral(":/shaders/bmode.vert"),
+                         QStringLiteral(":/shaders/bmode.frag"), "the B-mode shader program");
+  gainLocation_ = glGetUniformLocation(program_, "gainDb");
+  dynamicRangeLocation_ = glGetUniformLocation(program_, "dynamicRangeDb");
+  windowOriginLocation_ = glGetUniformLocation(program_, "windowOrigin");
+  windowSizeLocation_ = glGetUniformLocation(program_, "windowSize");
+  layersLocation_ = glGetUniformLocation(program_, "layers");
+  flowMapLocation_ = glGetUniformLocation(program_, "flowMap");
+  aliasingLocation_ = glGetUniformLocation(program_, "aliasingVelocity");
+  thresholdLocation_ = glGetUniformLocation(program_, "powerThresholdDb");
+  priorityLocation_ = glGetUniformLocation(program_, "priority");
+  powerRangeLocation_ = glGetUniformLocation(program_, "powerRangeDb");
+  glUseProgram(program_);
+  glUniform1i(glGetUniformLocation(program_, "image"), 0);
+  glUniform1i(glGetUniformLocation(program_, "colourMap"), 1);
+  glUseProgram(0);
+
+  glGenVertexArrays(1, &vertexArray_);  // a core profile draws nothing without one bound
+  texture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  colourMapTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  const ColourTable grey = colourTable(ColourMap::Grey);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
+               grey.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's own uploads assume
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+ImageRenderer::~ImageRenderer() {
+  glDeleteTextures(1, &colourMapTexture_);
+  glDeleteTextures(1, &texture_);
+  glDeleteVertexArrays(1, &vertexArray_);
+  glDeleteProgram(program_);
+}
+
+void ImageRenderer::upload(const Frame& frame) {
+  const auto& geometry = frame.geometry;
+  if (geometry.nx <= 0 || geometry.nz <= 0 || geometry.layers < 1 ||
+      frame.pixels.size() < geometry.values()) {
+    return;  // nothing sensible to show; keep the previous image
+  }
+  glBindTexture(GL_TEXTURE_2D, ensureTexture(geometry.nx, geometry.nz, geometry.layers));
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, geometry.nx, geometry.nz * geometry.layers, GL_RED,
+                  GL_FLOAT, frame.pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+unsigned int ImageRenderer::ensureTexture(int nx, int nz, int layers) {
+  if (!textureMatches(nx, nz, layers)) {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, nz * layers, 0, GL_RED, GL_FLOAT, nullptr);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    textureWidth_ = nx;
+    textureHeight_ = nz * layers;
+    layers_ = layers;
+    ++textureAllocations_;
+  }
+  return texture_;
+}
+
+std::vector<float> ImageRenderer::readTexture() const {
+  std::vector<float> pixels(static_cast<std::size_t>(textureWidth_) *
+                            static_cast<std::size_t>(textureHeight_));
+  if (pixels.empty()) {
+    return pixels;
+  }
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, pixels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return pixels;
+}
+
+void ImageRenderer::setColourMap(ColourMap map) {
+  if (map == colourMap_) {
+    return;
+  }
+  const ColourTable table = colourTable(map);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColourTableSize, 1, GL_RGB, GL_UNSIGNED_BYTE,
+                  table.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's glyph cache assumes
+  glBindTexture(GL_TEXTURE_2D, 0);
+  colourMap_ = map;
+}
+
+void ImageRenderer::render(const QRect& viewport, int framebufferHeight, float gainDb,
+                           float dynamicRangeDb, const ViewWindow& window, const FlowLook& flow,
+                           double aliasingVelocity) {
+  // A QPainter overlay drawn after the previous frame may have left any of these on.
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (!hasImage() || viewport.isEmpty()) {
+    return;
+  }
+  // GL's window origin is bottom-left; ours is top-left.
+  glViewport(viewport.x(), framebufferHeight - viewport.y() - viewport.height(), viewport.width(),
+             viewport.height());
+  glUseProgram(program_);
+  glUniform1f(gainLocation_, gainDb);
+  glUniform1f(dynamicRangeLocation_, dynamicRangeDb);
+  glUniform2f(windowOriginLocation_, static_cast<float>(window.u0), static_cast<float>(window.v0));
+  glUniform1f(windowSizeLocation_, static_cast<float>(1.0 / window.zoom));
+  glUniform1i(layersLocation_, layers_);
+  glUniform1i(flowMapLocation_, static_cast<int>(flow.map));
+  glUniform1f(aliasingLocation_, static_cast<float>(aliasingVelocity));
+  glUniform1f(thresholdLocation_, static_cast<float>(flow.powerThresholdDb));
+  glUniform1f(priorityLocation_, static_cast<float>(flow.priority));
+  glUniform1f(powerRangeLocation_, static_cast<float>(flow.powerRangeDb));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glBindVertexArray(vertexArray_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
+  glUseProgram(0);
+}
+
+}  // namespace cineflow::ui
