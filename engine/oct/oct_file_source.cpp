@@ -11,6 +11,7 @@
 #include "acquire/input_bounds.hpp"
 #include "oct/oct_params.hpp"
 #include "store/hdf5_handle.hpp"
+#include "store/recording_attributes.hpp"
 #include "store/replay_file.hpp"
 
 namespace cineflow::oct {
@@ -27,51 +28,6 @@ constexpr const char* kSpectra = "/spectra";
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& problem) {
   throw SourceError(path.string() + ": " + problem);
-}
-
-std::string attributeText(const char* name) {
-  return std::string("attribute ") + name;
-}
-
-double requiredNumber(const std::filesystem::path& path, hid_t root, const char* name) {
-  if (!store::attributeExists(root, name)) {
-    fail(path, attributeText(name) + ": missing (" + kOctSchema + " requires it on /)");
-  }
-  const double value = store::readNumberAttribute(root, name);
-  if (!std::isfinite(value)) {
-    fail(path, attributeText(name) + ": expected a finite number, found " + numberText(value));
-  }
-  return value;
-}
-
-double optionalNumber(const std::filesystem::path& path, hid_t root, const char* name,
-                      double absent) {
-  return store::attributeExists(root, name) ? requiredNumber(path, root, name) : absent;
-}
-
-double requiredPositive(const std::filesystem::path& path, hid_t root, const char* name) {
-  const double value = requiredNumber(path, root, name);
-  if (!(value > 0)) {
-    fail(path, attributeText(name) + ": expected a positive number, found " + numberText(value));
-  }
-  return value;
-}
-
-double nonNegative(const std::filesystem::path& path, const char* name, double value) {
-  if (!(value >= 0)) {
-    fail(path, attributeText(name) + ": expected a number >= 0, found " + numberText(value));
-  }
-  return value;
-}
-
-// A count stored as any number type, whole and within [lo, hi].
-int requiredWhole(const std::filesystem::path& path, hid_t root, const char* name, int lo, int hi) {
-  const double value = requiredNumber(path, root, name);
-  if (value != std::floor(value) || value < lo || value > hi) {
-    fail(path, attributeText(name) + ": expected a whole number in [" + std::to_string(lo) + ", " +
-                   std::to_string(hi) + "], found " + numberText(value));
-  }
-  return static_cast<int>(value);
 }
 
 bool isUint16(hid_t type) {
@@ -194,45 +150,46 @@ OctFileSource::OctFileSource(const acquire::RecordingInput& input, double frameR
     if (frames_ == 0) {
       fail(path, "the recording was cut off before its first frame was written");
     }
+    const store::RecordingAttributes attributes(path, {root},
+                                                std::string(kOctSchema) + " requires it on /");
     OctAcquisition& acq = acquisition_;
     acq.ascans = static_cast<int>(shape[1]);
     acq.samples = static_cast<int>(shape[2]);
 
-    const double bitDepth = requiredNumber(path, root, "bit_depth");
+    const double bitDepth = attributes.number("bit_depth");
     if (bitDepth != 12 && bitDepth != 16) {
       fail(path, "attribute bit_depth: expected 12 or 16, found " + numberText(bitDepth));
     }
     acq.bitDepth = static_cast<int>(bitDepth);
-    acq.centreWavelengthM = requiredPositive(path, root, "centre_wavelength_m");
-    acq.bandwidthM =
-        nonNegative(path, "bandwidth_m", optionalNumber(path, root, "bandwidth_m", 0.0));
+    acq.centreWavelengthM = attributes.positive("centre_wavelength_m");
+    acq.bandwidthM = attributes.nonNegative("bandwidth_m", attributes.numberOr("bandwidth_m", 0.0));
     // A raw recording (store/raw_recorder.hpp) stopped or cut off mid-volume keeps the volume
     // size it was acquired with; its B-scans replay without forming a volume.
     const bool rawRecording = store::attributeExists(root, "recording_complete");
     const int maxVolume = static_cast<int>(
         std::min<std::uint64_t>(rawRecording ? std::numeric_limits<int>::max() : frames_,
                                 static_cast<std::uint64_t>(std::numeric_limits<int>::max())));
-    if (const double perVolume = requiredNumber(path, root, "bscans_per_volume");
+    if (const double perVolume = attributes.number("bscans_per_volume");
         perVolume > maxVolume && perVolume == std::floor(perVolume)) {
       fail(path, "attribute bscans_per_volume: " + numberText(perVolume) +
                      " B-scans per volume, but /spectra holds only " +
                      acquire::framesText(frames_) + " (expected at most " +
                      std::to_string(maxVolume) + ", or 0: B-scans only)");
     }
-    acq.bscansPerVolume = requiredWhole(path, root, "bscans_per_volume", 0, maxVolume);
-    acq.bidirectional = requiredWhole(path, root, "bidirectional", 0, 1) == 1;
-    if (const double flyback = requiredNumber(path, root, "flyback_ascans");
+    acq.bscansPerVolume = attributes.whole("bscans_per_volume", 0, maxVolume);
+    acq.bidirectional = attributes.whole("bidirectional", 0, 1) == 1;
+    if (const double flyback = attributes.number("flyback_ascans");
         flyback >= acq.ascans && flyback == std::floor(flyback)) {
       fail(path, "attribute flyback_ascans: " + numberText(flyback) +
                      " flyback A-scans, but a B-scan has " + std::to_string(acq.ascans) +
                      " (expected a whole number in [0, " + std::to_string(acq.ascans - 1) + "])");
     }
-    acq.flybackAscans = requiredWhole(path, root, "flyback_ascans", 0, acq.ascans - 1);
-    acq.lateralStepM = requiredPositive(path, root, "lateral_step_m");
+    acq.flybackAscans = attributes.whole("flyback_ascans", 0, acq.ascans - 1);
+    acq.lateralStepM = attributes.positive("lateral_step_m");
     acq.elevationStepM =
-        nonNegative(path, "elevation_step_m", requiredNumber(path, root, "elevation_step_m"));
+        attributes.nonNegative("elevation_step_m", attributes.number("elevation_step_m"));
     acq.lineRateHz =
-        nonNegative(path, "line_rate_hz", optionalNumber(path, root, "line_rate_hz", 0.0));
+        attributes.nonNegative("line_rate_hz", attributes.numberOr("line_rate_hz", 0.0));
 
     const bool hasWavelengths = store::linkExists(root, "/wavelength_m");
     const bool hasK = store::linkExists(root, "/k_rad_per_m");
@@ -259,11 +216,10 @@ OctFileSource::OctFileSource(const acquire::RecordingInput& input, double frameR
     const bool hasA2 = store::attributeExists(root, "dispersion_a2_rad");
     const bool hasA3 = store::attributeExists(root, "dispersion_a3_rad");
     if (hasA2 || hasA3) {
-      dispersion_ = OctDispersion{optionalNumber(path, root, "dispersion_a2_rad", 0.0),
-                                  optionalNumber(path, root, "dispersion_a3_rad", 0.0)};
+      dispersion_ = OctDispersion{attributes.numberOr("dispersion_a2_rad", 0.0),
+                                  attributes.numberOr("dispersion_a3_rad", 0.0)};
       if (store::attributeExists(root, "dispersion_centre_wavelength_m")) {
-        dispersion_->centreWavelengthM =
-            requiredPositive(path, root, "dispersion_centre_wavelength_m");
+        dispersion_->centreWavelengthM = attributes.positive("dispersion_centre_wavelength_m");
       }
     }
     try {

@@ -248,7 +248,9 @@ std::size_t encodeBitshuffleLz4(std::span<const std::byte> data, std::size_t ele
     encodeBlock(data.data() + parts.fullBlocks * blockBytes, parts.lastBlockElements);
   }
   const std::size_t tailBytes = parts.tailElements * elementBytes;
-  std::memcpy(out.data() + at, data.data() + data.size() - tailBytes, tailBytes);
+  if (tailBytes > 0) {  // an empty frame's data() may be null, which memcpy may not be given
+    std::memcpy(out.data() + at, data.data() + data.size() - tailBytes, tailBytes);
+  }
   at += tailBytes;
   out.resize(at);
   return at;
@@ -372,7 +374,9 @@ void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBy
                       elementBytes);
     written += block.decodedBytes;
   }
-  std::memcpy(out.data() + written, chunk.data() + layout.tailOffset, layout.tailBytes);
+  if (layout.tailBytes > 0) {  // an empty frame's out.data() may be null (fuzz_chunk_decode)
+    std::memcpy(out.data() + written, chunk.data() + layout.tailOffset, layout.tailBytes);
+  }
 }
 
 }  // namespace cineflow::process

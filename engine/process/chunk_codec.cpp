@@ -51,7 +51,9 @@ void decodeLz4(std::span<const std::byte> chunk, std::span<std::byte> out, Chunk
   for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
     const ChunkLayout::Block& block = layout.blocks[b];
     if (block.stored) {
-      std::memcpy(out.data() + written, chunk.data() + block.offset, block.decodedBytes);
+      if (block.decodedBytes > 0) {  // out.data() may be null for an empty frame
+        std::memcpy(out.data() + written, chunk.data() + block.offset, block.decodedBytes);
+      }
     } else {
       decodeLz4Block(chunk, layout, b, out.data() + written, "LZ4");
     }

@@ -9,6 +9,7 @@
 
 #include "acquire/input_bounds.hpp"
 #include "store/hdf5_handle.hpp"
+#include "store/recording_attributes.hpp"
 #include "store/replay_file.hpp"
 #include "ultrasound/echo_band.hpp"
 
@@ -25,39 +26,6 @@ constexpr const char* kSchema = "cineflow.rf/1";
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& problem) {
   throw SourceError(path.string() + ": " + problem);
-}
-
-// Attributes normally sit on /rf (as in the shipped recordings); the root group is accepted too.
-hid_t attributeHolder(hid_t rf, hid_t root, const char* name) {
-  if (store::attributeExists(rf, name)) {
-    return rf;
-  }
-  if (store::attributeExists(root, name)) {
-    return root;
-  }
-  return H5I_INVALID_HID;
-}
-
-double requiredNumber(const std::filesystem::path& path, hid_t rf, hid_t root, const char* name) {
-  const hid_t holder = attributeHolder(rf, root, name);
-  if (holder < 0) {
-    fail(path, std::string("attribute ") + name + ": missing (looked on /rf and on /)");
-  }
-  const double value = store::readNumberAttribute(holder, name);
-  if (!std::isfinite(value)) {
-    fail(path, std::string("attribute ") + name + ": expected a finite number, found " +
-                   numberText(value));
-  }
-  return value;
-}
-
-double requiredPositive(const std::filesystem::path& path, hid_t rf, hid_t root, const char* name) {
-  const double value = requiredNumber(path, rf, root, name);
-  if (!(value > 0)) {
-    fail(path, std::string("attribute ") + name + ": expected a positive number, found " +
-                   numberText(value));
-  }
-  return value;
 }
 
 bool isInt16(hid_t type) {
@@ -110,19 +78,23 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
              "not channel data");
       }
       // Neither an RF recording nor one of Cineflow's outputs: say what Cineflow reads.
-      fail(path, (other.empty() ? std::string("has no schema attribute saying what it holds")
-                                : "has the schema \"" + other + "\", which Cineflow does not read") +
-                     " and no /rf dataset; Cineflow reads " + kSchema +
-                     " (RF recordings, /rf [frames][transmits][elements][samples]), " +
-                     "cineflow.oct/1 (OCT recordings, /spectra) and MATLAB .mat files");
+      fail(path,
+           (other.empty() ? std::string("has no schema attribute saying what it holds")
+                          : "has the schema \"" + other + "\", which Cineflow does not read") +
+               " and no /rf dataset; Cineflow reads " + kSchema +
+               " (RF recordings, /rf [frames][transmits][elements][samples]), " +
+               "cineflow.oct/1 (OCT recordings, /spectra) and MATLAB .mat files");
     }
     handles_->rf = store::H5Dataset(H5Dopen2(root, "/rf", H5P_DEFAULT));
     if (!handles_->rf) {
       fail(path, "/rf: expected a dataset, found another kind of object");
     }
     const hid_t rf = handles_->rf.get();
+    // Attributes normally sit on /rf (as in the shipped recordings); the root group is accepted
+    // too.
+    const store::RecordingAttributes attributes(path, {rf, root}, "looked on /rf and on /");
 
-    const hid_t schemaHolder = attributeHolder(rf, root, "schema");
+    const hid_t schemaHolder = attributes.holder("schema");
     if (schemaHolder < 0) {
       fail(path, std::string("attribute schema: missing (expected \"") + kSchema + "\")");
     }
@@ -165,35 +137,18 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
       fail(path, "the recording was cut off before its first frame was written");
     }
 
-    params_.samplingFrequencyHz = requiredPositive(path, rf, root, "sampling_frequency_hz");
-    params_.centerFrequencyHz = requiredPositive(path, rf, root, "center_frequency_hz");
-    params_.soundSpeedMPerS = requiredPositive(path, rf, root, "sound_speed_m_s");
-    params_.t0S = requiredNumber(path, rf, root, "t0_s");
-    if (const hid_t holder = attributeHolder(rf, root, "fractional_bandwidth_percent");
-        holder >= 0) {
-      const double percent = store::readNumberAttribute(holder, "fractional_bandwidth_percent");
-      if (!std::isfinite(percent) || percent <= 0) {
-        fail(path, "attribute fractional_bandwidth_percent: expected a positive number, found " +
-                       numberText(percent));
-      }
-      params_.fractionalBandwidth = percent / 100;
+    params_.samplingFrequencyHz = attributes.positive("sampling_frequency_hz");
+    params_.centerFrequencyHz = attributes.positive("center_frequency_hz");
+    params_.soundSpeedMPerS = attributes.positive("sound_speed_m_s");
+    params_.t0S = attributes.number("t0_s");
+    if (const auto percent = attributes.optionalPositive("fractional_bandwidth_percent")) {
+      params_.fractionalBandwidth = *percent / 100;
     }
-    if (const hid_t holder = attributeHolder(rf, root, "pulse_repetition_frequency_hz");
-        holder >= 0) {
-      const double prf = store::readNumberAttribute(holder, "pulse_repetition_frequency_hz");
-      if (!std::isfinite(prf) || prf <= 0) {
-        fail(path, "attribute pulse_repetition_frequency_hz: expected a positive number, found " +
-                       numberText(prf));
-      }
-      params_.pulseRepetitionFrequencyHz = prf;
+    if (const auto prf = attributes.optionalPositive("pulse_repetition_frequency_hz")) {
+      params_.pulseRepetitionFrequencyHz = *prf;
     }
-    if (const hid_t holder = attributeHolder(rf, root, "frames_per_volume"); holder >= 0) {
-      const double k = store::readNumberAttribute(holder, "frames_per_volume");
-      if (!(k >= 0) || k != std::floor(k) || k > 1e6) {
-        fail(path,
-             "attribute frames_per_volume: expected a whole number >= 0, found " + numberText(k));
-      }
-      params_.framesPerVolume = static_cast<int>(k);
+    if (const auto k = attributes.optionalWhole("frames_per_volume", 0, 1'000'000)) {
+      params_.framesPerVolume = *k;
     }
     params_.samples = static_cast<int>(shape[3]);
 

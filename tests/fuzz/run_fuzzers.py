@@ -90,6 +90,19 @@ def classify(log):
     return "library", f"{library} ? {kind}"
 
 
+def refused_allocation(harness, artifact):
+    """The log of `artifact` run again with a refused allocation fatal, so that its stack says
+    which allocation it was."""
+    environment = {**os.environ, "ASAN_OPTIONS": "allocator_may_return_null=0"}
+    try:
+        result = subprocess.run([str(harness), "-rss_limit_mb=4096", "-malloc_limit_mb=1024",
+                                 artifact], capture_output=True, text=True, errors="replace",
+                                env=environment, timeout=300)
+    except subprocess.TimeoutExpired:
+        return ""
+    return result.stdout + result.stderr
+
+
 def executed_units(log):
     found = re.findall(r"stat::number_of_executed_units: *(\d+)", log)
     if found:
@@ -128,6 +141,16 @@ def run_harness(harness, build, runs, seconds, known):
             return True, executed, library_finds
         where, what = classify(log)
         artifact = re.search(r"Test unit written to (\S+)", log)
+        if what.startswith("memory: the resident set") and artifact \
+                and pathlib.Path(artifact.group(1)).exists():
+            # The resident set grew past its limit without an allocation past -malloc_limit_mb
+            # being reported while fuzzing (a huge one refused, null to the library's own error
+            # handling, or one whose pages were filled afterwards): the input run alone, with
+            # every allocation of 1 GiB or more fatal, names who asked.
+            again = refused_allocation(harness, artifact.group(1))
+            where_again, what_again = classify(again)
+            if where_again != "unknown":
+                where, what, log = where_again, what_again, log + again
         if where == "library" and any(fnmatch.fnmatchcase(what, pattern) for pattern in known) \
                 and len(library_finds) < 25:
             if artifact and pathlib.Path(artifact.group(1)).exists():

@@ -90,6 +90,9 @@ class TestBitshuffleLz4 : public QObject {
     QTest::newRow("fewer than 8 elements: the tail alone") << 5 << 2 << 0 << false;
     QTest::newRow("small blocks of 64") << 1000 << 2 << 64 << true;
     QTest::newRow("8-byte elements") << 777 << 8 << 0 << false;
+    // No element at all: empty buffers, whose data() may be null (fuzz_chunk_decode found the
+    // copy of the empty tail given one).
+    QTest::newRow("an empty frame") << 0 << 2 << 0 << false;
   }
 
   void framesRoundTripBitExact() {
