@@ -101,13 +101,10 @@ const char* nameOf(Element element) {
 }
 
 Element elementNamed(const std::string& name, const std::string& what) {
-  for (const ElementInfo& info : kElements) {
-    if (name == info.name) {
-      return info.element;
-    }
+  if (const ElementInfo* info = findElement([&](const ElementInfo& e) { return name == e.name; })) {
+    return info->element;
   }
-  throw py::type_error(what + " '" + name +
-                       "' is not one Cineflow keeps: float32, int16, uint16 or complex64");
+  throw py::type_error(what + " '" + name + "' is not one Cineflow keeps: " + allNames());
 }
 
 int deviceOf([[maybe_unused]] const compute::Backend& backend) {

@@ -34,10 +34,31 @@ inline const ElementInfo& infoOf(Element element) {
   return kElements[static_cast<std::size_t>(element)];
 }
 
+// The table's entry that `matches` (a predicate on ElementInfo), or null.
+template <class Match>
+const ElementInfo* findElement(Match matches) {
+  for (const ElementInfo& info : kElements) {
+    if (matches(info)) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
 inline std::string namesOf(std::initializer_list<Element> elements) {
   std::string names;
   for (const Element element : elements) {
     names += (names.empty() ? "" : " or ") + std::string(nameOf(element));
+  }
+  return names;
+}
+
+// Every element type Cineflow keeps: "float32, int16, uint16 or complex64".
+inline std::string allNames() {
+  std::string names;
+  for (std::size_t i = 0; i < kElements.size(); ++i) {
+    names += i == 0 ? "" : i + 1 == kElements.size() ? " or " : ", ";
+    names += kElements[i].name;
   }
   return names;
 }

@@ -97,24 +97,21 @@ bool cContiguous(const std::vector<std::int64_t>& shape, const std::vector<std::
 }
 
 Element elementOfTypestr(const std::string& typestr, const std::string& what) {
-  for (const ElementInfo& info : kElements) {
-    if (typestr == info.typestr) {
-      return info.element;
-    }
+  if (const ElementInfo* info =
+          findElement([&](const ElementInfo& e) { return typestr == e.typestr; })) {
+    return info->element;
   }
-  throw py::type_error(what + " has typestr " + typestr +
-                       "; Cineflow takes float32, int16, uint16 or complex64");
+  throw py::type_error(what + " has typestr " + typestr + "; Cineflow takes " + allNames());
 }
 
 Element elementOfDlpack(const DLDataType& type, const std::string& what) {
-  for (const ElementInfo& info : kElements) {
-    if (type.code == info.dlpack.code && type.bits == info.dlpack.bits && type.lanes == 1) {
-      return info.element;
-    }
+  if (const ElementInfo* info = findElement([&](const ElementInfo& e) {
+        return type.code == e.dlpack.code && type.bits == e.dlpack.bits && type.lanes == 1;
+      })) {
+    return info->element;
   }
   throw py::type_error(what + " has a DLPack dtype (code " + std::to_string(type.code) + ", " +
-                       std::to_string(type.bits) +
-                       " bits) Cineflow does not take: float32, int16, uint16 or complex64");
+                       std::to_string(type.bits) + " bits) Cineflow does not take: " + allNames());
 }
 
 // A __cuda_array_interface__ pointer must lie in the memory of the device Cineflow runs on (the

@@ -1,7 +1,7 @@
 #pragma once
 // DisplayConsumer: the display path of `cineflow soak`, as the window's display timer takes
-// frames (ui/bridge/engine_controller.cpp, pollFrame): at a fixed rate it copies the newest complete
-// image out of the engine (Engine::copyLatest, the cineloop's seqlock, never blocking the
+// frames (ui/bridge/engine_controller.cpp, pollFrame): at a fixed rate it copies the newest
+// complete image out of the engine (Engine::copyLatest, the cineloop's seqlock, never blocking the
 // engine) when it is newer than the last one taken, on its own thread ("cf-soak-display").
 
 #include <chrono>

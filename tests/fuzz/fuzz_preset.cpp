@@ -1,5 +1,5 @@
-// Fuzzes the preset reader (ui/shell/presets.hpp: the operator's preset files, JSON): any bytes as a
-// preset file. PresetError naming the file and the field is the right answer to a bad one;
+// Fuzzes the preset reader (ui/shell/presets.hpp: the operator's preset files, JSON): any bytes as
+// a preset file. PresetError naming the file and the field is the right answer to a bad one;
 // anything else is a defect.
 #include <cstddef>
 #include <cstdint>

@@ -15,9 +15,9 @@
 #include <QtTest>
 
 #include "common/gl_format.hpp"
-#include "view2d/image_view.hpp"
 #include "view2d/flow_colour_bar.hpp"
 #include "view2d/flow_display.hpp"
+#include "view2d/image_view.hpp"
 #include "view2d/profile_plot.hpp"
 
 using namespace cineflow;

@@ -17,8 +17,8 @@
 #include "view2d/line_profile.hpp"
 #include "view2d/profile_plot.hpp"
 
-using cineflow::ui::ImageView;
 using cineflow::ui::Frame;
+using cineflow::ui::ImageView;
 using cineflow::ui::LineProfile;
 using cineflow::ui::PhysicalPoint;
 

@@ -20,8 +20,8 @@
 #include "shell/main_window.hpp"
 #include "support/gui_latency.hpp"
 #include "ultrasound/simulator.hpp"
-#include "view2d/image_view.hpp"
 #include "view2d/display_controls.hpp"
+#include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
 
 using cineflow::acquire::Simulator;

@@ -7,8 +7,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "modalities/ultrasound/mat_import_dialog.hpp"
 #include "bridge/engine_controller.hpp"
+#include "modalities/ultrasound/mat_import_dialog.hpp"
 #include "support/test_paths.hpp"
 
 using cineflow::acquire::MatMapping;

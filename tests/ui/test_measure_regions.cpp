@@ -1,9 +1,10 @@
-// The measurements' arithmetic (ui/measure/measure_regions.hpp) against values known independently of it:
-// closed forms for areas and perimeters, and the simulator's phantom (ultrasound/phantom.hpp) for
-// what the image shows: the distance between two point targets the phantom placed 10 mm apart,
-// the hyperechoic cyst whose scatterers are 3 times as strong as the speckle around it, the
-// anechoic cyst that holds none, and the statistics of fully developed speckle (Rayleigh
-// amplitudes: 5.57 dB standard deviation after log compression, amplitude std / mean = 0.523).
+// The measurements' arithmetic (ui/measure/measure_regions.hpp) against values known independently
+// of it: closed forms for areas and perimeters, and the simulator's phantom
+// (ultrasound/phantom.hpp) for what the image shows: the distance between two point targets the
+// phantom placed 10 mm apart, the hyperechoic cyst whose scatterers are 3 times as strong as the
+// speckle around it, the anechoic cyst that holds none, and the statistics of fully developed
+// speckle (Rayleigh amplitudes: 5.57 dB standard deviation after log compression, amplitude std /
+// mean = 0.523).
 #include <QtTest>
 
 #include <cmath>
