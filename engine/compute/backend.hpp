@@ -26,17 +26,30 @@ const char* toString(MemorySpace space) noexcept;
 class Event {
  public:
   virtual ~Event() = default;
+  // The backend that made this event, fixed at construction: a backend's stream takes its own
+  // events without asking their dynamic type.
+  BackendKind kind() const { return kind_; }
   // True when the work captured by the most recent record() has completed, or if never recorded.
   virtual bool query() const = 0;
   // Blocks the calling host thread until query() would return true.
   virtual void synchronize() const = 0;
-  // Milliseconds between the completion of `start` and of this event; both must have completed.
+  // Milliseconds between the completion of `start` and of this event; both must have completed
+  // and both must be timed (Backend::createEvent, not createSyncEvent): std::logic_error otherwise.
   virtual double elapsedMsSince(const Event& start) const = 0;
+
+ protected:
+  explicit Event(BackendKind kind) : kind_(kind) {}
+
+ private:
+  BackendKind kind_;
 };
 
 class Stream {
  public:
   virtual ~Stream() = default;  // Waits for all enqueued work to finish, then releases the stream.
+  // The backend that made this stream, fixed at construction: a stage's kernel of that backend
+  // takes the stream's native handle without asking its dynamic type (cuda/cuda_stream.hpp).
+  BackendKind kind() const { return kind_; }
   virtual const std::string& name() const = 0;
   // Captures the work enqueued so far; the event completes when that work has run.
   virtual void record(Event& event) = 0;
@@ -52,6 +65,12 @@ class Stream {
   // Returns and clears the first error raised by work on this stream (an exception thrown by a
   // CPU task, an asynchronous kernel fault); empty when there was none.
   virtual std::string takeError() = 0;
+
+ protected:
+  explicit Stream(BackendKind kind) : kind_(kind) {}
+
+ private:
+  BackendKind kind_;
 };
 
 struct DeviceMemoryInfo {
@@ -69,7 +88,12 @@ class Backend {
   // (tune/tuning_history.hpp): the CPU's model, or the NVIDIA driver's version.
   virtual std::string hardwareIdentity() const { return {}; }
   virtual std::unique_ptr<Stream> createStream(const std::string& name) = 0;
+  // A timed event: elapsedMsSince() works between two of them (stage times, frame times).
   virtual std::unique_ptr<Event> createEvent() = 0;
+  // An event for ordering and waiting only (a slot's release, a volume's readiness): on CUDA it
+  // records without a timestamp (cudaEventDisableTiming), which costs less. The default makes a
+  // timed one.
+  virtual std::unique_ptr<Event> createSyncEvent() { return createEvent(); }
   // Throws std::runtime_error naming the space and size when the allocation fails, or when
   // device memory would pass the budget (setDeviceMemoryBudget()).
   void* allocate(MemorySpace space, std::size_t bytes);

@@ -1,9 +1,9 @@
 #pragma once
 // OctProcessor: the OCT chain (oct_params.hpp) as one FrameProcessor.
-//   stages (CPU):  "background" (the B-scan's mean spectrum; nothing with a reference spectrum),
-//                  "transform" (per A-scan, fused: background subtraction, k-linearisation,
-//                  window and dispersion, FFT, dB; oct/cpu/oct_stages.hpp)
-//   stages (CUDA): "background", "spectra", "fft", "image" (oct/cuda/oct_kernels.hpp)
+//   stages: "background" (the B-scan's mean spectrum; nothing with a reference spectrum),
+//           "transform" (background subtraction, k-linearisation, window and dispersion, FFT,
+//           dB), the same on both backends: fused per A-scan on the CPU (oct/cpu/oct_stages.hpp),
+//           three kernels on CUDA (oct/cuda/oct_kernels.hpp)
 // The flyback crop drops the last A-scans of every raw B-scan (in the order they were acquired);
 // the reversal of bidirectional B-scans applies to the image columns.
 // Memory: the background spectrum [samples] floats, and on the CPU the chain's tables, FFT plan
@@ -11,27 +11,36 @@
 
 #include <array>
 
-#include "compute/buffer.hpp"
-#include "oct/cpu/oct_stages.hpp"
-#include "oct/oct_params.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include <memory>
 
-#include "oct/cuda/oct_kernels.hpp"
-#endif
+#include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "modality/frame_processor.hpp"
+#include "oct/oct_params.hpp"
 
 namespace cineflow::oct {
 
+namespace cpu {
+class OctCpuChain;
+}
+namespace cuda {
+class OctCudaChain;
+}
+
 class OctProcessor final : public modality::FrameProcessor {
  public:
+  OctProcessor();
+  ~OctProcessor() override;
+  OctProcessor(const OctProcessor&) = delete;
+  OctProcessor& operator=(const OctProcessor&) = delete;
+
   void configure(compute::Backend& backend, const OctAcquisition& acquisition,
                  const OctParams& params);
   // An OctSource and OctSettings; throws std::invalid_argument for another modality's.
   void configure(compute::Backend& backend, const acquire::FrameSource& source,
                  const modality::ProcessingSettings& settings) override;
   process::ImageGeometry geometry() const override { return geometry_; }
-  std::span<const char* const> stageNames() const override;
+  std::span<const char* const> stageNames() const override { return kStages; }
   // With bidirectional scanning, the B-scans of odd `frame.sourceIndex` ran right to left: their
   // imaged A-scans are written to the image in reverse, so every B-scan reads left to right.
   void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
@@ -46,20 +55,14 @@ class OctProcessor final : public modality::FrameProcessor {
   }
 
  private:
-  static constexpr std::array<const char*, 2> kCpuStages = {"background", "transform"};
-  static constexpr std::array<const char*, 4> kCudaStages = {"background", "spectra", "fft",
-                                                             "image"};
+  static constexpr std::array<const char*, 2> kStages = {"background", "transform"};
 
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   OctAcquisition acquisition_;
   process::ImageGeometry geometry_;
   bool rollingBackground_ = true;
   compute::DeviceBuffer<float> background_;  // [samples]
-  cpu::OctCpuChain cpu_;
+  compute::Twin<cpu::OctCpuChain, cuda::OctCudaChain> chain_;
   std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::OctCudaChain> cuda_;
-#endif
 };
 
 }  // namespace cineflow::oct

@@ -384,7 +384,7 @@ void Engine::Impl::configureForStart() {
     slot.chunk = {};
     slot.decodeStart = backend.createEvent();
     slot.decoded = backend.createEvent();
-    slot.released = backend.createEvent();
+    slot.released = backend.createSyncEvent();
     if (observer) {
       slot.observed = compute::PinnedBuffer<float>(backend, geometry.values());
     }

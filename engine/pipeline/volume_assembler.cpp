@@ -45,7 +45,7 @@ void VolumeAssembler::configure(compute::Backend& backend, int framesPerVolume, 
       }
       block->mipStart = backend.createEvent();
       block->done = backend.createEvent();
-      block->released = backend.createEvent();
+      block->released = backend.createSyncEvent();
       fresh->blocks.push_back(std::move(block));
     }
   }

@@ -2,12 +2,11 @@
 
 #include <stdexcept>
 
+#include "compute/twin.hpp"
 #include "process/cpu/chunk_decode.hpp"
 #include "process/cuda/lz4_device.hpp"
-#include "process/stage_checks.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "process/cuda/stage_kernels.hpp"
-#endif
+#include "process/stage_checks.hpp"
 
 namespace cineflow::process {
 namespace {
@@ -44,11 +43,6 @@ std::string chunkStatusText(int status, std::uint32_t blocks) {
 }
 
 void ChunkDecoder::configure(compute::Backend& backend, std::size_t frameBytes) {
-#if !CINEFLOW_HAVE_CUDA
-  if (backend.kind() == compute::BackendKind::Cuda) {
-    detail::throwNoCudaTwin(kStage);
-  }
-#endif
   kind_ = backend.kind();
   frameBytes_ = frameBytes;
 }
@@ -67,19 +61,16 @@ void ChunkDecoder::enqueue(compute::Stream& stream, const std::byte* staged,
     throw std::invalid_argument(std::string(kStage) + ": nothing staged (blocks of " +
                                 std::to_string(chunk.blockBytes) + " bytes)");
   }
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu::enqueueChunkDecode(stream, staged, chunk.tableOffset, frame.data(), frameBytes_, status);
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda::enqueueChunkDecode(stream, staged, chunk.tableOffset, chunk.blocks, chunk.blockBytes,
-                               frame.data(), frameBytes_, status);
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  compute::onTwin(
+      kind_,
+      [&] {
+        cpu::enqueueChunkDecode(stream, staged, chunk.tableOffset, frame.data(), frameBytes_,
+                                status);
+      },
+      [&] {
+        cuda::enqueueChunkDecode(stream, staged, chunk.tableOffset, chunk.blocks, chunk.blockBytes,
+                                 frame.data(), frameBytes_, status);
+      });
 }
 
 }  // namespace cineflow::process

@@ -3,11 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/twin.hpp"
 #include "process/cpu/log_compress.hpp"
-#include "process/stage_checks.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "process/cuda/stage_kernels.hpp"
-#endif
+#include "process/stage_checks.hpp"
 
 namespace cineflow::process {
 namespace {
@@ -20,11 +19,6 @@ void LogCompressor::configure(compute::Backend& backend, const ImageGeometry& ge
                                 " x " + std::to_string(geometry.nx) +
                                 " must have at least one pixel");
   }
-#if !CINEFLOW_HAVE_CUDA
-  if (backend.kind() == compute::BackendKind::Cuda) {
-    detail::throwNoCudaTwin(kStage);
-  }
-#endif
   kind_ = backend.kind();
   values_ = geometry.pixels();
 }
@@ -38,18 +32,9 @@ void LogCompressor::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
   detail::requireSize(kStage, "dB output", out.size(), values_);
   detail::requireData(kStage, "envelope input", in.data());
   detail::requireData(kStage, "dB output", out.data());
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu::enqueueLogCompress(stream, in.data(), out.data(), values_);
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda::enqueueLogCompress(stream, in.data(), out.data(), values_, kLogCompressFloor);
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  compute::onTwin(
+      kind_, [&] { cpu::enqueueLogCompress(stream, in.data(), out.data(), values_); },
+      [&] { cuda::enqueueLogCompress(stream, in.data(), out.data(), values_, kLogCompressFloor); });
 }
 
 }  // namespace cineflow::process

@@ -4,11 +4,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/twin.hpp"
 #include "process/cpu/mip.hpp"
-#include "process/stage_checks.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "process/cuda/stage_kernels.hpp"
-#endif
+#include "process/stage_checks.hpp"
 
 namespace cineflow::process {
 namespace {
@@ -22,30 +21,26 @@ void MipProjector::configure(compute::Backend& backend, const VolumeShape& shape
                                 " (y, z, x) must have at least one voxel");
   }
   kind_ = backend.kind();
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      scratch_ = compute::DeviceBuffer<float>(
-          backend, cpu::mipBandScratchFloats(shape.ny, shape.nz, shape.nx));
-      // Committed now, not by the frame loop when the first volume completes.
-      backend.zeroBlocking(scratch_.data(), scratch_.bytes());
-      break;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      plan_ = cuda::planMips(shape.ny, shape.nz, shape.nx);
-      scratch_ = compute::DeviceBuffer<float>(backend, plan_.scratchFloats);
-      cuda::prepareMipScratch(plan_, scratch_.data());
-      launches_ = 0;
-      break;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  compute::onTwin(
+      kind_,
+      [&] {
+        scratch_ = compute::DeviceBuffer<float>(
+            backend, cpu::mipBandScratchFloats(shape.ny, shape.nz, shape.nx));
+        // Committed now, not by the frame loop when the first volume completes.
+        backend.zeroBlocking(scratch_.data(), scratch_.bytes());
+      },
+      [&] {
+        plan_ = cuda::planMips(shape.ny, shape.nz, shape.nx);
+        scratch_ = compute::DeviceBuffer<float>(backend, plan_.scratchFloats);
+        cuda::prepareMipScratch(plan_, scratch_.data());
+        launches_ = 0;
+      });
   shape_ = shape;
   variant_ = 0;
 }
 
 std::vector<std::string> MipProjector::variants() const {
-  if (kind_ == compute::BackendKind::Cuda) {
+  if (compute::runsOnCuda(kind_)) {
     if (plan_.onePass) {
       return {"one-pass", "multi-pass"};
     }
@@ -79,29 +74,25 @@ void MipProjector::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
         static_cast<const void*>(alongZ.data()), static_cast<const void*>(alongX.data())}) {
     detail::requireData(kStage, "a buffer", data);
   }
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      stream.enqueueHost([shape = shape_, onePass = variant_ == 1, bands = scratch_.data(),
-                          v = volume.data(), y = alongY.data(), z = alongZ.data(),
-                          x = alongX.data()] {
-        if (onePass) {
-          cpu::mipsOnePass(v, shape.ny, shape.nz, shape.nx, bands, y, z, x);
-        } else {
-          cpu::mips(v, shape.ny, shape.nz, shape.nx, y, z, x);
-        }
+  compute::onTwin(
+      kind_,
+      [&] {
+        stream.enqueueHost([shape = shape_, onePass = variant_ == 1, bands = scratch_.data(),
+                            v = volume.data(), y = alongY.data(), z = alongZ.data(),
+                            x = alongX.data()] {
+          if (onePass) {
+            cpu::mipsOnePass(v, shape.ny, shape.nz, shape.nx, bands, y, z, x);
+          } else {
+            cpu::mips(v, shape.ny, shape.nz, shape.nx, y, z, x);
+          }
+        });
+      },
+      [&] {
+        launches_ = launches_ == ~0u ? 1u : launches_ + 1u;  // never 0, which the scratch starts as
+        cuda::enqueueMips(stream, plan_, launches_, volume.data(), shape_.ny, shape_.nz, shape_.nx,
+                          scratch_.data(), alongY.data(), alongZ.data(), alongX.data(),
+                          /*multiPass=*/!plan_.onePass || variant_ == 1);
       });
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      launches_ = launches_ == ~0u ? 1u : launches_ + 1u;  // never 0, which the scratch starts as
-      cuda::enqueueMips(stream, plan_, launches_, volume.data(), shape_.ny, shape_.nz, shape_.nx,
-                        scratch_.data(), alongY.data(), alongZ.data(), alongX.data(),
-                        /*multiPass=*/!plan_.onePass || variant_ == 1);
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
 }
 
 tune::TunableStage MipProjector::tunableStage(compute::Backend& backend,

@@ -23,10 +23,4 @@ void throwNotConfigured(const char* stage) {
   throw std::logic_error(std::string(stage) + ": enqueue() before configure()");
 }
 
-void throwNoCudaTwin(const char* stage) {
-  throw std::logic_error(std::string(stage) +
-                         ": the CUDA backend is selected but this stage's CUDA twin is not built "
-                         "yet; run with the CPU backend");
-}
-
 }  // namespace cineflow::process::detail

@@ -11,8 +11,5 @@ void requireSize(const char* stage, const char* what, std::size_t actual, std::s
 void requireData(const char* stage, const char* what, const void* data);
 // Throws std::logic_error "<stage>: not configured".
 [[noreturn]] void throwNotConfigured(const char* stage);
-// Throws std::logic_error "<stage>: CUDA twin not built yet": a CUDA backend handed to a stage of
-// a build without CUDA (createBackend never makes one there; the check keeps the switch total).
-[[noreturn]] void throwNoCudaTwin(const char* stage);
 
 }  // namespace cineflow::process::detail

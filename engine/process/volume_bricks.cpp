@@ -3,11 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/twin.hpp"
 #include "process/cuda/brick_max.hpp"
-#include "process/stage_checks.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "process/cuda/stage_kernels.hpp"
-#endif
+#include "process/stage_checks.hpp"
 
 namespace cineflow::process {
 namespace {
@@ -40,19 +39,16 @@ void enqueueBrickMaxima(compute::Stream& stream, compute::BackendKind kind,
   detail::requireSize(kStage, "bricks", bricks.size(), brickShape(shape).voxels());
   detail::requireData(kStage, "the volume", volume.data());
   detail::requireData(kStage, "the bricks", bricks.data());
-  switch (kind) {
-    case compute::BackendKind::Cpu:
-      stream.enqueueHost(
-          [shape, v = volume.data(), b = bricks.data()] { brickMaximaHost(v, shape, b); });
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda::enqueueBrickMaxima(stream, volume.data(), shape.ny, shape.nz, shape.nx, bricks.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  compute::onTwin(
+      kind,
+      [&] {
+        stream.enqueueHost(
+            [shape, v = volume.data(), b = bricks.data()] { brickMaximaHost(v, shape, b); });
+      },
+      [&] {
+        cuda::enqueueBrickMaxima(stream, volume.data(), shape.ny, shape.nz, shape.nx,
+                                 bricks.data());
+      });
 }
 
 }  // namespace cineflow::process

@@ -113,7 +113,7 @@ std::shared_ptr<VolumeStore::Entry> VolumeStore::takeEntryLocked() {
     return entry;
   }
   auto entry = std::make_shared<Entry>();  // none prepared: allocates
-  entry->ready = backend_.createEvent();
+  entry->ready = backend_.createSyncEvent();
   return entry;
 }
 
@@ -130,7 +130,7 @@ void VolumeStore::prepareFor(const process::VolumeShape& shape) {
   entries_.reserve(fit);
   while (entries_.size() + spare_.size() < fit) {
     auto entry = std::make_shared<Entry>();
-    entry->ready = backend_.createEvent();
+    entry->ready = backend_.createSyncEvent();
     entry->info.elevationM.reserve(slices);
     entry->info.sequence.reserve(slices);
     entry->info.timestampNs.reserve(slices);
@@ -238,7 +238,7 @@ std::optional<std::uint64_t> VolumeStore::adopt(const process::VolumeInfo& info,
     return std::nullopt;
   }
   // The host data goes through the store's stream like any other source, as a ready volume.
-  const auto done = backend_.createEvent();
+  const auto done = backend_.createSyncEvent();
   stream_->record(*done);
   const process::VolumeView view{compute::DeviceSpan<const float>(volume.data(), volume.size()),
                                  compute::DeviceSpan<const float>(alongY.data(), alongY.size()),

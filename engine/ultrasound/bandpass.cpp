@@ -8,9 +8,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/bandpass.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
 
 namespace cineflow::process {
 namespace {
@@ -41,20 +39,14 @@ void BandpassFilter::configure(compute::Backend& backend, const acquire::Acquisi
   const auto rows =
       static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements());
   const auto samples = static_cast<std::size_t>(acq.samples);
-  if (backend.kind() == compute::BackendKind::Cuda) {
-#if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::BandpassKernel>(backend, phases, rows, samples, sampleType);
-    cpu_.reset();
-#else
-    detail::throwNoCudaTwin(kStage);
-#endif
-  } else {
-    cpu_ = std::make_unique<cpu::BandpassKernel>(std::move(phases), rows, samples, sampleType);
-#if CINEFLOW_HAVE_CUDA
-    cuda_.reset();
-#endif
-  }
-  kind_ = backend.kind();
+  kernel_.make(
+      backend.kind(),
+      [&] {
+        return std::make_unique<cpu::BandpassKernel>(std::move(phases), rows, samples, sampleType);
+      },
+      [&] {
+        return std::make_unique<cuda::BandpassKernel>(backend, phases, rows, samples, sampleType);
+      });
   sampleType_ = sampleType;
   rows_ = rows;
   samples_ = samples;
@@ -74,18 +66,8 @@ void BandpassFilter::enqueue(compute::Stream& stream, compute::DeviceSpan<const 
   detail::requireSize(kStage, "filtered output", out.size(), rows_ * outputSamples());
   detail::requireData(kStage, "raw frame", raw.data());
   detail::requireData(kStage, "filtered output", out.data());
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, raw.data(), out.data());
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, raw.data(), out.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  kernel_.visit(kStage,
+                [&](const auto& kernel) { kernel.enqueue(stream, raw.data(), out.data()); });
 }
 
 }  // namespace cineflow::process

@@ -27,6 +27,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "ultrasound/fir_design.hpp"
 #include "ultrasound/imaging_params.hpp"
 
@@ -66,17 +67,13 @@ class BandpassFilter {
   double outputRateHz() const { return outputRateHz_; }
 
  private:
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   acquire::SampleType sampleType_ = acquire::SampleType::Int16;
   std::size_t rows_ = 0;  // transmits * elements
   std::size_t samples_ = 0;
   int upsampling_ = 1;
   double outputRateHz_ = 0;
   std::vector<float> taps_;
-  std::unique_ptr<cpu::BandpassKernel> cpu_;
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::BandpassKernel> cuda_;
-#endif
+  compute::Twin<cpu::BandpassKernel, cuda::BandpassKernel> kernel_;
 };
 
 }  // namespace cineflow::process

@@ -5,10 +5,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/beamform.hpp"
-#include "ultrasound/kernel_variants.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
 
 namespace cineflow::process {
 namespace {
@@ -33,20 +30,12 @@ void DasBeamformer::configure(compute::Backend& backend, const acquire::Acquisit
   if (samples < 2) {
     throw std::invalid_argument("beamform: needs at least 2 samples per element to interpolate");
   }
-  if (backend.kind() == compute::BackendKind::Cuda) {
-#if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::DasKernel>(backend, acq, imaging, sampleRateHz, samples);
-    cpu_.reset();
-#else
-    detail::throwNoCudaTwin(kStage);
-#endif
-  } else {
-    cpu_ = std::make_unique<cpu::DasKernel>(acq, imaging, sampleRateHz, samples);
-#if CINEFLOW_HAVE_CUDA
-    cuda_.reset();
-#endif
-  }
-  kind_ = backend.kind();
+  kernel_.make(
+      backend.kind(),
+      [&] { return std::make_unique<cpu::DasKernel>(acq, imaging, sampleRateHz, samples); },
+      [&] {
+        return std::make_unique<cuda::DasKernel>(backend, acq, imaging, sampleRateHz, samples);
+      });
   geometry_ = imaging.geometry();
   rfValues_ = static_cast<std::size_t>(acq.transmits()) * static_cast<std::size_t>(acq.elements()) *
               samples;
@@ -61,31 +50,20 @@ void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const f
   detail::requireSize(kStage, "image output", image.size(), geometry_.pixels());
   detail::requireData(kStage, "rf input", rf.data());
   detail::requireData(kStage, "image output", image.data());
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, rf.data(), image.data());
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, rf.data(), image.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  kernel_.visit(kStage,
+                [&](const auto& kernel) { kernel.enqueue(stream, rf.data(), image.data()); });
 }
 
 std::vector<std::string> DasBeamformer::variants() const {
-  return kernelVariants<cpu::DasKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variants();
 }
 
 void DasBeamformer::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
+  kernel_.selectVariant(kStage, index);
 }
 
 std::size_t DasBeamformer::variant() const {
-  return kernelVariant(static_cast<const cpu::DasKernel*>(cpu_.get()),
-                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variant();
 }
 
 }  // namespace cineflow::process

@@ -23,6 +23,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process {
@@ -63,13 +64,9 @@ class DasBeamformer {
   std::size_t variant() const;
 
  private:
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   ImageGeometry geometry_;
   std::size_t rfValues_ = 0;
-  std::unique_ptr<cpu::DasKernel> cpu_;
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::DasKernel> cuda_;
-#endif
+  compute::Twin<cpu::DasKernel, cuda::DasKernel> kernel_;
 };
 
 }  // namespace cineflow::process

@@ -5,10 +5,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/envelope.hpp"
-#include "ultrasound/kernel_variants.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
 
 namespace cineflow::process {
 namespace {
@@ -25,22 +22,16 @@ void EnvelopeDetector::configure(compute::Backend& backend, const ImageGeometry&
     throw std::invalid_argument("envelope: image geometry " + std::to_string(geometry.nz) + " x " +
                                 std::to_string(geometry.nx) + " must have at least one pixel");
   }
-  if (backend.kind() == compute::BackendKind::Cuda) {
-#if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::EnvelopeKernel>(backend, static_cast<std::size_t>(geometry.nz),
-                                                   static_cast<std::size_t>(geometry.nx));
-    cpu_.reset();
-#else
-    detail::throwNoCudaTwin(kStage);
-#endif
-  } else {
-    cpu_ = std::make_unique<cpu::EnvelopeKernel>(static_cast<std::size_t>(geometry.nz),
-                                                 static_cast<std::size_t>(geometry.nx));
-#if CINEFLOW_HAVE_CUDA
-    cuda_.reset();
-#endif
-  }
-  kind_ = backend.kind();
+  kernel_.make(
+      backend.kind(),
+      [&] {
+        return std::make_unique<cpu::EnvelopeKernel>(static_cast<std::size_t>(geometry.nz),
+                                                     static_cast<std::size_t>(geometry.nx));
+      },
+      [&] {
+        return std::make_unique<cuda::EnvelopeKernel>(
+            backend, static_cast<std::size_t>(geometry.nz), static_cast<std::size_t>(geometry.nx));
+      });
   geometry_ = geometry;
 }
 
@@ -53,31 +44,20 @@ void EnvelopeDetector::enqueue(compute::Stream& stream, compute::DeviceSpan<cons
   detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
   detail::requireData(kStage, "rf input", rf.data());
   detail::requireData(kStage, "envelope output", envelope.data());
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, rf.data(), envelope.data());
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, rf.data(), envelope.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  kernel_.visit(kStage,
+                [&](const auto& kernel) { kernel.enqueue(stream, rf.data(), envelope.data()); });
 }
 
 std::vector<std::string> EnvelopeDetector::variants() const {
-  return kernelVariants<cpu::EnvelopeKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variants();
 }
 
 void EnvelopeDetector::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
+  kernel_.selectVariant(kStage, index);
 }
 
 std::size_t EnvelopeDetector::variant() const {
-  return kernelVariant(static_cast<const cpu::EnvelopeKernel*>(cpu_.get()),
-                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variant();
 }
 
 }  // namespace cineflow::process

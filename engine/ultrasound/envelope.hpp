@@ -19,6 +19,7 @@
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process {
@@ -57,12 +58,8 @@ class EnvelopeDetector {
   std::size_t variant() const;
 
  private:
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   ImageGeometry geometry_;
-  std::unique_ptr<cpu::EnvelopeKernel> cpu_;
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::EnvelopeKernel> cuda_;
-#endif
+  compute::Twin<cpu::EnvelopeKernel, cuda::EnvelopeKernel> kernel_;
 };
 
 }  // namespace cineflow::process

@@ -4,12 +4,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/twin.hpp"
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/flow_estimate.hpp"
-#include "ultrasound/flow_launch.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
+#include "ultrasound/flow_launch.hpp"
 
 namespace cineflow::process {
 namespace {
@@ -38,11 +37,6 @@ void FlowEstimator::configure(compute::Backend& backend, const ImageGeometry& gr
                                 " is outside [" + std::to_string(kMinEnsemble) + ", " +
                                 std::to_string(kMaxEnsemble) + "]");
   }
-#if !CINEFLOW_HAVE_CUDA
-  if (backend.kind() == compute::BackendKind::Cuda) {
-    detail::throwNoCudaTwin(kStage);
-  }
-#endif
   const PixelBox box = pixelBox(params.box, grid);
   if (box.empty()) {
     throw std::invalid_argument("doppler: the colour box holds no pixel of the image");
@@ -153,26 +147,22 @@ void FlowEstimator::enqueueEstimate(compute::Stream& stream) {
   // The ring is full: the slot written next holds the oldest frame.
   const FlowLaunch& launch = launches_[static_cast<std::size_t>(next_)];
   const bool svd = params_.wallFilter == WallFilter::Svd;
-  switch (backend_->kind()) {
-    case compute::BackendKind::Cpu:
-      if (svd) {
-        cpu::enqueueSvdBasis(stream, launch, params_.svdRank, correlation_.data(), svdWork_.data(),
-                             basis_.data());
-      }
-      cpu::enqueueFlowEstimate(stream, launch);
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      if (svd) {
-        cuda::enqueueSvdBasis(stream, launch, params_.svdRank, correlation_.data(), svdWork_.data(),
-                              basis_.data());
-      }
-      cuda::enqueueFlowEstimate(stream, launch);
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  compute::onTwin(
+      backend_->kind(),
+      [&] {
+        if (svd) {
+          cpu::enqueueSvdBasis(stream, launch, params_.svdRank, correlation_.data(),
+                               svdWork_.data(), basis_.data());
+        }
+        cpu::enqueueFlowEstimate(stream, launch);
+      },
+      [&] {
+        if (svd) {
+          cuda::enqueueSvdBasis(stream, launch, params_.svdRank, correlation_.data(),
+                                svdWork_.data(), basis_.data());
+        }
+        cuda::enqueueFlowEstimate(stream, launch);
+      });
 }
 
 }  // namespace cineflow::process

@@ -6,10 +6,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/iq_beamform.hpp"
-#include "ultrasound/kernel_variants.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
 
 namespace cineflow::process {
 namespace {
@@ -35,20 +32,9 @@ void IqBeamformer::configure(compute::Backend& backend, const acquire::Acquisiti
                                 " / " + std::to_string(decimation) +
                                 ") = " + std::to_string(expected));
   }
-  if (backend.kind() == compute::BackendKind::Cuda) {
-#if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::IqDasKernel>(acq, imaging, iqSamples);
-    cpu_.reset();
-#else
-    detail::throwNoCudaTwin(kStage);
-#endif
-  } else {
-    cpu_ = std::make_unique<cpu::IqDasKernel>(acq, imaging, iqSamples);
-#if CINEFLOW_HAVE_CUDA
-    cuda_.reset();
-#endif
-  }
-  kind_ = backend.kind();
+  kernel_.make(
+      backend.kind(), [&] { return std::make_unique<cpu::IqDasKernel>(acq, imaging, iqSamples); },
+      [&] { return std::make_unique<cuda::IqDasKernel>(acq, imaging, iqSamples); });
   geometry_ = imaging.geometry();
   iqFloats_ = acq.samplesPerFrame() / static_cast<std::size_t>(acq.samples) * iqSamples * 2;
 }
@@ -70,31 +56,21 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
   if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
     throw std::invalid_argument("beamform (I/Q): the I/Q input must be 8-byte aligned (complex)");
   }
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, iq.data(), envelope.data(), beamformed.data());
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, iq.data(), envelope.data(), beamformed.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  kernel_.visit(kStage, [&](const auto& kernel) {
+    kernel.enqueue(stream, iq.data(), envelope.data(), beamformed.data());
+  });
 }
 
 std::vector<std::string> IqBeamformer::variants() const {
-  return kernelVariants<cpu::IqDasKernel>(CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variants();
 }
 
 void IqBeamformer::selectVariant(std::size_t index) {
-  selectKernelVariant(cpu_.get(), CINEFLOW_CUDA_KERNEL_OF(cuda_), index, kStage);
+  kernel_.selectVariant(kStage, index);
 }
 
 std::size_t IqBeamformer::variant() const {
-  return kernelVariant(static_cast<const cpu::IqDasKernel*>(cpu_.get()),
-                       CINEFLOW_CUDA_KERNEL_OF(cuda_));
+  return kernel_.variant();
 }
 
 }  // namespace cineflow::process

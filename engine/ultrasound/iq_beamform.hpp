@@ -23,6 +23,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::process {
@@ -63,13 +64,9 @@ class IqBeamformer {
   const ImageGeometry& geometry() const { return geometry_; }
 
  private:
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   ImageGeometry geometry_;
   std::size_t iqFloats_ = 0;
-  std::unique_ptr<cpu::IqDasKernel> cpu_;
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::IqDasKernel> cuda_;
-#endif
+  compute::Twin<cpu::IqDasKernel, cuda::IqDasKernel> kernel_;
 };
 
 }  // namespace cineflow::process

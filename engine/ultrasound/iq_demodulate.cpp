@@ -9,9 +9,7 @@
 
 #include "process/stage_checks.hpp"
 #include "ultrasound/cpu/iq_demodulate.hpp"
-#if CINEFLOW_HAVE_CUDA
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
-#endif
 
 namespace cineflow::process {
 namespace {
@@ -51,21 +49,13 @@ void IqDemodulator::configure(compute::Backend& backend, const acquire::Acquisit
   const auto decimation = static_cast<std::size_t>(imaging.iqDecimation);
   const std::size_t iqSamples = (samples + decimation - 1) / decimation;
   const cpu::IqDemodulateShape shape{rows, samples, iqSamples, decimation};
-  if (backend.kind() == compute::BackendKind::Cuda) {
-#if CINEFLOW_HAVE_CUDA
-    cuda_ = std::make_unique<cuda::IqDemodulateKernel>(backend, taps, phasors, rows, samples,
-                                                       iqSamples, decimation, sampleType);
-    cpu_.reset();
-#else
-    detail::throwNoCudaTwin(kStage);
-#endif
-  } else {
-    cpu_ = std::make_unique<cpu::IqDemodulateKernel>(taps, phasors, shape, sampleType);
-#if CINEFLOW_HAVE_CUDA
-    cuda_.reset();
-#endif
-  }
-  kind_ = backend.kind();
+  kernel_.make(
+      backend.kind(),
+      [&] { return std::make_unique<cpu::IqDemodulateKernel>(taps, phasors, shape, sampleType); },
+      [&] {
+        return std::make_unique<cuda::IqDemodulateKernel>(backend, taps, phasors, rows, samples,
+                                                          iqSamples, decimation, sampleType);
+      });
   sampleType_ = sampleType;
   rows_ = rows;
   samples_ = samples;
@@ -86,18 +76,7 @@ void IqDemodulator::enqueue(compute::Stream& stream, compute::DeviceSpan<const s
   if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
     throw std::invalid_argument("demodulate: the I/Q output must be 8-byte aligned (complex)");
   }
-  switch (kind_) {
-    case compute::BackendKind::Cpu:
-      cpu_->enqueue(stream, raw.data(), iq.data());
-      return;
-    case compute::BackendKind::Cuda:
-#if CINEFLOW_HAVE_CUDA
-      cuda_->enqueue(stream, raw.data(), iq.data());
-      return;
-#else
-      detail::throwNoCudaTwin(kStage);
-#endif
-  }
+  kernel_.visit(kStage, [&](const auto& kernel) { kernel.enqueue(stream, raw.data(), iq.data()); });
 }
 
 }  // namespace cineflow::process

@@ -23,6 +23,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "compute/twin.hpp"
 #include "ultrasound/fir_design.hpp"
 #include "ultrasound/imaging_params.hpp"
 
@@ -64,16 +65,12 @@ class IqDemodulator {
   std::size_t iqFloats() const { return rows_ * iqSamples_ * 2; }  // the output's floats
 
  private:
-  compute::BackendKind kind_ = compute::BackendKind::Cpu;
   acquire::SampleType sampleType_ = acquire::SampleType::Int16;
   std::size_t rows_ = 0;  // transmits * elements
   std::size_t samples_ = 0;
   std::size_t iqSamples_ = 0;
   std::vector<float> taps_;
-  std::unique_ptr<cpu::IqDemodulateKernel> cpu_;
-#if CINEFLOW_HAVE_CUDA
-  std::unique_ptr<cuda::IqDemodulateKernel> cuda_;
-#endif
+  compute::Twin<cpu::IqDemodulateKernel, cuda::IqDemodulateKernel> kernel_;
 };
 
 }  // namespace cineflow::process

@@ -1,6 +1,6 @@
 // The OCT chain's CUDA twin against its CPU twin on B-scans of the OCT simulator (rolling-mean
 // and reference backgrounds, linear and cubic resampling, dispersion on): the same dB image to
-// within float rounding of two FFT implementations, and the four stages timed.
+// within float rounding of two FFT implementations, through the two stages both twins report.
 #include <QtTest>
 
 #include <cmath>

@@ -73,7 +73,7 @@ void loadGlFunctions() {
   }
 }
 
-unsigned int linkProgram(const QString& vertexPath, const QString& fragmentPath, const char* what) {
+GlProgram linkProgram(const QString& vertexPath, const QString& fragmentPath, const char* what) {
   const GLuint vertex = compileShader(GL_VERTEX_SHADER, vertexPath);
   GLuint fragment = 0;
   try {
@@ -98,10 +98,10 @@ unsigned int linkProgram(const QString& vertexPath, const QString& fragmentPath,
     glDeleteProgram(program);
     throw std::runtime_error(std::string("cannot link ") + what + ": " + log);
   }
-  return program;
+  return GlProgram(program);
 }
 
-unsigned int createTexture(unsigned int target, int filter) {
+GlTexture createTexture(unsigned int target, int filter) {
   GLuint texture = 0;
   glGenTextures(1, &texture);
   glBindTexture(target, texture);
@@ -112,7 +112,7 @@ unsigned int createTexture(unsigned int target, int filter) {
   if (target == GL_TEXTURE_3D) {
     glTexParameteri(target, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
   }
-  return texture;
+  return GlTexture(texture);
 }
 
 }  // namespace cineflow::ui

@@ -3,6 +3,7 @@
 
 #include "view2d/device_image_upload.hpp"
 
+#include "common/gl_program.hpp"
 #include "view2d/image_renderer.hpp"
 
 #if CINEFLOW_HAVE_CUDA
@@ -28,17 +29,15 @@ std::string glRendererName() {
 // Registers a scratch texture and lets it go, so that a driver refusing interop is known before
 // the first frame (and before the renderer's texture is touched).
 void probeRegistration() {
-  GLuint texture = 0;
-  glGenTextures(1, &texture);
-  glBindTexture(GL_TEXTURE_2D, texture);
+  const GlTexture texture = createTexture(GL_TEXTURE_2D, GL_NEAREST);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, 1, 1, 0, GL_RED, GL_FLOAT, nullptr);
   glBindTexture(GL_TEXTURE_2D, 0);
   cudaGraphicsResource_t handle = nullptr;
-  const cudaError_t status = cudaGraphicsGLRegisterImage(&handle, texture, GL_TEXTURE_2D,
+  const cudaError_t status = cudaGraphicsGLRegisterImage(&handle, texture.get(), GL_TEXTURE_2D,
                                                          cudaGraphicsRegisterFlagsWriteDiscard);
-  cuda::GraphicsResource owner(status == cudaSuccess ? handle : nullptr);
-  owner = cuda::GraphicsResource();  // unregistered before its texture goes
-  glDeleteTextures(1, &texture);
+  {
+    const cuda::GraphicsResource owner(status == cudaSuccess ? handle : nullptr);
+  }  // unregistered before its texture goes
   cuda::check(status, "cudaGraphicsGLRegisterImage (probe texture)");
 }
 

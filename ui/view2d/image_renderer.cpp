@@ -26,25 +26,25 @@ ImageRenderer::ImageRenderer() {
   initResources();
   program_ = linkProgram(QStringLiteral(":/shaders/bmode.vert"),
                          QStringLiteral(":/shaders/bmode.frag"), "the B-mode shader program");
-  gainLocation_ = glGetUniformLocation(program_, "gainDb");
-  dynamicRangeLocation_ = glGetUniformLocation(program_, "dynamicRangeDb");
-  windowOriginLocation_ = glGetUniformLocation(program_, "windowOrigin");
-  windowSizeLocation_ = glGetUniformLocation(program_, "windowSize");
-  layersLocation_ = glGetUniformLocation(program_, "layers");
-  flowMapLocation_ = glGetUniformLocation(program_, "flowMap");
-  aliasingLocation_ = glGetUniformLocation(program_, "aliasingVelocity");
-  thresholdLocation_ = glGetUniformLocation(program_, "powerThresholdDb");
-  priorityLocation_ = glGetUniformLocation(program_, "priority");
-  powerRangeLocation_ = glGetUniformLocation(program_, "powerRangeDb");
-  glUseProgram(program_);
-  glUniform1i(glGetUniformLocation(program_, "image"), 0);
-  glUniform1i(glGetUniformLocation(program_, "colourMap"), 1);
+  gainLocation_ = glGetUniformLocation(program_.get(), "gainDb");
+  dynamicRangeLocation_ = glGetUniformLocation(program_.get(), "dynamicRangeDb");
+  windowOriginLocation_ = glGetUniformLocation(program_.get(), "windowOrigin");
+  windowSizeLocation_ = glGetUniformLocation(program_.get(), "windowSize");
+  layersLocation_ = glGetUniformLocation(program_.get(), "layers");
+  flowMapLocation_ = glGetUniformLocation(program_.get(), "flowMap");
+  aliasingLocation_ = glGetUniformLocation(program_.get(), "aliasingVelocity");
+  thresholdLocation_ = glGetUniformLocation(program_.get(), "powerThresholdDb");
+  priorityLocation_ = glGetUniformLocation(program_.get(), "priority");
+  powerRangeLocation_ = glGetUniformLocation(program_.get(), "powerRangeDb");
+  glUseProgram(program_.get());
+  glUniform1i(glGetUniformLocation(program_.get(), "image"), 0);
+  glUniform1i(glGetUniformLocation(program_.get(), "colourMap"), 1);
   glUseProgram(0);
 
-  glGenVertexArrays(1, &vertexArray_);  // a core profile draws nothing without one bound
+  vertexArray_ = makeVertexArray();  // a core profile draws nothing without one bound
   texture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
   colourMapTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
-  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   const ColourTable grey = colourTable(ColourMap::Grey);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
@@ -54,12 +54,7 @@ ImageRenderer::ImageRenderer() {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-ImageRenderer::~ImageRenderer() {
-  glDeleteTextures(1, &colourMapTexture_);
-  glDeleteTextures(1, &texture_);
-  glDeleteVertexArrays(1, &vertexArray_);
-  glDeleteProgram(program_);
-}
+ImageRenderer::~ImageRenderer() = default;  // the GL owners delete in reverse order of making
 
 void ImageRenderer::upload(const Frame& frame) {
   const auto& geometry = frame.geometry;
@@ -77,7 +72,7 @@ void ImageRenderer::upload(const Frame& frame) {
 
 unsigned int ImageRenderer::ensureTexture(int nx, int nz, int layers) {
   if (!textureMatches(nx, nz, layers)) {
-    glBindTexture(GL_TEXTURE_2D, texture_);
+    glBindTexture(GL_TEXTURE_2D, texture_.get());
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, nz * layers, 0, GL_RED, GL_FLOAT, nullptr);
     glBindTexture(GL_TEXTURE_2D, 0);
     textureWidth_ = nx;
@@ -85,7 +80,7 @@ unsigned int ImageRenderer::ensureTexture(int nx, int nz, int layers) {
     layers_ = layers;
     ++textureAllocations_;
   }
-  return texture_;
+  return texture_.get();
 }
 
 std::vector<float> ImageRenderer::readTexture() const {
@@ -94,7 +89,7 @@ std::vector<float> ImageRenderer::readTexture() const {
   if (pixels.empty()) {
     return pixels;
   }
-  glBindTexture(GL_TEXTURE_2D, texture_);
+  glBindTexture(GL_TEXTURE_2D, texture_.get());
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
   glPixelStorei(GL_PACK_ROW_LENGTH, 0);
   glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, pixels.data());
@@ -107,7 +102,7 @@ void ImageRenderer::setColourMap(ColourMap map) {
     return;
   }
   const ColourTable table = colourTable(map);
-  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kColourTableSize, 1, GL_RGB, GL_UNSIGNED_BYTE,
@@ -134,7 +129,7 @@ void ImageRenderer::render(const QRect& viewport, int framebufferHeight, float g
   // GL's window origin is bottom-left; ours is top-left.
   glViewport(viewport.x(), framebufferHeight - viewport.y() - viewport.height(), viewport.width(),
              viewport.height());
-  glUseProgram(program_);
+  glUseProgram(program_.get());
   glUniform1f(gainLocation_, gainDb);
   glUniform1f(dynamicRangeLocation_, dynamicRangeDb);
   glUniform2f(windowOriginLocation_, static_cast<float>(window.u0), static_cast<float>(window.v0));
@@ -146,10 +141,10 @@ void ImageRenderer::render(const QRect& viewport, int framebufferHeight, float g
   glUniform1f(priorityLocation_, static_cast<float>(flow.priority));
   glUniform1f(powerRangeLocation_, static_cast<float>(flow.powerRangeDb));
   glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture_);
-  glBindVertexArray(vertexArray_);
+  glBindTexture(GL_TEXTURE_2D, texture_.get());
+  glBindVertexArray(vertexArray_.get());
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);

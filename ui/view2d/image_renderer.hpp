@@ -18,6 +18,7 @@
 #include "common/colour_maps.hpp"
 #include "common/display_geometry.hpp"
 #include "common/frame.hpp"
+#include "common/gl_object.hpp"
 #include "view2d/flow_display.hpp"
 
 namespace cineflow::ui {
@@ -65,10 +66,10 @@ class ImageRenderer {
 
  private:
   // GL object names and uniform locations (GLuint and GLint).
-  unsigned int program_ = 0;
-  unsigned int vertexArray_ = 0;
-  unsigned int texture_ = 0;
-  unsigned int colourMapTexture_ = 0;
+  GlProgram program_;
+  GlVertexArray vertexArray_;
+  GlTexture texture_;
+  GlTexture colourMapTexture_;
   int gainLocation_ = -1;
   int dynamicRangeLocation_ = -1;
   int windowOriginLocation_ = -1;

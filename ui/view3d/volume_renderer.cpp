@@ -19,16 +19,16 @@ VolumeRenderer::VolumeRenderer() {
   initResources();
   program_ = linkProgram(QStringLiteral(":/shaders/volume.vert"),
                          QStringLiteral(":/shaders/volume.frag"), "the 3-D view's ray caster");
-  glGenVertexArrays(1, &vertexArray_);
+  vertexArray_ = makeVertexArray();
   volumeTexture_ = createTexture(GL_TEXTURE_3D, GL_LINEAR);
   brickTexture_ = createTexture(GL_TEXTURE_3D, GL_NEAREST);
   colourMapTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
   opacityTexture_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
-  glUseProgram(program_);
-  glUniform1i(glGetUniformLocation(program_, "volume"), 0);
-  glUniform1i(glGetUniformLocation(program_, "bricks"), 1);
-  glUniform1i(glGetUniformLocation(program_, "colourMap"), 2);
-  glUniform1i(glGetUniformLocation(program_, "opacityTable"), 3);
+  glUseProgram(program_.get());
+  glUniform1i(glGetUniformLocation(program_.get(), "volume"), 0);
+  glUniform1i(glGetUniformLocation(program_.get(), "bricks"), 1);
+  glUniform1i(glGetUniformLocation(program_.get(), "colourMap"), 2);
+  glUniform1i(glGetUniformLocation(program_.get(), "opacityTable"), 3);
   glUseProgram(0);
   colourMap_ = ColourMap::Viridis;  // differs, so the next call uploads
   setColourMap(ColourMap::Grey);
@@ -40,14 +40,7 @@ VolumeRenderer::VolumeRenderer() {
   setOpacityTable(ramp);
 }
 
-VolumeRenderer::~VolumeRenderer() {
-  const GLuint textures[] = {volumeTexture_, brickTexture_, colourMapTexture_, opacityTexture_};
-  glDeleteTextures(4, textures);
-  glDeleteTextures(1, &offscreenColour_);
-  glDeleteFramebuffers(1, &offscreen_);
-  glDeleteVertexArrays(1, &vertexArray_);
-  glDeleteProgram(program_);
-}
+VolumeRenderer::~VolumeRenderer() = default;  // the GL owners delete in reverse order of making
 
 unsigned int VolumeRenderer::ensureVolumeTexture(int nx, int nz, int ny) {
   GLint limit = 0;
@@ -58,7 +51,7 @@ unsigned int VolumeRenderer::ensureVolumeTexture(int nx, int nz, int ny) {
                              " voxels does not fit this OpenGL's 3-D textures (at most " +
                              std::to_string(limit) + " along each axis)");
   }
-  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_.get());
   if (size_ != std::array<int, 3>{nx, nz, ny}) {
     while (glGetError() != GL_NO_ERROR) {
     }
@@ -73,12 +66,12 @@ unsigned int VolumeRenderer::ensureVolumeTexture(int nx, int nz, int ny) {
     bricks_ = {grid.nx, grid.nz, grid.ny};
     ++allocations_;
   }
-  return volumeTexture_;
+  return volumeTexture_.get();
 }
 
 void VolumeRenderer::uploadBricks(const float* bricks) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glBindTexture(GL_TEXTURE_3D, brickTexture_);
+  glBindTexture(GL_TEXTURE_3D, brickTexture_.get());
   glTexImage3D(GL_TEXTURE_3D, 0, GL_R32F, bricks_[0], bricks_[1], bricks_[2], 0, GL_RED, GL_FLOAT,
                bricks);
 }
@@ -86,7 +79,7 @@ void VolumeRenderer::uploadBricks(const float* bricks) {
 void VolumeRenderer::upload(const float* voxels, int nx, int nz, int ny) {
   ensureVolumeTexture(nx, nz, ny);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_.get());
   glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, nx, nz, ny, GL_RED, GL_FLOAT, voxels);
   const process::VolumeShape shape{ny, nz, nx};
   brickScratch_.resize(process::brickShape(shape).voxels());
@@ -100,7 +93,7 @@ void VolumeRenderer::setColourMap(ColourMap map) {
   }
   const ColourTable table = colourTable(map);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, kColourTableSize, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
                table.data());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which Qt's glyph cache assumes
@@ -117,7 +110,7 @@ void VolumeRenderer::setOpacityTable(const std::vector<float>& opacity) {
       opacityFloor_ = static_cast<float>(i == 0 ? 0 : i - 1) / (kColourTableSize - 1);
     }
   }
-  glBindTexture(GL_TEXTURE_2D, opacityTexture_);
+  glBindTexture(GL_TEXTURE_2D, opacityTexture_.get());
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, kColourTableSize, 1, 0, GL_RED, GL_FLOAT, table.data());
 }
 
@@ -146,23 +139,23 @@ void VolumeRenderer::render(unsigned int target, const QRect& viewport, int fram
       std::max(1, static_cast<int>(static_cast<float>(viewport.width()) * resolution));
   const int height =
       std::max(1, static_cast<int>(static_cast<float>(viewport.height()) * resolution));
-  if (offscreen_ == 0) {
-    glGenFramebuffers(1, &offscreen_);
+  if (!offscreen_) {
+    offscreen_ = makeFramebuffer();
     offscreenColour_ = createTexture(GL_TEXTURE_2D, GL_LINEAR);
   }
   if (width != offscreenWidth_ || height != offscreenHeight_) {
-    glBindTexture(GL_TEXTURE_2D, offscreenColour_);
+    glBindTexture(GL_TEXTURE_2D, offscreenColour_.get());
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glBindFramebuffer(GL_FRAMEBUFFER, offscreen_);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, offscreenColour_,
-                           0);
+    glBindFramebuffer(GL_FRAMEBUFFER, offscreen_.get());
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                           offscreenColour_.get(), 0);
     offscreenWidth_ = width;
     offscreenHeight_ = height;
   }
-  glBindFramebuffer(GL_FRAMEBUFFER, offscreen_);
+  glBindFramebuffer(GL_FRAMEBUFFER, offscreen_.get());
   glViewport(0, 0, width, height);
   castRays(clipToTexture, voxelMm, look);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, offscreen_);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, offscreen_.get());
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
   glBlitFramebuffer(0, 0, width, height, viewport.x(), bottom, viewport.x() + viewport.width(),
                     bottom + viewport.height(), GL_COLOR_BUFFER_BIT, GL_LINEAR);
@@ -172,8 +165,10 @@ void VolumeRenderer::render(unsigned int target, const QRect& viewport, int fram
 void VolumeRenderer::castRays(const QMatrix4x4& clipToTexture, const QVector3D& voxelMm,
                               const VolumeLook& look) {
   const float* bg = ImageRenderer::kBackground;
-  glUseProgram(program_);
-  const auto uniform = [this](const char* name) { return glGetUniformLocation(program_, name); };
+  glUseProgram(program_.get());
+  const auto uniform = [this](const char* name) {
+    return glGetUniformLocation(program_.get(), name);
+  };
   glUniformMatrix4fv(uniform("clipToTexture"), 1, GL_FALSE, clipToTexture.constData());
   glUniform3f(uniform("clipMin"), look.clipMin.x(), look.clipMin.y(), look.clipMin.z());
   glUniform3f(uniform("clipMax"), look.clipMax.x(), look.clipMax.y(), look.clipMax.z());
@@ -198,14 +193,14 @@ void VolumeRenderer::castRays(const QMatrix4x4& clipToTexture, const QVector3D& 
   const QVector3D direction = ((far - near) * extent).normalized();
   glUniform3f(uniform("viewDirection"), direction.x(), direction.y(), direction.z());
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_3D, volumeTexture_);
+  glBindTexture(GL_TEXTURE_3D, volumeTexture_.get());
   glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_3D, brickTexture_);
+  glBindTexture(GL_TEXTURE_3D, brickTexture_.get());
   glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_2D, colourMapTexture_);
+  glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   glActiveTexture(GL_TEXTURE3);
-  glBindTexture(GL_TEXTURE_2D, opacityTexture_);
-  glBindVertexArray(vertexArray_);
+  glBindTexture(GL_TEXTURE_2D, opacityTexture_.get());
+  glBindVertexArray(vertexArray_.get());
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
   // Leave the texture units as QPainter (the overlay) expects them: nothing bound but unit 0.

@@ -18,6 +18,7 @@
 #include <QVector3D>
 
 #include "common/colour_maps.hpp"
+#include "common/gl_object.hpp"
 
 namespace cineflow::ui {
 
@@ -74,12 +75,12 @@ class VolumeRenderer {
               const QMatrix4x4& clipToTexture, const QVector3D& voxelMm, const VolumeLook& look);
 
  private:
-  unsigned int program_ = 0;
-  unsigned int vertexArray_ = 0;
-  unsigned int volumeTexture_ = 0;
-  unsigned int brickTexture_ = 0;
-  unsigned int colourMapTexture_ = 0;
-  unsigned int opacityTexture_ = 0;
+  GlProgram program_;
+  GlVertexArray vertexArray_;
+  GlTexture volumeTexture_;
+  GlTexture brickTexture_;
+  GlTexture colourMapTexture_;
+  GlTexture opacityTexture_;
   std::array<int, 3> size_{0, 0, 0};
   std::array<int, 3> bricks_{0, 0, 0};
   ColourMap colourMap_ = ColourMap::Grey;
@@ -87,8 +88,8 @@ class VolumeRenderer {
   std::vector<float> brickScratch_;
   std::uint64_t allocations_ = 0;
   // The offscreen buffer a reduced resolution draws into.
-  unsigned int offscreen_ = 0;
-  unsigned int offscreenColour_ = 0;
+  GlFramebuffer offscreen_;
+  GlTexture offscreenColour_;
   int offscreenWidth_ = 0;
   int offscreenHeight_ = 0;
   void castRays(const QMatrix4x4& clipToTexture, const QVector3D& voxelMm, const VolumeLook& look);

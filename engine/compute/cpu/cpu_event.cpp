@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace cineflow::compute::cpu {
 
@@ -14,11 +15,15 @@ void CpuEvent::synchronize() const {
   waitFor(currentTicket());
 }
 
-double CpuEvent::elapsedMsSince(const Event& start) const {
-  const auto* begin = dynamic_cast<const CpuEvent*>(&start);
-  if (begin == nullptr) {
-    throw std::invalid_argument("elapsedMsSince: events of different backends");
+CpuEvent& asCpuEvent(const Event& event, const char* user) {
+  if (event.kind() != BackendKind::Cpu) {
+    throw std::invalid_argument(std::string(user) + ": given an event of another backend");
   }
+  return const_cast<CpuEvent&>(static_cast<const CpuEvent&>(event));
+}
+
+double CpuEvent::elapsedMsSince(const Event& start) const {
+  const CpuEvent* begin = &asCpuEvent(start, "elapsedMsSince");
   if (!query() || !begin->query()) {
     throw std::logic_error("elapsedMsSince: an event has not completed");
   }

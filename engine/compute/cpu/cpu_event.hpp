@@ -14,6 +14,7 @@ namespace cineflow::compute::cpu {
 
 class CpuEvent final : public Event {
  public:
+  CpuEvent() : Event(BackendKind::Cpu) {}
   bool query() const override;
   void synchronize() const override;
   double elapsedMsSince(const Event& start) const override;
@@ -30,5 +31,8 @@ class CpuEvent final : public Event {
   std::uint64_t completed_ = 0;
   std::chrono::steady_clock::time_point completedAt_{};
 };
+
+// `event` as the CPU event it is; std::invalid_argument naming `user` for another backend's.
+CpuEvent& asCpuEvent(const Event& event, const char* user);
 
 }  // namespace cineflow::compute::cpu

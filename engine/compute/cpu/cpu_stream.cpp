@@ -8,20 +8,11 @@
 #include "compute/cpu/cpu_event.hpp"
 
 namespace cineflow::compute::cpu {
-namespace {
-
-CpuEvent& asCpuEvent(const Event& event) {
-  auto* cpuEvent = dynamic_cast<const CpuEvent*>(&event);
-  if (cpuEvent == nullptr) {
-    throw std::invalid_argument("CPU stream given an event of another backend");
-  }
-  return const_cast<CpuEvent&>(*cpuEvent);
-}
-
-}  // namespace
-
 CpuStream::CpuStream(std::string name)
-    : name_(std::move(name)), queue_(kQueueCapacity), worker_([this] { run(); }) {}
+    : Stream(BackendKind::Cpu),
+      name_(std::move(name)),
+      queue_(kQueueCapacity),
+      worker_([this] { run(); }) {}
 
 CpuStream::~CpuStream() {
   {
@@ -78,13 +69,13 @@ void CpuStream::recordError(const std::string& what) {
 }
 
 void CpuStream::record(Event& event) {
-  CpuEvent& cpuEvent = asCpuEvent(event);
+  CpuEvent& cpuEvent = asCpuEvent(event, "CPU stream");
   const std::uint64_t ticket = cpuEvent.issueTicket();
   push([&cpuEvent, ticket] { cpuEvent.complete(ticket); });
 }
 
 void CpuStream::wait(const Event& event) {
-  CpuEvent& cpuEvent = asCpuEvent(event);
+  CpuEvent& cpuEvent = asCpuEvent(event, "CPU stream");
   const std::uint64_t ticket = cpuEvent.currentTicket();
   if (ticket == 0) {
     return;  // never recorded: nothing to wait for (as in CUDA)

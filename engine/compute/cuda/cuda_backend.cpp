@@ -33,7 +33,11 @@ std::unique_ptr<Stream> CudaBackend::createStream(const std::string& name) {
 }
 
 std::unique_ptr<Event> CudaBackend::createEvent() {
-  return std::make_unique<CudaEvent>();
+  return std::make_unique<CudaEvent>(true);
+}
+
+std::unique_ptr<Event> CudaBackend::createSyncEvent() {
+  return std::make_unique<CudaEvent>(false);
 }
 
 void* CudaBackend::allocateMemory(MemorySpace space, std::size_t bytes) {

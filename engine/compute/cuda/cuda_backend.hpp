@@ -17,6 +17,7 @@ class CudaBackend final : public Backend {
   std::string hardwareIdentity() const override;  // "NVIDIA driver for CUDA 13.0"
   std::unique_ptr<Stream> createStream(const std::string& name) override;
   std::unique_ptr<Event> createEvent() override;
+  std::unique_ptr<Event> createSyncEvent() override;
   void copyBlocking(void* dst, const void* src, std::size_t bytes) const override;
   void zeroBlocking(void* dst, std::size_t bytes) const override;
   DeviceMemoryInfo memoryInfo() const override;

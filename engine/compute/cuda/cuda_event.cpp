@@ -1,13 +1,15 @@
 #include "compute/cuda/cuda_event.hpp"
 
 #include <iostream>
+#include <stdexcept>
 
 #include "compute/cuda/cuda_check.hpp"
 
 namespace cineflow::compute::cuda {
 
-CudaEvent::CudaEvent() {
-  check(cudaEventCreate(&event_), "cudaEventCreate");
+CudaEvent::CudaEvent(bool timed) : Event(BackendKind::Cuda), timed_(timed) {
+  check(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
+        "cudaEventCreate");
 }
 
 CudaEvent::~CudaEvent() {
@@ -31,17 +33,17 @@ void CudaEvent::synchronize() const {
 }
 
 double CudaEvent::elapsedMsSince(const Event& start) const {
+  const CudaEvent& begin = asCudaEvent(start);
+  if (!timed_ || !begin.timed_) {
+    throw std::logic_error("elapsedMsSince: an event made for ordering only has no time");
+  }
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, asCudaEvent(start).get(), event_), "cudaEventElapsedTime");
+  check(cudaEventElapsedTime(&ms, begin.get(), event_), "cudaEventElapsedTime");
   return ms;
 }
 
-CudaEvent& asCudaEvent(const Event& event) {
-  auto* cudaEvent = dynamic_cast<const CudaEvent*>(&event);
-  if (cudaEvent == nullptr) {
-    throw std::invalid_argument("CUDA stream given an event of another backend");
-  }
-  return const_cast<CudaEvent&>(*cudaEvent);
+void throwForeignEvent() {
+  throw std::invalid_argument("CUDA stream given an event of another backend");
 }
 
 }  // namespace cineflow::compute::cuda

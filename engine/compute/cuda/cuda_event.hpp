@@ -1,5 +1,6 @@
 #pragma once
-// RAII owner of a cudaEvent_t (timing enabled, so stage times come from the device clock).
+// RAII owner of a cudaEvent_t: timed (stage times come from the device clock) or, for ordering
+// and waiting only, without timing (cudaEventDisableTiming, cheaper to record and wait on).
 
 #include <cuda_runtime.h>
 
@@ -7,9 +8,11 @@
 
 namespace cineflow::compute::cuda {
 
+[[noreturn]] void throwForeignEvent();
+
 class CudaEvent final : public Event {
  public:
-  CudaEvent();
+  explicit CudaEvent(bool timed);
   ~CudaEvent() override;
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
@@ -21,8 +24,16 @@ class CudaEvent final : public Event {
 
  private:
   cudaEvent_t event_ = nullptr;
+  bool timed_;
 };
 
-CudaEvent& asCudaEvent(const Event& event);
+// `event` as the CUDA event it is (its kind() checked, no dynamic cast); std::invalid_argument
+// for another backend's.
+inline CudaEvent& asCudaEvent(const Event& event) {
+  if (event.kind() != BackendKind::Cuda) {
+    throwForeignEvent();
+  }
+  return const_cast<CudaEvent&>(static_cast<const CudaEvent&>(event));
+}
 
 }  // namespace cineflow::compute::cuda

@@ -3,6 +3,7 @@
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
@@ -11,7 +12,9 @@
 namespace cineflow::compute::cuda {
 
 CudaStream::CudaStream(std::string name)
-    : name_(std::move(name)), slots_(std::make_unique<TaskSlot[]>(kHostTaskSlots)) {
+    : Stream(BackendKind::Cuda),
+      name_(std::move(name)),
+      slots_(std::make_unique<TaskSlot[]>(kHostTaskSlots)) {
   check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
   for (std::size_t i = 0; i < kHostTaskSlots; ++i) {
     slots_[i].owner = this;
@@ -108,12 +111,8 @@ std::string CudaStream::takeError() {
   return std::exchange(error_, std::string());
 }
 
-CudaStream& asCudaStream(Stream& stream) {
-  auto* cudaStream = dynamic_cast<CudaStream*>(&stream);
-  if (cudaStream == nullptr) {
-    throw std::invalid_argument("a CUDA stage was given a stream of another backend");
-  }
-  return *cudaStream;
+void throwForeignStream() {
+  throw std::invalid_argument("a CUDA stage was given a stream of another backend");
 }
 
 }  // namespace cineflow::compute::cuda

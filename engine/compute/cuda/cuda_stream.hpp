@@ -57,6 +57,15 @@ class CudaStream final : public Stream {
   std::string error_;
 };
 
-CudaStream& asCudaStream(Stream& stream);
+[[noreturn]] void throwForeignStream();
+
+// `stream` as the CUDA stream it is, for a launch: its kind() checked, then a static cast (no
+// dynamic cast per launch). std::invalid_argument for a stream of another backend.
+inline CudaStream& asCudaStream(Stream& stream) {
+  if (stream.kind() != BackendKind::Cuda) {
+    throwForeignStream();
+  }
+  return static_cast<CudaStream&>(stream);
+}
 
 }  // namespace cineflow::compute::cuda

@@ -8,6 +8,7 @@
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
+#include "compute/cuda/cufft_plan.hpp"
 #include "oct/cuda/oct_kernels.hpp"
 
 namespace cineflow::oct::cuda {
@@ -15,12 +16,7 @@ namespace {
 
 constexpr int kTile = 32;
 
-void checkCufft(cufftResult status, const char* what) {
-  if (status != CUFFT_SUCCESS) {
-    throw compute::cuda::CudaError(std::string(what) + ": cuFFT error " +
-                                   std::to_string(static_cast<int>(status)));
-  }
-}
+using compute::cuda::checkCufft;
 
 unsigned blocksFor(std::size_t count, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>((count + threads - 1) / threads, 65535));
@@ -108,16 +104,12 @@ OctCudaChain::OctCudaChain(compute::Backend& backend, const OctAcquisition& acqu
   phaseSin_ = upload(backend, tables.phaseSin);
   spectra_ = compute::DeviceBuffer<float>(
       backend, 2 * static_cast<std::size_t>(columns_) * static_cast<std::size_t>(samples_));
-  cufftHandle plan = 0;
-  checkCufft(cufftPlan1d(&plan, samples_, CUFFT_C2C, columns_), "cufftPlan1d (OCT A-scans)");
-  plan_ = plan;
+  plan_ = std::make_unique<compute::cuda::CufftPlan>(backend, "cufftMakePlanMany (OCT A-scans)",
+                                                     compute::cuda::FftLayout{samples_, columns_},
+                                                     CUFFT_C2C);
 }
 
-OctCudaChain::~OctCudaChain() {
-  if (cufftDestroy(plan_) != CUFFT_SUCCESS) {
-    std::cerr << "cineflow: cufftDestroy failed\n";
-  }
-}
+OctCudaChain::~OctCudaChain() = default;
 
 void OctCudaChain::enqueueBackground(compute::Stream& stream, const std::uint16_t* raw,
                                      float* background) const {
@@ -126,6 +118,13 @@ void OctCudaChain::enqueueBackground(compute::Stream& stream, const std::uint16_
   meanKernel<<<blocksFor(static_cast<std::size_t>(samples_), 128), 128, 0, s>>>(
       raw, columns_, samples_, background);
   compute::cuda::checkLaunch("meanKernel", s);
+}
+
+void OctCudaChain::enqueueTransform(compute::Stream& stream, const std::uint16_t* raw,
+                                    const float* background, float* image, bool reverse) const {
+  enqueueSpectra(stream, raw, background);
+  enqueueFft(stream);
+  enqueueImage(stream, image, reverse);
 }
 
 void OctCudaChain::enqueueSpectra(compute::Stream& stream, const std::uint16_t* raw,
@@ -142,9 +141,9 @@ void OctCudaChain::enqueueSpectra(compute::Stream& stream, const std::uint16_t* 
 void OctCudaChain::enqueueFft(compute::Stream& stream) const {
   const compute::ScopedRange range("fft");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
-  checkCufft(cufftSetStream(plan_, s), "cufftSetStream");
+  checkCufft(cufftSetStream(plan_->get(), s), "cufftSetStream");
   auto* data = reinterpret_cast<cufftComplex*>(spectra_.data());
-  checkCufft(cufftExecC2C(plan_, data, data, CUFFT_FORWARD), "cufftExecC2C (OCT)");
+  checkCufft(cufftExecC2C(plan_->get(), data, data, CUFFT_FORWARD), "cufftExecC2C (OCT)");
 }
 
 void OctCudaChain::enqueueImage(compute::Stream& stream, float* image, bool reverse) const {

@@ -10,18 +10,14 @@
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"
 #include "compute/cuda/cuda_stream.hpp"
+#include "compute/cuda/cufft_plan.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #include "ultrasound/hilbert_taps.hpp"
 
 namespace cineflow::process::cuda {
 namespace {
 
-void checkCufft(cufftResult status, const char* what) {
-  if (status != CUFFT_SUCCESS) {
-    throw compute::cuda::CudaError(std::string(what) + ": cuFFT error " +
-                                   std::to_string(static_cast<int>(status)));
-  }
-}
+using compute::cuda::checkCufft;
 
 // Turns the half spectrum X[k] (rows 0..N/2) into the analytic signal's spectrum:
 // k = 0 and k = N/2 (N even) kept, 0 < k < N/2 doubled, k > N/2 zeroed.
@@ -101,22 +97,13 @@ EnvelopeKernel::EnvelopeKernel(compute::Backend& backend, std::size_t nz, std::s
                                     cudaMemcpyHostToDevice),
                          "uploading Hilbert taps", tapWeights_.bytes());
   }
-  int n[1] = {static_cast<int>(nz)};
-  int embed[1] = {static_cast<int>(nz)};
-  cufftHandle forward = 0;
-  cufftHandle inverse = 0;
-  checkCufft(cufftPlanMany(&forward, 1, n, embed, static_cast<int>(nx), 1, embed,
-                           static_cast<int>(nx), 1, CUFFT_R2C, static_cast<int>(nx)),
-             "cufftPlanMany (envelope R2C)");
-  const cufftResult inverseStatus =
-      cufftPlanMany(&inverse, 1, n, embed, static_cast<int>(nx), 1, embed, static_cast<int>(nx), 1,
-                    CUFFT_C2C, static_cast<int>(nx));
-  if (inverseStatus != CUFFT_SUCCESS) {
-    cufftDestroy(forward);
-    checkCufft(inverseStatus, "cufftPlanMany (envelope C2C)");
-  }
-  forwardPlan_ = forward;
-  inversePlan_ = inverse;
+  // The columns: nx transforms of nz points, stride nx, one apart.
+  const compute::cuda::FftLayout columns{static_cast<int>(nz), static_cast<int>(nx),
+                                         static_cast<int>(nx), 1};
+  forwardPlan_ = std::make_unique<compute::cuda::CufftPlan>(
+      backend, "cufftMakePlanMany (envelope R2C)", columns, CUFFT_R2C);
+  inversePlan_ = std::make_unique<compute::cuda::CufftPlan>(
+      backend, "cufftMakePlanMany (envelope C2C)", columns, CUFFT_C2C);
 }
 
 void EnvelopeKernel::selectVariant(std::size_t index) {
@@ -126,14 +113,7 @@ void EnvelopeKernel::selectVariant(std::size_t index) {
   variant_ = index;
 }
 
-EnvelopeKernel::~EnvelopeKernel() {
-  // Both plans are destroyed whatever the first one's end (a || would skip the second).
-  const cufftResult forward = cufftDestroy(forwardPlan_);
-  const cufftResult inverse = cufftDestroy(inversePlan_);
-  if (forward != CUFFT_SUCCESS || inverse != CUFFT_SUCCESS) {
-    std::cerr << "cineflow: cufftDestroy failed\n";
-  }
-}
+EnvelopeKernel::~EnvelopeKernel() = default;
 
 void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* envelope) const {
   const compute::ScopedRange range("envelope");
@@ -150,15 +130,15 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
     compute::cuda::checkLaunch("directMagnitudeKernel", s);
     return;
   }
-  checkCufft(cufftSetStream(forwardPlan_, s), "cufftSetStream");
-  checkCufft(cufftSetStream(inversePlan_, s), "cufftSetStream");
-  checkCufft(
-      cufftExecR2C(forwardPlan_, const_cast<float*>(rf), reinterpret_cast<cufftComplex*>(spectrum)),
-      "cufftExecR2C");
+  checkCufft(cufftSetStream(forwardPlan_->get(), s), "cufftSetStream");
+  checkCufft(cufftSetStream(inversePlan_->get(), s), "cufftSetStream");
+  checkCufft(cufftExecR2C(forwardPlan_->get(), const_cast<float*>(rf),
+                          reinterpret_cast<cufftComplex*>(spectrum)),
+             "cufftExecR2C");
   hilbertWeightsKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, static_cast<int>(nz_),
                                                         static_cast<int>(nx_));
   compute::cuda::checkLaunch("hilbertWeightsKernel", s);
-  checkCufft(cufftExecC2C(inversePlan_, reinterpret_cast<cufftComplex*>(spectrum),
+  checkCufft(cufftExecC2C(inversePlan_->get(), reinterpret_cast<cufftComplex*>(spectrum),
                           reinterpret_cast<cufftComplex*>(spectrum), CUFFT_INVERSE),
              "cufftExecC2C");
   magnitudeKernel<<<blocksFor(count), 256, 0, s>>>(spectrum, envelope, count,

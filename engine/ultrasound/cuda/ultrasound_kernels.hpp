@@ -18,6 +18,10 @@
 #include "ultrasound/flow_launch.hpp"
 #include "ultrasound/imaging_params.hpp"
 
+namespace cineflow::compute::cuda {
+class CufftPlan;
+}
+
 namespace cineflow::process::cuda {
 
 class BandpassKernel {
@@ -73,9 +77,9 @@ class EnvelopeKernel {
 
  private:
   std::size_t nz_, nx_;
-  compute::DeviceBuffer<float> spectrumStorage_;  // complex [nz][nx], interleaved re/im
-  int forwardPlan_ = 0;                           // cufftHandle (an int)
-  int inversePlan_ = 0;
+  compute::DeviceBuffer<float> spectrumStorage_;           // complex [nz][nx], interleaved re/im
+  std::unique_ptr<compute::cuda::CufftPlan> forwardPlan_;  // work areas from the backend
+  std::unique_ptr<compute::cuda::CufftPlan> inversePlan_;
   compute::DeviceBuffer<int> tapOffsets_;  // "direct": hilbertTaps(nz)
   compute::DeviceBuffer<float> tapWeights_;
   std::size_t variant_ = 0;

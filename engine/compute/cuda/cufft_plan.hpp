@@ -1,0 +1,51 @@
+#pragma once
+// RAII owner of a batched 1-D cuFFT plan whose work area comes from the backend (DESIGN.md §6
+// rule 2): the plan is made without cuFFT's own allocation (cufftSetAutoAllocation 0), and its
+// work area is a DeviceBuffer, so the device memory budget counts it and a shortage is the
+// budget's clear error, not a cuFFT status. The destructor destroys the plan, then the area frees.
+
+#include <cufft.h>
+
+#include <cstddef>
+
+#include "compute/backend.hpp"
+#include "compute/buffer.hpp"
+
+namespace cineflow::compute::cuda {
+
+// The layout of `batch` transforms of `size` points (cufftMakePlanMany's advanced layout with
+// the same embedding on both sides): element i of transform b at b * distance + i * stride.
+struct FftLayout {
+  int size = 0;
+  int batch = 1;
+  int stride = 1;
+  int distance = 0;  // 0: `size` (contiguous transforms)
+};
+
+class CufftPlan {
+ public:
+  CufftPlan() = default;
+  // Throws CudaError naming `what` when cuFFT refuses the plan, std::runtime_error from the
+  // backend when the work area does not fit the budget.
+  CufftPlan(Backend& backend, const char* what, const FftLayout& layout, cufftType type);
+  ~CufftPlan();
+  CufftPlan(CufftPlan&& other) noexcept;
+  CufftPlan& operator=(CufftPlan&& other) noexcept;
+  CufftPlan(const CufftPlan&) = delete;
+  CufftPlan& operator=(const CufftPlan&) = delete;
+
+  cufftHandle get() const { return plan_; }
+  std::size_t workBytes() const { return work_.bytes(); }
+
+ private:
+  void destroy() noexcept;
+
+  cufftHandle plan_ = 0;
+  bool made_ = false;
+  DeviceBuffer<std::byte> work_;
+};
+
+// Throws CudaError("<what>: cuFFT error <status>") unless `status` is success.
+void checkCufft(cufftResult status, const char* what);
+
+}  // namespace cineflow::compute::cuda
