@@ -385,6 +385,7 @@ void Engine::Impl::configureForStart() {
     slot.decodeStart = backend.createEvent();
     slot.decoded = backend.createEvent();
     slot.released = backend.createSyncEvent();
+    slot.observedCopy = backend.createSyncEvent();
     if (observer) {
       slot.observed = compute::PinnedBuffer<float>(backend, geometry.values());
     }

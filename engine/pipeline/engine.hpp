@@ -5,8 +5,9 @@
 //   acquisition thread ("cf-acquire"): source -> free host slot (Block: waits; Drop: counts)
 //   engine thread ("cf-engine"): filled host slot -> [upload stream] H2D into an in-flight slot
 //        -> [compute stream] waits the upload event, processor stages, image written into the
-//        cineloop -> observer; [notify stream] host callbacks: release the host slot once its
-//        upload event completed, publish the image once its done event completed
+//        cineloop, done event, the observer's copy; [notify stream] host callbacks: release the
+//        host slot once its upload event completed, hand the observer its copy and publish the
+//        image once its done event completed (no callback runs on the compute stream)
 //
 // Every method is called from one controlling thread (the GUI or main thread) except stats(),
 // state(), cineloop() readers and copyLatest(), which any thread may call.

@@ -34,10 +34,13 @@ struct InFlightSlot {
   compute::PinnedBuffer<int> statusHost;
   process::StagedChunk chunk;  // of the frame now in this slot (bytes 0: it arrived decoded)
   std::unique_ptr<compute::Event> decodeStart, decoded;
-  // Recorded on the notify stream after the frame's last callback, which reads statusHost: the
-  // slot's next frame may overwrite it only after that.
+  // Recorded on the notify stream after the frame's last callback, which reads statusHost and
+  // `observed`: the slot's next frame may overwrite them only after that.
   std::unique_ptr<compute::Event> released;
-  compute::PinnedBuffer<float> observed;  // D2H copy of the image for the frame observer
+  // D2H copy of the image for the frame observer, made on the compute stream after `done`
+  // (so the frame's time leaves it out); `observedCopy` completes with it.
+  compute::PinnedBuffer<float> observed;
+  std::unique_ptr<compute::Event> observedCopy;
   bool fresh = true;  // the processor's lastImageFresh() for the frame dispatched here
   std::unique_ptr<compute::Event> uploadStart, uploaded, done;
   std::vector<std::unique_ptr<compute::Event>> marks;  // processor stage marks

@@ -215,9 +215,7 @@ void Engine::Impl::engineLoop() {
       next = (next + 1) % inFlight.size();
       if (slot.used) {
         slot.done->synchronize();  // this slot's previous frame; the other slots keep the GPU busy
-        if (slot.chunk.bytes > 0) {
-          slot.released->synchronize();  // its callback has read the decode status
-        }
+        slot.released->synchronize();  // and its callbacks, which read the slot, have run
         collect(slot);
       }
       dispatch(hostSlot, slot);
@@ -345,9 +343,19 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
   processor->enqueue(*compute, slot.header, slot.raw.view(), image, slot.marks);
   slot.fresh = processor->lastImageFresh();
+  compute->record(*slot.done);  // the frame's time ends with its stages, before any observer
   if (observer) {
+    // The observer's copy follows the stages on the compute stream (the loop slot may be
+    // written again by a later frame there); its callback runs on the notify stream.
     compute->copyAsync(slot.observed.data(), image.data(), image.bytes());
-    compute->enqueueHost([this, &slot, staged] {
+    compute->record(*slot.observedCopy);
+  }
+  if (inVolume) {
+    volumes.frameDispatched(slot.header, slice, *slot.done, cineloop, *endpoint, volumeCallback);
+  }
+  notify->wait(observer ? *slot.observedCopy : *slot.done);
+  if (observer) {
+    notify->enqueueHost([this, &slot, staged] {
       if (staged && slot.statusHost.host()[0] != 0) {
         if (discardObserver) {  // a damaged frame is never handed on (checkDecoded reports it)
           discardObserver(slot.header);
@@ -357,17 +365,12 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
       observer(CompletedFrame{slot.header, geometry, slot.observed.host(), slot.fresh});
     });
   } else if (staged && discardObserver) {
-    compute->enqueueHost([this, &slot] {
+    notify->enqueueHost([this, &slot] {
       if (slot.statusHost.host()[0] != 0) {
         discardObserver(slot.header);
       }
     });
   }
-  compute->record(*slot.done);
-  if (inVolume) {
-    volumes.frameDispatched(slot.header, slice, *slot.done, cineloop, *endpoint, volumeCallback);
-  }
-  notify->wait(*slot.done);
   // The header travels by value: the engine may reuse `slot` before this callback has run. The
   // decode status does not: the engine waits for `released` before it reuses a staged slot.
   const int* status = staged ? slot.statusHost.data() : nullptr;
@@ -379,9 +382,9 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     cineloop.endWrite(loopSlot, header, fresh);
     onProcessed(header);
   });
-  if (staged) {
-    notify->record(*slot.released);
-  }
+  // The callbacks above read the slot (its header, decode status and observed copy): the engine
+  // waits for `released` before it reuses the slot.
+  notify->record(*slot.released);
   slot.used = true;
 }
 

@@ -102,8 +102,11 @@ struct EngineStats {
   StageStats mip;
 };
 
-// A completed image, handed to the frame observer on a host callback. `image` is host memory
-// that is valid only during the call: copy what you keep. `fresh`: every layer was computed from
+// A completed image, handed to the frame observer on a host callback of the notify stream, after
+// the frame's stages: its time is not the frame's (EngineStats), and the next frames' stages run
+// meanwhile, but the engine waits for it before it reuses the frame's in-flight slot (a slow
+// observer slows the engine down to its pace). `image` is host memory that is valid only during
+// the call: copy what you keep. `fresh`: every layer was computed from
 // this frame (FrameProcessor::lastImageFresh(); false where Doppler's flow layers repeat an
 // earlier estimate or hold none yet): what averages over frames must keep to.
 struct CompletedFrame {
