@@ -415,7 +415,7 @@ void Engine::Impl::configureForStart() {
   latencyStats = profile::RollingStats(window);
   mipStats = profile::RollingStats(window);
   timeline.clear();
-  acquisitionRate = profile::RateMeter();
+  acquisitionRate.reset();
   processingRate = profile::RateMeter();
   stopRequested = false;
   acquired = 0;

@@ -166,10 +166,11 @@ struct Engine::Impl {
   std::vector<std::string> stageNames;  // "upload", "decode" (staged frames), the processor's
   std::vector<profile::RollingStats> stageStats;
   profile::RollingStats frameStats;
-  profile::RollingStats latencyStats;  // source timestamp to displayable
-  profile::RollingStats mipStats;      // per volume, device time on the endpoint stream
-  profile::FrameTimeline timeline;     // per-frame stage times for the profiler overlay
-  profile::RateMeter acquisitionRate, processingRate;
+  profile::RollingStats latencyStats;           // source timestamp to displayable
+  profile::RollingStats mipStats;               // per volume, device time on the endpoint stream
+  profile::FrameTimeline timeline;              // per-frame stage times for the profiler overlay
+  profile::PublishedRateMeter acquisitionRate;  // the acquisition thread's, without statsMutex
+  profile::RateMeter processingRate;
   std::chrono::steady_clock::time_point epoch = std::chrono::steady_clock::now();
 
   // Tracing (setTraceRecorder), changeable while running. The request waits under traceMutex;
@@ -184,6 +185,8 @@ struct Engine::Impl {
   std::shared_ptr<profile::TraceRecorder> requestedTrace;  // traceMutex
   std::shared_ptr<profile::TraceRecorder> acquireTrace;    // traceMutex: the acquisition thread's
   int acquireTrack = 0;                                    // traceMutex
+  // Whether acquireTrace is set: the acquisition thread takes traceMutex only while tracing.
+  std::atomic<bool> acquireTracing{false};
   std::atomic<bool> traceRequestPending{false};
   std::shared_ptr<profile::TraceRecorder> trace;  // the engine thread's
   std::array<int, 4> traceTracks{};               // acquire, upload, compute, endpoint

@@ -41,6 +41,7 @@ void Engine::Impl::adoptTraceRequest() {
   }
   trace = next;
   std::lock_guard lock(traceMutex);
+  acquireTracing = next != nullptr;
   acquireTrace = std::move(next);
   acquireTrack = traceTracks[0];
 }
@@ -102,16 +103,18 @@ void Engine::Impl::acquisitionLoop() {
             discardObserver(header);
           }
         }
-        std::shared_ptr<profile::TraceRecorder> recorder;
-        int track = 0;
-        {
-          std::lock_guard lock(traceMutex);
-          recorder = acquireTrace;
-          track = acquireTrack;
-        }
-        if (recorder && read) {
-          recorder->add(track, "acquire", header.timestampNs, nowNs(),
-                        static_cast<std::int64_t>(sequence));
+        if (read && acquireTracing.load(std::memory_order_relaxed)) {
+          std::shared_ptr<profile::TraceRecorder> recorder;
+          int track = 0;
+          {
+            std::lock_guard lock(traceMutex);
+            recorder = acquireTrace;
+            track = acquireTrack;
+          }
+          if (recorder) {
+            recorder->add(track, "acquire", header.timestampNs, nowNs(),
+                          static_cast<std::int64_t>(sequence));
+          }
         }
         if (read) {
           // Frames a live source lost before this one keep their place in the sequence, so that
@@ -127,7 +130,6 @@ void Engine::Impl::acquisitionLoop() {
       }
       ++acquired;
       ++sequence;
-      std::lock_guard lock(statsMutex);
       acquisitionRate.tick(secondsSinceEpoch());
     }
   } catch (const acquire::SourceStopped&) {

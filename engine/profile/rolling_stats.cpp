@@ -70,4 +70,22 @@ double RateMeter::ratePerSecond(double nowSeconds) const {
   return static_cast<double>(count_ - 1) / span;
 }
 
+void PublishedRateMeter::tick(double seconds) {
+  meter_.tick(seconds);
+  rate_.store(meter_.ratePerSecond(seconds), std::memory_order_relaxed);
+  newest_.store(seconds, std::memory_order_relaxed);
+}
+
+double PublishedRateMeter::ratePerSecond(double nowSeconds) const {
+  return nowSeconds - newest_.load(std::memory_order_relaxed) > 2.0
+             ? 0.0
+             : rate_.load(std::memory_order_relaxed);
+}
+
+void PublishedRateMeter::reset() {
+  meter_ = RateMeter(window_);
+  rate_.store(0, std::memory_order_relaxed);
+  newest_.store(0, std::memory_order_relaxed);
+}
+
 }  // namespace cineflow::profile

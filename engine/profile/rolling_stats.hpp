@@ -2,6 +2,7 @@
 // RollingStats: the last N samples of one quantity (a stage's milliseconds) and their order
 // statistics. Storage is sized once; add() never allocates. Not thread-safe: guard it.
 
+#include <atomic>
 #include <cstddef>
 #include <vector>
 
@@ -41,6 +42,22 @@ class RateMeter {
   std::vector<double> times_;
   std::size_t next_ = 0;
   std::size_t count_ = 0;
+};
+
+// A RateMeter written by one thread and read by any without a lock (a frame loop's rate, read by
+// statistics polling): after each tick the writer publishes the rate and the tick's time. A
+// reader sees the rate of some recent tick, never a torn window.
+class PublishedRateMeter {
+ public:
+  explicit PublishedRateMeter(std::size_t window = 32) : meter_(window), window_(window) {}
+  void tick(double seconds);                      // the writer's thread only
+  double ratePerSecond(double nowSeconds) const;  // any thread; 0 when stale (no tick for 2 s)
+  void reset();                                   // while nothing ticks
+
+ private:
+  RateMeter meter_;
+  std::size_t window_;
+  std::atomic<double> rate_{0}, newest_{0};
 };
 
 }  // namespace cineflow::profile

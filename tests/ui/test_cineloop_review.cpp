@@ -37,7 +37,7 @@
 
 using cineflow::ui::CineloopExportFormat;
 using cineflow::ui::CineloopPanel;
-using cineflow::ui::Frame;
+using cineflow::ui::Image;
 
 namespace {
 
@@ -85,13 +85,13 @@ class CineloopReviewTest : public QObject {
 
  private:
   // The frames emitted since init(); each must equal the cineloop's copy bit for bit.
-  void verifyMatchesCineloop(const Frame& frame) const;
+  void verifyMatchesCineloop(const Image& frame) const;
   std::uint64_t lastSequence() const { return received_.back()->header.sequence; }
 
   std::unique_ptr<cineflow::compute::Backend> backend_;
   std::unique_ptr<cineflow::pipeline::Engine> engine_;
   std::unique_ptr<CineloopPanel> panel_;
-  std::vector<std::shared_ptr<const Frame>> received_;
+  std::vector<std::shared_ptr<const Image>> received_;
   std::vector<QString> messages_;
   bool lastMessageWasError_ = false;
 };
@@ -114,7 +114,7 @@ void CineloopReviewTest::initTestCase() {
 
   panel_ = std::make_unique<CineloopPanel>(*engine_);
   connect(panel_.get(), &CineloopPanel::frameSelected, this,
-          [this](std::shared_ptr<const Frame> frame) { received_.push_back(std::move(frame)); });
+          [this](std::shared_ptr<const Image> frame) { received_.push_back(std::move(frame)); });
   connect(panel_.get(), &CineloopPanel::messageReady, this,
           [this](const QString& message, bool isError) {
             messages_.push_back(message);
@@ -136,7 +136,7 @@ void CineloopReviewTest::init() {
   messages_.clear();
 }
 
-void CineloopReviewTest::verifyMatchesCineloop(const Frame& frame) const {
+void CineloopReviewTest::verifyMatchesCineloop(const Image& frame) const {
   std::vector<float> pixels;
   cineflow::acquire::FrameHeader header;
   cineflow::process::ImageGeometry geometry;

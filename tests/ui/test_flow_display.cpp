@@ -33,8 +33,8 @@ constexpr float kStrongPowerDb = -20.0f;  // 40 dB above the black level (-60 dB
 constexpr float kWeakPowerDb = -55.0f;    // 5 dB above it: under a 15 dB threshold
 constexpr int kColourTolerance = 3;       // of 255: the GPU's float rounding and 8-bit output
 
-std::shared_ptr<ui::Frame> flowFrame() {
-  auto frame = std::make_shared<ui::Frame>();
+std::shared_ptr<ui::Image> flowFrame() {
+  auto frame = std::make_shared<ui::Image>();
   frame->header.sequence = 3;
   frame->geometry = {kNx, kNz, 0.0, 0.1e-3, 10e-3, 0.1e-3, process::kFlowImageLayers, kAliasing};
   const std::size_t pixels = frame->geometry.pixels();
@@ -216,7 +216,7 @@ class TestFlowDisplay : public QObject {
   }
 
   std::unique_ptr<ui::ImageView> view_;
-  std::shared_ptr<ui::Frame> frame_;
+  std::shared_ptr<ui::Image> frame_;
 };
 
 QTEST_MAIN(TestFlowDisplay)

@@ -15,13 +15,13 @@
 #include <QtTest>
 
 #include "common/gl_format.hpp"
-#include "view2d/image_view.hpp"
 #include "view2d/display_controls.hpp"
+#include "view2d/image_view.hpp"
 #include "view2d/view_overlay.hpp"
 
-using cineflow::ui::ImageView;
 using cineflow::ui::ColourMap;
-using cineflow::ui::Frame;
+using cineflow::ui::Image;
+using cineflow::ui::ImageView;
 
 namespace {
 
@@ -30,8 +30,8 @@ constexpr int kSpotRow = 250;
 constexpr double kSpotDb = 0.0;  // the gain: white; the speckle lies 30-60 dB below
 constexpr int kPositionTolerancePx = 2;
 
-std::shared_ptr<const Frame> syntheticFrame() {
-  auto frame = std::make_shared<Frame>();
+std::shared_ptr<const Image> syntheticFrame() {
+  auto frame = std::make_shared<Image>();
   frame->header.sequence = 7;
   frame->geometry = {200, 400, -9.95e-3, 0.1e-3, 5e-3, 0.05e-3};
   std::mt19937 random(20240605);
@@ -101,7 +101,7 @@ class TestImageView : public QObject {
   QPoint toDevice(QPointF widget) const { return (widget * view_->devicePixelRatioF()).toPoint(); }
 
   std::unique_ptr<ImageView> view_;
-  std::shared_ptr<const Frame> frame_;
+  std::shared_ptr<const Image> frame_;
   int blobAtZoom1_ = 0;
 };
 

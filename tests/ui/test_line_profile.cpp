@@ -17,7 +17,7 @@
 #include "view2d/line_profile.hpp"
 #include "view2d/profile_plot.hpp"
 
-using cineflow::ui::Frame;
+using cineflow::ui::Image;
 using cineflow::ui::ImageView;
 using cineflow::ui::LineProfile;
 using cineflow::ui::PhysicalPoint;
@@ -34,8 +34,8 @@ double analyticWidth(double sigma) {
   return 2.0 * sigma * std::sqrt(2.0 * 0.3 * std::log(10.0));
 }
 
-std::shared_ptr<Frame> gaussianFrame(double sigma, std::uint64_t sequence) {
-  auto frame = std::make_shared<Frame>();
+std::shared_ptr<Image> gaussianFrame(double sigma, std::uint64_t sequence) {
+  auto frame = std::make_shared<Image>();
   frame->header.sequence = sequence;
   frame->geometry = {300, 300, -7.475e-3, 0.05e-3, 2.525e-3, 0.05e-3};
   const auto& g = frame->geometry;

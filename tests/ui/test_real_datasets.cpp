@@ -136,7 +136,7 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
 
   std::map<std::uint64_t, std::vector<float>> shown;  // by the recording's frame index
   connect(&controller, &EngineController::frameReady, this,
-          [&](const std::shared_ptr<const ui::Frame>& frame) {
+          [&](const std::shared_ptr<const ui::Image>& frame) {
             if (frame->pixels.size() == reference.pixels()) {
               shown[frame->header.sourceIndex % reference.frames()] = frame->pixels;
             }
@@ -192,9 +192,9 @@ void TestRealDatasets::field2PointsFromThePanel() {
   QCOMPARE(controller.imagingParams().grid.dz, 0.01e-3);
   const double limitM = mode == static_cast<int>(process::ImagingMode::Iq) ? 0.03e-3 : 0.05e-3;
 
-  std::shared_ptr<const ui::Frame> shown;
+  std::shared_ptr<const ui::Image> shown;
   connect(&controller, &EngineController::frameReady, this,
-          [&](const std::shared_ptr<const ui::Frame>& frame) { shown = frame; });
+          [&](const std::shared_ptr<const ui::Image>& frame) { shown = frame; });
   QVERIFY(controller.start());
   QTRY_VERIFY_WITH_TIMEOUT(shown != nullptr, kFramesTimeoutMs);
   controller.stop();

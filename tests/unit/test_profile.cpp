@@ -189,6 +189,28 @@ class TestProfile : public QObject {
     QCOMPARE(stats.summary().count, std::size_t{0});
   }
 
+  // Ticks at a known spacing: the rate over the window, the same from the lock-free meter a
+  // reader polls while the writer ticks; stale after 2 s without a tick; reset forgets.
+  void rateMetersCountTicksPerSecond() {
+    profile::RateMeter meter(8);
+    profile::PublishedRateMeter published(8);
+    QCOMPARE(published.ratePerSecond(0.0), 0.0);
+    for (int i = 0; i < 20; ++i) {
+      const double t = 10.0 + 0.025 * i;  // 40 per second
+      meter.tick(t);
+      published.tick(t);
+    }
+    const double now = 10.0 + 0.025 * 19;
+    QVERIFY(std::abs(meter.ratePerSecond(now) - 40.0) < 1e-9);
+    QCOMPARE(published.ratePerSecond(now), meter.ratePerSecond(now));
+    QCOMPARE(published.ratePerSecond(now + 2.5), 0.0);
+    QCOMPARE(meter.ratePerSecond(now + 2.5), 0.0);
+    published.reset();
+    QCOMPARE(published.ratePerSecond(now), 0.0);
+    published.tick(now + 1.0);
+    QCOMPARE(published.ratePerSecond(now + 1.0), 0.0);  // one tick is no rate yet
+  }
+
   void timelineKeepsTheNewestInOrder() {
     profile::FrameTimeline timeline(5);
     std::vector<profile::FrameTiming> out;

@@ -236,13 +236,13 @@ QString EngineController::setImagingParams(const process::ImagingParams& params)
   return setSettings(ultrasound::makeSettings(params));
 }
 
-std::shared_ptr<Frame> EngineController::takeFreeFrame() {
+std::shared_ptr<Image> EngineController::takeFreeFrame() {
   for (const auto& frame : framePool_) {
     if (frame.use_count() == 1) {
       return frame;
     }
   }
-  auto frame = std::make_shared<Frame>();
+  auto frame = std::make_shared<Image>();
   if (framePool_.size() < kPooledFrames) {
     framePool_.push_back(frame);
   }
@@ -250,7 +250,7 @@ std::shared_ptr<Frame> EngineController::takeFreeFrame() {
 }
 
 void EngineController::pollFrame() {
-  std::shared_ptr<Frame> frame = takeFreeFrame();
+  std::shared_ptr<Image> frame = takeFreeFrame();
   frame->pixelsInCineloop = pixelsInCineloop_;
   if (pixelsInCineloop_) {
     const std::optional<acquire::FrameHeader> newest = engine_->cineloop().latest();

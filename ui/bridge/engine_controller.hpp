@@ -19,7 +19,7 @@
 
 #include "acquire/frame_source.hpp"
 #include "common/background_job.hpp"
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
 #include "pipeline/engine_types.hpp"
@@ -128,7 +128,7 @@ class EngineController : public QObject {
   // failed open, which leaves the previous source in place.
   void sourceChanged();
   void runningChanged(bool running);
-  void frameReady(std::shared_ptr<const cineflow::ui::Frame> frame);
+  void frameReady(std::shared_ptr<const cineflow::ui::Image> frame);
   void statsUpdated(const cineflow::pipeline::EngineStats& stats);
   void errorOccurred(const QString& message);
   // After setSettings() accepted new parameters.
@@ -139,7 +139,7 @@ class EngineController : public QObject {
   void failOpen(const QString& message);
   void pollFrame();
   void pollStats();
-  std::shared_ptr<Frame> takeFreeFrame();
+  std::shared_ptr<Image> takeFreeFrame();
 
   std::unique_ptr<compute::Backend> backend_;
   std::unique_ptr<pipeline::Engine> engine_;  // declared after backend_: destroyed before it
@@ -159,7 +159,7 @@ class EngineController : public QObject {
   bool failureReported_ = false;
   bool pixelsInCineloop_ = false;
   // Frames handed to views; one whose only owner is the pool is free to refill.
-  std::vector<std::shared_ptr<Frame>> framePool_;
+  std::vector<std::shared_ptr<Image>> framePool_;
 };
 
 }  // namespace cineflow::ui

@@ -157,7 +157,7 @@ bool CineloopPanel::showIndex(int index) {
     return false;
   }
   index = std::clamp(index, 0, entryCount() - 1);
-  std::shared_ptr<Frame> frame = takeFreeFrame();
+  std::shared_ptr<Image> frame = takeFreeFrame();
   const pipeline::Cineloop& cineloop = engine_.cineloop();
   const std::uint64_t wanted = entries_[static_cast<std::size_t>(index)].sequence;
   if (!cineloop.copyImage(wanted, frame->pixels, frame->header, frame->geometry)) {
@@ -188,13 +188,13 @@ bool CineloopPanel::showIndex(int index) {
   return true;
 }
 
-std::shared_ptr<Frame> CineloopPanel::takeFreeFrame() {
-  for (const std::shared_ptr<Frame>& frame : framePool_) {
+std::shared_ptr<Image> CineloopPanel::takeFreeFrame() {
+  for (const std::shared_ptr<Image>& frame : framePool_) {
     if (frame.use_count() == 1) {
       return frame;
     }
   }
-  auto frame = std::make_shared<Frame>();
+  auto frame = std::make_shared<Image>();
   if (framePool_.size() < kFramePoolSize) {
     framePool_.push_back(frame);
   }

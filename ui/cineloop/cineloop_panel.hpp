@@ -29,7 +29,7 @@
 
 #include "common/background_job.hpp"
 #include "common/colour_maps.hpp"
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "export/cineloop_export_dialog.hpp"
 #include "pipeline/engine.hpp"
 
@@ -106,7 +106,7 @@ class CineloopPanel : public QWidget {
 
  signals:
   // The frame to display (review mode only).
-  void frameSelected(std::shared_ptr<const cineflow::ui::Frame> frame);
+  void frameSelected(std::shared_ptr<const cineflow::ui::Image> frame);
   // A non-fatal problem (export failed, ...), for the status bar.
   void messageReady(const QString& message, bool isError);
   void exportProgress(int framesDone, int framesTotal);
@@ -117,7 +117,7 @@ class CineloopPanel : public QWidget {
   void reloadEntries();
   int nearestIndex(std::uint64_t sequence) const;
   bool showIndex(int index);
-  std::shared_ptr<Frame> takeFreeFrame();
+  std::shared_ptr<Image> takeFreeFrame();
   void advancePlayback();
   int playbackIntervalMs(int fromIndex) const;
   void followLive();
@@ -154,7 +154,7 @@ class CineloopPanel : public QWidget {
   QTimer playTimer_;    // single shot, re-armed with the next frame's real interval
   QTimer followTimer_;  // while live: keeps the timeline on the newest frame
   // Frames handed out; one only the pool still owns is free to refill (no steady allocation).
-  std::vector<std::shared_ptr<Frame>> framePool_;
+  std::vector<std::shared_ptr<Image>> framePool_;
 };
 
 }  // namespace cineflow::ui

@@ -179,7 +179,7 @@ QString forEachFrame(const pipeline::Cineloop& cineloop,
                      const std::vector<acquire::FrameHeader>& headers,
                      const ExportProgress& progress, const std::atomic<bool>* cancel, int& skipped,
                      Visit visit) {
-  Frame frame;  // reused: copyImage resizes its pixels once
+  Image frame;  // reused: copyImage resizes its pixels once
   int done = 0;
   for (const acquire::FrameHeader& listed : headers) {
     if (cancel != nullptr && cancel->load()) {
@@ -241,7 +241,7 @@ CineloopExportResult exportPng(const pipeline::Cineloop& cineloop,
   FramePicture picture(request.picture);
   int skipped = 0;
   const QString error =
-      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Image& frame) {
         const QString name = cineloopFrameFileName(frame.header.sequence);
         const QImage& image = picture.draw(
             frame, QStringLiteral("seq %1").arg(frame.header.sequence), request.measurements);
@@ -292,8 +292,8 @@ CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
   int skipped = 0;
   const PictureVideoResult video = writePictureVideo(
       QString::fromStdString(toPath(file).string()), fps, request.picture, request.measurements,
-      [&](const std::function<void(const Frame&)>& sink) {
-        return forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+      [&](const std::function<void(const Image&)>& sink) {
+        return forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Image& frame) {
           sink(frame);
           return QString();
         });
@@ -320,7 +320,7 @@ CineloopExportResult exportDicom(const pipeline::Cineloop& cineloop,
   pictures.frameTimeMs = rate > 0 ? 1000.0 / rate : 1000.0 / kFallbackVideoRateHz;
   int skipped = 0;
   const QString error =
-      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+      forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Image& frame) {
         if (!pictures.frames.empty() && !(frame.geometry == pictures.geometry)) {
           ++skipped;  // made before the grid changed: one file holds one grid
           return QString();
@@ -358,7 +358,7 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
     process::ImageGeometry geometry;
     int skipped = 0;
     const QString error =
-        forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Frame& frame) {
+        forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Image& frame) {
           if (!writer) {
             store::AttributeMap attributes = request.attributes;
             const std::vector<Measurement> marks =

@@ -6,8 +6,8 @@
 #include <QPainter>
 
 #include "measure/measurement_painter.hpp"
-#include "view2d/image_renderer.hpp"
 #include "view2d/flow_colour_bar.hpp"
+#include "view2d/image_renderer.hpp"
 #include "view2d/view_overlay.hpp"
 
 namespace cineflow::ui {
@@ -69,7 +69,7 @@ void FramePicture::prepare(const process::ImageGeometry& geometry) {
   levels_.resize(static_cast<std::size_t>(size.width()));
 }
 
-const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
+const QImage& FramePicture::draw(const Image& frame, const QString& caption,
                                  std::span<const Measurement> marks) {
   const process::ImageGeometry& geometry = frame.geometry;
   prepare(geometry);
@@ -152,7 +152,7 @@ const QImage& FramePicture::draw(const Frame& frame, const QString& caption,
   return picture_;
 }
 
-void FramePicture::paintMarks(const Frame& frame, std::span<const Measurement> marks) {
+void FramePicture::paintMarks(const Image& frame, std::span<const Measurement> marks) {
   const process::ImageGeometry& geometry = frame.geometry;
   // Pixel (i, k) covers [x0 + (i - 1/2) dx, ...): the image rectangle spans nx dx by nz dz.
   const double xLeft = geometry.x0 - 0.5 * geometry.dx;

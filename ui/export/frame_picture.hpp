@@ -17,7 +17,7 @@
 #include <QString>
 
 #include "common/colour_maps.hpp"
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "measure/measurement.hpp"
 #include "view2d/flow_display.hpp"
 
@@ -52,12 +52,12 @@ class FramePicture {
   // The frame drawn (RGB32). `caption`, if not empty, goes under the image's bottom-left corner
   // (annotations only). `marks`: measurements and annotations burnt in (measurement_painter.hpp),
   // those of this frame's sequence. The reference stays valid until the next call.
-  const QImage& draw(const Frame& frame, const QString& caption = {},
+  const QImage& draw(const Image& frame, const QString& caption = {},
                      std::span<const Measurement> marks = {});
 
  private:
   void prepare(const process::ImageGeometry& geometry);
-  void paintMarks(const Frame& frame, std::span<const Measurement> marks);
+  void paintMarks(const Image& frame, std::span<const Measurement> marks);
 
   PictureOptions options_;
   ColourTable colours_;

@@ -14,7 +14,7 @@ PictureVideoResult writePictureVideo(const QString& target, double framesPerSeco
   try {
     Mp4Writer writer(target.toStdString(), framesPerSecond);
     FramePicture picture(options);
-    result.error = feed([&](const Frame& frame) {
+    result.error = feed([&](const Image& frame) {
       writer.write(
           picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence), measurements));
     });

@@ -8,7 +8,7 @@
 
 #include <QString>
 
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "export/frame_picture.hpp"
 #include "measure/measurement.hpp"
 
@@ -16,7 +16,7 @@ namespace cineflow::ui {
 
 // Calls its argument once per frame, in order; returns "" or why it stopped early ("cancelled",
 // a frame that could not be read).
-using FrameFeed = std::function<QString(const std::function<void(const Frame&)>& sink)>;
+using FrameFeed = std::function<QString(const std::function<void(const Image&)>& sink)>;
 
 struct PictureVideoResult {
   int frames = 0;

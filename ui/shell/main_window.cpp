@@ -17,7 +17,6 @@
 #include <QToolBar>
 
 #include "acquisition/acquisition_panel.hpp"
-#include "modalities/ultrasound/mat_import_dialog.hpp"
 #include "acquisition/raw_recording.hpp"
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
@@ -29,12 +28,13 @@
 #include "modalities/oct/oct_panel.hpp"
 #include "modalities/ultrasound/doppler_panel.hpp"
 #include "modalities/ultrasound/imaging_panel.hpp"
+#include "modalities/ultrasound/mat_import_dialog.hpp"
 #include "profiler/profiler_feed.hpp"
 #include "profiler/status_indicators.hpp"
 #include "profiler/trace_capture.hpp"
 #include "registry/source_factory.hpp"
-#include "view2d/image_view.hpp"
 #include "view2d/display_controls.hpp"
+#include "view2d/image_view.hpp"
 #include "view3d/volume_3d_panel.hpp"
 #include "view3d/volume_view.hpp"
 #include "volumes/volume_controller.hpp"
@@ -54,7 +54,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
       controller_(std::make_unique<EngineController>(backend)),
       view_(new ImageView(this)),
       displayControls_(new DisplayControls(this)) {
-  qRegisterMetaType<std::shared_ptr<const Frame>>();
+  qRegisterMetaType<std::shared_ptr<const Image>>();
   qRegisterMetaType<pipeline::EngineStats>();
 
   setWindowTitle(QStringLiteral("Cineflow"));
@@ -316,7 +316,7 @@ void MainWindow::freeze() {
   showMessage(tr("Frozen: reviewing the cineloop (Left / Right step, P plays)"), false);
 }
 
-void MainWindow::onFrameReady(const std::shared_ptr<const Frame>& frame) {
+void MainWindow::onFrameReady(const std::shared_ptr<const Image>& frame) {
   if (autoGainPending_) {
     autoGainPending_ = false;
     std::vector<float> copied;

@@ -15,7 +15,7 @@
 #include <QMainWindow>
 #include <QString>
 
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "compute/backend.hpp"
 #include "shell/presets.hpp"
 #include "store/raw_recorder.hpp"
@@ -144,7 +144,7 @@ class MainWindow : public QMainWindow {
   QString sourceModality() const;  // "ultrasound" or "oct"
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
-  void onFrameReady(const std::shared_ptr<const Frame>& frame);
+  void onFrameReady(const std::shared_ptr<const Image>& frame);
   void onRunningChanged(bool running);
   void onOpenProgress(double fraction, const QString& what);
   void onError(const QString& message);

@@ -56,7 +56,7 @@ ImageRenderer::ImageRenderer() {
 
 ImageRenderer::~ImageRenderer() = default;  // the GL owners delete in reverse order of making
 
-void ImageRenderer::upload(const Frame& frame) {
+void ImageRenderer::upload(const Image& frame) {
   const auto& geometry = frame.geometry;
   if (geometry.nx <= 0 || geometry.nz <= 0 || geometry.layers < 1 ||
       frame.pixels.size() < geometry.values()) {

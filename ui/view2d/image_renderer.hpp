@@ -17,8 +17,8 @@
 
 #include "common/colour_maps.hpp"
 #include "common/display_geometry.hpp"
-#include "common/frame.hpp"
 #include "common/gl_object.hpp"
+#include "common/image.hpp"
 #include "view2d/flow_display.hpp"
 
 namespace cineflow::ui {
@@ -33,7 +33,7 @@ class ImageRenderer {
   ImageRenderer& operator=(const ImageRenderer&) = delete;
 
   // Reallocates the texture only when the geometry changed; otherwise updates it in place.
-  void upload(const Frame& frame);
+  void upload(const Image& frame);
   bool hasImage() const { return textureWidth_ > 0; }
 
   // For writers other than upload() (the CUDA interop path): makes the image texture nx x

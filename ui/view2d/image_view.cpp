@@ -133,7 +133,7 @@ void ImageView::uploadDisplayedFrame() {
     }
   }
   // The host path for a frame left in the cineloop: one blocking copy, then glTexSubImage2D.
-  auto copy = std::make_shared<Frame>();
+  auto copy = std::make_shared<Image>();
   if (liveSource_->cineloop().copyImage(displayed_->header.sequence, copy->pixels, copy->header,
                                         copy->geometry) ||
       liveSource_->cineloop().copyImage(std::nullopt, copy->pixels, copy->header, copy->geometry)) {
@@ -154,7 +154,7 @@ bool ImageView::uploadFromCineloop() {
   if (!deviceUpload_->upload(*renderer_, cineloop, std::nullopt, header, geometry)) {
     return false;
   }
-  auto newest = std::make_shared<Frame>();
+  auto newest = std::make_shared<Image>();
   newest->header = header;
   newest->geometry = geometry;
   newest->pixelsInCineloop = true;
@@ -303,7 +303,7 @@ QRect ImageView::scaleBarRect() const {
   return scaleBarFor({image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM}).bar;
 }
 
-void ImageView::setFrame(std::shared_ptr<const Frame> frame) {
+void ImageView::setFrame(std::shared_ptr<const Image> frame) {
   pending_ = std::move(frame);
   update();
 }

@@ -33,7 +33,7 @@
 
 #include "common/colour_maps.hpp"
 #include "common/display_geometry.hpp"
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "measure/measurement.hpp"
 #include "process/image_region.hpp"
 #include "profile/stage_probe.hpp"
@@ -96,7 +96,7 @@ class ImageView : public QOpenGLWidget {
   // Frames painted so far (each new frame counts once, however often it is repainted).
   std::uint64_t framesDisplayed() const { return framesDisplayed_; }
   // The frame currently on screen (null before the first paint of a frame).
-  const std::shared_ptr<const Frame>& displayedFrame() const { return displayed_; }
+  const std::shared_ptr<const Image>& displayedFrame() const { return displayed_; }
   // Empty unless OpenGL could not be initialised; then the reason.
   const QString& renderingError() const { return renderingError_; }
 
@@ -175,7 +175,7 @@ class ImageView : public QOpenGLWidget {
   std::span<const float> displayedHostLayer(int layer);
 
  public slots:
-  void setFrame(std::shared_ptr<const Frame> frame);
+  void setFrame(std::shared_ptr<const Image> frame);
   void setGainDb(double gainDb);
   void setDynamicRangeDb(double dynamicRangeDb);  // clamped to >= 1 dB
   void setColourMap(cineflow::ui::ColourMap map);
@@ -258,8 +258,8 @@ class ImageView : public QOpenGLWidget {
   // The overlay paints straight into the bound framebuffer through this rather than through the
   // widget, because QWidget::grab() redirects painters opened on the widget to its pixmap.
   std::unique_ptr<QOpenGLPaintDevice> overlayDevice_;
-  std::shared_ptr<const Frame> pending_;  // arrived, not yet uploaded
-  std::shared_ptr<const Frame>
+  std::shared_ptr<const Image> pending_;  // arrived, not yet uploaded
+  std::shared_ptr<const Image>
       displayed_;  // in the texture (kept to re-upload after a context loss)
   double gainDb_ = 0.0;
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;

@@ -76,7 +76,7 @@ void MipTriptych::arrange(int lead) {
 
 void MipTriptych::setImages(const VolumeImages& images) {
   if (!hasCompanion_ && images.alongY && images.alongZ) {
-    const auto area = [](const Frame& frame) {
+    const auto area = [](const Image& frame) {
       return frame.geometry.nx * frame.geometry.dx * frame.geometry.nz * frame.geometry.dz;
     };
     const int lead = area(*images.alongZ) > area(*images.alongY) ? 1 : 0;
@@ -84,7 +84,7 @@ void MipTriptych::setImages(const VolumeImages& images) {
       arrange(lead);
     }
   }
-  const std::shared_ptr<const Frame> frames[3] = {images.alongY, images.alongZ, images.alongX};
+  const std::shared_ptr<const Image> frames[3] = {images.alongY, images.alongZ, images.alongX};
   for (int i = 0; i < 3; ++i) {
     if (frames[i]) {
       views_[i]->setFrame(frames[i]);

@@ -23,11 +23,11 @@ QString fileKey(const QString& path) {
   return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
 }
 
-std::shared_ptr<const Frame> frameFrom(const compute::Backend& backend,
+std::shared_ptr<const Image> frameFrom(const compute::Backend& backend,
                                        compute::DeviceSpan<const float> pixels,
                                        const process::ImageGeometry& geometry,
                                        const acquire::FrameHeader& header) {
-  auto frame = std::make_shared<Frame>();
+  auto frame = std::make_shared<Image>();
   frame->header = header;
   frame->geometry = geometry;
   frame->pixels.resize(pixels.size());

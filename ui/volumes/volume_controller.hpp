@@ -19,7 +19,7 @@
 #include <QTimer>
 
 #include "bridge/engine_controller.hpp"
-#include "common/frame.hpp"
+#include "common/image.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"
 #include "volumes/volume_data.hpp"
@@ -32,10 +32,10 @@ class MeasurementList;
 // Frame the views can show (the projections' geometry names their own axes).
 struct VolumeImages {
   process::VolumeInfo info;
-  std::vector<std::shared_ptr<const Frame>> slices;  // [ny], each [z][x]
-  std::shared_ptr<const Frame> alongY;               // [z][x]: through the slab
-  std::shared_ptr<const Frame> alongZ;               // [y][x]: en face (rows: elevation)
-  std::shared_ptr<const Frame> alongX;               // [y][z]: side view (columns: depth)
+  std::vector<std::shared_ptr<const Image>> slices;  // [ny], each [z][x]
+  std::shared_ptr<const Image> alongY;               // [z][x]: through the slab
+  std::shared_ptr<const Image> alongZ;               // [y][x]: en face (rows: elevation)
+  std::shared_ptr<const Image> alongX;               // [y][z]: side view (columns: depth)
 };
 
 // Where a buffered volume came from, noted when the controller first sees it: the modality and

@@ -33,7 +33,7 @@ QString megabytes(std::size_t bytes) {
                       : QStringLiteral("%1 MB").arg(value / 1e6, 0, 'f', 1);
 }
 
-QIcon thumbnail(const Frame& frame, double gainDb, double dynamicRangeDb) {
+QIcon thumbnail(const Image& frame, double gainDb, double dynamicRangeDb) {
   FramePicture picture({{gainDb, dynamicRangeDb, ColourMap::Grey, {}}, false});
   return QIcon(QPixmap::fromImage(picture.draw(frame).scaled(
       kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));

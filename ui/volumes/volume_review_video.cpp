@@ -48,7 +48,7 @@ bool VolumeReviewPanel::exportSlicesVideo(const QString& path, double framesPerS
     return false;
   }
   // What the thread needs, copied: the slices are shared, immutable frames.
-  const std::vector<std::shared_ptr<const Frame>> slices = shown_.slices;
+  const std::vector<std::shared_ptr<const Image>> slices = shown_.slices;
   const PictureOptions options{{view_->gainDb(), view_->dynamicRangeDb(), view_->colourMap(), {}},
                                true};
   const std::vector<Measurement> marks = measurements_ != nullptr

@@ -10,7 +10,7 @@
 
 #include <QGroupBox>
 
-#include "common/frame.hpp"  // ColourBox as a Qt meta-type
+#include "common/image.hpp"  // ColourBox as a Qt meta-type
 #include "ultrasound/imaging_params.hpp"
 #include "view2d/flow_display.hpp"
 

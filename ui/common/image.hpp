@@ -1,6 +1,7 @@
 #pragma once
-// A completed B-mode image as the GUI sees it: an immutable host copy shared between the
-// EngineController (which fills it) and the views (which display it).
+// A completed image as the GUI sees it (B-mode, OCT, a volume's slice or projection): an
+// immutable host copy shared between the EngineController (which fills it) and the views (which
+// display it).
 
 #include <memory>
 #include <vector>
@@ -13,7 +14,7 @@
 
 namespace cineflow::ui {
 
-struct Frame {
+struct Image {
   acquire::FrameHeader header;
   process::ImageGeometry geometry;
   std::vector<float> pixels;  // dB, [z][x], geometry.pixels() values; empty when in the cineloop
@@ -29,6 +30,6 @@ struct Frame {
 
 // Signals carry these by value (queued connections and signal spies copy them), so Qt must know
 // them; declared here, before any moc output instantiates them.
-Q_DECLARE_METATYPE(std::shared_ptr<const cineflow::ui::Frame>)
+Q_DECLARE_METATYPE(std::shared_ptr<const cineflow::ui::Image>)
 Q_DECLARE_METATYPE(cineflow::pipeline::EngineStats)
 Q_DECLARE_METATYPE(cineflow::process::ColourBox)
