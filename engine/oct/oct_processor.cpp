@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,16 @@ void OctProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& 
   });
 }
 
-std::vector<tune::TunableStage> OctProcessor::tunableStages(compute::Backend& backend) {
+cpu::OctCpuChain& OctProcessor::cpuChain() const {
   cpu::OctCpuChain* chain = chain_.cpuKernel();
-  if (chain == nullptr || geometry_.pixels() == 0) {
+  if (chain == nullptr) {
+    throw std::logic_error("OCT processor: the CPU transform is not configured");
+  }
+  return *chain;
+}
+
+std::vector<tune::TunableStage> OctProcessor::tunableStages(compute::Backend& backend) {
+  if (chain_.cpuKernel() == nullptr || geometry_.pixels() == 0) {
     return {};
   }
   if (!tuneStream_) {
@@ -90,10 +98,11 @@ std::vector<tune::TunableStage> OctProcessor::tunableStages(compute::Backend& ba
   stage.problem = std::to_string(acquisition_.imagedAscans()) + " A-scans of " +
                   std::to_string(acquisition_.samples) + " samples";
   stage.variants = cpu::OctCpuChain::variantNames();
-  stage.select = [chain](std::size_t index) { chain->selectVariant(index); };
-  stage.runOnce = [this, chain, buffers] {
-    chain->enqueueTransform(*tuneStream_, buffers->raw.data(), background_.data(),
-                            buffers->image.data(), false);
+  // The chain is looked up at each call: a reconfiguration makes a new one.
+  stage.select = [this](std::size_t index) { cpuChain().selectVariant(index); };
+  stage.runOnce = [this, buffers] {
+    cpuChain().enqueueTransform(*tuneStream_, buffers->raw.data(), background_.data(),
+                                buffers->image.data(), false);
     tune::finishTuningRun(*tuneStream_, "the OCT transform");
   };
   std::vector<tune::TunableStage> stages;

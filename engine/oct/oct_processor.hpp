@@ -61,6 +61,9 @@ class OctProcessor final : public modality::FrameProcessor {
   process::ImageGeometry geometry_;
   bool rollingBackground_ = true;
   compute::DeviceBuffer<float> background_;  // [samples]
+  // The CPU chain, for the tuner's runs; std::logic_error when the CUDA chain is the one made.
+  cpu::OctCpuChain& cpuChain() const;
+
   compute::Twin<cpu::OctCpuChain, cuda::OctCudaChain> chain_;
   std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
 };
