@@ -61,7 +61,14 @@ class Twin {
     }
   }
 
-  bool made() const { return cpu_ != nullptr || cudaKernel() != nullptr; }
+  bool made() const {
+    if constexpr (kCudaBuilt) {
+      if (cuda_) {
+        return true;
+      }
+    }
+    return cpu_ != nullptr;
+  }
 
   // Calls `f` with the kernel made last (a const Cpu& or a const Cuda&). Throws std::logic_error
   // "<stage>: not configured" when none is made.
@@ -109,13 +116,6 @@ class Twin {
       throw std::logic_error(std::string(stage) + ": not configured");
     }
     return *cpu_;
-  }
-  const void* cudaKernel() const {
-    if constexpr (kCudaBuilt) {
-      return cuda_.get();
-    } else {
-      return nullptr;
-    }
   }
 
   std::unique_ptr<Cpu> cpu_;

@@ -373,8 +373,8 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
       }
     });
   }
-  // The header travels by value: the engine may reuse `slot` before this callback has run. The
-  // decode status does not: the engine waits for `released` before it reuses a staged slot.
+  // The engine waits for `released` (recorded below) before it reuses `slot`, so the callbacks may
+  // read the slot's decode status and observed copy in place.
   const int* status = staged ? slot.statusHost.data() : nullptr;
   notify->enqueueHost([this, loopSlot, header = slot.header, fresh = slot.fresh, status] {
     if (status != nullptr && *status != 0) {

@@ -2,7 +2,6 @@
 
 #include <iostream>
 #include <string>
-#include <utility>
 
 #include "compute/cuda/cuda_check.hpp"
 
@@ -17,7 +16,6 @@ void checkCufft(cufftResult status, const char* what) {
 
 CufftPlan::CufftPlan(Backend& backend, const char* what, const FftLayout& layout, cufftType type) {
   checkCufft(cufftCreate(&plan_), what);
-  made_ = true;
   try {
     checkCufft(cufftSetAutoAllocation(plan_, 0), what);
     int n[1] = {layout.size};
@@ -32,36 +30,15 @@ CufftPlan::CufftPlan(Backend& backend, const char* what, const FftLayout& layout
       checkCufft(cufftSetWorkArea(plan_, work_.data()), what);
     }
   } catch (...) {
-    destroy();
+    cufftDestroy(plan_);  // the destructor does not run for a constructor that threw
     throw;
   }
 }
 
 CufftPlan::~CufftPlan() {
-  destroy();
-}
-
-CufftPlan::CufftPlan(CufftPlan&& other) noexcept
-    : plan_(std::exchange(other.plan_, 0)),
-      made_(std::exchange(other.made_, false)),
-      work_(std::move(other.work_)) {}
-
-CufftPlan& CufftPlan::operator=(CufftPlan&& other) noexcept {
-  if (this != &other) {
-    destroy();
-    plan_ = std::exchange(other.plan_, 0);
-    made_ = std::exchange(other.made_, false);
-    work_ = std::move(other.work_);
-  }
-  return *this;
-}
-
-void CufftPlan::destroy() noexcept {
-  if (made_ && cufftDestroy(plan_) != CUFFT_SUCCESS) {
+  if (cufftDestroy(plan_) != CUFFT_SUCCESS) {
     std::cerr << "cineflow: cufftDestroy failed\n";
   }
-  made_ = false;
-  plan_ = 0;
 }
 
 }  // namespace cineflow::compute::cuda

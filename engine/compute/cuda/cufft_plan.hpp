@@ -3,6 +3,7 @@
 // rule 2): the plan is made without cuFFT's own allocation (cufftSetAutoAllocation 0), and its
 // work area is a DeviceBuffer, so the device memory budget counts it and a shortage is the
 // budget's clear error, not a cuFFT status. The destructor destroys the plan, then the area frees.
+// Held by pointer where a header must not include cuFFT (the kernels' headers are plain C++).
 
 #include <cufft.h>
 
@@ -24,24 +25,17 @@ struct FftLayout {
 
 class CufftPlan {
  public:
-  CufftPlan() = default;
   // Throws CudaError naming `what` when cuFFT refuses the plan, std::runtime_error from the
   // backend when the work area does not fit the budget.
   CufftPlan(Backend& backend, const char* what, const FftLayout& layout, cufftType type);
   ~CufftPlan();
-  CufftPlan(CufftPlan&& other) noexcept;
-  CufftPlan& operator=(CufftPlan&& other) noexcept;
   CufftPlan(const CufftPlan&) = delete;
   CufftPlan& operator=(const CufftPlan&) = delete;
 
   cufftHandle get() const { return plan_; }
-  std::size_t workBytes() const { return work_.bytes(); }
 
  private:
-  void destroy() noexcept;
-
   cufftHandle plan_ = 0;
-  bool made_ = false;
   DeviceBuffer<std::byte> work_;
 };
 

@@ -2,8 +2,6 @@
 #include <cufft.h>
 
 #include <cmath>
-#include <iostream>
-#include <string>
 
 #include "compute/annotate.hpp"
 #include "compute/cuda/cuda_check.hpp"

@@ -10,8 +10,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
@@ -37,10 +35,6 @@ class OctCudaChain {
   // right-to-left B-scans) into column columns - 1 - a.
   void enqueueTransform(compute::Stream& stream, const std::uint16_t* raw, const float* background,
                         float* image, bool reverse) const;
-  // One implementation (the tuner's variants are the CPU twin's).
-  static std::vector<std::string> variantNames() { return {"kernels"}; }
-  void selectVariant(std::size_t /*index*/) {}
-  std::size_t variant() const { return 0; }
 
  private:
   void enqueueSpectra(compute::Stream& stream, const std::uint16_t* raw,

@@ -3,7 +3,6 @@
 // distance 1): R2C, the Hilbert weights on the half spectrum, C2C inverse, magnitude / N.
 #include <cufft.h>
 
-#include <iostream>
 #include <stdexcept>
 #include <string>
 
