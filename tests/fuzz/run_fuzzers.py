@@ -16,13 +16,16 @@ a resident set past 2 GiB, or undefined behaviour. The input that did it stays i
 * inside HDF5 or matio, called from one of Cineflow's readers, on a damaged file: a defect of that
   library which Cineflow cannot mend (known_library_defects.txt names the ones seen). It is
   counted and kept (BUILD_DIR/artifacts/library/), and the harness goes on from where it stopped,
-  with the next seed, until it has run its inputs. A library defect not in that list fails the run,
-  so that a new one is looked at.
+  with the next seed, until it has run its inputs (an input of the corpus that did it leaves the
+  corpus, or it would stop every restart). A library defect not in that list fails the run, so
+  that a new one is looked at; so does the same input stopping it twice, or more than
+  LIBRARY_FINDS_LIMIT restarts.
 
 Prints one line per harness: the inputs it ran and what it found. Exit status 1 when any failed.
 """
 import argparse
 import fnmatch
+import hashlib
 import os
 import pathlib
 import re
@@ -33,6 +36,9 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 LIBRARIES = ("libhdf5", "libmatio")
+# Restarts after known library defects one harness may take: past it the run fails, as a sign
+# that something keeps stopping it rather than that the libraries are fragile.
+LIBRARY_FINDS_LIMIT = 100
 # Frames that are the machinery around a defect, not where it is.
 MACHINERY = re.compile(
     r"__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|libc\.so|libstdc\+\+|"
@@ -120,7 +126,7 @@ def run_harness(harness, build, runs, seconds, known):
     log_path = build / f"{name}.log"
     log_path.write_text("")
     dictionary = HERE / f"{name[len('fuzz_'):]}.dict"
-    executed, seed, library_finds = 0, 1, []
+    executed, seed, library_finds, stopped_by = 0, 1, [], set()
     deadline = time.monotonic() + seconds
     while True:
         options = [f"-seed={seed}", "-timeout=10", "-rss_limit_mb=2048", "-malloc_limit_mb=1024",
@@ -151,10 +157,17 @@ def run_harness(harness, build, runs, seconds, known):
             where_again, what_again = classify(again)
             if where_again != "unknown":
                 where, what, log = where_again, what_again, log + again
-        if where == "library" and any(fnmatch.fnmatchcase(what, pattern) for pattern in known) \
-                and len(library_finds) < 25:
-            if artifact and pathlib.Path(artifact.group(1)).exists():
-                shutil.move(artifact.group(1), artifacts / "library" / pathlib.Path(artifact.group(1)).name)
+        known_defect = where == "library" and any(fnmatch.fnmatchcase(what, pattern) for pattern in known)
+        digest = ""
+        if known_defect and artifact and pathlib.Path(artifact.group(1)).exists():
+            found = pathlib.Path(artifact.group(1))
+            digest = hashlib.sha1(found.read_bytes()).hexdigest()
+            shutil.move(found, artifacts / "library" / found.name)
+            # An input of the corpus (libFuzzer names them by their SHA-1) that stopped the
+            # harness would stop it again at each restart, while the corpus is read: it leaves.
+            (corpus / digest).unlink(missing_ok=True)
+        if known_defect and digest not in stopped_by and len(library_finds) < LIBRARY_FINDS_LIMIT:
+            stopped_by.add(digest)
             library_finds.append(what)
             seed += 1
             if (executed >= runs) if seconds == 0 else (time.monotonic() >= deadline):
@@ -162,8 +175,14 @@ def run_harness(harness, build, runs, seconds, known):
             continue
         print(log[-6000:], file=sys.stderr)
         reproducer = artifact.group(1) if artifact else "(none written)"
-        label = "a new library defect (add it to known_library_defects.txt once looked at)" \
-            if where == "library" else "a defect"
+        if known_defect and digest in stopped_by:
+            label = f"the same input ({digest}) stopped the harness twice, in a known library defect"
+        elif known_defect:
+            label = f"more than {LIBRARY_FINDS_LIMIT} inputs hit known library defects"
+        elif where == "library":
+            label = "a new library defect (add it to known_library_defects.txt once looked at)"
+        else:
+            label = "a defect"
         return False, executed, [f"{label}: {what}; reproducer {reproducer}"]
 
 
