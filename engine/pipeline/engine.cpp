@@ -64,8 +64,7 @@ void Engine::setProcessor(std::unique_ptr<modality::FrameProcessor> processor) {
 }
 
 void Engine::setRawFrameTap(std::shared_ptr<const RawFrameTap> tap) {
-  std::lock_guard lock(impl_->tapMutex);
-  impl_->rawFrameTap = std::move(tap);
+  impl_->rawTap.set(std::move(tap));
 }
 
 void Engine::setFrameObserver(FrameObserver observer) {
@@ -87,11 +86,7 @@ void Engine::setVolumeCallback(process::VolumeCallback callback) {
 }
 
 void Engine::setTraceRecorder(std::shared_ptr<profile::TraceRecorder> recorder) {
-  {
-    std::lock_guard lock(impl_->traceMutex);
-    impl_->requestedTrace = std::move(recorder);
-  }
-  impl_->traceRequestPending = true;
+  impl_->trace.request(std::move(recorder));
 }
 
 process::VolumeLock Engine::lockLatestVolume() const {
@@ -160,12 +155,15 @@ void Engine::start() {
   impl_->configureForStart();
   impl_->source->startAcquisition();  // a live source's hardware or stream: last, it may throw
   impl_->setState(EngineState::Running);
-  impl_->engineThread = std::thread([impl = impl_.get()] { impl->engineLoop(); });
-  impl_->acquisitionThread = std::thread([impl = impl_.get()] { impl->acquisitionLoop(); });
+  EngineSession& run = *impl_->session;
+  run.engineThread = std::thread([impl = impl_.get(), &run] { impl->engineLoop(run); });
+  run.acquisitionThread = std::thread([impl = impl_.get(), &run] { impl->acquisitionLoop(run); });
 }
 
 void Engine::stop() {
-  impl_->stopRequested = true;
+  if (const std::shared_ptr<EngineSession> run = impl_->currentSession()) {
+    run->stopRequested = true;
+  }
   impl_->ring.requestStop();
   if (impl_->source) {
     impl_->source->stopAcquisition();  // ends a live source's wait for its next frame
@@ -228,9 +226,13 @@ EngineStats Engine::stats() const {
     s.state = impl_->state;
     s.error = impl_->error;
   }
-  s.acquired = impl_->acquired;
-  s.dropped = impl_->dropped;
-  s.lost = impl_->lost;
+  if (const std::shared_ptr<EngineSession> run = impl_->currentSession()) {
+    s.acquired = run->acquired;
+    s.dropped = run->dropped;
+    s.lost = run->lost;
+    s.damaged = run->damaged;
+    s.processed = run->processed;
+  }
   {
     std::lock_guard lock(impl_->sourceMutex);  // any thread polls; setSource() replaces it
     if (impl_->source) {
@@ -238,55 +240,16 @@ EngineStats Engine::stats() const {
       s.lostByKind = impl_->source->lostFramesByKind().since(impl_->lostByKindAtStart);
     }
   }
-  s.damaged = impl_->damaged;
-  s.processed = impl_->processed;
   s.volumes = impl_->volumes.completed();
   s.volumesAbandoned = impl_->volumes.abandoned();
   s.ringSlots = impl_->ring.slotCount();
   s.ringOccupancy = s.ringSlots > 0 ? impl_->ring.occupancy() : 0;
-  // The engine thread records every frame under statsMutex: copy the samples under it and sort
-  // them outside, so that a poll never stalls the frame loop for the order statistics.
-  std::vector<std::string> names;
-  std::vector<profile::RollingStats> stages;
-  profile::RollingStats frames;
-  profile::RollingStats latency;
-  profile::RollingStats mip;
-  {
-    std::lock_guard lock(impl_->statsMutex);
-    const double now = impl_->secondsSinceEpoch();
-    s.acquisitionFps = impl_->acquisitionRate.ratePerSecond(now);
-    s.processingFps = impl_->processingRate.ratePerSecond(now);
-    s.lastDamage = impl_->lastDamage;
-    s.variants = impl_->choices;
-    s.tuneNote = impl_->tuneNote;
-    names = impl_->stageNames;
-    stages = impl_->stageStats;
-    frames = impl_->frameStats;
-    latency = impl_->latencyStats;
-    mip = impl_->mipStats;
-  }
-  const auto variantOf = [&s](const std::string& stage) {
-    for (const tune::StageChoice& choice : s.variants) {
-      if (choice.stage == stage) {
-        return choice.variant;
-      }
-    }
-    return std::string();
-  };
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    s.stages.push_back(toStageStats(names[i], stages[i].summary()));
-    s.stages.back().variant = variantOf(names[i]);
-  }
-  s.frameMedianMs = frames.summary().median;
-  s.latency = toStageStats("latency", latency.summary());
-  s.mip = toStageStats("mip", mip.summary());
-  s.mip.variant = variantOf("mip");
+  impl_->statistics.fill(s);
   return s;
 }
 
 void Engine::copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const {
-  std::lock_guard lock(impl_->statsMutex);
-  impl_->timeline.copyLast(frames, out);
+  impl_->statistics.copyTimeline(frames, out);
 }
 
 bool Engine::copyLatest(std::uint64_t lastSequence, std::vector<float>& pixels,
@@ -299,13 +262,24 @@ bool Engine::copyLatest(std::uint64_t lastSequence, std::vector<float>& pixels,
          header.sequence != lastSequence;
 }
 
-void Engine::Impl::joinThreads() {
+void EngineSession::join() {
   if (acquisitionThread.joinable()) {
     acquisitionThread.join();
   }
   if (engineThread.joinable()) {
     engineThread.join();
   }
+}
+
+void Engine::Impl::joinThreads() {
+  if (const std::shared_ptr<EngineSession> run = currentSession()) {
+    run->join();
+  }
+}
+
+std::shared_ptr<EngineSession> Engine::Impl::currentSession() const {
+  std::lock_guard lock(sessionMutex);
+  return session;
 }
 
 void Engine::Impl::setState(EngineState next, const std::string& message) {
@@ -322,7 +296,9 @@ void Engine::Impl::setState(EngineState next, const std::string& message) {
 
 void Engine::Impl::fail(const std::string& message) {
   setState(EngineState::Failed, message);
-  stopRequested = true;
+  if (const std::shared_ptr<EngineSession> run = currentSession()) {
+    run->stopRequested = true;
+  }
   ring.requestStop();
   source->stopAcquisition();
   ring.close();
@@ -365,8 +341,8 @@ void Engine::Impl::configureForStart() {
   const std::size_t stagedBytes = staging ? process::stagedCapacity(stored, frameBytes) : 0;
   if (staging) {
     decoder.configure(backend, frameBytes);
-    tapFrame.resize(frameBytes);
   }
+  rawTap.configure(stored, frameBytes);
   ring.configure(backend, config.hostRingSlots, frameBytes, stagedBytes);
   if (!upload) {
     upload = backend.createStream("upload");
@@ -374,14 +350,13 @@ void Engine::Impl::configureForStart() {
     notify = backend.createStream("notify");
     endpoint = backend.createStream("endpoint");
   }
-  inFlight.clear();
-  inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
-  for (InFlightSlot& slot : inFlight) {
+  auto run = std::make_shared<EngineSession>(source->lostFrames());
+  run->inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
+  for (InFlightSlot& slot : run->inFlight) {
     slot.raw = compute::DeviceBuffer<std::byte>(backend, frameBytes);
     slot.staged = compute::DeviceBuffer<std::byte>(backend, stagedBytes);
     slot.status = compute::DeviceBuffer<int>(backend, staging ? 1 : 0);
     slot.statusHost = compute::PinnedBuffer<int>(backend, staging ? 1 : 0);
-    slot.chunk = {};
     slot.decodeStart = backend.createEvent();
     slot.decoded = backend.createEvent();
     slot.released = backend.createSyncEvent();
@@ -395,41 +370,28 @@ void Engine::Impl::configureForStart() {
   }
 
   // A recorder requested before start sees the first frame: take it up here, before the threads.
-  if (!traceAnchor) {
-    traceAnchor = backend.createEvent();
-  }
-  traceRequestPending = true;  // sets both threads' recorders, null included
-  adoptTraceRequest();
+  trace.adopt(backend, *compute, true);
 
   // The stages' and the volumes' buffers are all in place. A run too short to pay back the
   // measuring (EngineConfig::tuningPaybackFrames) takes the history's choice, else the default.
+  statistics.startRun(static_cast<std::size_t>(config.statsWindow));
   tuneStages(runPaysForTuning(config), false);
-  adoptStageNames();
+  adoptStageNames(*run);
   {
     std::lock_guard sourceLock(sourceMutex);
     lostByKindAtStart = source->lostFramesByKind();
   }
-  std::lock_guard lock(statsMutex);
-  const auto window = static_cast<std::size_t>(config.statsWindow);
-  frameStats = profile::RollingStats(window);
-  latencyStats = profile::RollingStats(window);
-  mipStats = profile::RollingStats(window);
-  timeline.clear();
-  acquisitionRate.reset();
-  processingRate = profile::RateMeter();
-  stopRequested = false;
-  acquired = 0;
-  dropped = 0;
-  lost = 0;
-  lostAtStart = source->lostFrames();
-  damaged = 0;
-  lastDamage.clear();
-  processed = 0;
+  std::lock_guard lock(sessionMutex);
+  session = std::move(run);
 }
 
-void Engine::Impl::adoptStageNames() {
+std::size_t Engine::Impl::firstProcessorRow() const {
+  return stored.codec != acquire::ChunkCodec::None ? 2 : 1;
+}
+
+void Engine::Impl::adoptStageNames(EngineSession& run) {
   const auto names = processor->stageNames();
-  for (InFlightSlot& slot : inFlight) {
+  for (InFlightSlot& slot : run.inFlight) {
     slot.marks.resize(names.size() + 1);
     for (auto& mark : slot.marks) {
       if (!mark) {
@@ -437,18 +399,13 @@ void Engine::Impl::adoptStageNames() {
       }
     }
   }
-  {
-    std::lock_guard lock(statsMutex);
-    stageNames.assign({"upload"});
-    if (stored.codec != acquire::ChunkCodec::None) {
-      stageNames.emplace_back("decode");
-    }
-    stageNames.insert(stageNames.end(), names.begin(), names.end());
-    stageStats.assign(stageNames.size(),
-                      profile::RollingStats(static_cast<std::size_t>(config.statsWindow)));
-    timeline.clear();
+  stageRows.assign({"upload"});
+  if (stored.codec != acquire::ChunkCodec::None) {
+    stageRows.emplace_back("decode");
   }
-  rebuildDriftWatches();
+  stageRows.insert(stageRows.end(), names.begin(), names.end());
+  stageMs.assign(stageRows.size(), -1.0);
+  statistics.setStages(stageRows);
 }
 
 void Engine::Impl::tuneStages(bool mayMeasure, bool remeasure) {
@@ -483,30 +440,12 @@ void Engine::Impl::tuneStages(bool mayMeasure, bool remeasure) {
       driftedStages.clear();
     }
   }
-  std::lock_guard lock(statsMutex);
-  choices = std::move(made);
-  tuneNote.clear();
-}
-
-void Engine::Impl::rebuildDriftWatches() {
-  std::lock_guard lock(statsMutex);
-  driftWatches.clear();
-  for (const tune::StageChoice& choice : choices) {
-    const tune::VariantTiming* timing = choice.entry.timing(choice.variant);
-    const auto it = std::find(stageNames.begin(), stageNames.end(), choice.stage);
-    if (timing != nullptr && it != stageNames.end()) {
-      driftWatches.push_back({static_cast<std::size_t>(it - stageNames.begin()), choice.stage,
-                              tune::DriftWatch(timing->ms)});
-    }
-  }
+  statistics.setChoices(std::move(made));
 }
 
 bool Engine::Impl::stageNamesChanged() const {
   const auto names = processor->stageNames();
-  std::lock_guard lock(statsMutex);
-  const std::ptrdiff_t first = stored.codec != acquire::ChunkCodec::None ? 2 : 1;
-  return static_cast<std::ptrdiff_t>(stageNames.size()) < first ||
-         !std::equal(names.begin(), names.end(), stageNames.begin() + first, stageNames.end());
+  return !statistics.stagesFrom(firstProcessorRow(), names);
 }
 
 void Engine::Impl::configureImageStorage() {
@@ -525,10 +464,6 @@ int Engine::Impl::sliceOf(const acquire::FrameHeader& header) const {
   return config.framesPerVolume > 0
              ? static_cast<int>(header.sourceIndex % static_cast<std::uint64_t>(k))
              : header.slice.sliceIndex;
-}
-
-double Engine::Impl::secondsSinceEpoch() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch).count();
 }
 
 }  // namespace cineflow::pipeline

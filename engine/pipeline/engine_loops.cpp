@@ -1,7 +1,6 @@
 // The acquisition thread and the engine thread (DESIGN.md §3).
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <thread>
 
@@ -22,35 +21,7 @@ std::int64_t nowNs() {
   return profile::steadyNowNs();
 }
 
-void Engine::Impl::adoptTraceRequest() {
-  if (!traceRequestPending.exchange(false)) {
-    return;
-  }
-  std::shared_ptr<profile::TraceRecorder> next;
-  {
-    std::lock_guard lock(traceMutex);
-    next = requestedTrace;
-  }
-  if (next) {
-    traceTracks = {next->track("cf-acquire"), next->track("upload stream"),
-                   next->track("compute stream"), next->track("endpoint stream")};
-    // Device times reach the host clock through one event completed at a known host time.
-    compute->record(*traceAnchor);
-    traceAnchor->synchronize();
-    traceAnchorNs = nowNs();
-  }
-  trace = next;
-  std::lock_guard lock(traceMutex);
-  acquireTracing = next != nullptr;
-  acquireTrace = std::move(next);
-  acquireTrack = traceTracks[0];
-}
-
-std::int64_t Engine::Impl::traceNs(const compute::Event& event) const {
-  return traceAnchorNs + static_cast<std::int64_t>(event.elapsedMsSince(*traceAnchor) * 1e6);
-}
-
-void Engine::Impl::acquisitionLoop() {
+void Engine::Impl::acquisitionLoop(EngineSession& run) {
   base::setCurrentThreadName("cf-acquire");
   // The pacing period, recomputed each frame: setFrameRate() changes it live.
   const auto currentPeriod = [this] {
@@ -66,11 +37,11 @@ void Engine::Impl::acquisitionLoop() {
   try {
     // maxFrames bounds the frames taken from the source (`acquired`, reset at start): the
     // sequence numbers run ahead of it over the frames a live source lost.
-    while (!stopRequested && (config.maxFrames == 0 || acquired < config.maxFrames)) {
+    while (!run.stopRequested && (config.maxFrames == 0 || run.acquired < config.maxFrames)) {
       const auto period = currentPeriod();
       if (period > Clock::duration::zero()) {
         // Sleep in short steps so that stop() is honoured promptly at low frame rates.
-        while (!stopRequested && Clock::now() < nextTick) {
+        while (!run.stopRequested && Clock::now() < nextTick) {
           std::this_thread::sleep_for(
               std::min<Clock::duration>(nextTick - Clock::now(), std::chrono::milliseconds(5)));
         }
@@ -79,10 +50,10 @@ void Engine::Impl::acquisitionLoop() {
       const std::uint64_t index = sequence % frameCount;
       const int slot = ring.acquireFree(overflow.load() == OverflowPolicy::Block);
       if (slot < 0) {
-        if (stopRequested) {
+        if (run.stopRequested) {
           break;
         }
-        ++dropped;  // Drop policy: the scanner's frame is gone, counted, never silent
+        ++run.dropped;  // Drop policy: the scanner's frame is gone, counted, never silent
       } else {
         acquire::FrameHeader& header = ring.header(slot);
         header = {};
@@ -98,39 +69,27 @@ void Engine::Impl::acquisitionLoop() {
             throw;
           }
           ring.discard(slot);
-          noteDamaged(e.what());
+          noteDamaged(run, e.what());
           if (discardObserver) {
             discardObserver(header);
           }
         }
-        if (read && acquireTracing.load(std::memory_order_relaxed)) {
-          std::shared_ptr<profile::TraceRecorder> recorder;
-          int track = 0;
-          {
-            std::lock_guard lock(traceMutex);
-            recorder = acquireTrace;
-            track = acquireTrack;
-          }
-          if (recorder) {
-            recorder->add(track, "acquire", header.timestampNs, nowNs(),
-                          static_cast<std::int64_t>(sequence));
-          }
-        }
         if (read) {
+          trace.addAcquire(header.timestampNs, nowNs(), static_cast<std::int64_t>(sequence));
           // Frames a live source lost before this one keep their place in the sequence, so that
           // what counts consecutive frames (volumes, Doppler ensembles) sees the gap.
-          const std::uint64_t lostNow = source->lostFrames() - lostAtStart;
-          if (lostNow > lost) {
-            sequence += lostNow - lost;
+          const std::uint64_t lostNow = source->lostFrames() - run.lostAtStart;
+          if (lostNow > run.lost) {
+            sequence += lostNow - run.lost;
             header.sequence = sequence;
-            lost = lostNow;
+            run.lost = lostNow;
           }
           ring.publish(slot);
         }
       }
-      ++acquired;
+      ++run.acquired;
       ++sequence;
-      acquisitionRate.tick(secondsSinceEpoch());
+      statistics.tickAcquired();
     }
   } catch (const acquire::SourceStopped&) {
     // stop() ended a live source's wait: a stop, not a failure
@@ -164,31 +123,21 @@ void Engine::Impl::readIntoSlot(std::uint64_t index, int hostSlot, acquire::Fram
   if (staged.bytes == 0) {
     source->readFrame(index, ring.data(hostSlot), header.slice);
   }
-  std::lock_guard lock(tapMutex);
-  if (!rawFrameTap) {
-    return;
+  try {
+    rawTap.deliver(header, ring.data(hostSlot),
+                   ring.slotData(hostSlot).first(staged.bytes > 0 ? staged.chunkBytes : 0));
+  } catch (const process::ChunkError& e) {
+    throw acquire::DamagedFrameError(source->describe() + ": frame " + std::to_string(index) +
+                                     ": " + e.what());
   }
-  std::span<const std::byte> frame = ring.data(hostSlot);
-  if (staged.bytes > 0) {  // the tap sees frames as acquired: this one decoded on the host
-    try {
-      process::decodeChunk(ring.slotData(hostSlot).first(staged.chunkBytes), stored.codec,
-                           stored.elementBytes, tapFrame, tapScratch);
-    } catch (const process::ChunkError& e) {
-      throw acquire::DamagedFrameError(source->describe() + ": frame " + std::to_string(index) +
-                                       ": " + e.what());
-    }
-    frame = tapFrame;
-  }
-  (*rawFrameTap)(header, frame);
 }
 
-void Engine::Impl::noteDamaged(const std::string& why) {
-  ++damaged;
-  std::lock_guard lock(statsMutex);
-  lastDamage = why;
+void Engine::Impl::noteDamaged(EngineSession& run, const std::string& why) {
+  ++run.damaged;
+  statistics.noteDamage(why);
 }
 
-void Engine::Impl::checkDecoded(const InFlightSlot& slot) {
+void Engine::Impl::checkDecoded(EngineSession& run, const InFlightSlot& slot) {
   if (slot.chunk.bytes == 0 || slot.statusHost.host()[0] == 0) {
     return;
   }
@@ -198,45 +147,44 @@ void Engine::Impl::checkDecoded(const InFlightSlot& slot) {
   if (damagedPolicy.load() == DamagedFramePolicy::Stop) {
     throw std::runtime_error(why + kSkipHint);
   }
-  noteDamaged(why);
+  noteDamaged(run, why);
 }
 
-void Engine::Impl::engineLoop() {
+void Engine::Impl::engineLoop(EngineSession& run) {
   base::setCurrentThreadName("cf-engine");
   std::size_t next = 0;
   try {
     for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
-      applyPendingSettings();
+      applyPendingSettings(run);
       if (retuneRequested.exchange(false)) {
-        drain();  // the stages' buffers are the measurement's
+        drain(run);  // the stages' buffers are the measurement's
         tuneStages(true, true);
-        rebuildDriftWatches();
       }
-      adoptTraceRequest();
-      InFlightSlot& slot = inFlight[next];
-      next = (next + 1) % inFlight.size();
+      trace.adopt(backend, *compute);
+      InFlightSlot& slot = run.inFlight[next];
+      next = (next + 1) % run.inFlight.size();
       if (slot.used) {
         slot.done->synchronize();  // this slot's previous frame; the other slots keep the GPU busy
         slot.released->synchronize();  // and its callbacks, which read the slot, have run
-        collect(slot);
+        collect(run, slot);
       }
-      dispatch(hostSlot, slot);
+      dispatch(run, hostSlot, slot);
       collectMipTimings();
       throwOnStreamError();
     }
-    drain();
+    drain(run);
   } catch (const std::exception& e) {
     fail(std::string("processing stopped: ") + e.what());
     try {
-      drain();
+      drain(run);
     } catch (...) {  // already failed: the first error is the one reported
     }
   }
   volumes.abandonOpenSweep();  // a sweep cut short by stop() is not a volume
-  setState(stopRequested ? EngineState::Stopped : EngineState::Finished);
+  setState(run.stopRequested ? EngineState::Stopped : EngineState::Finished);
 }
 
-void Engine::Impl::applyPendingSettings() {
+void Engine::Impl::applyPendingSettings(EngineSession& run) {
   std::shared_ptr<const modality::ProcessingSettings> next;
   {
     // Left pending until applied: settings() reads the pending ones first, so that a caller
@@ -247,20 +195,18 @@ void Engine::Impl::applyPendingSettings() {
   if (!next) {
     return;
   }
-  drain();  // a parameter change reallocates: once, between frames, with nothing in flight
+  drain(run);  // a parameter change reallocates: once, between frames, with nothing in flight
   processor->configure(backend, *source, *next);
   tuneStages(false, false);    // remembered or pinned variants: no measuring mid-acquisition
   volumes.abandonOpenSweep();  // a volume's slices all come from one configuration
   if (stageNamesChanged()) {
-    adoptStageNames();
-  } else {
-    rebuildDriftWatches();
+    adoptStageNames(run);
   }
   if (processor->geometry() != geometry) {
     geometry = processor->geometry();
     configureImageStorage();
     if (observer) {
-      for (InFlightSlot& slot : inFlight) {
+      for (InFlightSlot& slot : run.inFlight) {
         slot.observed = compute::PinnedBuffer<float>(backend, geometry.values());
       }
     }
@@ -276,7 +222,7 @@ void Engine::Impl::applyPendingSettings() {
 // driver's one callback thread), so none is queued on the upload or compute streams: they go on
 // the notify stream, which waits for the events instead. Uploads then run back to back and the
 // compute stream never idles behind a callback.
-void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
+void Engine::Impl::dispatch(EngineSession& run, int hostSlot, InFlightSlot& slot) {
   slot.header = ring.header(hostSlot);
   slot.chunk = ring.staged(hostSlot);
   const bool staged = slot.chunk.bytes > 0;
@@ -329,7 +275,7 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
       // enqueueing with the previous frame's stages.
       compute->synchronize();
       if (slot.statusHost.host()[0] != 0) {
-        checkDecoded(slot);  // Stop: throws; Skip: counted
+        checkDecoded(run, slot);  // Stop: throws; Skip: counted
         volumes.abandonOpenSweep();
         if (discardObserver) {
           discardObserver(slot.header);
@@ -339,7 +285,7 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
     }
   }
   const int slice = inVolume ? sliceOf(slot.header) : 0;
-  const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, stopRequested)
+  const int loopSlot = inVolume ? volumes.slotFor(slot.header, slice, *compute, run.stopRequested)
                                 : cineloop.claimNextSlot();
   const compute::DeviceSpan<float> image = cineloop.slotImage(loopSlot);
   cineloop.beginWrite(loopSlot);  // readers skip the slot from now until endWrite
@@ -376,13 +322,14 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   // The engine waits for `released` (recorded below) before it reuses `slot`, so the callbacks may
   // read the slot's decode status and observed copy in place.
   const int* status = staged ? slot.statusHost.data() : nullptr;
-  notify->enqueueHost([this, loopSlot, header = slot.header, fresh = slot.fresh, status] {
+  notify->enqueueHost([this, &run, loopSlot, header = slot.header, fresh = slot.fresh, status] {
     if (status != nullptr && *status != 0) {
       cineloop.abandonWrite(loopSlot);  // damaged: never shown (checkDecoded reports it)
       return;
     }
     cineloop.endWrite(loopSlot, header, fresh);
-    onProcessed(header);
+    ++run.processed;
+    statistics.recordDisplayed(static_cast<double>(nowNs() - header.timestampNs) * 1e-6);
   });
   // The callbacks above read the slot (its header, decode status and observed copy): the engine
   // waits for `released` before it reuses the slot.
@@ -390,101 +337,54 @@ void Engine::Impl::dispatch(int hostSlot, InFlightSlot& slot) {
   slot.used = true;
 }
 
-void Engine::Impl::onProcessed(const acquire::FrameHeader& header) noexcept {
-  ++processed;
-  const double latencyMs = static_cast<double>(nowNs() - header.timestampNs) * 1e-6;
-  std::lock_guard lock(statsMutex);
-  processingRate.tick(secondsSinceEpoch());
-  latencyStats.add(latencyMs);
-}
-
-void Engine::Impl::collect(InFlightSlot& slot) {
+void Engine::Impl::collect(EngineSession& run, InFlightSlot& slot) {
   slot.used = false;
-  checkDecoded(slot);
-  std::lock_guard lock(statsMutex);
-  profile::FrameTiming timing;
-  timing.sequence = slot.header.sequence;
-  const auto record = [&](std::size_t stage, double ms) {
-    stageStats[stage].add(ms);
-    if (stage < timing.stageMs.size()) {
-      timing.stageMs[stage] = static_cast<float>(ms);
-      timing.stages = static_cast<int>(stage) + 1;
-    }
-  };
-  record(0, slot.uploaded->elapsedMsSince(*slot.uploadStart));
-  // Stage "decode" follows the upload in a compressed replay; a frame that arrived decoded (the
+  checkDecoded(run, slot);
+  const std::size_t first = firstProcessorRow();
+  std::fill(stageMs.begin(), stageMs.end(), -1.0);
+  stageMs[0] = slot.uploaded->elapsedMsSince(*slot.uploadStart);
+  // Row "decode" follows the upload in a compressed replay; a frame that arrived decoded (the
   // acquisition thread decoded it) adds no sample to it.
-  const std::size_t first = stored.codec != acquire::ChunkCodec::None ? 2 : 1;
   const bool decoded = slot.chunk.bytes > 0;
   if (decoded) {
-    record(1, slot.decoded->elapsedMsSince(*slot.decodeStart));
+    stageMs[1] = slot.decoded->elapsedMsSince(*slot.decodeStart);
   }
-  for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageStats.size(); ++i) {
-    const double ms = slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]);
-    record(i + first, ms);
-    for (Watch& w : driftWatches) {
-      if (w.statIndex == i + first && !w.watch.drifted() && w.watch.observe(ms)) {
-        driftedStages.push_back(w.stage);
-        char text[240];
-        if (w.watch.reason() == tune::DriftWatch::Reason::FarFromMeasurement) {
-          std::snprintf(text, sizeof text,
-                        "%s runs at about %.3g ms per frame here, %.2g times the %.3g ms measured "
-                        "for its variant: Tune measures it again",
-                        w.stage.c_str(), w.watch.baselineMs(),
-                        w.watch.baselineMs() / w.watch.measuredMs(), w.watch.measuredMs());
-        } else {
-          std::snprintf(text, sizeof text,
-                        "%s has run at about %.3g ms per frame lately, not the %.3g ms of its "
-                        "first frames: Tune measures it again",
-                        w.stage.c_str(), ms, w.watch.baselineMs());
-        }
-        tuneNote = text;
-      }
-    }
+  for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageMs.size(); ++i) {
+    stageMs[i + first] = slot.marks[i + 1]->elapsedMsSince(*slot.marks[i]);
   }
-  if (trace) {
+  const EngineStatistics::FrameSample sample{slot.header.sequence, stageMs,
+                                             slot.done->elapsedMsSince(*slot.uploadStart)};
+  statistics.recordFrame(sample, driftedStages);
+  if (trace.active()) {
     const auto frame = static_cast<std::int64_t>(slot.header.sequence);
-    trace->add(traceTracks[1], "upload", traceNs(*slot.uploadStart), traceNs(*slot.uploaded),
-               frame);
+    trace.add(EngineTrace::Track::Upload, "upload", *slot.uploadStart, *slot.uploaded, frame);
     if (decoded) {
-      trace->add(traceTracks[2], "decode", traceNs(*slot.decodeStart), traceNs(*slot.decoded),
-                 frame);
+      trace.add(EngineTrace::Track::Compute, "decode", *slot.decodeStart, *slot.decoded, frame);
     }
-    for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageNames.size(); ++i) {
-      trace->add(traceTracks[2], stageNames[i + first], traceNs(*slot.marks[i]),
-                 traceNs(*slot.marks[i + 1]), frame);
+    for (std::size_t i = 0; i + 1 < slot.marks.size() && i + first < stageRows.size(); ++i) {
+      trace.add(EngineTrace::Track::Compute, stageRows[i + first], *slot.marks[i],
+                *slot.marks[i + 1], frame);
     }
   }
-  const double frameMs = slot.done->elapsedMsSince(*slot.uploadStart);
-  frameStats.add(frameMs);
-  timing.frameMs = static_cast<float>(frameMs);
-  timeline.add(timing);
 }
 
 void Engine::Impl::collectMipTimings() {
-  volumes.takeMipTimings(
-      [this](const compute::Event& start, const compute::Event& done, std::uint64_t last) {
-        const double ms = done.elapsedMsSince(start);
-        {
-          std::lock_guard lock(statsMutex);
-          mipStats.add(ms);
-        }
-        if (trace) {
-          trace->add(traceTracks[3], "mip", traceNs(start), traceNs(done),
-                     static_cast<std::int64_t>(last));
-        }
-      });
+  volumes.takeMipTimings([this](const compute::Event& start, const compute::Event& done,
+                                std::uint64_t last) {
+    statistics.recordMip(done.elapsedMsSince(start));
+    trace.add(EngineTrace::Track::Endpoint, "mip", start, done, static_cast<std::int64_t>(last));
+  });
 }
 
-void Engine::Impl::drain() {
+void Engine::Impl::drain(EngineSession& run) {
   upload->synchronize();
   compute->synchronize();
   endpoint->synchronize();
   notify->synchronize();
   throwOnStreamError();
-  for (InFlightSlot& slot : inFlight) {
+  for (InFlightSlot& slot : run.inFlight) {
     if (slot.used) {
-      collect(slot);
+      collect(run, slot);
     }
   }
   collectMipTimings();
