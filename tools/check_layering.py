@@ -29,8 +29,9 @@ ENGINE = [
 ]
 ENGINE_ROOMS = [name for name, _ in ENGINE]
 # The engine's rooms that know a modality: of the GUI's rooms only the bridge to the engine, the
-# modalities' own panels and the shell (which still assembles the panels and presets) may name
-# them.
+# modalities' own rooms and their list (ui/modalities/, which registers them behind the seam in
+# ui/modality/) may name them; the rooms above (the acquisition dock, the shell) reach a modality
+# only through the seam.
 MODALITY_ROOMS = ["ultrasound", "oct"]
 NEUTRAL_ENGINE = [room for room in ENGINE_ROOMS if room not in MODALITY_ROOMS]
 # The GUI's rooms (ui/<room>/), lowest first, by level: a room may include the rooms of lower
@@ -42,17 +43,22 @@ UI_LEVELS = [
     ["export", "profiler"],
     ["cineloop", "volumes"],
     ["view3d"],
+    ["modality"],
     ["modalities/ultrasound", "modalities/oct"],
+    ["modalities"],
     ["acquisition"],
     ["shell"],
 ]
-UI_KNOWS_MODALITIES = {"bridge", "modalities/ultrasound", "modalities/oct", "shell"}
+UI_MODALITY_ROOMS = ["modalities/ultrasound", "modalities/oct", "modalities"]
+UI_KNOWS_MODALITIES = {"bridge", *UI_MODALITY_ROOMS}
 UI = []
 for level, rooms in enumerate(UI_LEVELS):
     below = ["ui/" + room for lower in UI_LEVELS[:level] for room in lower]
     for room in rooms:
-        engine = ENGINE_ROOMS if room in UI_KNOWS_MODALITIES else NEUTRAL_ENGINE
-        UI.append(("ui/" + room, below + engine))
+        knows = room in UI_KNOWS_MODALITIES
+        engine = ENGINE_ROOMS if knows else NEUTRAL_ENGINE
+        reach = below if knows else [r for r in below if r[len("ui/"):] not in UI_MODALITY_ROOMS]
+        UI.append(("ui/" + room, reach + engine))
 UI_ROOMS = [name for name, _ in UI]
 # Outside the engine and the GUI: the command line and the Python module, a room each.
 OUTER = {

@@ -119,21 +119,24 @@ void TestAcquisitionPanel::initTestCase() {
 
 void TestAcquisitionPanel::fNumberChangesLiveAndFramesKeepComing() {
   const double before = cineflow::ultrasound::imagingOf(window_->controller().engine()).fNumber;
-  QCOMPARE(panel().imaging().fNumberBox().value(), before);
+  QCOMPARE(panel().modalityPanel<cineflow::ui::ImagingPanel>().fNumberBox().value(), before);
   const double wanted = before + 0.5;
-  panel().imaging().fNumberBox().setValue(wanted);
+  panel().modalityPanel<cineflow::ui::ImagingPanel>().fNumberBox().setValue(wanted);
   QCOMPARE(cineflow::ultrasound::imagingOf(window_->controller().engine()).fNumber, wanted);
-  QVERIFY2(panel().imaging().imagingError().isEmpty(),
-           qPrintable(panel().imaging().imagingError()));
+  QVERIFY2(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError().isEmpty(),
+           qPrintable(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError()));
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after changing the f-number");
 }
 
 void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
   using cineflow::process::ImagingMode;
-  QComboBox& mode = panel().imaging().modeBox();
+  QComboBox& mode = panel().modalityPanel<cineflow::ui::ImagingPanel>().modeBox();
   QCOMPARE(mode.currentData().toInt(), static_cast<int>(ImagingMode::Rf));
-  QVERIFY(panel().imaging().modeNote().isEmpty());  // the simulator samples well above 2 f0
+  QVERIFY(panel()
+              .modalityPanel<cineflow::ui::ImagingPanel>()
+              .modeNote()
+              .isEmpty());  // the simulator samples well above 2 f0
   const auto stageNames = [this] {
     QStringList names;
     for (const auto& stage : window_->controller().engine().stats().stages) {
@@ -143,8 +146,8 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
   };
   mode.setCurrentIndex(mode.findData(static_cast<int>(ImagingMode::Iq)));
   QCOMPARE(cineflow::ultrasound::imagingOf(window_->controller().engine()).mode, ImagingMode::Iq);
-  QVERIFY2(panel().imaging().imagingError().isEmpty(),
-           qPrintable(panel().imaging().imagingError()));
+  QVERIFY2(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError().isEmpty(),
+           qPrintable(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError()));
   QTRY_COMPARE_WITH_TIMEOUT(stageNames(), QStringLiteral("upload demodulate beamform log"),
                             kFramesTimeoutMs);
   QVERIFY2(framesKeepComing(), "no frames in I/Q mode");
@@ -156,22 +159,27 @@ void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
 
 void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {
   const auto gridBefore = cineflow::ultrasound::imagingOf(window_->controller().engine()).grid;
-  const double depthEndMm = panel().imaging().depthEndBox().value();
-  panel().imaging().depthEndBox().setValue(panel().imaging().depthStartBox().value() -
-                                           1.0);  // z1 < z0
-  QTest::mouseClick(&panel().imaging().applyGridButton(), Qt::LeftButton);
-  QVERIFY(!panel().imaging().imagingError().isEmpty());
+  const double depthEndMm =
+      panel().modalityPanel<cineflow::ui::ImagingPanel>().depthEndBox().value();
+  panel().modalityPanel<cineflow::ui::ImagingPanel>().depthEndBox().setValue(
+      panel().modalityPanel<cineflow::ui::ImagingPanel>().depthStartBox().value() -
+      1.0);  // z1 < z0
+  QTest::mouseClick(&panel().modalityPanel<cineflow::ui::ImagingPanel>().applyGridButton(),
+                    Qt::LeftButton);
+  QVERIFY(!panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError().isEmpty());
   QVERIFY(window_->findChild<QLabel*>(QStringLiteral("imagingError"))->isVisible());
-  qInfo("refused grid: %s", qPrintable(panel().imaging().imagingError()));
+  qInfo("refused grid: %s",
+        qPrintable(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError()));
   QVERIFY(cineflow::ultrasound::imagingOf(window_->controller().engine()).grid == gridBefore);
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after an invalid grid");
 
   // A valid grid clears the error.
-  panel().imaging().depthEndBox().setValue(depthEndMm);
-  QTest::mouseClick(&panel().imaging().applyGridButton(), Qt::LeftButton);
-  QVERIFY2(panel().imaging().imagingError().isEmpty(),
-           qPrintable(panel().imaging().imagingError()));
+  panel().modalityPanel<cineflow::ui::ImagingPanel>().depthEndBox().setValue(depthEndMm);
+  QTest::mouseClick(&panel().modalityPanel<cineflow::ui::ImagingPanel>().applyGridButton(),
+                    Qt::LeftButton);
+  QVERIFY2(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError().isEmpty(),
+           qPrintable(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError()));
 }
 
 void TestAcquisitionPanel::dropPolicyAtAnOverwhelmingRateShowsDroppedFrames() {

@@ -52,9 +52,10 @@ class TestOctGui : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
                              kTimeoutMs);
     QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
-    cineflow::ui::OctPanel& panel = window.acquisitionPanel().oct();
+    cineflow::ui::OctPanel& panel =
+        window.acquisitionPanel().modalityPanel<cineflow::ui::OctPanel>();
     QTRY_VERIFY(panel.isVisible());
-    QVERIFY(!window.acquisitionPanel().imaging().isVisible());
+    QVERIFY(!window.acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>().isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(window.view().framesDisplayed() > 2, kTimeoutMs);
 
     // The slider applies live.
@@ -87,7 +88,9 @@ class TestOctGui : public QObject {
 
     // Back to ultrasound: its panel returns.
     window.openSource(QStringLiteral("sim"));
-    QTRY_VERIFY_WITH_TIMEOUT(window.acquisitionPanel().imaging().isVisible(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>().isVisible(),
+        kTimeoutMs);
     QVERIFY(!panel.isVisible());
   }
 
@@ -104,7 +107,8 @@ class TestOctGui : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
                              kTimeoutMs);
     QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
-    cineflow::ui::OctPanel& panel = window.acquisitionPanel().oct();
+    cineflow::ui::OctPanel& panel =
+        window.acquisitionPanel().modalityPanel<cineflow::ui::OctPanel>();
     const cineflow::oct::OctAcquisition* acq =
         cineflow::oct::acquisitionOf(window.controller().engine());
     QVERIFY(acq != nullptr);

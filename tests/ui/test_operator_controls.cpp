@@ -119,7 +119,8 @@ void TestOperatorControls::applyGridStaysReachableWithTheIqNote() {
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
   window.openSource(QString::fromStdString(path), false);
-  cineflow::ui::ImagingPanel& imaging = window.acquisitionPanel().imaging();
+  cineflow::ui::ImagingPanel& imaging =
+      window.acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>();
   QTRY_VERIFY_WITH_TIMEOUT(imaging.isEnabled() || !window.lastError().isEmpty(), kOpenTimeoutMs);
   QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
   QVERIFY(!imaging.modeNote().isEmpty());  // the I/Q note is shown
@@ -239,7 +240,7 @@ void TestOperatorControls::dropAlertDoesNotShiftThePanel() {
   panel.resize(360, 900);
   panel.show();
   QVERIFY(QTest::qWaitForWindowExposed(&panel));
-  const QWidget& imaging = panel.imaging();
+  const QWidget& imaging = panel.modalityPanel<cineflow::ui::ImagingPanel>();
   QTest::qWait(20);
   const int before = imaging.mapTo(&panel, QPoint(0, 0)).y();
   QVERIFY(!panel.droppedAlert().isVisible());
@@ -346,7 +347,7 @@ void TestOperatorControls::imagingPanelWithoutASourceShowsBlanks() {
   cineflow::ui::EngineController controller(cineflow::compute::BackendRequest::Cpu);
   cineflow::ui::AcquisitionPanel panel(controller);
   panel.show();
-  cineflow::ui::ImagingPanel& imaging = panel.imaging();
+  cineflow::ui::ImagingPanel& imaging = panel.modalityPanel<cineflow::ui::ImagingPanel>();
   QVERIFY(!imaging.isEnabled());
   for (const QDoubleSpinBox* box :
        {&imaging.fNumberBox(), &imaging.depthStartBox(), &imaging.depthEndBox(),
@@ -458,7 +459,8 @@ void TestOperatorControls::wheelScrollsThePanelNotTheFieldUnderIt() {
   QVERIFY(scroll != nullptr);
   QVERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the dock does not scroll at 1280 x 800");
   scroll->verticalScrollBar()->setValue(0);
-  cineflow::ui::ImagingPanel& imaging = window->acquisitionPanel().imaging();
+  cineflow::ui::ImagingPanel& imaging =
+      window->acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>();
   QDoubleSpinBox& depthStart = imaging.depthStartBox();
   scroll->ensureWidgetVisible(&depthStart);
   const int scrolledTo = scroll->verticalScrollBar()->value();

@@ -1,4 +1,5 @@
-// Presets (ui/shell/presets.hpp): the JSON files parse into exactly what they name, a bad file is
+// Presets (ui/shell/presets.hpp): the JSON files parse into exactly what they name (the neutral
+// fields, and each modality's section through its side of the seam), a bad file is
 // refused with its name, the field and the reason while the others load, a file's preset replaces
 // a shipped one of its name, and applying one in the window sets the display and the engine's
 // imaging parameters (and the panel shows them), or says why not.
@@ -11,7 +12,9 @@
 
 #include "acquisition/acquisition_panel.hpp"
 #include "bridge/engine_controller.hpp"
+#include "modalities/oct/oct_ui.hpp"
 #include "modalities/ultrasound/imaging_panel.hpp"
+#include "modalities/ultrasound/ultrasound_ui.hpp"
 #include "shell/main_window.hpp"
 #include "shell/presets.hpp"
 #include "sim_window.hpp"
@@ -26,6 +29,18 @@ void write(const QString& path, const QByteArray& text) {
   QFile file(path);
   QVERIFY(file.open(QIODevice::WriteOnly));
   file.write(text);
+}
+
+// A preset's ultrasound section (it must have one).
+const ui::UltrasoundPresetSection& ultrasoundOf(const Preset& preset) {
+  static const ui::UltrasoundPresetSection none;
+  for (const auto& [modality, section] : preset.sections) {
+    if (modality->name() == QStringLiteral("ultrasound")) {
+      return dynamic_cast<const ui::UltrasoundPresetSection&>(*section);
+    }
+  }
+  QTest::qFail("no ultrasound section", __FILE__, __LINE__);
+  return none;
 }
 
 // The reason parsePreset gives for `json`, or "" when it parses.
@@ -56,15 +71,25 @@ class TestPresets : public QObject {
     QCOMPARE(*p.gainDb, -3.5);
     QCOMPARE(*p.dynamicRangeDb, 55.0);
     QVERIFY(*p.colourMap == ui::ColourMap::Viridis);
-    QVERIFY(*p.mode == process::ImagingMode::Iq);
-    QCOMPARE(*p.fNumber, 2.0);
-    QVERIFY(*p.apodisation == process::Apodisation::Rectangular);
-    QVERIFY(std::abs(p.grid->x0 + 10e-3) < 1e-12 && std::abs(p.grid->dz - 0.05e-3) < 1e-12);
-    QCOMPARE(*p.iqBandwidthPercent, 70.0);
-    QVERIFY(!p.octWindow && !p.refractiveIndex);
+    const ui::UltrasoundPresetSection& us = ultrasoundOf(p);
+    QVERIFY(*us.mode == process::ImagingMode::Iq);
+    QCOMPARE(*us.fNumber, 2.0);
+    QVERIFY(*us.apodisation == process::Apodisation::Rectangular);
+    QVERIFY(std::abs(us.grid->x0 + 10e-3) < 1e-12 && std::abs(us.grid->dz - 0.05e-3) < 1e-12);
+    QCOMPARE(*us.iqBandwidthPercent, 70.0);
+    QVERIFY(!us.flowThresholdDb && !us.flowPriority);
+    QCOMPARE(p.sections.size(), std::size_t{1});  // nothing of OCT's
     // Only what it names: a display-only preset leaves the imaging alone.
     const Preset display = ui::parsePreset(R"({"name": "Dim", "display": {"gain_db": -10}})", {});
-    QVERIFY(display.gainDb && !display.dynamicRangeDb && !display.fNumber && !display.grid);
+    QVERIFY(display.gainDb && !display.dynamicRangeDb && display.sections.empty());
+    // An OCT preset: its section, read by OCT's side of the seam.
+    const Preset oct = ui::shippedPresets().back();
+    QCOMPARE(oct.modality, QStringLiteral("oct"));
+    QCOMPARE(oct.sections.size(), std::size_t{1});
+    const auto* octSection =
+        dynamic_cast<const ui::OctPresetSection*>(oct.sections[0].second.get());
+    QVERIFY(octSection != nullptr && octSection->refractiveIndex);
+    QCOMPARE(*octSection->refractiveIndex, 1.38);
     QCOMPARE(ui::shippedPresets().size(), std::size_t{5});
     // A Doppler preset: its ensemble, wall filter, averaging and how flow is shown.
     const Preset flow = ui::parsePreset(
@@ -73,13 +98,14 @@ class TestPresets : public QObject {
                            "doppler_ensemble_mode": "block", "wall_filter": "iir:0.08",
                            "doppler_average": "3x5"}})",
         {});
-    QVERIFY(*flow.mode == process::ImagingMode::PowerDoppler);
-    QCOMPARE(*flow.dopplerEnsemble, 24);
-    QVERIFY(*flow.dopplerEnsembleMode == process::EnsembleMode::Block);
-    QCOMPARE(*flow.wallFilter, std::string("iir:0.08"));
-    QCOMPARE(*flow.dopplerAverage, std::string("3x5"));
-    QCOMPARE(*flow.flowThresholdDb, 12.0);
-    QCOMPARE(*flow.flowPriority, 0.7);
+    const ui::UltrasoundPresetSection& doppler = ultrasoundOf(flow);
+    QVERIFY(*doppler.mode == process::ImagingMode::PowerDoppler);
+    QCOMPARE(*doppler.dopplerEnsemble, 24);
+    QVERIFY(*doppler.dopplerEnsembleMode == process::EnsembleMode::Block);
+    QCOMPARE(*doppler.wallFilter, std::string("iir:0.08"));
+    QCOMPARE(*doppler.dopplerAverage, std::string("3x5"));
+    QCOMPARE(*doppler.flowThresholdDb, 12.0);
+    QCOMPARE(*doppler.flowPriority, 0.7);
   }
 
   void badPresetsAreRefusedWithTheReason() {
@@ -155,7 +181,9 @@ class TestPresets : public QObject {
     QVERIFY(window->displayControls().colourMap() == ui::ColourMap::Sepia);
     QCOMPARE(window->controller().imagingParams().fNumber, 2.25);
     QVERIFY(window->controller().imagingParams().apodisation == process::Apodisation::Rectangular);
-    QCOMPARE(window->acquisitionPanel().imaging().fNumberBox().value(), 2.25);
+    QCOMPARE(
+        window->acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>().fNumberBox().value(),
+        2.25);
     // An OCT preset on an ultrasound source: refused, nothing changed.
     const Preset octPreset = ui::shippedPresets().back();
     QVERIFY(!window->applyPreset(octPreset).isEmpty());

@@ -76,7 +76,7 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
   EngineController controller(compute::BackendRequest::Cpu);
   ui::AcquisitionPanel panel(controller);
   panel.show();
-  ui::ImagingPanel& imaging = panel.imaging();
+  ui::ImagingPanel& imaging = panel.modalityPanel<cineflow::ui::ImagingPanel>();
   QVERIFY(!imaging.isEnabled());  // nothing to image yet
   QVERIFY(openPaused(controller, path));
   QVERIFY(imaging.isEnabled());
@@ -173,7 +173,7 @@ void TestRealDatasets::field2PointsFromThePanel() {
   EngineController controller(compute::BackendRequest::Cpu);
   ui::AcquisitionPanel panel(controller);
   panel.show();
-  ui::ImagingPanel& imaging = panel.imaging();
+  ui::ImagingPanel& imaging = panel.modalityPanel<cineflow::ui::ImagingPanel>();
   QVERIFY(openPaused(controller, path));
   QVERIFY(imaging.modeNote().isEmpty());  // 20 MHz for a 5.2 MHz carrier: either mode
   select(imaging.modeBox(), mode);

@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,9 +17,6 @@
 
 #include "acquisition/source_dialog.hpp"
 #include "bridge/engine_controller.hpp"
-#include "modalities/oct/oct_panel.hpp"
-#include "modalities/ultrasound/doppler_panel.hpp"
-#include "modalities/ultrasound/imaging_panel.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -71,12 +69,14 @@ AcquisitionPanel::AcquisitionPanel(EngineController& controller, QWidget* parent
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(createSourceGroup());
   layout->addWidget(createAcquisitionGroup());
-  imaging_ = new ImagingPanel(controller_, this);
-  layout->addWidget(imaging_);
-  doppler_ = new DopplerPanel(controller_, this);
-  layout->addWidget(doppler_);
-  oct_ = new OctPanel(controller_, this);  // each shows itself for its modality's sources
-  layout->addWidget(oct_);
+  for (const ModalityUi* modality : modalityUis()) {
+    // Each panel shows itself for its modality's sources.
+    std::unique_ptr<ModalityPanels> panels = modality->createPanels(controller_, *this);
+    for (QWidget* widget : panels->widgets()) {
+      layout->addWidget(widget);
+    }
+    modalityPanels_.push_back({modality, std::move(panels)});
+  }
   layout->addStretch(1);
 
   connect(&controller_, &EngineController::sourceOpened, this, &AcquisitionPanel::onSourceOpened);
@@ -97,44 +97,39 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   liveStatus_->setWordWrap(true);
   liveStatus_->setStyleSheet(kAlertStyle);
   liveStatus_->hide();
-  auto* simulator = new QPushButton(tr("Simulator"), group);
-  simulator->setObjectName(QStringLiteral("simulatorButton"));
-  simulator->setToolTip(tr("Acquire from the built-in ultrasound phantom simulator"));
-  auto* octSimulator = new QPushButton(tr("OCT simulator"), group);
-  octSimulator->setObjectName(QStringLiteral("octSimulatorButton"));
-  octSimulator->setToolTip(
-      tr("Acquire OCT B-scans and volumes from the built-in OCT simulator (a layered sample)"));
-  connect(octSimulator, &QPushButton::clicked, this,
-          [this] { emit openRequested(QStringLiteral("oct-sim")); });
-  auto* flowSimulator = new QPushButton(tr("Flow simulator"), group);
-  flowSimulator->setObjectName(QStringLiteral("flowSimulatorButton"));
-  flowSimulator->setToolTip(
-      tr("Acquire from the built-in flow simulator (a vessel and a "
-         "rotating disk with known velocities) for colour Doppler"));
-  connect(flowSimulator, &QPushButton::clicked, this,
-          [this] { emit openRequested(QStringLiteral("sim-flow")); });
-  auto* file = new QPushButton(tr("RF file…"), group);
+  // The modalities' sources (their simulators), then a recording of any, two to a row.
+  auto* buttons = new QGridLayout;
+  int placed = 0;
+  const auto place = [&](QPushButton* button) {
+    buttons->addWidget(button, placed / 2, placed % 2);
+    ++placed;
+  };
+  for (const ModalityUi* modality : modalityUis()) {
+    for (const SourceButton& source : modality->sourceButtons()) {
+      auto* button = new QPushButton(source.label, group);
+      button->setObjectName(source.objectName);
+      button->setToolTip(source.toolTip);
+      connect(button, &QPushButton::clicked, this,
+              [this, spec = source.spec] { emit openRequested(spec); });
+      place(button);
+    }
+  }
+  auto* file = new QPushButton(tr("Recording…"), group);
   file->setObjectName(QStringLiteral("openFileButton"));
-  file->setToolTip(tr("Replay a recorded RF file (cineflow.rf/1)"));
-  connect(simulator, &QPushButton::clicked, this,
-          [this] { emit openRequested(QStringLiteral("sim")); });
+  file->setToolTip(
+      tr("Replay a recording (cineflow.rf/1 or cineflow.oct/1), or import a "
+         "MATLAB file"));
   connect(file, &QPushButton::clicked, this, &AcquisitionPanel::chooseRecording);
+  place(file);
   auto* lab = new QPushButton(tr("Lab source…"), group);
   lab->setObjectName(QStringLiteral("labSourceButton"));
   lab->setToolTip(
       tr("A lab's own scanner or digitizer through a source plugin, or frames "
          "streamed over the network"));
   connect(lab, &QPushButton::clicked, this, &AcquisitionPanel::chooseLabSource);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(simulator);
-  buttons->addWidget(file);
   layout->addWidget(sourceLabel_);
   layout->addWidget(liveStatus_);
   layout->addLayout(buttons);
-  auto* simulators = new QHBoxLayout;
-  simulators->addWidget(flowSimulator);
-  simulators->addWidget(octSimulator);
-  layout->addLayout(simulators);
   layout->addWidget(lab);
   return group;
 }
@@ -229,9 +224,8 @@ void AcquisitionPanel::setOverflowPolicy(pipeline::OverflowPolicy policy) {
 }
 
 void AcquisitionPanel::chooseRecording() {
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open RF recording"), QString(),
-                                   tr("RF recordings (*.h5 *.hdf5 *.mat);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open a recording"), QString(), tr("Recordings (*.h5 *.hdf5 *.mat);;All files (*)"));
   if (!path.isEmpty()) {
     emit openRequested(path);
   }
@@ -309,6 +303,31 @@ void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
     lastDrop_.start();
     droppedAlert_->setText(droppedAlertText(stats.dropped, stats.lost));
     droppedAlert_->show();
+  }
+}
+
+ModalityPanels* AcquisitionPanel::panelsOf(const QString& modality) const {
+  for (const auto& entry : modalityPanels_) {
+    if (entry.modality->name() == modality) {
+      return entry.panels.get();
+    }
+  }
+  return nullptr;
+}
+
+int AcquisitionPanel::modalityPanelsWidth() const {
+  int width = 0;
+  for (const auto& entry : modalityPanels_) {
+    for (const QWidget* widget : entry.panels->widgets()) {
+      width = std::max(width, widget->minimumSizeHint().width());
+    }
+  }
+  return width;
+}
+
+void AcquisitionPanel::connectViews(ImageView& view, CineloopPanel& cineloop) {
+  for (const auto& entry : modalityPanels_) {
+    entry.panels->connectViews(view, cineloop);
   }
 }
 

@@ -1,14 +1,18 @@
 #pragma once
-// The operator's acquisition controls (a dock on the left of the main window): the source, start /
-// stop / freeze, the pacing frame rate, the overflow policy with a dropped-frame alert, and the
-// imaging parameters (ImagingPanel). Every change goes through the EngineController; what the
-// engine refuses is reported in the panel, never thrown.
+// The operator's acquisition controls (a dock on the left of the main window): the source (each
+// modality's simulators, a recording, a lab source), start / stop / freeze, the pacing frame
+// rate, the overflow policy with a dropped-frame alert, and each modality's parameter panels
+// (modality/modality_ui.hpp; only the open source's show). Every change goes through the
+// EngineController; what the engine refuses is reported in the panel, never thrown.
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include "modality/modality_ui.hpp"
 #include "pipeline/engine_types.hpp"
 
 class QComboBox;
@@ -19,9 +23,6 @@ class QPushButton;
 namespace cineflow::ui {
 
 class EngineController;
-class DopplerPanel;
-class ImagingPanel;
-class OctPanel;
 
 class AcquisitionPanel : public QWidget {
   Q_OBJECT
@@ -34,9 +35,20 @@ class AcquisitionPanel : public QWidget {
   QComboBox& overflowBox() { return *overflow_; }
   QComboBox& damagedBox() { return *damaged_; }
   const QLabel& damagedCount() const { return *damagedCount_; }
-  ImagingPanel& imaging() { return *imaging_; }
-  DopplerPanel& doppler() { return *doppler_; }
-  OctPanel& oct() { return *oct_; }
+  // The panels of the modality named `modality` (ModalityUi::name()), or null.
+  ModalityPanels* panelsOf(const QString& modality) const;
+  // A modality's panel by its type, for tests (e.g. modalityPanel<ImagingPanel>()).
+  template <class Panel>
+  Panel& modalityPanel() const {
+    Panel* panel = findChild<Panel*>();
+    Q_ASSERT(panel != nullptr);
+    return *panel;
+  }
+  // The widest minimum width of the modalities' panels (the dock fits any, so that opening
+  // another modality's source never clips it).
+  int modalityPanelsWidth() const;
+  // Connects what the modalities' panels set to the live view and the cineloop.
+  void connectViews(ImageView& view, CineloopPanel& cineloop);
   // Visible while frames are being dropped (Drop policy with the engine falling behind).
   const QLabel& droppedAlert() const { return *droppedAlert_; }
 
@@ -77,9 +89,11 @@ class AcquisitionPanel : public QWidget {
   QComboBox* damaged_ = nullptr;    // a replay's damaged frame: stop or skip
   QLabel* damagedCount_ = nullptr;  // frames skipped as damaged; the last reason as tooltip
   QLabel* droppedAlert_ = nullptr;
-  ImagingPanel* imaging_ = nullptr;
-  DopplerPanel* doppler_ = nullptr;
-  OctPanel* oct_ = nullptr;
+  struct ModalityEntry {
+    const ModalityUi* modality;
+    std::unique_ptr<ModalityPanels> panels;  // its widgets are this panel's children
+  };
+  std::vector<ModalityEntry> modalityPanels_;
   std::uint64_t droppedSeen_ = 0;
   QElapsedTimer lastDrop_;  // since the last newly dropped frame
 };

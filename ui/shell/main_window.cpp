@@ -25,10 +25,7 @@
 #include "common/display_geometry.hpp"
 #include "common/media_icons.hpp"
 #include "common/wheel_guard.hpp"
-#include "modalities/oct/oct_panel.hpp"
-#include "modalities/ultrasound/doppler_panel.hpp"
-#include "modalities/ultrasound/imaging_panel.hpp"
-#include "modalities/ultrasound/mat_import_dialog.hpp"
+#include "modality/modality_ui.hpp"
 #include "profiler/profiler_feed.hpp"
 #include "profiler/status_indicators.hpp"
 #include "profiler/trace_capture.hpp"
@@ -138,10 +135,9 @@ void MainWindow::createDocks() {
   guardWheelInside(*acquisitionPanel_);  // the wheel scrolls the dock, not the field under it
   acquisitionScroll->setWidgetResizable(true);
   acquisitionScroll->setFrameShape(QFrame::NoFrame);
-  // Wide enough for either modality's panel (only the open source's is shown), so that opening
+  // Wide enough for any modality's panels (only the open source's are shown), so that opening
   // another modality's source never clips the dock.
-  const int modalityPanels = std::max(acquisitionPanel_->imaging().minimumSizeHint().width(),
-                                      acquisitionPanel_->oct().minimumSizeHint().width());
+  const int modalityPanels = acquisitionPanel_->modalityPanelsWidth();
   const QMargins margins = acquisitionPanel_->layout()->contentsMargins();
   acquisitionScroll->setMinimumWidth(std::max(acquisitionPanel_->minimumSizeHint().width(),
                                               modalityPanels + margins.left() + margins.right()) +
@@ -149,13 +145,14 @@ void MainWindow::createDocks() {
   acquisitionScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   acquisitionDock_->setWidget(acquisitionScroll);
   addDockWidget(Qt::LeftDockWidgetArea, acquisitionDock_);
-  // A MATLAB file needs its mapping: the import dialog opens with the chosen path.
+  // A modality may answer a request with a dialog of its own (a MATLAB file's mapping).
   connect(acquisitionPanel_, &AcquisitionPanel::openRequested, this, [this](const QString& spec) {
-    if (acquire::hasMatExtension(spec.toStdString())) {
-      importMatlabRecording(spec);
-    } else {
-      openSource(spec);
+    for (const ModalityUi* modality : modalityUis()) {
+      if (modality->takeOpenRequest(spec, *controller_, this)) {
+        return;
+      }
     }
+    openSource(spec);
   });
   connect(acquisitionPanel_, &AcquisitionPanel::freezeRequested, this, &MainWindow::freeze);
 
@@ -178,16 +175,8 @@ void MainWindow::createDocks() {
   cineloopPanel_->setColourMap(displayControls_->colourMap());
   cineloopPanel_->setLive(controller_->isRunning());
 
-  // Colour and power Doppler: how flow is shown (live, reviewed and exported alike), and the
-  // colour box drawn on the image.
-  DopplerPanel& doppler = acquisitionPanel_->doppler();
-  connect(&doppler, &DopplerPanel::flowLookChanged, view_, &ImageView::setFlowLook);
-  connect(&doppler, &DopplerPanel::flowLookChanged, cineloopPanel_, &CineloopPanel::setFlowLook);
-  view_->setFlowLook(doppler.flowLook());
-  cineloopPanel_->setFlowLook(doppler.flowLook());
-  connect(view_, &ImageView::colourBoxChanged, &doppler, &DopplerPanel::setColourBox);
-  connect(controller_.get(), &EngineController::settingsChanged, this,
-          [this] { view_->setColourBox(controller_->imagingParams().doppler.box); });
+  // What the modalities' panels set that the views show (Doppler's flow look and colour box).
+  acquisitionPanel_->connectViews(*view_, *cineloopPanel_);
 }
 
 void MainWindow::createStatusBar() {
@@ -274,30 +263,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
-void MainWindow::openSource(const QString& spec, bool autoStart,
-                            const acquire::MatMapping& matMapping) {
+void MainWindow::openSource(const QString& spec, bool autoStart) {
   showMessage(tr("Opening %1…").arg(spec), false);
-  controller_->open(spec, autoStart, matMapping);
-}
-
-void MainWindow::importMatlabRecording(const QString& path) {
-  const auto settings = openAppSettings();
-  acquire::MatMapping last = acquire::MatMapping::verasonics();
-  try {
-    last = acquire::MatMapping::parse(
-        settings->value(settings_keys::kMatMapping).toString().toStdString());
-  } catch (const std::invalid_argument&) {
-    // A damaged setting: start from the preset.
-  }
-  MatImportDialog dialog(
-      last, path.isEmpty() ? settings->value(settings_keys::kMatPath).toString() : path, this);
-  if (dialog.exec() != QDialog::Accepted) {
-    return;
-  }
-  const acquire::MatMapping mapping = dialog.mapping();
-  settings->setValue(settings_keys::kMatMapping, QString::fromStdString(mapping.toString()));
-  settings->setValue(settings_keys::kMatPath, dialog.path());
-  openSource(dialog.path(), true, mapping);
+  controller_->open(spec, autoStart);
 }
 
 void MainWindow::freeze() {

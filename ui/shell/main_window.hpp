@@ -19,7 +19,6 @@
 #include "compute/backend.hpp"
 #include "shell/presets.hpp"
 #include "store/raw_recorder.hpp"
-#include "ultrasound/mat_import.hpp"
 
 class QAction;
 class QComboBox;
@@ -57,13 +56,9 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(compute::BackendRequest backend, QWidget* parent = nullptr);
   ~MainWindow() override;  // stops acquisition before any widget goes away
 
-  // Opens "sim", an RF recording or a MATLAB file (read with `matMapping`) in the background and,
-  // if `autoStart`, acquires once open.
-  void openSource(const QString& spec, bool autoStart = true,
-                  const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
-  // File > Import MATLAB recording… (and a MATLAB file chosen as a recording): the mapping
-  // dialog, starting from the last mapping and `path` (empty: the last file), then openSource().
-  void importMatlabRecording(const QString& path = {});
+  // Opens a source ("sim", "oct-sim", a recording, "plugin:...", "zmq:...") in the background
+  // and, if `autoStart`, acquires once open.
+  void openSource(const QString& spec, bool autoStart = true);
   // Errors always go to the status bar; with interactive errors (the default) also to a
   // non-modal message box. Screenshot runs and tests turn the boxes off.
   void setInteractiveErrors(bool enabled) { interactiveErrors_ = enabled; }
@@ -141,7 +136,7 @@ class MainWindow : public QMainWindow {
   void createPresetPicker(QToolBar& toolBar);
   void reloadPresets();
   void listPresets();              // those that fit the open source
-  QString sourceModality() const;  // "ultrasound" or "oct"
+  QString sourceModality() const;  // the open source's (ModalityUi::name()); empty: none
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
   void onFrameReady(const std::shared_ptr<const Image>& frame);
@@ -188,11 +183,8 @@ class MainWindow : public QMainWindow {
   QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
 
   QAction* openFileAction_ = nullptr;
-  QAction* importMatAction_ = nullptr;
   QAction* openVolumeAction_ = nullptr;
-  QAction* simulatorAction_ = nullptr;
   QAction* labSourceAction_ = nullptr;
-  QAction* flowSimulatorAction_ = nullptr;
   QAction* quitAction_ = nullptr;
   QAction* runAction_ = nullptr;
   QAction* freezeAction_ = nullptr;

@@ -15,6 +15,7 @@
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
 #include "common/media_icons.hpp"
+#include "modality/modality_ui.hpp"
 #include "profiler/trace_capture.hpp"
 #include "shell/about_dialog.hpp"
 #include "shell/main_window.hpp"
@@ -24,7 +25,7 @@
 namespace cineflow::ui {
 
 void MainWindow::createActions() {
-  openFileAction_ = new QAction(tr("&Open RF recording…"), this);
+  openFileAction_ = new QAction(tr("&Open recording…"), this);
   openFileAction_->setObjectName(QStringLiteral("openFileAction"));
   openFileAction_->setShortcut(QKeySequence::Open);
   connect(openFileAction_, &QAction::triggered, this,
@@ -34,10 +35,6 @@ void MainWindow::createActions() {
   labSourceAction_->setObjectName(QStringLiteral("labSourceAction"));
   connect(labSourceAction_, &QAction::triggered, this,
           [this] { acquisitionPanel_->chooseLabSource(); });
-
-  importMatAction_ = new QAction(tr("Import &MATLAB recording…"), this);
-  importMatAction_->setObjectName(QStringLiteral("importMatAction"));
-  connect(importMatAction_, &QAction::triggered, this, [this] { importMatlabRecording(); });
 
   openVolumeAction_ = new QAction(tr("Open saved &volume…"), this);
   openVolumeAction_->setObjectName(QStringLiteral("openVolumeAction"));
@@ -51,15 +48,6 @@ void MainWindow::createActions() {
       volumeDock_->raise();
     }
   });
-
-  simulatorAction_ = new QAction(tr("&Simulator"), this);
-  simulatorAction_->setObjectName(QStringLiteral("simulatorAction"));
-  connect(simulatorAction_, &QAction::triggered, this,
-          [this] { openSource(QStringLiteral("sim")); });
-  flowSimulatorAction_ = new QAction(tr("&Flow simulator"), this);
-  flowSimulatorAction_->setObjectName(QStringLiteral("flowSimulatorAction"));
-  connect(flowSimulatorAction_, &QAction::triggered, this,
-          [this] { openSource(QStringLiteral("sim-flow")); });
 
   quitAction_ = new QAction(tr("&Quit"), this);
   quitAction_->setObjectName(QStringLiteral("quitAction"));
@@ -145,10 +133,20 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openFileAction_);
-  file->addAction(importMatAction_);
+  for (const ModalityUi* modality : modalityUis()) {
+    file->addActions(modality->createImportActions(*controller_, *this));
+  }
   file->addAction(openVolumeAction_);
-  file->addAction(simulatorAction_);
-  file->addAction(flowSimulatorAction_);
+  // Each modality's sources (its simulators), as in the acquisition dock.
+  for (const ModalityUi* modality : modalityUis()) {
+    for (const SourceButton& source : modality->sourceButtons()) {
+      QAction* action = file->addAction(source.label);
+      action->setObjectName(
+          QString(source.objectName).replace(QStringLiteral("Button"), QStringLiteral("Action")));
+      action->setToolTip(source.toolTip);
+      connect(action, &QAction::triggered, this, [this, spec = source.spec] { openSource(spec); });
+    }
+  }
   file->addAction(labSourceAction_);
   file->addSeparator();
   file->addAction(quitAction_);

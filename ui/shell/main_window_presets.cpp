@@ -1,6 +1,7 @@
 // MainWindow's presets (presets.hpp): the toolbar's picker, which lists the presets that fit the
-// open source's modality, and applying one: the display controls, then the modality's imaging
-// parameters through the engine (a refusal is shown, the rest stays applied).
+// open source's modality, and applying one: the display controls, then the open source's
+// modality's section through its panels (modality/modality_ui.hpp; a refusal is shown, the rest
+// stays applied).
 
 #include <QComboBox>
 #include <QLabel>
@@ -8,11 +9,8 @@
 
 #include "acquisition/acquisition_panel.hpp"
 #include "bridge/engine_controller.hpp"
-#include "modalities/oct/oct_panel.hpp"
-#include "modalities/ultrasound/doppler_panel.hpp"
-#include "modalities/ultrasound/imaging_panel.hpp"
-#include "oct/oct_modality.hpp"
-#include "registry/oct_engine.hpp"
+#include "modality/modality_ui.hpp"
+#include "pipeline/engine.hpp"
 #include "shell/main_window.hpp"
 #include "view2d/display_controls.hpp"
 
@@ -47,8 +45,8 @@ void MainWindow::reloadPresets() {
 }
 
 QString MainWindow::sourceModality() const {
-  return oct::acquisitionOf(controller_->engine()) != nullptr ? QStringLiteral("oct")
-                                                              : QStringLiteral("ultrasound");
+  const acquire::FrameSource* source = controller_->engine().source();
+  return source != nullptr ? QString::fromLatin1(source->modality().name()) : QString();
 }
 
 void MainWindow::listPresets() {
@@ -79,44 +77,16 @@ QString MainWindow::applyPreset(const Preset& preset) {
   if (preset.gainDb) {
     displayControls_->setGainDb(*preset.gainDb);
   }
-  if (preset.flowThresholdDb || preset.flowPriority) {
-    DopplerPanel& doppler = acquisitionPanel_->doppler();
-    FlowLook look = doppler.flowLook();
-    look.powerThresholdDb = preset.flowThresholdDb.value_or(look.powerThresholdDb);
-    look.priority = preset.flowPriority.value_or(look.priority);
-    doppler.setFlowLook(look);
-  }
   QString error;
-  if (sourceModality() == QStringLiteral("oct")) {
-    if (preset.octWindow || preset.refractiveIndex) {
-      oct::OctParams params = oct::paramsOf(controller_->engine());
-      params.window = preset.octWindow.value_or(params.window);
-      params.refractiveIndex = preset.refractiveIndex.value_or(params.refractiveIndex);
-      error = controller_->setSettings(oct::makeSettings(std::move(params)));
-      acquisitionPanel_->oct().load();
+  const QString modality = sourceModality();
+  if (modality.isEmpty() && !preset.sections.empty()) {
+    error = tr("no source is open");
+  }
+  for (const auto& [owner, section] : preset.sections) {
+    ModalityPanels* panels = acquisitionPanel_->panelsOf(owner->name());
+    if (owner->name() == modality && panels != nullptr) {
+      error = panels->applyPreset(*section);
     }
-  } else if (preset.mode || preset.fNumber || preset.apodisation || preset.grid ||
-             preset.iqBandwidthPercent || preset.dopplerEnsemble || preset.dopplerEnsembleMode ||
-             preset.wallFilter || preset.dopplerAverage) {
-    process::ImagingParams params = controller_->imagingParams();
-    params.mode = preset.mode.value_or(params.mode);
-    params.fNumber = preset.fNumber.value_or(params.fNumber);
-    params.apodisation = preset.apodisation.value_or(params.apodisation);
-    params.grid = preset.grid.value_or(params.grid);
-    if (preset.iqBandwidthPercent) {
-      params.iqBandwidthRel = *preset.iqBandwidthPercent / 100.0;
-    }
-    process::DopplerParams& doppler = params.doppler;
-    doppler.ensemble = preset.dopplerEnsemble.value_or(doppler.ensemble);
-    doppler.ensembleMode = preset.dopplerEnsembleMode.value_or(doppler.ensembleMode);
-    if (preset.wallFilter) {
-      doppler.applyWallFilterSpec(*preset.wallFilter);
-    }
-    if (preset.dopplerAverage) {
-      doppler.applyAveragingSpec(*preset.dopplerAverage);
-    }
-    error = controller_->setImagingParams(params);
-    acquisitionPanel_->imaging().load();
   }
   if (error.isEmpty()) {
     showMessage(tr("Preset %1 applied").arg(preset.name), false);

@@ -1,7 +1,5 @@
 #include "shell/presets.hpp"
 
-#include <cmath>
-
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -9,77 +7,10 @@
 #include <QJsonObject>
 
 #include "common/app_settings.hpp"
+#include "modality/modality_ui.hpp"
 
 namespace cineflow::ui {
 namespace {
-
-// Reads one JSON object's fields, each checked, and refuses names it does not know.
-class Fields {
- public:
-  Fields(const QJsonObject& object, QString where, QString origin)
-      : object_(object), where_(std::move(where)), origin_(std::move(origin)) {}
-
-  [[noreturn]] void fail(const QString& field, const QString& why) const {
-    throw PresetError(
-        QStringLiteral("%1: %2%3: %4").arg(origin_, where_, field, why).toStdString());
-  }
-  std::optional<double> number(const QString& field, double lo, double hi) {
-    used_ << field;
-    if (!object_.contains(field)) {
-      return std::nullopt;
-    }
-    const QJsonValue v = object_.value(field);
-    if (!v.isDouble() || !(v.toDouble() >= lo && v.toDouble() <= hi)) {
-      fail(field, QStringLiteral("expected a number from %1 to %2").arg(lo).arg(hi));
-    }
-    return v.toDouble();
-  }
-  std::optional<QString> text(const QString& field) {
-    used_ << field;
-    if (!object_.contains(field)) {
-      return std::nullopt;
-    }
-    if (!object_.value(field).isString()) {
-      fail(field, QStringLiteral("expected text"));
-    }
-    return object_.value(field).toString();
-  }
-  // A field whose text `parse` turns into a value or throws std::invalid_argument.
-  template <class Parse>
-  auto parsed(const QString& field, Parse parse) -> std::optional<decltype(parse(std::string()))> {
-    const std::optional<QString> t = text(field);
-    if (!t) {
-      return std::nullopt;
-    }
-    try {
-      return parse(t->toStdString());
-    } catch (const std::invalid_argument& e) {
-      fail(field, QString::fromStdString(e.what()));
-    }
-  }
-  std::optional<Fields> object(const QString& field) {
-    used_ << field;
-    if (!object_.contains(field)) {
-      return std::nullopt;
-    }
-    if (!object_.value(field).isObject()) {
-      fail(field, QStringLiteral("expected an object"));
-    }
-    return Fields(object_.value(field).toObject(), where_ + field + QLatin1Char('.'), origin_);
-  }
-  void refuseOthers() const {
-    for (const QString& key : object_.keys()) {
-      if (!used_.contains(key)) {
-        fail(key, QStringLiteral("not a preset field (misspelt?)"));
-      }
-    }
-  }
-
- private:
-  QJsonObject object_;
-  QString where_, origin_;
-  QStringList used_;
-};
 
 ColourMap parseColourMap(const std::string& text) {
   const std::pair<const char*, ColourMap> names[] = {
@@ -106,7 +37,7 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
   if (!document.isObject()) {
     throw PresetError(QStringLiteral("%1: expected one JSON object").arg(origin).toStdString());
   }
-  Fields root(document.object(), QString(), origin);
+  PresetFields root(document.object(), QString(), origin);
   Preset preset;
   preset.origin = origin;
   preset.name = root.text(QStringLiteral("name")).value_or(QString()).trimmed();
@@ -114,50 +45,43 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
     root.fail(QStringLiteral("name"), QStringLiteral("required, not empty"));
   }
   preset.modality = root.text(QStringLiteral("modality")).value_or(QString());
-  if (!preset.modality.isEmpty() && preset.modality != QStringLiteral("ultrasound") &&
-      preset.modality != QStringLiteral("oct")) {
-    root.fail(QStringLiteral("modality"), QStringLiteral("expected ultrasound or oct"));
+  QStringList names;
+  for (const ModalityUi* modality : modalityUis()) {
+    names << modality->name();
   }
-  if (auto display = root.object(QStringLiteral("display"))) {
+  if (!preset.modality.isEmpty() && !names.contains(preset.modality)) {
+    root.fail(QStringLiteral("modality"), QStringLiteral("expected %1").arg(names.join(" or ")));
+  }
+  std::optional<PresetFields> display = root.object(QStringLiteral("display"));
+  if (display) {
     preset.gainDb = display->number(QStringLiteral("gain_db"), -200, 200);
     preset.dynamicRangeDb = display->number(QStringLiteral("dynamic_range_db"), 1, 200);
     preset.colourMap = display->parsed(QStringLiteral("colour_map"), parseColourMap);
-    preset.flowThresholdDb = display->number(QStringLiteral("flow_threshold_db"), 0, 60);
-    preset.flowPriority = display->number(QStringLiteral("flow_priority"), 0, 1);
-    display->refuseOthers();
   }
-  if (auto us = root.object(QStringLiteral("ultrasound"))) {
-    preset.mode = us->parsed(QStringLiteral("mode"), process::parseImagingMode);
-    preset.fNumber = us->number(QStringLiteral("f_number"), 0.1, 20);
-    preset.apodisation = us->parsed(QStringLiteral("apodisation"), process::parseApodisation);
-    preset.grid = us->parsed(QStringLiteral("grid_mm"), process::ImagingGrid::parseMillimetres);
-    preset.iqBandwidthPercent = us->number(QStringLiteral("iq_bandwidth_percent"), 1, 200);
-    if (const auto n = us->number(QStringLiteral("doppler_ensemble"), process::kMinEnsemble,
-                                  process::kMaxEnsemble)) {
-      if (*n != std::floor(*n)) {
-        us->fail(QStringLiteral("doppler_ensemble"), QStringLiteral("expected a whole number"));
-      }
-      preset.dopplerEnsemble = static_cast<int>(*n);
+  for (const ModalityUi* modality : modalityUis()) {
+    std::optional<PresetFields> section = root.object(modality->name());
+    if (auto parsed =
+            modality->parsePreset(section ? &*section : nullptr, display ? &*display : nullptr)) {
+      preset.sections.emplace_back(modality, std::move(parsed));
     }
-    preset.dopplerEnsembleMode =
-        us->parsed(QStringLiteral("doppler_ensemble_mode"), process::parseEnsembleMode);
-    preset.wallFilter = us->parsed(QStringLiteral("wall_filter"), [](const std::string& spec) {
-      process::DopplerParams().applyWallFilterSpec(spec);  // throws for a bad one
-      return spec;
-    });
-    preset.dopplerAverage = us->parsed(QStringLiteral("doppler_average"), [](const std::string& s) {
-      process::DopplerParams().applyAveragingSpec(s);
-      return s;
-    });
-    us->refuseOthers();
+    if (section) {
+      section->refuseOthers();
+    }
   }
-  if (auto o = root.object(QStringLiteral("oct"))) {
-    preset.octWindow = o->parsed(QStringLiteral("window"), oct::parseSpectralWindow);
-    preset.refractiveIndex = o->number(QStringLiteral("refractive_index"), 1.0, 4.0);
-    o->refuseOthers();
+  if (display) {
+    display->refuseOthers();
   }
   root.refuseOthers();
   return preset;
+}
+
+const PresetSection* Preset::section(const ModalityUi& modality) const {
+  for (const auto& [owner, parsed] : sections) {
+    if (owner == &modality) {
+      return parsed.get();
+    }
+  }
+  return nullptr;
 }
 
 std::vector<Preset> shippedPresets() {
@@ -220,7 +144,7 @@ LoadedPresets loadPresets(const QString& folder) {
 }
 
 bool presetFits(const Preset& preset, const QString& modality) {
-  return preset.modality.isEmpty() || preset.modality == modality;
+  return preset.modality.isEmpty() || modality.isEmpty() || preset.modality == modality;
 }
 
 }  // namespace cineflow::ui

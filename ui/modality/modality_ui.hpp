@@ -1,0 +1,95 @@
+#pragma once
+// The GUI's modality seam: what one modality (ultrasound, OCT) offers the neutral GUI. The shell,
+// the acquisition panel and the presets name no modality; they ask the ModalityUi objects of
+// modalityUis() (ui/registry/, the one place that lists them) for
+//   - the source buttons of its simulators,
+//   - its parameter panels in the acquisition dock (ModalityPanels, one set per dock), which show
+//     themselves while one of its sources is open, apply a preset's section and connect to the
+//     views what they set (Doppler's flow look and colour box),
+//   - its entries of the File menu (a MATLAB import),
+//   - its section of a preset file (parsed and checked when the preset loads),
+//   - an open request it answers with a dialog of its own (a MATLAB file's mapping).
+
+#include <memory>
+#include <vector>
+
+#include <QList>
+#include <QString>
+
+class QAction;
+class QWidget;
+
+namespace cineflow::ui {
+
+class CineloopPanel;
+class EngineController;
+class ImageView;
+class PresetFields;
+
+// One modality's section of a preset, parsed and checked (its ModalityUi reads it back).
+class PresetSection {
+ public:
+  virtual ~PresetSection() = default;
+};
+
+// A modality's panels in one acquisition dock.
+class ModalityPanels {
+ public:
+  virtual ~ModalityPanels() = default;
+  // In the dock's order, children of the dock's panel; each shows itself for its modality's
+  // sources.
+  virtual std::vector<QWidget*> widgets() const = 0;
+  // `section` (parsed by this modality's ModalityUi) applied to the open source and shown in the
+  // panels. Returns the engine's refusal, or "" (also when the section sets nothing).
+  virtual QString applyPreset(const PresetSection& section) = 0;
+  // Connects what the panels set to the live view and the cineloop (none by default).
+  virtual void connectViews(ImageView& view, CineloopPanel& cineloop) {
+    (void)view;
+    (void)cineloop;
+  }
+};
+
+// A button in the acquisition dock's source group that opens one of the modality's sources.
+struct SourceButton {
+  QString objectName;  // for tests and scripts, e.g. "octSimulatorButton"
+  QString label, toolTip;
+  QString spec;  // what it opens ("sim", "oct-sim", ...)
+};
+
+class ModalityUi {
+ public:
+  virtual ~ModalityUi() = default;
+  // The engine modality's name (modality::Modality::name()): a preset's "modality", and the name
+  // of its section in a preset file.
+  virtual QString name() const = 0;
+  virtual std::vector<SourceButton> sourceButtons() const = 0;
+  virtual std::unique_ptr<ModalityPanels> createPanels(EngineController& controller,
+                                                       QWidget& parent) const = 0;
+  // A preset file's section of this modality (null when the file has none) and its "display"
+  // object (null when it has none), whose keys of this modality's it takes (the others are the
+  // neutral display's). Throws PresetError naming the field. Returns null when the preset sets
+  // nothing of this modality.
+  virtual std::shared_ptr<const PresetSection> parsePreset(PresetFields* section,
+                                                           PresetFields* display) const = 0;
+  // Its entries of the File menu beyond its source buttons (ultrasound: Import MATLAB
+  // recording…), owned by `parent`; none by default.
+  virtual QList<QAction*> createImportActions(EngineController& controller, QWidget& parent) const {
+    (void)controller;
+    (void)parent;
+    return {};
+  }
+  // Answers an open request with a dialog of its own and opens the source through `controller`
+  // (or not, when the operator cancels). Returns false for a request it leaves to the caller.
+  virtual bool takeOpenRequest(const QString& spec, EngineController& controller,
+                               QWidget* parent) const {
+    (void)spec;
+    (void)controller;
+    (void)parent;
+    return false;
+  }
+};
+
+// Every modality's GUI, in the dock's order (defined in ui/registry/).
+const std::vector<const ModalityUi*>& modalityUis();
+
+}  // namespace cineflow::ui
