@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <utility>
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -213,6 +214,11 @@ void ImageView::resetView() {
   }
 }
 
+void ImageView::panBy(QPointF delta) {
+  window_ = pannedBy(window_, imageRectInFramebuffer(), delta);
+  update();
+}
+
 std::optional<CursorReadout> ImageView::readoutAt(QPointF widgetPos) const {
   if (!displayed_ || !imageRectInWidget().contains(widgetPos)) {
     return std::nullopt;
@@ -415,71 +421,56 @@ void ImageView::wheelEvent(QWheelEvent* event) {
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && tool_ == MeasureTool::None &&
-      !(event->modifiers() & Qt::ShiftModifier) && beginBoxDrag(event->position())) {
-    // moving or resizing the colour box
-  } else if (event->button() == Qt::LeftButton && tool_ != MeasureTool::None &&
-             !(event->modifiers() & Qt::ShiftModifier) && beginShape(event->position())) {
-    // drawing a measurement or an annotation
-  } else if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
-    if (const auto at = widgetToPhysical(event->position())) {
-      drawingLine_ = true;
-      setProfileLine(*at, *at);
+  if (event->button() == Qt::LeftButton && dragging_ == nullptr) {
+    for (ViewTool* tool : tools_) {
+      if (tool->press(event->position(), event->modifiers())) {
+        dragging_ = tool;
+        break;
+      }
     }
-  } else if (event->button() == Qt::LeftButton) {
-    dragFrom_ = event->position();
+    update();
   }
   QOpenGLWidget::mousePressEvent(event);
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
   cursor_ = event->position();
-  if (boxDrag_) {
-    extendBoxDrag(event->position());
-  } else if (drawingShape_) {
-    extendShape(event->position());
-  } else if (drawingLine_ && profileLine_) {
-    if (const auto at = widgetToPhysical(event->position())) {
-      setProfileLine(profileLine_->first, *at);
+  if (dragging_ != nullptr) {
+    dragging_->move(event->position());
+  } else {
+    for (ViewTool* tool : tools_) {
+      tool->hover(event->position());
     }
-  } else if (axialProfile_ && displayed_) {
-    if (const auto at = widgetToPhysical(event->position())) {
-      const auto& g = displayed_->geometry;
-      setProfileLine({at->xM, g.z0}, {at->xM, g.z0 + (g.nz - 1) * g.dz});
-    }
-  } else if (dragFrom_ && (event->buttons() & Qt::LeftButton)) {
-    const QPointF delta = (event->position() - *dragFrom_) * devicePixelRatioF();
-    window_ = pannedBy(window_, imageRectInFramebuffer(), delta);
-    dragFrom_ = event->position();
   }
   update();  // the readout follows the cursor
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
-    dragFrom_.reset();
-    drawingLine_ = false;
-    if (drawingShape_) {
-      finishShape();
-    }
-    if (boxDrag_) {
-      finishBoxDrag();
-    }
+  if (event->button() == Qt::LeftButton && dragging_ != nullptr) {
+    ViewTool* tool = std::exchange(dragging_, nullptr);
+    tool->release();
+    update();
   }
   QOpenGLWidget::mouseReleaseEvent(event);
 }
 
 void ImageView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
-    clearProfileLine();
-  } else if (event->button() == Qt::LeftButton && tool_ == MeasureTool::None) {
-    resetView();  // with a tool, a double-click is two clicks of that tool
+  if (event->button() != Qt::LeftButton) {
+    return;
+  }
+  for (ViewTool* tool : tools_) {
+    if (tool->doubleClick(event->position(), event->modifiers())) {
+      update();
+      return;
+    }
   }
 }
 
 void ImageView::leaveEvent(QEvent* event) {
   cursor_.reset();
-  dragFrom_.reset();
+  for (ViewTool* tool : tools_) {
+    tool->leave();
+  }
   update();
   QOpenGLWidget::leaveEvent(event);
 }
@@ -533,11 +524,11 @@ void ImageView::paintFrame() {
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
                     static_cast<float>(dynamicRangeDb_), window_, flowLook_,
                     displayed_ ? displayed_->geometry.aliasingVelocity : 0.0);
-  if (newFrame && profileLine_) {
-    updateLineProfile();
+  if (newFrame && profileTool_.hasLine()) {
+    profileTool_.resample();
   }
-  if ((overlayVisible_ || profiler_ || profileLine_ || frozen_ || measurements_ != nullptr ||
-       showsFlow()) &&
+  if ((overlayVisible_ || profiler_ || profileTool_.hasLine() || frozen_ ||
+       shapeTool_.list() != nullptr || showsFlow()) &&
       displayed_ && overlayDevice_) {
     drawOverlay();
   }
@@ -561,12 +552,10 @@ void ImageView::drawOverlay() {
     paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
                  readoutText());
   }
-  if (profileLine_) {
-    paintProfileLine(painter);
-  }
-  paintMeasurements(painter);
+  profileTool_.paint(painter);
+  shapeTool_.paint(painter);
+  colourBoxTool_.paint(painter);
   if (showsFlow()) {
-    paintColourBox(painter);
     paintFlowColourBar(painter, image, flowLook_, displayed_->geometry.aliasingVelocity);
   }
   if (frozen_) {

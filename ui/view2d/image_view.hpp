@@ -4,10 +4,12 @@
 // readout) and depth increasing downward. Gain, dynamic range and the colour map are applied by the
 // fragment shader, so changing them costs one repaint.
 //
-// Mouse: the wheel zooms (1x..16x) about the cursor, a left-button drag pans, a double-click
-// shows the whole image again. The image rectangle stays put; zoom and pan choose what it shows.
-// With a measuring or annotating tool chosen (setMeasureTool), a left-button drag draws that
-// tool's shape instead of panning (measurement.hpp); changing the tool drops a shape half drawn.
+// Mouse: the wheel zooms (1x..16x) about the cursor. The view is a compositor of tools
+// (view2d/tools/): a left-button press goes to the colour box (ColourBoxTool), the measurement
+// shapes (ShapeTool, with a measuring or annotating tool chosen), the line profile
+// (ProfileLineTool, Shift) and finally the pan (PanTool; a double-click shows the whole image
+// again), the first that takes it; each draws its own overlay. The image rectangle stays put; zoom
+// and pan choose what it shows.
 //
 // Display path: frames carrying host pixels are uploaded with glTexSubImage2D. Frames whose pixels
 // stayed in the engine's cineloop (Frame::pixelsInCineloop, the CUDA backend) are copied from
@@ -17,6 +19,7 @@
 // Frames are a mailbox, not a queue: setFrame() replaces any frame not yet painted, so a slow
 // display skips frames instead of falling behind (DESIGN.md §3).
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,6 +42,10 @@
 #include "profile/stage_probe.hpp"
 #include "view2d/flow_display.hpp"
 #include "view2d/line_profile.hpp"
+#include "view2d/tools/colour_box_tool.hpp"
+#include "view2d/tools/pan_tool.hpp"
+#include "view2d/tools/profile_line_tool.hpp"
+#include "view2d/tools/shape_tool.hpp"
 
 class QOpenGLPaintDevice;
 class QPainter;
@@ -91,8 +98,8 @@ class ImageView : public QOpenGLWidget {
   const std::shared_ptr<const ProfilerSnapshot>& profilerSnapshot() const { return profiler_; }
   // The line profile (line_profile.hpp) of the displayed image, recomputed for every new frame;
   // empty without a line.
-  const LineProfile& lineProfile() const { return profile_; }
-  bool hasProfileLine() const { return profileLine_.has_value(); }
+  const LineProfile& lineProfile() const { return profileTool_.profile(); }
+  bool hasProfileLine() const { return profileTool_.hasLine(); }
   // Frames painted so far (each new frame counts once, however often it is repainted).
   std::uint64_t framesDisplayed() const { return framesDisplayed_; }
   // The frame currently on screen (null before the first paint of a frame).
@@ -140,6 +147,13 @@ class ImageView : public QOpenGLWidget {
   void setZoom(double factor, QPointF anchor);
   // Back to the whole image (zoom 1, no pan).
   void resetView();
+  // Moves what the zoomed view shows by `delta` framebuffer pixels, as far as the image edges
+  // allow.
+  void panBy(QPointF delta);
+  // The letterboxed image rectangle in widget (logical) coordinates.
+  QRectF imageRectInWidget() const;
+  // Whether the displayed image has flow and it is shown (the colour box and bar with it).
+  bool showsFlow() const;
 
   // The frame's value at the image pixel under a widget position; empty outside the image.
   std::optional<CursorReadout> readoutAt(QPointF widgetPos) const;
@@ -155,18 +169,18 @@ class ImageView : public QOpenGLWidget {
   // Measurements: the list this view adds to and draws from (null: none), under `viewName` (the
   // image's name in the list, e.g. "Live"). Each is drawn while its frame is on screen.
   void setMeasurements(MeasurementList* list, const QString& viewName);
-  const QString& measurementViewName() const { return measurementView_; }
+  const QString& measurementViewName() const { return shapeTool_.viewName(); }
   // Renames the image this view shows (a reviewed volume's slice view, when another volume is
   // selected): new measurements go under this name, and those of this name are drawn.
   void setMeasurementViewName(const QString& viewName) {
-    measurementView_ = viewName;
+    shapeTool_.setViewName(viewName);
     update();
   }
-  MeasureTool measureTool() const { return tool_; }
+  MeasureTool measureTool() const { return shapeTool_.tool(); }
   // Asks for an annotation's text (Text: required, Arrow: may be empty); by default a dialog.
   // Returns empty to cancel a Text label.
   void setTextPrompt(std::function<QString(MeasureTool)> prompt) {
-    textPrompt_ = std::move(prompt);
+    shapeTool_.setTextPrompt(std::move(prompt));
   }
   // The displayed frame's dB pixels in host memory (copied back from the cineloop when they stayed
   // on the device); empty when there is none or it was overwritten since it was shown.
@@ -223,26 +237,11 @@ class ImageView : public QOpenGLWidget {
  private:
   // Deletes the GL objects while their context still exists (DESIGN.md §6 rule 7).
   void onContextAboutToBeDestroyed();
-  // The image rectangle in widget (logical) coordinates.
-  QRectF imageRectInWidget() const;
   // Where the profiler panel may go (widget pixels): clear of the rulers.
   QRectF profilerArea() const;
   void paintFrame();
   void drawOverlay();
   void renderProfiler();
-  void updateLineProfile();  // samples the displayed frame along profileLine_
-  void paintProfileLine(QPainter& painter);
-  // Measurements (image_view_measure.cpp): the drawing's steps and its painting.
-  bool beginShape(QPointF widgetPos);
-  void extendShape(QPointF widgetPos);
-  void finishShape();
-  void paintMeasurements(QPainter& painter);
-  // The colour box (image_view_colour_box.cpp).
-  bool showsFlow() const;
-  bool beginBoxDrag(QPointF widgetPos);
-  void extendBoxDrag(QPointF widgetPos);
-  void finishBoxDrag();
-  void paintColourBox(QPainter& painter);
   // Picks the interop upload when the live source's backend and the context allow it.
   void chooseDisplayPath();
   void setDisplayPath(bool deviceUpload, const QString& description);
@@ -265,13 +264,6 @@ class ImageView : public QOpenGLWidget {
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
   ColourMap colourMap_ = ColourMap::Grey;
   FlowLook flowLook_;
-  process::ColourBox colourBox_;
-  struct BoxDrag {
-    bool left = false, right = false, top = false, bottom = false;  // edges moved (all: move)
-    PhysicalPoint from;
-    process::ColourBox start;  // the box (the whole image's when empty) at the press
-  };
-  std::optional<BoxDrag> boxDrag_;
   bool overlayVisible_ = true;
   bool frozen_ = false;
   std::shared_ptr<const ProfilerSnapshot> profiler_;
@@ -282,21 +274,17 @@ class ImageView : public QOpenGLWidget {
   QRectF profilerRect_;
   double profilerPaintMs_ = 0;
   double profilerRenderMs_ = 0;
-  std::optional<std::pair<PhysicalPoint, PhysicalPoint>> profileLine_;  // from, to
-  bool axialProfile_ = false;
-  bool drawingLine_ = false;  // Shift + left button down
-  LineProfile profile_;
   std::vector<float> hostPixels_;  // host copy when the pixels stayed on the device
   std::uint64_t hostPixelsSequence_ = ~std::uint64_t{0};  // the frame hostPixels_ holds
-  MeasurementList* measurements_ = nullptr;
-  QString measurementView_;
-  MeasureTool tool_ = MeasureTool::None;
-  std::vector<PhysicalPoint> draft_;  // the shape being drawn
-  bool drawingShape_ = false;         // left button down with a tool
-  std::function<QString(MeasureTool)> textPrompt_;
+  // The tools, in the order a press is offered to them (tools_); each paints its overlay.
+  ColourBoxTool colourBoxTool_{*this};
+  ShapeTool shapeTool_{*this};
+  ProfileLineTool profileTool_{*this};
+  PanTool panTool_{*this};
+  std::array<ViewTool*, 4> tools_{&colourBoxTool_, &shapeTool_, &profileTool_, &panTool_};
+  ViewTool* dragging_ = nullptr;  // the tool that took the left button's press, until release
   ViewWindow window_;
-  std::optional<QPointF> cursor_;    // widget coordinates, while over the widget
-  std::optional<QPointF> dragFrom_;  // widget coordinates, while the left button pans
+  std::optional<QPointF> cursor_;  // widget coordinates, while over the widget
   std::uint64_t framesDisplayed_ = 0;
   double uploadMsTotal_ = 0.0;
   double paintMsTotal_ = 0.0;

@@ -1,43 +1,44 @@
-// ImageView's line profile: the segment, sampling the displayed frame along it, and its drawing.
-
-#include <QPainter>
+// ImageView's public face of its tools (view2d/tools/), and the displayed frame's pixels in host
+// memory, which the measurements and the line profile read.
 
 #include "pipeline/engine.hpp"
 #include "view2d/image_view.hpp"
-#include "view2d/profile_plot.hpp"
 
 namespace cineflow::ui {
 
+bool ImageView::showsFlow() const {
+  return displayed_ && displayed_->geometry.hasFlow() && flowLook_.map != FlowMap::Off;
+}
+
+void ImageView::setColourBox(const process::ColourBox& box) {
+  if (colourBoxTool_.setBox(box)) {
+    update();
+  }
+}
+
 void ImageView::setProfileLine(PhysicalPoint from, PhysicalPoint to) {
-  profileLine_ = {from, to};
-  updateLineProfile();
+  profileTool_.setLine(from, to);
   update();
 }
 
 void ImageView::clearProfileLine() {
-  profileLine_.reset();
-  profile_ = {};
+  profileTool_.clear();
   update();
 }
 
 void ImageView::setAxialProfile(bool enabled) {
-  axialProfile_ = enabled;
-  if (!enabled) {
-    clearProfileLine();
-  }
+  profileTool_.setAxial(enabled);
+  update();
 }
 
-void ImageView::updateLineProfile() {
-  if (!profileLine_ || !displayed_) {
-    profile_ = {};
-    return;
-  }
-  const std::span<const float> pixels = displayedHostPixels();
-  if (pixels.empty() && displayed_->pixelsInCineloop) {
-    return;  // overwritten since it was shown: keep the last profile
-  }
-  profile_ = sampleLine(pixels, displayed_->geometry, profileLine_->first, profileLine_->second,
-                        displayedHostLayer(process::kVelocityLayer));
+void ImageView::setMeasurements(MeasurementList* list, const QString& viewName) {
+  shapeTool_.setList(list, viewName);
+  update();
+}
+
+void ImageView::setMeasureTool(MeasureTool tool) {
+  shapeTool_.setTool(tool);
+  update();
 }
 
 std::span<const float> ImageView::displayedHostPixels() {
@@ -85,15 +86,6 @@ std::span<const float> ImageView::displayedHostLayer(int layer) {
   }
   hostPixelsSequence_ = displayed_->header.sequence;
   return std::span<const float>(hostPixels_).subspan(offset, geometry.pixels());
-}
-
-void ImageView::paintProfileLine(QPainter& painter) {
-  const process::ImageGeometry& geometry = displayed_->geometry;
-  const qreal ratio = devicePixelRatioF();
-  const QRectF target = imageRectInFramebuffer();
-  const QPointF from = mapPhysicalToView(geometry, target, window_, profileLine_->first) / ratio;
-  const QPointF to = mapPhysicalToView(geometry, target, window_, profileLine_->second) / ratio;
-  paintLineProfile(painter, imageRectInWidget(), from, to, profile_);
 }
 
 }  // namespace cineflow::ui

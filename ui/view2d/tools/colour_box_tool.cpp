@@ -1,4 +1,5 @@
-// ImageView's colour box: drawing it and moving or resizing it with the mouse (image_view.hpp).
+#include "view2d/tools/colour_box_tool.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,65 +20,61 @@ process::ColourBox wholeImage(const process::ImageGeometry& g) {
 
 }  // namespace
 
-bool ImageView::showsFlow() const {
-  return displayed_ && displayed_->geometry.hasFlow() && flowLook_.map != FlowMap::Off;
-}
-
-void ImageView::setColourBox(const process::ColourBox& box) {
-  if (!(box == colourBox_)) {
-    colourBox_ = box;
-    update();
-  }
-}
-
-bool ImageView::beginBoxDrag(QPointF widgetPos) {
-  if (!showsFlow()) {
+bool ColourBoxTool::setBox(const process::ColourBox& box) {
+  if (box == box_) {
     return false;
   }
-  const auto at = widgetToPhysical(widgetPos);
+  box_ = box;
+  return true;
+}
+
+bool ColourBoxTool::press(QPointF pos, Qt::KeyboardModifiers modifiers) {
+  if (view_.measureTool() != MeasureTool::None || (modifiers & Qt::ShiftModifier) ||
+      !view_.showsFlow()) {
+    return false;
+  }
+  const auto at = view_.widgetToPhysical(pos);
   if (!at) {
     return false;
   }
-  const process::ColourBox box = colourBox_.empty() ? wholeImage(displayed_->geometry) : colourBox_;
-  const QPointF topLeft = physicalToWidget(box.x0, box.z0);
-  const QPointF bottomRight = physicalToWidget(box.x1, box.z1);
-  const QRectF rect(topLeft, bottomRight);
+  const process::ColourBox box = box_.empty() ? wholeImage(view_.displayedFrame()->geometry) : box_;
+  const QRectF rect(view_.physicalToWidget(box.x0, box.z0), view_.physicalToWidget(box.x1, box.z1));
   if (!rect.adjusted(-kEdgeGrabPixels, -kEdgeGrabPixels, kEdgeGrabPixels, kEdgeGrabPixels)
-           .contains(widgetPos)) {
+           .contains(pos)) {
     return false;
   }
-  BoxDrag drag;
-  drag.left = std::abs(widgetPos.x() - rect.left()) <= kEdgeGrabPixels;
-  drag.right = !drag.left && std::abs(widgetPos.x() - rect.right()) <= kEdgeGrabPixels;
-  drag.top = std::abs(widgetPos.y() - rect.top()) <= kEdgeGrabPixels;
-  drag.bottom = !drag.top && std::abs(widgetPos.y() - rect.bottom()) <= kEdgeGrabPixels;
+  Drag drag;
+  drag.left = std::abs(pos.x() - rect.left()) <= kEdgeGrabPixels;
+  drag.right = !drag.left && std::abs(pos.x() - rect.right()) <= kEdgeGrabPixels;
+  drag.top = std::abs(pos.y() - rect.top()) <= kEdgeGrabPixels;
+  drag.bottom = !drag.top && std::abs(pos.y() - rect.bottom()) <= kEdgeGrabPixels;
   const bool onEdge = drag.left || drag.right || drag.top || drag.bottom;
   if (!onEdge) {
-    if (colourBox_.empty()) {
+    if (box_.empty()) {
       return false;  // inside the whole image: the drag pans
     }
     drag.left = drag.right = drag.top = drag.bottom = true;  // inside: move
   }
   drag.from = *at;
   drag.start = box;
-  boxDrag_ = drag;
+  drag_ = drag;
   return true;
 }
 
-void ImageView::extendBoxDrag(QPointF widgetPos) {
-  const auto at = widgetToPhysical(widgetPos);
-  if (!at || !displayed_) {
+void ColourBoxTool::move(QPointF pos) {
+  const auto at = view_.widgetToPhysical(pos);
+  if (!at || !drag_ || !view_.displayedFrame()) {
     return;
   }
-  const BoxDrag& d = *boxDrag_;
-  const auto& g = displayed_->geometry;
+  const Drag& d = *drag_;
+  const auto& g = view_.displayedFrame()->geometry;
   const process::ColourBox image = wholeImage(g);
   const double xLo = image.x0, xHi = image.x1, zLo = image.z0, zHi = image.z1;
   double dx = at->xM - d.from.xM;
   double dz = at->zM - d.from.zM;
   process::ColourBox box = d.start;
-  const bool move = d.left && d.right && d.top && d.bottom;
-  if (move) {
+  const bool whole = d.left && d.right && d.top && d.bottom;
+  if (whole) {
     // Moved whole, kept inside the image.
     dx = std::clamp(dx, xLo - box.x0, xHi - box.x1);
     dz = std::clamp(dz, zLo - box.z0, zHi - box.z1);
@@ -94,28 +91,27 @@ void ImageView::extendBoxDrag(QPointF widgetPos) {
     if (d.bottom)
       box.z1 = std::clamp(box.z1 + dz, box.z0 + minZ, zHi);
   }
-  colourBox_ = box;
-  update();
+  box_ = box;
 }
 
-void ImageView::finishBoxDrag() {
-  boxDrag_.reset();
-  emit colourBoxChanged(colourBox_);
+void ColourBoxTool::release() {
+  drag_.reset();
+  emit view_.colourBoxChanged(box_);
 }
 
-void ImageView::paintColourBox(QPainter& painter) {
-  if (colourBox_.empty()) {
+void ColourBoxTool::paint(QPainter& painter) {
+  if (box_.empty() || !view_.showsFlow()) {
     return;  // the whole image: its edges are the box
   }
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, false);
-  QPen pen(kBoxColour, 1.0, boxDrag_ ? Qt::SolidLine : Qt::DashLine);
+  QPen pen(kBoxColour, 1.0, drag_ ? Qt::SolidLine : Qt::DashLine);
   pen.setCosmetic(true);
   painter.setPen(pen);
   painter.setBrush(Qt::NoBrush);
-  painter.setClipRect(imageRectInWidget());
-  painter.drawRect(QRectF(physicalToWidget(colourBox_.x0, colourBox_.z0),
-                          physicalToWidget(colourBox_.x1, colourBox_.z1)));
+  painter.setClipRect(view_.imageRectInWidget());
+  painter.drawRect(
+      QRectF(view_.physicalToWidget(box_.x0, box_.z0), view_.physicalToWidget(box_.x1, box_.z1)));
   painter.restore();
 }
 
