@@ -12,9 +12,9 @@
 
 #include "acquisition/acquisition_panel.hpp"
 #include "bridge/engine_controller.hpp"
-#include "modalities/oct/oct_ui.hpp"
+#include "modalities/oct/oct_presets.hpp"
 #include "modalities/ultrasound/imaging_panel.hpp"
-#include "modalities/ultrasound/ultrasound_ui.hpp"
+#include "modalities/ultrasound/ultrasound_presets.hpp"
 #include "shell/main_window.hpp"
 #include "shell/presets.hpp"
 #include "sim_window.hpp"
@@ -34,10 +34,8 @@ void write(const QString& path, const QByteArray& text) {
 // A preset's ultrasound section (it must have one).
 const ui::UltrasoundPresetSection& ultrasoundOf(const Preset& preset) {
   static const ui::UltrasoundPresetSection none;
-  for (const auto& [modality, section] : preset.sections) {
-    if (modality->name() == QStringLiteral("ultrasound")) {
-      return dynamic_cast<const ui::UltrasoundPresetSection&>(*section);
-    }
+  if (const ui::PresetSection* section = preset.section(QStringLiteral("ultrasound"))) {
+    return dynamic_cast<const ui::UltrasoundPresetSection&>(*section);
   }
   QTest::qFail("no ultrasound section", __FILE__, __LINE__);
   return none;
@@ -87,7 +85,7 @@ class TestPresets : public QObject {
     QCOMPARE(oct.modality, QStringLiteral("oct"));
     QCOMPARE(oct.sections.size(), std::size_t{1});
     const auto* octSection =
-        dynamic_cast<const ui::OctPresetSection*>(oct.sections[0].second.get());
+        dynamic_cast<const ui::OctPresetSection*>(oct.section(QStringLiteral("oct")));
     QVERIFY(octSection != nullptr && octSection->refractiveIndex);
     QCOMPARE(*octSection->refractiveIndex, 1.38);
     QCOMPARE(ui::shippedPresets().size(), std::size_t{5});

@@ -7,7 +7,8 @@
 //     themselves while one of its sources is open, apply a preset's section and connect to the
 //     views what they set (Doppler's flow look and colour box),
 //   - its entries of the File menu (a MATLAB import),
-//   - its section of a preset file (parsed and checked when the preset loads),
+//   - its section of a preset file (modality/modality_presets.hpp: parsed and checked when the
+//     preset loads, with Qt Core alone),
 //   - an open request it answers with a dialog of its own (a MATLAB file's mapping).
 
 #include <memory>
@@ -15,6 +16,8 @@
 
 #include <QList>
 #include <QString>
+
+#include "modality/modality_presets.hpp"
 
 class QAction;
 class QWidget;
@@ -24,14 +27,6 @@ namespace cineflow::ui {
 class CineloopPanel;
 class EngineController;
 class ImageView;
-class PresetFields;
-
-// One modality's section of a preset, parsed and checked (its ModalityUi reads it back).
-class PresetSection {
- public:
-  virtual ~PresetSection() = default;
-};
-
 // A modality's panels in one acquisition dock.
 class ModalityPanels {
  public:
@@ -39,8 +34,8 @@ class ModalityPanels {
   // In the dock's order, children of the dock's panel; each shows itself for its modality's
   // sources.
   virtual std::vector<QWidget*> widgets() const = 0;
-  // `section` (parsed by this modality's ModalityUi) applied to the open source and shown in the
-  // panels. Returns the engine's refusal, or "" (also when the section sets nothing).
+  // `section` (parsed by this modality's ModalityPresets) applied to the open source and shown in
+  // the panels. Returns the engine's refusal, or "" (also when the section sets nothing).
   virtual QString applyPreset(const PresetSection& section) = 0;
   // Connects what the panels set to the live view and the cineloop (none by default).
   virtual void connectViews(ImageView& view, CineloopPanel& cineloop) {
@@ -59,18 +54,11 @@ struct SourceButton {
 class ModalityUi {
  public:
   virtual ~ModalityUi() = default;
-  // The engine modality's name (modality::Modality::name()): a preset's "modality", and the name
-  // of its section in a preset file.
+  // The engine modality's name (modality::Modality::name(), ModalityPresets::name()).
   virtual QString name() const = 0;
   virtual std::vector<SourceButton> sourceButtons() const = 0;
   virtual std::unique_ptr<ModalityPanels> createPanels(EngineController& controller,
                                                        QWidget& parent) const = 0;
-  // A preset file's section of this modality (null when the file has none) and its "display"
-  // object (null when it has none), whose keys of this modality's it takes (the others are the
-  // neutral display's). Throws PresetError naming the field. Returns null when the preset sets
-  // nothing of this modality.
-  virtual std::shared_ptr<const PresetSection> parsePreset(PresetFields* section,
-                                                           PresetFields* display) const = 0;
   // Its entries of the File menu beyond its source buttons (ultrasound: Import MATLAB
   // recording…), owned by `parent`; none by default.
   virtual QList<QAction*> createImportActions(EngineController& controller, QWidget& parent) const {

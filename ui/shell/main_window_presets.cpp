@@ -82,11 +82,10 @@ QString MainWindow::applyPreset(const Preset& preset) {
   if (modality.isEmpty() && !preset.sections.empty()) {
     error = tr("no source is open");
   }
-  for (const auto& [owner, section] : preset.sections) {
-    ModalityPanels* panels = acquisitionPanel_->panelsOf(owner->name());
-    if (owner->name() == modality && panels != nullptr) {
-      error = panels->applyPreset(*section);
-    }
+  ModalityPanels* panels = acquisitionPanel_->panelsOf(modality);
+  const PresetSection* section = preset.section(modality);
+  if (panels != nullptr && section != nullptr) {
+    error = panels->applyPreset(*section);
   }
   if (error.isEmpty()) {
     showMessage(tr("Preset %1 applied").arg(preset.name), false);

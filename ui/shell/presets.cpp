@@ -7,7 +7,7 @@
 #include <QJsonObject>
 
 #include "common/app_settings.hpp"
-#include "modality/modality_ui.hpp"
+#include "modality/modality_presets.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -46,7 +46,7 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
   }
   preset.modality = root.text(QStringLiteral("modality")).value_or(QString());
   QStringList names;
-  for (const ModalityUi* modality : modalityUis()) {
+  for (const ModalityPresets* modality : modalityPresets()) {
     names << modality->name();
   }
   if (!preset.modality.isEmpty() && !names.contains(preset.modality)) {
@@ -58,11 +58,11 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
     preset.dynamicRangeDb = display->number(QStringLiteral("dynamic_range_db"), 1, 200);
     preset.colourMap = display->parsed(QStringLiteral("colour_map"), parseColourMap);
   }
-  for (const ModalityUi* modality : modalityUis()) {
+  for (const ModalityPresets* modality : modalityPresets()) {
     std::optional<PresetFields> section = root.object(modality->name());
     if (auto parsed =
-            modality->parsePreset(section ? &*section : nullptr, display ? &*display : nullptr)) {
-      preset.sections.emplace_back(modality, std::move(parsed));
+            modality->parse(section ? &*section : nullptr, display ? &*display : nullptr)) {
+      preset.sections.emplace_back(modality->name(), std::move(parsed));
     }
     if (section) {
       section->refuseOthers();
@@ -75,9 +75,9 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
   return preset;
 }
 
-const PresetSection* Preset::section(const ModalityUi& modality) const {
-  for (const auto& [owner, parsed] : sections) {
-    if (owner == &modality) {
+const PresetSection* Preset::section(const QString& modality) const {
+  for (const auto& [name, parsed] : sections) {
+    if (name == modality) {
       return parsed.get();
     }
   }

@@ -16,9 +16,9 @@
 //   plus "doppler_ensemble", "doppler_ensemble_mode", "wall_filter", "doppler_average" in
 //   "ultrasound", "flow_threshold_db" and "flow_priority" in "display".
 // The neutral fields (name, modality, gain, range, colour map) are read here; each modality's
-// section, and its keys of "display", by its ModalityUi (modality/modality_ui.hpp). A file that is
-// not such an object, or has a field of the wrong type, range or name, is refused with the file,
-// the field and the reason (PresetError); the other presets still load.
+// section, and its keys of "display", by its ModalityPresets (modality/modality_presets.hpp). A
+// file that is not such an object, or has a field of the wrong type, range or name, is refused with
+// the file, the field and the reason (PresetError); the other presets still load.
 
 #include <memory>
 #include <optional>
@@ -34,7 +34,6 @@
 
 namespace cineflow::ui {
 
-class ModalityUi;
 class PresetSection;
 
 struct Preset {
@@ -42,13 +41,13 @@ struct Preset {
   QString modality;  // a modality's name (ModalityUi::name()) or empty (any)
   std::optional<double> gainDb, dynamicRangeDb;
   std::optional<ColourMap> colourMap;
-  // What it sets of each modality that its file names (ModalityUi::parsePreset), in
-  // modalityUis()' order.
-  std::vector<std::pair<const ModalityUi*, std::shared_ptr<const PresetSection>>> sections;
+  // What it sets of each modality, by the modality's name (ModalityPresets::parse), in
+  // modalityPresets()' order.
+  std::vector<std::pair<QString, std::shared_ptr<const PresetSection>>> sections;
   QString origin;  // "shipped" or the file it came from
 
-  // Its section of `modality`, or null.
-  const PresetSection* section(const ModalityUi& modality) const;
+  // Its section of the modality named `modality`, or null.
+  const PresetSection* section(const QString& modality) const;
 };
 
 // Parses one preset; `origin` names it in errors. Throws PresetError.

@@ -4,7 +4,7 @@
 
 #include "bridge/engine_controller.hpp"
 #include "modalities/oct/oct_panel.hpp"
-#include "modality/preset_fields.hpp"
+#include "modalities/oct/oct_presets.hpp"
 #include "oct/oct_modality.hpp"
 #include "registry/oct_engine.hpp"
 
@@ -36,7 +36,7 @@ class OctPanels : public ModalityPanels {
 }  // namespace
 
 QString OctUi::name() const {
-  return QStringLiteral("oct");
+  return OctPresets().name();
 }
 
 std::vector<SourceButton> OctUi::sourceButtons() const {
@@ -49,21 +49,6 @@ std::vector<SourceButton> OctUi::sourceButtons() const {
 std::unique_ptr<ModalityPanels> OctUi::createPanels(EngineController& controller,
                                                     QWidget& parent) const {
   return std::make_unique<OctPanels>(controller, parent);
-}
-
-std::shared_ptr<const PresetSection> OctUi::parsePreset(PresetFields* section,
-                                                        PresetFields* display) const {
-  (void)display;  // OCT keeps no keys of its own there
-  if (section == nullptr) {
-    return nullptr;
-  }
-  auto parsed = std::make_shared<OctPresetSection>();
-  parsed->window = section->parsed(QStringLiteral("window"), oct::parseSpectralWindow);
-  parsed->refractiveIndex = section->number(QStringLiteral("refractive_index"), 1.0, 4.0);
-  if (!parsed->window && !parsed->refractiveIndex) {
-    return nullptr;
-  }
-  return parsed;
 }
 
 }  // namespace cineflow::ui

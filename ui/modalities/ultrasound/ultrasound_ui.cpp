@@ -9,7 +9,7 @@
 #include "modalities/ultrasound/doppler_panel.hpp"
 #include "modalities/ultrasound/imaging_panel.hpp"
 #include "modalities/ultrasound/mat_import_dialog.hpp"
-#include "modality/preset_fields.hpp"
+#include "modalities/ultrasound/ultrasound_presets.hpp"
 #include "registry/source_factory.hpp"
 #include "ultrasound/mat_import.hpp"
 #include "view2d/image_view.hpp"
@@ -81,13 +81,8 @@ class UltrasoundPanels : public ModalityPanels {
 
 }  // namespace
 
-bool UltrasoundPresetSection::setsImaging() const {
-  return mode || fNumber || apodisation || grid || iqBandwidthPercent || dopplerEnsemble ||
-         dopplerEnsembleMode || wallFilter || dopplerAverage;
-}
-
 QString UltrasoundUi::name() const {
-  return QStringLiteral("ultrasound");
+  return UltrasoundPresets().name();
 }
 
 std::vector<SourceButton> UltrasoundUi::sourceButtons() const {
@@ -103,39 +98,6 @@ std::vector<SourceButton> UltrasoundUi::sourceButtons() const {
 std::unique_ptr<ModalityPanels> UltrasoundUi::createPanels(EngineController& controller,
                                                            QWidget& parent) const {
   return std::make_unique<UltrasoundPanels>(controller, parent);
-}
-
-std::shared_ptr<const PresetSection> UltrasoundUi::parsePreset(PresetFields* us,
-                                                               PresetFields* display) const {
-  auto section = std::make_shared<UltrasoundPresetSection>();
-  if (display != nullptr) {
-    section->flowThresholdDb = display->number(QStringLiteral("flow_threshold_db"), 0, 60);
-    section->flowPriority = display->number(QStringLiteral("flow_priority"), 0, 1);
-  }
-  if (us != nullptr) {
-    section->mode = us->parsed(QStringLiteral("mode"), process::parseImagingMode);
-    section->fNumber = us->number(QStringLiteral("f_number"), 0.1, 20);
-    section->apodisation = us->parsed(QStringLiteral("apodisation"), process::parseApodisation);
-    section->grid = us->parsed(QStringLiteral("grid_mm"), process::ImagingGrid::parseMillimetres);
-    section->iqBandwidthPercent = us->number(QStringLiteral("iq_bandwidth_percent"), 1, 200);
-    section->dopplerEnsemble = us->wholeNumber(QStringLiteral("doppler_ensemble"),
-                                               process::kMinEnsemble, process::kMaxEnsemble);
-    section->dopplerEnsembleMode =
-        us->parsed(QStringLiteral("doppler_ensemble_mode"), process::parseEnsembleMode);
-    section->wallFilter = us->parsed(QStringLiteral("wall_filter"), [](const std::string& spec) {
-      process::DopplerParams().applyWallFilterSpec(spec);  // throws for a bad one
-      return spec;
-    });
-    section->dopplerAverage =
-        us->parsed(QStringLiteral("doppler_average"), [](const std::string& spec) {
-          process::DopplerParams().applyAveragingSpec(spec);
-          return spec;
-        });
-  }
-  if (!section->setsImaging() && !section->flowThresholdDb && !section->flowPriority) {
-    return nullptr;
-  }
-  return section;
 }
 
 QList<QAction*> UltrasoundUi::createImportActions(EngineController& controller,

@@ -1,32 +1,11 @@
 #pragma once
 // Ultrasound's side of the GUI's modality seam (modality/modality_ui.hpp): the phantom and flow
-// simulators, the imaging and Doppler panels, the preset section "ultrasound" (with the flow
-// keys of "display"), and the MATLAB import (a .mat file opens through its mapping dialog).
-
-#include <optional>
-#include <string>
+// simulators, the imaging and Doppler panels (which apply the preset section of
+// ultrasound_presets.hpp), and the MATLAB import (a .mat file opens through its mapping dialog).
 
 #include "modality/modality_ui.hpp"
-#include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ui {
-
-struct UltrasoundPresetSection : PresetSection {
-  std::optional<process::ImagingMode> mode;
-  std::optional<double> fNumber;
-  std::optional<process::Apodisation> apodisation;
-  std::optional<process::ImagingGrid> grid;  // metres
-  std::optional<double> iqBandwidthPercent;
-  // Colour and power Doppler: the ensemble, the wall filter ("regression:1", ...), the averaging
-  // window ("3x3"), and how flow is shown (threshold over the black level, B-mode priority).
-  std::optional<int> dopplerEnsemble;
-  std::optional<process::EnsembleMode> dopplerEnsembleMode;
-  std::optional<std::string> wallFilter;
-  std::optional<std::string> dopplerAverage;
-  std::optional<double> flowThresholdDb, flowPriority;
-
-  bool setsImaging() const;  // anything of the imaging parameters (not only the flow look)
-};
 
 class UltrasoundUi : public ModalityUi {
  public:
@@ -34,8 +13,6 @@ class UltrasoundUi : public ModalityUi {
   std::vector<SourceButton> sourceButtons() const override;
   std::unique_ptr<ModalityPanels> createPanels(EngineController& controller,
                                                QWidget& parent) const override;
-  std::shared_ptr<const PresetSection> parsePreset(PresetFields* section,
-                                                   PresetFields* display) const override;
   QList<QAction*> createImportActions(EngineController& controller, QWidget& parent) const override;
   bool takeOpenRequest(const QString& spec, EngineController& controller,
                        QWidget* parent) const override;

@@ -1,0 +1,38 @@
+#pragma once
+// Ultrasound's preset section (modality/modality_presets.hpp): "ultrasound" (mode, f-number,
+// apodisation, grid, I/Q bandwidth, Doppler ensemble, wall filter, averaging) and the flow keys
+// of "display" (threshold, B-mode priority). Qt Core only.
+
+#include <optional>
+#include <string>
+
+#include "modality/modality_presets.hpp"
+#include "ultrasound/imaging_params.hpp"
+
+namespace cineflow::ui {
+
+struct UltrasoundPresetSection : PresetSection {
+  std::optional<process::ImagingMode> mode;
+  std::optional<double> fNumber;
+  std::optional<process::Apodisation> apodisation;
+  std::optional<process::ImagingGrid> grid;  // metres
+  std::optional<double> iqBandwidthPercent;
+  // Colour and power Doppler: the ensemble, the wall filter ("regression:1", ...), the averaging
+  // window ("3x3"), and how flow is shown (threshold over the black level, B-mode priority).
+  std::optional<int> dopplerEnsemble;
+  std::optional<process::EnsembleMode> dopplerEnsembleMode;
+  std::optional<std::string> wallFilter;
+  std::optional<std::string> dopplerAverage;
+  std::optional<double> flowThresholdDb, flowPriority;
+
+  bool setsImaging() const;  // anything of the imaging parameters (not only the flow look)
+};
+
+class UltrasoundPresets : public ModalityPresets {
+ public:
+  QString name() const override;
+  std::shared_ptr<const PresetSection> parse(PresetFields* section,
+                                             PresetFields* display) const override;
+};
+
+}  // namespace cineflow::ui
