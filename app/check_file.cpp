@@ -30,6 +30,7 @@ int runCheckFile(int argc, char** argv) {
     return 2;
   }
   try {
+    acquire::prepareCheckProcess();
     acquire::readFileForCheck(argv[2]);
     return 0;
   } catch (const std::exception& e) {

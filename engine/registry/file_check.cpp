@@ -1,5 +1,6 @@
 #include "registry/file_check.hpp"
 
+#include <malloc.h>
 #include <sys/stat.h>
 
 #include <atomic>
@@ -286,6 +287,10 @@ void checkFileInChildProcess(const std::string& spec, const ProgressFn& progress
     return;
   }
   judge(spec, runCheck(program, spec, timeout, tick), timeout, memo);
+}
+
+void prepareCheckProcess() {
+  mallopt(M_PERTURB, 0xa5);
 }
 
 void readFileForCheck(const std::string& spec) {
