@@ -101,7 +101,7 @@ struct BenchOptions {
   bool help = false;
   compute::BackendRequest backend = compute::BackendRequest::Auto;
   std::string preset = "default";
-  process::ImagingMode mode = process::ImagingMode::Rf;
+  ultrasound::ImagingMode mode = ultrasound::ImagingMode::Rf;
   bool modeGiven = false;    // the disk preset is colour Doppler unless --mode says otherwise
   std::uint64_t frames = 0;  // 0: the backend's default
   std::string jsonPath;
@@ -150,7 +150,7 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       rethrowAs(args, [&] { return benchWorkload(options.preset); });  // a usage error
     } else if (args.option("--mode")) {
       const std::string name = args.value();
-      options.mode = rethrowAs(args, [&] { return process::parseImagingMode(name); });
+      options.mode = rethrowAs(args, [&] { return ultrasound::parseImagingMode(name); });
       options.modeGiven = true;
     } else if (args.option("--frames")) {
       const std::string text = args.value();
@@ -414,7 +414,7 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   if (options.modeGiven || options.preset != "disk") {
     workload.imaging.mode = options.mode;
   }
-  if (process::isDoppler(workload.imaging.mode) && workload.acq.framesPerVolume > 0) {
+  if (ultrasound::isDoppler(workload.imaging.mode) && workload.acq.framesPerVolume > 0) {
     // The simulator's sweep timed as if it were one plane at 5 kHz: the stages' cost does not
     // depend on what the frames hold.
     workload.acq.framesPerVolume = 0;
@@ -432,12 +432,12 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   results.device = backend->deviceName();
   results.backend = compute::toString(backend->kind());
   results.preset = workload.preset;
-  results.mode = process::toString(workload.imaging.mode);
-  if (process::isDoppler(workload.imaging.mode)) {
-    const process::DopplerParams& d = workload.imaging.doppler;
+  results.mode = ultrasound::toString(workload.imaging.mode);
+  if (ultrasound::isDoppler(workload.imaging.mode)) {
+    const ultrasound::DopplerParams& d = workload.imaging.doppler;
     results.dopplerEnsemble = d.ensemble;
-    results.dopplerSliding = d.ensembleMode == process::EnsembleMode::Sliding;
-    results.dopplerFilter = process::toString(d.wallFilter);
+    results.dopplerSliding = d.ensembleMode == ultrasound::EnsembleMode::Sliding;
+    results.dopplerFilter = ultrasound::toString(d.wallFilter);
   }
   results.workloadDescription = workload.description;
   results.sampleType = acquire::toString(workload.sampleType);

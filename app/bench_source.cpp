@@ -25,12 +25,12 @@ std::vector<double> linearArray(int elements, double pitch) {
 }
 
 BenchWorkload defaultWorkload() {
-  const acquire::SimulatorConfig simulator;
+  const ultrasound::SimulatorConfig simulator;
   BenchWorkload workload;
   workload.preset = "default";
   workload.acq = simulator.acquisitionParams();
   workload.sampleType = simulator.sampleType;
-  workload.imaging = process::ImagingParams::defaultsFor(workload.acq);
+  workload.imaging = ultrasound::ImagingParams::defaultsFor(workload.acq);
   workload.description = "simulator default acquisition, the live GUI's grid";
   return workload;
 }
@@ -48,7 +48,7 @@ BenchWorkload courseWorkload() {
   acq.samples = 8183;
   workload.sampleType = acquire::SampleType::Float32;
 
-  process::ImagingGrid& grid = workload.imaging.grid;
+  ultrasound::ImagingGrid& grid = workload.imaging.grid;
   grid.x0 = -15e-3;
   grid.x1 = 15e-3;
   grid.dx = 30e-3 / 127;
@@ -77,15 +77,15 @@ BenchWorkload diskWorkload() {
   acq.fractionalBandwidth = 0.15;
   acq.pulseRepetitionFrequencyHz = 10e3;
   workload.sampleType = acquire::SampleType::Int16;
-  process::ImagingParams& imaging = workload.imaging;
-  imaging = process::ImagingParams::defaultsFor(acq);
-  imaging.grid = process::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
-  imaging.mode = process::ImagingMode::ColourDoppler;
+  ultrasound::ImagingParams& imaging = workload.imaging;
+  imaging = ultrasound::ImagingParams::defaultsFor(acq);
+  imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
+  imaging.mode = ultrasound::ImagingMode::ColourDoppler;
   imaging.fNumber = 1.125;
-  imaging.apodisation = process::Apodisation::Rectangular;
+  imaging.apodisation = ultrasound::Apodisation::Rectangular;
   imaging.iqBandwidthRel = 0.15;
   imaging.doppler.ensemble = 32;
-  imaging.doppler.wallFilter = process::WallFilter::None;
+  imaging.doppler.wallFilter = ultrasound::WallFilter::None;
   workload.description = "the Verasonics rotating disk's acquisition on PyMUST's 251 x 251 grid";
   return workload;
 }

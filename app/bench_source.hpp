@@ -29,7 +29,7 @@ struct BenchWorkload {
   std::string description;  // one line for the report
   acquire::AcquisitionParams acq;
   acquire::SampleType sampleType = acquire::SampleType::Int16;
-  process::ImagingParams imaging;
+  ultrasound::ImagingParams imaging;
 };
 
 // The preset names benchWorkload() accepts, for usage text and error messages.
@@ -59,7 +59,7 @@ class FilledSlots {
   std::size_t count_ = 0;
 };
 
-class BenchSource final : public acquire::UltrasoundSource {
+class BenchSource final : public ultrasound::UltrasoundSource {
  public:
   static constexpr std::size_t kMaxSlots = FilledSlots::kMaxSlots;
   static constexpr std::size_t kStampBytes = 4096;

@@ -168,13 +168,13 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.fNumber = args.number<double>();
     } else if (args.option("--apodisation")) {
       options.apodisation = args.value();
-      process::parseApodisation(*options.apodisation);  // a bad name is a command-line error
+      ultrasound::parseApodisation(*options.apodisation);  // a bad name is a command-line error
     } else if (args.option("--map")) {
       options.matMap = args.value();
-      acquire::MatMapping::parse(*options.matMap);  // a bad mapping is a command-line error
+      ultrasound::MatMapping::parse(*options.matMap);  // a bad mapping is a command-line error
     } else if (args.option("--mode")) {
       options.mode = args.value();
-      process::parseImagingMode(*options.mode);  // a bad mode is a command-line error
+      ultrasound::parseImagingMode(*options.mode);  // a bad mode is a command-line error
     } else if (args.option("--iq-bandwidth")) {
       options.iqBandwidthPercent = args.number<double>();
     } else if (args.option("--iq-decimation")) {
@@ -185,16 +185,16 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.doppler.ensemble = args.number<int>();
     } else if (args.option("--ensemble-mode")) {
       options.doppler.ensembleMode = args.value();
-      process::parseEnsembleMode(*options.doppler.ensembleMode);  // a command-line error
+      ultrasound::parseEnsembleMode(*options.doppler.ensembleMode);  // a command-line error
     } else if (args.option("--wall-filter")) {
       options.doppler.wallFilter = args.value();
-      process::DopplerParams().applyWallFilterSpec(*options.doppler.wallFilter);
+      ultrasound::DopplerParams().applyWallFilterSpec(*options.doppler.wallFilter);
     } else if (args.option("--doppler-average")) {
       options.doppler.average = args.value();
-      process::DopplerParams().applyAveragingSpec(*options.doppler.average);
+      ultrasound::DopplerParams().applyAveragingSpec(*options.doppler.average);
     } else if (args.option("--colour-box") || args.option("--color-box")) {
       options.doppler.box = args.value();
-      process::parseColourBoxMillimetres(*options.doppler.box);
+      ultrasound::parseColourBoxMillimetres(*options.doppler.box);
     } else if (args.option("--oct-dispersion")) {
       options.octDispersion = args.value();
     } else if (args.option("--oct-k-table")) {

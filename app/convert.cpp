@@ -91,7 +91,7 @@ Exit status: 0 on success, 1 on an import or write error, 2 on a bad command lin
 
 struct ConvertCommand {
   std::vector<std::string> positional;
-  std::optional<acquire::MatMapping> mapping;
+  std::optional<ultrasound::MatMapping> mapping;
   std::optional<std::string> description;
   std::optional<int> frames;
   std::optional<DispersionOption> dispersion;
@@ -136,13 +136,14 @@ oct::OctDispersion statedDispersion(const DispersionOption& option,
 }
 
 int convertMat(const ConvertCommand& command) {
-  const acquire::MatMapping mapping = command.mapping.value_or(acquire::MatMapping::verasonics());
+  const ultrasound::MatMapping mapping =
+      command.mapping.value_or(ultrasound::MatMapping::verasonics());
   const std::string& in = command.positional[0];
   const std::string& out = command.positional[1];
   acquire::checkFileInChildProcess(in);  // matio on a damaged file: only the child goes down
-  const acquire::ImportedRecording recording = acquire::importMat(in, mapping);
-  store::writeRfRecording(out, recording,
-                          {{"source", in + " (MATLAB import: " + mapping.toString() + ")"}});
+  const ultrasound::ImportedRecording recording = ultrasound::importMat(in, mapping);
+  ultrasound::writeRfRecording(out, recording,
+                               {{"source", in + " (MATLAB import: " + mapping.toString() + ")"}});
   std::printf("%s\nwrote %llu frames of %d transmit(s) x %d elements x %d samples to %s\n",
               recording.note.c_str(), static_cast<unsigned long long>(recording.frames),
               recording.acq.transmits(), recording.acq.elements(), recording.acq.samples,
@@ -200,8 +201,8 @@ int runConvert(int argc, char** argv) {
         return 0;
       }
       if (args.option("--map")) {
-        command.mapping = acquire::MatMapping::parse(
-            args.value(), command.mapping.value_or(acquire::MatMapping::verasonics()));
+        command.mapping = ultrasound::MatMapping::parse(
+            args.value(), command.mapping.value_or(ultrasound::MatMapping::verasonics()));
       } else if (args.option("--describe")) {
         command.description = args.value();
       } else if (args.option("--oct-dispersion")) {

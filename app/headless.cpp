@@ -35,17 +35,17 @@ namespace {
 
 constexpr int kSpareRecorderSlots = 8;  // images queued for the disk beyond the pipeline's
 
-process::ImagingParams imagingFor(const CliOptions& options,
-                                  const acquire::AcquisitionParams& acq) {
-  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+ultrasound::ImagingParams imagingFor(const CliOptions& options,
+                                     const acquire::AcquisitionParams& acq) {
+  ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
   if (options.grid) {
-    imaging.grid = process::ImagingGrid::parseMillimetres(*options.grid);
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres(*options.grid);
   }
   if (options.fNumber) {
     imaging.fNumber = *options.fNumber;
   }
   if (options.apodisation) {
-    imaging.apodisation = process::parseApodisation(*options.apodisation);
+    imaging.apodisation = ultrasound::parseApodisation(*options.apodisation);
   }
   if (options.iqBandwidthPercent) {
     imaging.iqBandwidthRel = *options.iqBandwidthPercent / 100.0;
@@ -54,16 +54,17 @@ process::ImagingParams imagingFor(const CliOptions& options,
     imaging.iqDecimation = *options.iqDecimation;
   }
   if (options.mode) {
-    imaging.mode = process::parseImagingMode(*options.mode);
-  } else if (const std::string notice = process::bandpassSamplingNotice(acq); !notice.empty()) {
+    imaging.mode = ultrasound::parseImagingMode(*options.mode);
+  } else if (const std::string notice = ultrasound::bandpassSamplingNotice(acq); !notice.empty()) {
     std::cerr << "cineflow: " << options.input << " is " << notice << '\n';
   }
-  if (!process::usesIqChain(imaging.mode) && (options.iqBandwidthPercent || options.iqDecimation)) {
+  if (!ultrasound::usesIqChain(imaging.mode) &&
+      (options.iqBandwidthPercent || options.iqDecimation)) {
     throw std::invalid_argument(
         "--iq-bandwidth and --iq-decimation act in the I/Q and Doppler modes only (--mode iq)");
   }
   const CliOptions::Doppler& doppler = options.doppler;
-  if (doppler.any() && !process::isDoppler(imaging.mode)) {
+  if (doppler.any() && !ultrasound::isDoppler(imaging.mode)) {
     throw std::invalid_argument(
         "--prf, --ensemble, --ensemble-mode, --wall-filter, "
         "--doppler-average and --colour-box act in the Doppler modes only "
@@ -76,7 +77,7 @@ process::ImagingParams imagingFor(const CliOptions& options,
     imaging.doppler.ensemble = *doppler.ensemble;
   }
   if (doppler.ensembleMode) {
-    imaging.doppler.ensembleMode = process::parseEnsembleMode(*doppler.ensembleMode);
+    imaging.doppler.ensembleMode = ultrasound::parseEnsembleMode(*doppler.ensembleMode);
   }
   if (doppler.wallFilter) {
     imaging.doppler.applyWallFilterSpec(*doppler.wallFilter);
@@ -85,7 +86,7 @@ process::ImagingParams imagingFor(const CliOptions& options,
     imaging.doppler.applyAveragingSpec(*doppler.average);
   }
   if (doppler.box) {
-    imaging.doppler.box = process::parseColourBoxMillimetres(*doppler.box);
+    imaging.doppler.box = ultrasound::parseColourBoxMillimetres(*doppler.box);
   }
   imaging.validate(acq);
   if (const std::string notice = imaging.coarseRfGridNotice(acq); !notice.empty()) {
@@ -131,7 +132,7 @@ oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source,
 // Each modality takes its own options; options of another modality are refused, not ignored.
 std::shared_ptr<const modality::ProcessingSettings> settingsFor(const CliOptions& options,
                                                                 acquire::FrameSource& source) {
-  if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&source)) {
+  if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&source)) {
     if (options.anyOctOption()) {
       throw std::invalid_argument("the --oct- options and --refractive-index apply to OCT; " +
                                   source.describe() + " is " + source.modality().name());
@@ -178,7 +179,7 @@ void printReport(const pipeline::EngineStats& stats, double seconds, const std::
 // A Doppler run of fewer frames than one ensemble would end before its first estimate.
 void requireWholeEnsemble(const modality::ProcessingSettings& settings, std::uint64_t frames) {
   const auto* ultrasound = dynamic_cast<const ultrasound::UltrasoundSettings*>(&settings);
-  if (ultrasound == nullptr || !process::isDoppler(ultrasound->imaging().mode)) {
+  if (ultrasound == nullptr || !ultrasound::isDoppler(ultrasound->imaging().mode)) {
     return;
   }
   const int ensemble = ultrasound->imaging().doppler.ensemble;
@@ -436,8 +437,8 @@ int runHeadless(const CliOptions& options) {
     if (!fallback.empty()) {
       std::cerr << "cineflow: " << fallback << "; using the CPU backend\n";
     }
-    const acquire::MatMapping mapping =
-        options.matMap ? acquire::MatMapping::parse(*options.matMap) : acquire::MatMapping{};
+    const ultrasound::MatMapping mapping =
+        options.matMap ? ultrasound::MatMapping::parse(*options.matMap) : ultrasound::MatMapping{};
     ConsoleProgress openProgress;
     auto source = acquire::openSource(
         options.input, 0,

@@ -41,7 +41,7 @@ Options:
 struct TuneOptions {
   compute::BackendRequest backend = compute::BackendRequest::Auto;
   std::string preset = "default";
-  process::ImagingMode mode = process::ImagingMode::Rf;
+  ultrasound::ImagingMode mode = ultrasound::ImagingMode::Rf;
   std::string modality = "ultrasound";
   std::string exportPath;
   bool help = false;
@@ -59,7 +59,7 @@ TuneOptions parse(int argc, char** argv) {
       options.preset = args.value();
       benchWorkload(options.preset);  // an unknown preset: a usage error
     } else if (args.option("--mode")) {
-      options.mode = process::parseImagingMode(args.value());
+      options.mode = ultrasound::parseImagingMode(args.value());
     } else if (args.option("--modality")) {
       options.modality = args.value();
       if (options.modality != "ultrasound" && options.modality != "oct") {
@@ -99,10 +99,10 @@ void ultrasoundWorkload(const TuneOptions& options, compute::Backend& backend, T
   BenchWorkload workload = benchWorkload(options.preset);
   workload.imaging.mode = options.mode;
   workload.imaging.validate(workload.acq);
-  auto processor = std::make_unique<process::BmodeProcessor>();
+  auto processor = std::make_unique<ultrasound::BmodeProcessor>();
   processor->configure(backend, workload.acq, workload.sampleType, workload.imaging);
   out.description =
-      workload.description + ", " + process::toString(workload.imaging.mode) + " mode";
+      workload.description + ", " + ultrasound::toString(workload.imaging.mode) + " mode";
   out.stages = processor->tunableStages(backend);
   out.processor = std::move(processor);
   // The MIPs of the workload's volumes (16 slices when it has none), as the engine runs them.

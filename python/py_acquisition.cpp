@@ -40,7 +40,7 @@ class Source {
 
   // The shape and dtype of one frame as read().
   std::pair<std::vector<py::ssize_t>, py::dtype> frameLayout() const {
-    if (const auto* ultrasound = acquire::asUltrasound(source_.get())) {
+    if (const auto* ultrasound = ultrasound::asUltrasound(source_.get())) {
       const acquire::AcquisitionParams& acq = ultrasound->params();
       return {
           {acq.transmits(), acq.elements(), acq.samples},
@@ -71,7 +71,7 @@ class Source {
 
   // A plane-wave source's Acquisition, an OCT source's OctAcquisition.
   py::object acquisition() const {
-    if (const auto* ultrasound = acquire::asUltrasound(source_.get())) {
+    if (const auto* ultrasound = ultrasound::asUltrasound(source_.get())) {
       return py::cast(ultrasound->params());
     }
     if (const oct::OctSource* octSource = oct::asOct(source_.get())) {

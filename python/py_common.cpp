@@ -91,22 +91,23 @@ void finishStream(compute::Stream& stream) {
   }
 }
 
-process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq) {
+ultrasound::ImagingParams imagingFor(const ImagingArgs& args,
+                                     const acquire::AcquisitionParams& acq) {
   acq.validate();
-  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+  ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
   if (args.grid) {
-    imaging.grid = process::ImagingGrid::parseMillimetres(*args.grid);
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres(*args.grid);
   }
   if (args.fnumber) {
     imaging.fNumber = *args.fnumber;
   }
   if (args.apodisation) {
-    imaging.apodisation = process::parseApodisation(*args.apodisation);
+    imaging.apodisation = ultrasound::parseApodisation(*args.apodisation);
   }
   if (args.mode) {
-    imaging.mode = process::parseImagingMode(*args.mode);
+    imaging.mode = ultrasound::parseImagingMode(*args.mode);
   }
-  if (!process::usesIqChain(imaging.mode) && (args.iqBandwidthPercent || args.iqDecimation)) {
+  if (!ultrasound::usesIqChain(imaging.mode) && (args.iqBandwidthPercent || args.iqDecimation)) {
     throw std::invalid_argument(
         "iq_bandwidth and iq_decimation act in the I/Q and Doppler modes only (mode='iq')");
   }
@@ -117,13 +118,13 @@ process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::Acquis
     imaging.iqDecimation = *args.iqDecimation;
   }
   if ((args.prfHz || args.ensemble || args.ensembleMode || args.wallFilter) &&
-      !process::isDoppler(imaging.mode)) {
+      !ultrasound::isDoppler(imaging.mode)) {
     throw std::invalid_argument(
         "prf, ensemble, ensemble_mode and wall_filter act in the Doppler modes only "
         "(mode='doppler' or 'power-doppler')");
   }
   if (args.ensembleMode) {
-    imaging.doppler.ensembleMode = process::parseEnsembleMode(*args.ensembleMode);
+    imaging.doppler.ensembleMode = ultrasound::parseEnsembleMode(*args.ensembleMode);
   }
   if (args.wallFilter) {
     imaging.doppler.applyWallFilterSpec(*args.wallFilter);

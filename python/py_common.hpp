@@ -53,7 +53,8 @@ ImagingArgs imagingArgs(const std::optional<std::string>& grid,
                         const std::optional<int>& iqDecimation = {});
 // ImagingParams::defaultsFor(acq) with `args` applied, validated for `acq`. Throws
 // std::invalid_argument (ValueError in Python) with the command line's messages.
-process::ImagingParams imagingFor(const ImagingArgs& args, const acquire::AcquisitionParams& acq);
+ultrasound::ImagingParams imagingFor(const ImagingArgs& args,
+                                     const acquire::AcquisitionParams& acq);
 
 // Waits for `stream` and raises (RuntimeError) what it reported.
 void finishStream(compute::Stream& stream);

@@ -287,7 +287,7 @@ class PyEngine {
   bool running() const { return engine_ && engine_->state() == pipeline::EngineState::Running; }
 
   std::shared_ptr<const modality::ProcessingSettings> settingsFor(const ImagingArgs& args) const {
-    if (const acquire::UltrasoundSource* ultrasound = acquire::asUltrasound(&current())) {
+    if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&current())) {
       return ultrasound::makeSettings(imagingFor(args, ultrasound->params()));
     }
     if (args.grid || args.fnumber || args.apodisation || args.mode || args.iqBandwidthPercent ||

@@ -41,8 +41,8 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
   if (!args.mode) {
     args.mode = "doppler";
   }
-  const process::ImagingParams imaging = imagingFor(args, acq);
-  if (!process::isDoppler(imaging.mode)) {
+  const ultrasound::ImagingParams imaging = imagingFor(args, acq);
+  if (!ultrasound::isDoppler(imaging.mode)) {
     throw py::value_error("doppler takes mode='doppler' or 'power-doppler'; bmode images the rest");
   }
   const auto count = static_cast<std::size_t>(shape[0]);
@@ -50,7 +50,7 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
     throw py::value_error(std::to_string(count) + " frames: an estimate needs an ensemble of " +
                           std::to_string(imaging.doppler.ensemble) + " (ensemble=)");
   }
-  process::BmodeProcessor processor;
+  ultrasound::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   chooseVariants(processor, backend, {}, tuned);
   const process::ImageGeometry geometry = processor.geometry();

@@ -45,9 +45,9 @@ py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& a
   compute::Backend& backend = backendFor(backendName);
   const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
-  const process::ImagingParams imaging = imagingFor(args, acq);
+  const ultrasound::ImagingParams imaging = imagingFor(args, acq);
 
-  process::BmodeProcessor processor;
+  ultrasound::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   chooseVariants(processor, backend, variants, tuned);
   const process::ImageGeometry geometry = processor.geometry();
@@ -74,8 +74,8 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
   compute::Backend& backend = backendFor(backendName);
   const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
-  const process::ImagingParams imaging = imagingFor(args, acq);
-  if (process::isDoppler(imaging.mode)) {
+  const ultrasound::ImagingParams imaging = imagingFor(args, acq);
+  if (ultrasound::isDoppler(imaging.mode)) {
     throw py::value_error("beamform takes mode='rf' or 'iq'; cineflow.doppler images flow");
   }
   const process::ImageGeometry grid = imaging.geometry();
@@ -99,12 +99,12 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
                           ")");
   };
 
-  if (imaging.mode == process::ImagingMode::Rf) {
+  if (imaging.mode == ultrasound::ImagingMode::Rf) {
     // The RF chain's first two stages: band-pass filtered and interpolated, then delayed and
     // summed.
-    process::BandpassFilter bandpass;
+    ultrasound::BandpassFilter bandpass;
     bandpass.configure(backend, acq, type, imaging);
-    process::DasBeamformer beamformer;
+    ultrasound::DasBeamformer beamformer;
     beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
     pick(beamformer);
     OutputArray image(rf, backend, {grid.nz, grid.nx});
@@ -120,9 +120,9 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
     return image.result();
   }
   // I/Q: demodulated, then the complex delay-and-sum, complex64 [nz][nx].
-  process::IqDemodulator demodulator;
+  ultrasound::IqDemodulator demodulator;
   demodulator.configure(backend, acq, type, imaging);
-  process::IqBeamformer beamformer;
+  ultrasound::IqBeamformer beamformer;
   beamformer.configure(backend, acq, imaging, demodulator.iqSamples());
   pick(beamformer);
   OutputArray image(rf, backend, {grid.nz, grid.nx}, Element::Complex64);

@@ -137,7 +137,7 @@ class Waiter {
 
 SoakWorkload soakWorkload() {
   SoakWorkload workload;
-  acquire::SimulatorConfig& sim = workload.simulator;
+  ultrasound::SimulatorConfig& sim = workload.simulator;
   sim.elements = 64;
   sim.anglesDeg = {0.0};
   sim.maxDepthM = 30e-3;
@@ -148,9 +148,10 @@ SoakWorkload soakWorkload() {
   sim.phantom.pointTargetXM = {0.0};
   sim.noise = false;
   const acquire::AcquisitionParams acq = sim.acquisitionParams();
-  workload.imaging = process::ImagingParams::defaultsFor(acq);  // the aperture's width, 5 mm down
+  workload.imaging =
+      ultrasound::ImagingParams::defaultsFor(acq);  // the aperture's width, 5 mm down
   workload.imaging.grid.dx = acq.wavelengthM() / 4;
-  workload.imaging.mode = process::ImagingMode::Rf;
+  workload.imaging.mode = ultrasound::ImagingMode::Rf;
   workload.imaging.validate(acq);
   char line[256];
   std::snprintf(line, sizeof line,
@@ -165,7 +166,7 @@ SoakWorkload soakWorkload() {
 SessionResult runSession(compute::Backend& backend, const SoakWorkload& workload,
                          const SessionPlan& plan,
                          const std::function<void(const SoakRow&)>& onRow) {
-  auto source = std::make_unique<acquire::Simulator>(workload.simulator);
+  auto source = std::make_unique<ultrasound::Simulator>(workload.simulator);
   const modality::Modality& modality = source->modality();
   const auto settings = ultrasound::makeSettings(workload.imaging);
   modality.validate(*settings, *source);

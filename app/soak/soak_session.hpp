@@ -21,8 +21,8 @@ namespace cineflow::app {
 
 // The simulator's configuration and the imaging parameters of the soak (soakUsage() says which).
 struct SoakWorkload {
-  acquire::SimulatorConfig simulator;
-  process::ImagingParams imaging;
+  ultrasound::SimulatorConfig simulator;
+  ultrasound::ImagingParams imaging;
   std::string description;  // one line for the report
 };
 SoakWorkload soakWorkload();

@@ -295,7 +295,7 @@ void prepareCheckProcess() {
 
 void readFileForCheck(const std::string& spec) {
   if (isMatFile(spec)) {
-    MatReader reader(spec);
+    ultrasound::MatReader reader(spec);
     (void)reader.variableNames();
     return;
   }

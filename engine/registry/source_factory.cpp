@@ -46,7 +46,7 @@ std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
   auto feed = std::make_unique<StreamFeed>(endpoint.empty() ? "tcp://*:5555" : endpoint, progress);
   const auto modality = feed->header().find("modality");
   if (modality != feed->header().end() && *modality == "ultrasound") {
-    return std::make_unique<NetworkSource>(std::move(feed), progress);
+    return std::make_unique<ultrasound::NetworkSource>(std::move(feed), progress);
   }
   throw SourceError("network stream on " + feed->endpoint() + ": the header's \"modality\" is " +
                     (modality == feed->header().end() ? std::string("missing") : modality->dump()) +
@@ -54,13 +54,14 @@ std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
 }
 
 std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz,
-                                        const ProgressFn& progress, const MatMapping& matMapping) {
+                                        const ProgressFn& progress,
+                                        const ultrasound::MatMapping& matMapping) {
   if (spec == "sim") {
-    SimulatorConfig config;
+    ultrasound::SimulatorConfig config;
     if (frameRateHz > 0) {
       config.frameRateHz = frameRateHz;
     }
-    return std::make_unique<Simulator>(config, progress);
+    return std::make_unique<ultrasound::Simulator>(config, progress);
   }
   // "plugin:NAME" or "plugin:NAME#{json parameters}" (NAME may be a library's path).
   if (spec.starts_with("plugin:")) {
@@ -68,18 +69,18 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     const auto hash = rest.find('#');
     const std::string name = rest.substr(0, hash);
     const std::string parameters = hash == std::string::npos ? "{}" : rest.substr(hash + 1);
-    return std::make_unique<PluginSource>(findPlugin(name), parameters);
+    return std::make_unique<ultrasound::PluginSource>(findPlugin(name), parameters);
   }
   // "zmq:ENDPOINT": frames pushed by a sender over ZeroMQ ("zmq:tcp://*:5555").
   if (spec.starts_with("zmq:")) {
     return openNetworkStream(spec.substr(4), progress);
   }
   if (spec == "sim-flow") {
-    FlowSimulatorConfig config;
+    ultrasound::FlowSimulatorConfig config;
     if (frameRateHz > 0) {
       config.system.frameRateHz = frameRateHz;
     }
-    return std::make_unique<FlowSimulator>(config, progress);
+    return std::make_unique<ultrasound::FlowSimulator>(config, progress);
   }
   if (spec == "oct-sim") {
     oct::OctSimulatorConfig config;
@@ -93,8 +94,9 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
   checkFileInChildProcess(spec, progress);
   const double rate = frameRateHz > 0 ? frameRateHz : 20.0;
   if (isMatFile(spec)) {
-    return std::make_unique<MatSource>(importMat(spec, matMapping, progress),
-                                       std::filesystem::path(spec).filename().string(), rate);
+    return std::make_unique<ultrasound::MatSource>(
+        ultrasound::importMat(spec, matMapping, progress),
+        std::filesystem::path(spec).filename().string(), rate);
   }
   // Recordings say what they are: an OCT recording by its root schema; anything else (RF
   // recordings, which may keep their schema on /rf, and files that are not recordings at all) is
@@ -102,7 +104,7 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
   if (store::rootSchema(spec) == oct::kOctSchema) {
     return std::make_unique<oct::OctFileSource>(spec, rate);
   }
-  return std::make_unique<RfFileSource>(spec, rate);
+  return std::make_unique<ultrasound::RfFileSource>(spec, rate);
 }
 
 }  // namespace cineflow::acquire

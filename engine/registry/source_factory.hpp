@@ -17,9 +17,9 @@
 namespace cineflow::acquire {
 
 // `frameRateHz` paces recordings (0: the source's own default). Throws SourceError with the reason.
-std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRateHz = 0,
-                                        const ProgressFn& progress = {},
-                                        const MatMapping& matMapping = MatMapping::verasonics());
+std::unique_ptr<FrameSource> openSource(
+    const std::string& spec, double frameRateHz = 0, const ProgressFn& progress = {},
+    const ultrasound::MatMapping& matMapping = ultrasound::MatMapping::verasonics());
 // Listens on `endpoint` and waits for a sender's header (telling `progress`, which may throw to
 // abandon the wait), then opens the source its modality images. Throws SourceError.
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,

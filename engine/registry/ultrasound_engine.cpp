@@ -3,11 +3,11 @@
 namespace cineflow::ultrasound {
 
 const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine) {
-  const acquire::UltrasoundSource* source = acquire::asUltrasound(engine.source());
+  const ultrasound::UltrasoundSource* source = ultrasound::asUltrasound(engine.source());
   return source != nullptr ? &source->params() : nullptr;
 }
 
-process::ImagingParams imagingOf(const pipeline::Engine& engine) {
+ultrasound::ImagingParams imagingOf(const pipeline::Engine& engine) {
   const auto settings = engine.settings();
   if (const auto* ultrasound = dynamic_cast<const UltrasoundSettings*>(settings.get())) {
     return ultrasound->imaging();
@@ -15,7 +15,7 @@ process::ImagingParams imagingOf(const pipeline::Engine& engine) {
   return {};
 }
 
-void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging) {
+void setImaging(pipeline::Engine& engine, const ultrasound::ImagingParams& imaging) {
   engine.setSettings(makeSettings(imaging));
 }
 

@@ -11,8 +11,8 @@ namespace cineflow::ultrasound {
 const acquire::AcquisitionParams* acquisitionOf(const pipeline::Engine& engine);
 // The imaging parameters the engine uses (or will use at the next frame); the defaults when none
 // are set, or when the engine runs another modality.
-process::ImagingParams imagingOf(const pipeline::Engine& engine);
+ultrasound::ImagingParams imagingOf(const pipeline::Engine& engine);
 // Engine::setSettings with ultrasound's parameters (validated against the source now).
-void setImaging(pipeline::Engine& engine, const process::ImagingParams& imaging);
+void setImaging(pipeline::Engine& engine, const ultrasound::ImagingParams& imaging);
 
 }  // namespace cineflow::ultrasound

@@ -10,7 +10,7 @@
 #include "ultrasound/cpu/bandpass.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 constexpr const char* kStage = "bandpass";
@@ -58,16 +58,16 @@ void BandpassFilter::configure(compute::Backend& backend, const acquire::Acquisi
 void BandpassFilter::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                              compute::DeviceSpan<float> out) const {
   if (taps_.empty()) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
   const std::size_t values = rows_ * samples_;
-  detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
-                      values * acquire::sampleBytes(sampleType_));
-  detail::requireSize(kStage, "filtered output", out.size(), rows_ * outputSamples());
-  detail::requireData(kStage, "raw frame", raw.data());
-  detail::requireData(kStage, "filtered output", out.data());
+  process::detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
+                               values * acquire::sampleBytes(sampleType_));
+  process::detail::requireSize(kStage, "filtered output", out.size(), rows_ * outputSamples());
+  process::detail::requireData(kStage, "raw frame", raw.data());
+  process::detail::requireData(kStage, "filtered output", out.data());
   kernel_.visit(kStage,
                 [&](const auto& kernel) { kernel.enqueue(stream, raw.data(), out.data()); });
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

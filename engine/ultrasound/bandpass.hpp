@@ -31,7 +31,7 @@
 #include "ultrasound/fir_design.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace cpu {
 class BandpassKernel;
@@ -76,4 +76,4 @@ class BandpassFilter {
   compute::Twin<cpu::BandpassKernel, cuda::BandpassKernel> kernel_;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

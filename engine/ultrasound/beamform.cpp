@@ -7,7 +7,7 @@
 #include "ultrasound/cpu/beamform.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 constexpr const char* kStage = "beamform";
 }
@@ -44,12 +44,12 @@ void DasBeamformer::configure(compute::Backend& backend, const acquire::Acquisit
 void DasBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
                             compute::DeviceSpan<float> image) const {
   if (rfValues_ == 0) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
-  detail::requireSize(kStage, "rf input", rf.size(), rfValues_);
-  detail::requireSize(kStage, "image output", image.size(), geometry_.pixels());
-  detail::requireData(kStage, "rf input", rf.data());
-  detail::requireData(kStage, "image output", image.data());
+  process::detail::requireSize(kStage, "rf input", rf.size(), rfValues_);
+  process::detail::requireSize(kStage, "image output", image.size(), geometry_.pixels());
+  process::detail::requireData(kStage, "rf input", rf.data());
+  process::detail::requireData(kStage, "image output", image.data());
   kernel_.visit(kStage,
                 [&](const auto& kernel) { kernel.enqueue(stream, rf.data(), image.data()); });
 }
@@ -66,4 +66,4 @@ std::size_t DasBeamformer::variant() const {
   return kernel_.variant();
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -26,7 +26,7 @@
 #include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace cpu {
 class DasKernel;
@@ -53,7 +53,7 @@ class DasBeamformer {
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
                compute::DeviceSpan<float> image) const;
 
-  const ImageGeometry& geometry() const { return geometry_; }
+  const process::ImageGeometry& geometry() const { return geometry_; }
   std::size_t rfValues() const { return rfValues_; }
 
   // Implementations of this contract on the configured backend (tune/tuning.hpp): on the CPU one
@@ -64,9 +64,9 @@ class DasBeamformer {
   std::size_t variant() const;
 
  private:
-  ImageGeometry geometry_;
+  process::ImageGeometry geometry_;
   std::size_t rfValues_ = 0;
   compute::Twin<cpu::DasKernel, cuda::DasKernel> kernel_;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -5,7 +5,7 @@
 
 #include "ultrasound/ultrasound_modality.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 std::span<const char* const> BmodeProcessor::stageNames() const {
   if (isDoppler(mode_)) {
@@ -19,7 +19,7 @@ std::span<const char* const> BmodeProcessor::stageNames() const {
 
 void BmodeProcessor::configure(compute::Backend& backend, const acquire::FrameSource& source,
                                const modality::ProcessingSettings& settings) {
-  const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+  const ultrasound::UltrasoundSource& ultrasound = ultrasound::requireUltrasound(source);
   configure(backend, ultrasound.params(), ultrasound.sampleType(),
             ultrasound::requireImaging(settings));
 }
@@ -28,9 +28,9 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
                                acquire::SampleType sampleType, const ImagingParams& imaging) {
   acq.validate();
   imaging.validate(acq);
-  const ImageGeometry geometry = imaging.geometry();  // the intensity layer
+  const process::ImageGeometry geometry = imaging.geometry();  // the intensity layer
   // Build everything before replacing anything, so a failure leaves the old configuration whole.
-  LogCompressor log;
+  process::LogCompressor log;
   log.configure(backend, geometry);
   compute::DeviceBuffer<float> detected(backend, geometry.pixels());
   BandpassFilter bandpass;
@@ -73,9 +73,9 @@ void BmodeProcessor::configure(compute::Backend& backend, const acquire::Acquisi
 
 void BmodeProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                              compute::DeviceSpan<const std::byte> raw,
-                             compute::DeviceSpan<float> image, StageMarks marks) {
-  checkEnqueue("B-mode processor", geometry_.values(), rawBytes_, stageNames().size(), raw, image,
-               marks);
+                             compute::DeviceSpan<float> image, process::StageMarks marks) {
+  process::checkEnqueue("B-mode processor", geometry_.values(), rawBytes_, stageNames().size(), raw,
+                        image, marks);
   if (mode_ == ImagingMode::Rf) {
     enqueueRf(stream, raw, image, marks);
   } else {
@@ -84,34 +84,34 @@ void BmodeProcessor::enqueue(compute::Stream& stream, const acquire::FrameHeader
 }
 
 void BmodeProcessor::enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-                               compute::DeviceSpan<float> image, StageMarks marks) {
-  recordMark(stream, marks, 0);
+                               compute::DeviceSpan<float> image, process::StageMarks marks) {
+  process::recordMark(stream, marks, 0);
   bandpass_.enqueue(stream, raw, filtered_.view());
-  recordMark(stream, marks, 1);
+  process::recordMark(stream, marks, 1);
   beamformer_.enqueue(stream, filtered_.view(), beamformed_.view());
-  recordMark(stream, marks, 2);
+  process::recordMark(stream, marks, 2);
   envelope_.enqueue(stream, beamformed_.view(), detected_.view());
-  recordMark(stream, marks, 3);
+  process::recordMark(stream, marks, 3);
   log_.enqueue(stream, detected_.view(), image);
-  recordMark(stream, marks, 4);
+  process::recordMark(stream, marks, 4);
 }
 
 void BmodeProcessor::enqueueIq(compute::Stream& stream, const acquire::FrameHeader& frame,
                                compute::DeviceSpan<const std::byte> raw,
-                               compute::DeviceSpan<float> image, StageMarks marks) {
+                               compute::DeviceSpan<float> image, process::StageMarks marks) {
   const bool doppler = isDoppler(mode_);
   const std::size_t pixels = geometry_.pixels();
-  recordMark(stream, marks, 0);
+  process::recordMark(stream, marks, 0);
   demodulator_.enqueue(stream, raw, iq_.view());
-  recordMark(stream, marks, 1);
+  process::recordMark(stream, marks, 1);
   iqBeamformer_.enqueue(stream, iq_.view(), detected_.view(),
                         doppler ? flow_.nextFrame() : compute::DeviceSpan<float>{});
-  recordMark(stream, marks, 2);
+  process::recordMark(stream, marks, 2);
   log_.enqueue(stream, detected_.view(), image.subspan(0, pixels));
-  recordMark(stream, marks, 3);
+  process::recordMark(stream, marks, 3);
   if (doppler) {
     flow_.enqueue(stream, frame, image.subspan(pixels, 3 * pixels));
-    recordMark(stream, marks, 4);
+    process::recordMark(stream, marks, 4);
   }
 }
 
@@ -165,4 +165,4 @@ std::vector<tune::TunableStage> BmodeProcessor::tunableStages(compute::Backend& 
   return {std::move(stage)};
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

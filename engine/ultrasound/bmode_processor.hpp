@@ -27,7 +27,7 @@
 #include "ultrasound/iq_beamform.hpp"
 #include "ultrasound/iq_demodulate.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 class BmodeProcessor final : public modality::FrameProcessor {
  public:
@@ -38,7 +38,7 @@ class BmodeProcessor final : public modality::FrameProcessor {
   // throws std::invalid_argument for another modality's.
   void configure(compute::Backend& backend, const acquire::FrameSource& source,
                  const modality::ProcessingSettings& settings) override;
-  ImageGeometry geometry() const override { return geometry_; }
+  process::ImageGeometry geometry() const override { return geometry_; }
   std::span<const char* const> stageNames() const override;
   ImagingMode mode() const { return mode_; }
   // `marks` holds stageNames().size() + 1 events (or is empty: no timing). Throws
@@ -47,9 +47,9 @@ class BmodeProcessor final : public modality::FrameProcessor {
   // to tell whether it follows the previous one (FlowEstimator).
   void enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
-               StageMarks marks) override;
+               process::StageMarks marks) override;
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-               compute::DeviceSpan<float> image, StageMarks marks) {
+               compute::DeviceSpan<float> image, process::StageMarks marks) {
     enqueue(stream, acquire::FrameHeader{}, raw, image, marks);
   }
 
@@ -70,18 +70,18 @@ class BmodeProcessor final : public modality::FrameProcessor {
                                                                 "doppler"};
 
   void enqueueRf(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
-                 compute::DeviceSpan<float> image, StageMarks marks);
+                 compute::DeviceSpan<float> image, process::StageMarks marks);
   void enqueueIq(compute::Stream& stream, const acquire::FrameHeader& frame,
                  compute::DeviceSpan<const std::byte> raw, compute::DeviceSpan<float> image,
-                 StageMarks marks);
+                 process::StageMarks marks);
 
   ImagingMode mode_ = ImagingMode::Rf;
-  ImageGeometry geometry_;
+  process::ImageGeometry geometry_;
   std::size_t rawBytes_ = 0;
   BandpassFilter bandpass_;
   DasBeamformer beamformer_;
   EnvelopeDetector envelope_;
-  LogCompressor log_;
+  process::LogCompressor log_;
   compute::DeviceBuffer<float> filtered_;    // [T][E][S U]
   compute::DeviceBuffer<float> beamformed_;  // [z][x]
   compute::DeviceBuffer<float> detected_;    // [z][x] envelope (both modes)
@@ -92,4 +92,4 @@ class BmodeProcessor final : public modality::FrameProcessor {
   std::unique_ptr<compute::Stream> tuneStream_;  // the tuner's runs
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -7,7 +7,7 @@
 #include "process/cuda/device_code.hpp"
 #include "ultrasound/transmit_split.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
                         double sampleRateHz, int samples) {
@@ -19,7 +19,7 @@ DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingPara
   if (samples < 2) {
     throw std::invalid_argument("CUDA beamformer needs at least 2 samples per row");
   }
-  const ImageGeometry g = imaging.geometry();
+  const process::ImageGeometry g = imaging.geometry();
   DasParams p{};
   p.transmits = acq.transmits();
   p.elements = acq.elements();
@@ -63,8 +63,8 @@ void makeTransmitSplitTables(const DasParams& p, std::vector<int>& base,
   for (int t = 0; t < p.transmits; ++t) {
     for (int iz = 0; iz < p.nz; ++iz) {
       const TransmitSplit split =
-          transmitSplit(cuda::addProduct(p.z0, iz, p.dz), p.cosSamples[t], p.samplesPerMetre,
-                        p.firstSample, static_cast<std::size_t>(p.samples));
+          transmitSplit(process::cuda::addProduct(p.z0, iz, p.dz), p.cosSamples[t],
+                        p.samplesPerMetre, p.firstSample, static_cast<std::size_t>(p.samples));
       const std::size_t at = static_cast<std::size_t>(t) * p.nz + static_cast<std::size_t>(iz);
       base[at] = split.base;
       offset[at] = split.offset;
@@ -72,4 +72,4 @@ void makeTransmitSplitTables(const DasParams& p, std::vector<int>& base,
   }
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

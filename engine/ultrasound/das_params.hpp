@@ -8,7 +8,7 @@
 #include "acquire/frame.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 // Passed to a kernel by value it lands in the constant bank, as small read-only tables that every
 // thread reads uniformly should (kernel parameters up to 32 KiB on sm_70+).
@@ -43,4 +43,4 @@ void makeTransmitSplitTables(const DasParams& p, std::vector<int>& base,
 DasParams makeDasParams(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
                         double sampleRateHz, int samples);
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

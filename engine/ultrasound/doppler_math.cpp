@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace {
 
@@ -104,4 +104,4 @@ std::vector<float> iirFreeResponseBasis(const IirHighPass& f, int n) {
   return std::vector<float>(rows.begin(), rows.end());
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

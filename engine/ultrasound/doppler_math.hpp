@@ -23,7 +23,7 @@
 
 #include "process/cuda/device_code.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 inline constexpr int kMaxRegressionOrder = 3;
 
@@ -316,4 +316,4 @@ inline double nyquistVelocity(double soundSpeed, double prfHz, double f0Hz) {
   return soundSpeed * prfHz / (4.0 * f0Hz);
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

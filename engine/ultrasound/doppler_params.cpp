@@ -9,7 +9,7 @@
 #include "base/enum_names.hpp"
 #include "ultrasound/doppler_math.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 [[noreturn]] void fail(const std::string& message) {
@@ -71,7 +71,7 @@ int wholeNumberIn(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-ColourBox parseColourBoxMillimetres(const std::string& text) {
+process::ColourBox parseColourBoxMillimetres(const std::string& text) {
   const std::string what = "colour box '" + text + "' (expected x0:x1,z0:z1 in mm)";
   const auto comma = text.find(',');
   const auto firstColon = text.find(':');
@@ -79,7 +79,7 @@ ColourBox parseColourBoxMillimetres(const std::string& text) {
   if (comma == std::string::npos || firstColon > comma || secondColon == std::string::npos) {
     throw std::invalid_argument(what);
   }
-  ColourBox box;
+  process::ColourBox box;
   box.x0 = numberIn(text.substr(0, firstColon), what) * 1e-3;
   box.x1 = numberIn(text.substr(firstColon + 1, comma - firstColon - 1), what) * 1e-3;
   box.z0 = numberIn(text.substr(comma + 1, secondColon - comma - 1), what) * 1e-3;
@@ -133,7 +133,7 @@ double DopplerParams::aliasingVelocityFor(const acquire::AcquisitionParams& acq)
 }
 
 void DopplerParams::validate(const acquire::AcquisitionParams& acq,
-                             const ImageGeometry& geometry) const {
+                             const process::ImageGeometry& geometry) const {
   if (ensemble < kMinEnsemble || ensemble > kMaxEnsemble) {
     fail("ensemble " + std::to_string(ensemble) + " frames is outside [" +
          std::to_string(kMinEnsemble) + ", " + std::to_string(kMaxEnsemble) + "]");
@@ -200,4 +200,4 @@ void DopplerParams::validate(const acquire::AcquisitionParams& acq,
   }
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

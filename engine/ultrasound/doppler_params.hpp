@@ -10,7 +10,7 @@
 #include "process/image_geometry.hpp"
 #include "process/image_region.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 // Sliding: an estimate at every frame from the last N frames. Block: an estimate every N frames
 // from the N frames since the last (as a packet acquisition and PyMUST's iq2doppler do it).
@@ -30,7 +30,7 @@ const char* toString(WallFilter filter) noexcept;  // "none" | "regression" | "i
 WallFilter parseWallFilter(const std::string& text);
 
 // "x0:x1,z0:z1" in millimetres (the colour box); throws std::invalid_argument with the reason.
-ColourBox parseColourBoxMillimetres(const std::string& text);
+process::ColourBox parseColourBoxMillimetres(const std::string& text);
 
 inline constexpr int kMinEnsemble = 3;
 inline constexpr int kMaxEnsemble = 128;
@@ -46,15 +46,16 @@ struct DopplerParams {
   // The lag-0 and lag-1 autocorrelations are averaged over averageX x averageZ pixels (odd; 1:
   // one pixel) before the velocity is taken.
   int averageX = 1, averageZ = 1;
-  ColourBox box;     // where flow is estimated (empty: everywhere)
-  double prfHz = 0;  // the ensemble's sampling rate; 0: the acquisition's
+  process::ColourBox box;  // where flow is estimated (empty: everywhere)
+  double prfHz = 0;        // the ensemble's sampling rate; 0: the acquisition's
   // The PRF in effect: prfHz, else the acquisition's pulseRepetitionFrequencyHz (0: unknown).
   double prfFor(const acquire::AcquisitionParams& acq) const;
   // c PRF / (4 f0): where the velocity wraps (m/s).
   double aliasingVelocityFor(const acquire::AcquisitionParams& acq) const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range; `geometry` is
   // the image the box must overlap.
-  void validate(const acquire::AcquisitionParams& acq, const ImageGeometry& geometry) const;
+  void validate(const acquire::AcquisitionParams& acq,
+                const process::ImageGeometry& geometry) const;
   // "none", "regression[:ORDER]", "iir[:CUTOFF]" (x PRF) or "svd[:RANK]": sets the wall filter
   // and its parameter. Throws std::invalid_argument.
   void applyWallFilterSpec(const std::string& spec);
@@ -63,4 +64,4 @@ struct DopplerParams {
   bool operator==(const DopplerParams&) const = default;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

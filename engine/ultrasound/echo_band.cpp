@@ -11,7 +11,7 @@
 
 #include "process/cpu/fftw_handles.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 // Rows whose spectra are averaged: enough for a stable mean, few enough to keep an open quick.
@@ -44,12 +44,12 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
   const std::size_t used = std::min(samples, kMaxSamples);
   const std::size_t size = nextPowerOfTwo(used);
   const std::size_t bins = size / 2 + 1;
-  cpu::FftwArray<float> in(size);
-  cpu::FftwArray<fftwf_complex> out(bins);
-  cpu::FftwPlan plan;
+  process::cpu::FftwArray<float> in(size);
+  process::cpu::FftwArray<fftwf_complex> out(bins);
+  process::cpu::FftwPlan plan;
   {
-    std::lock_guard lock(cpu::fftwPlannerMutex());
-    plan = cpu::FftwPlan(
+    std::lock_guard lock(process::cpu::fftwPlannerMutex());
+    plan = process::cpu::FftwPlan(
         fftwf_plan_dft_r2c_1d(static_cast<int>(size), in.data(), out.data(), FFTW_ESTIMATE));
   }
   std::vector<double> window(used);
@@ -151,4 +151,4 @@ void measureBandwidthIfUnknown(acquire::AcquisitionParams& acq, std::span<const 
   }
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -10,7 +10,7 @@
 
 #include "acquire/frame.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 struct EchoBand {
   double lowHz = 0;  // -6 dB points of the mean power spectrum around its peak
@@ -34,4 +34,4 @@ EchoBand measureEchoBand(std::span<const std::byte> frame, acquire::SampleType t
 void measureBandwidthIfUnknown(acquire::AcquisitionParams& acq, std::span<const std::byte> frame,
                                acquire::SampleType type);
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

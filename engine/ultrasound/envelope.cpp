@@ -7,7 +7,7 @@
 #include "ultrasound/cpu/envelope.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 constexpr const char* kStage = "envelope";
 }
@@ -17,7 +17,8 @@ EnvelopeDetector::~EnvelopeDetector() = default;
 EnvelopeDetector::EnvelopeDetector(EnvelopeDetector&&) noexcept = default;
 EnvelopeDetector& EnvelopeDetector::operator=(EnvelopeDetector&&) noexcept = default;
 
-void EnvelopeDetector::configure(compute::Backend& backend, const ImageGeometry& geometry) {
+void EnvelopeDetector::configure(compute::Backend& backend,
+                                 const process::ImageGeometry& geometry) {
   if (geometry.nx <= 0 || geometry.nz <= 0) {
     throw std::invalid_argument("envelope: image geometry " + std::to_string(geometry.nz) + " x " +
                                 std::to_string(geometry.nx) + " must have at least one pixel");
@@ -38,12 +39,12 @@ void EnvelopeDetector::configure(compute::Backend& backend, const ImageGeometry&
 void EnvelopeDetector::enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
                                compute::DeviceSpan<float> envelope) const {
   if (geometry_.pixels() == 0) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
-  detail::requireSize(kStage, "rf input", rf.size(), geometry_.pixels());
-  detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
-  detail::requireData(kStage, "rf input", rf.data());
-  detail::requireData(kStage, "envelope output", envelope.data());
+  process::detail::requireSize(kStage, "rf input", rf.size(), geometry_.pixels());
+  process::detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
+  process::detail::requireData(kStage, "rf input", rf.data());
+  process::detail::requireData(kStage, "envelope output", envelope.data());
   kernel_.visit(kStage,
                 [&](const auto& kernel) { kernel.enqueue(stream, rf.data(), envelope.data()); });
 }
@@ -60,4 +61,4 @@ std::size_t EnvelopeDetector::variant() const {
   return kernel_.variant();
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -22,7 +22,7 @@
 #include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace cpu {
 class EnvelopeKernel;
@@ -42,12 +42,12 @@ class EnvelopeDetector {
 
   // Makes the FFT plans and scratch. Throws std::invalid_argument for an empty geometry,
   // std::logic_error for a backend without this stage.
-  void configure(compute::Backend& backend, const ImageGeometry& geometry);
+  void configure(compute::Backend& backend, const process::ImageGeometry& geometry);
   // Throws std::invalid_argument (before enqueuing anything) for spans of the wrong size.
   void enqueue(compute::Stream& stream, compute::DeviceSpan<const float> rf,
                compute::DeviceSpan<float> envelope) const;
 
-  const ImageGeometry& geometry() const { return geometry_; }
+  const process::ImageGeometry& geometry() const { return geometry_; }
 
   // Implementations of this contract on the configured backend (tune/tuning.hpp): the FFT
   // ("fft" with FFTW on the CPU, "cufft" on CUDA) and "direct", the circular convolution with the
@@ -58,8 +58,8 @@ class EnvelopeDetector {
   std::size_t variant() const;
 
  private:
-  ImageGeometry geometry_;
+  process::ImageGeometry geometry_;
   compute::Twin<cpu::EnvelopeKernel, cuda::EnvelopeKernel> kernel_;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

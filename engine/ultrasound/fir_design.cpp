@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 double sinc(double x) {
@@ -106,4 +106,4 @@ int lowpassTapsFor(double cutoffHz, double fsHz) {
   return taps % 2 == 1 ? taps : taps + 1;
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

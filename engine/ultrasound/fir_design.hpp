@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 // Odd-length (`taps`) Hamming-windowed sinc bandpass for [lowHz, highHz] at sampling rate fsHz,
 // normalised to unit gain at the centre of the band. A high edge at or above 0.98 * fs/2 is
@@ -34,4 +34,4 @@ std::vector<float> designLowpassTaps(int taps, double cutoffHz, double fsHz);
 // cutoff / 1.2), odd, within [15, 255].
 int lowpassTapsFor(double cutoffHz, double fsHz);
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

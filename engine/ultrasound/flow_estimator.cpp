@@ -10,7 +10,7 @@
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #include "ultrasound/flow_launch.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 constexpr const char* kStage = "doppler";
 
@@ -23,7 +23,7 @@ void upload(compute::Backend& backend, compute::DeviceBuffer<T>& buffer,
 
 }  // namespace
 
-void FlowEstimator::configure(compute::Backend& backend, const ImageGeometry& grid,
+void FlowEstimator::configure(compute::Backend& backend, const process::ImageGeometry& grid,
                               const DopplerParams& params, double aliasingVelocity) {
   if (grid.nx <= 0 || grid.nz <= 0) {
     throw std::invalid_argument("doppler: image geometry " + std::to_string(grid.nz) + " x " +
@@ -37,7 +37,7 @@ void FlowEstimator::configure(compute::Backend& backend, const ImageGeometry& gr
                                 " is outside [" + std::to_string(kMinEnsemble) + ", " +
                                 std::to_string(kMaxEnsemble) + "]");
   }
-  const PixelBox box = pixelBox(params.box, grid);
+  const process::PixelBox box = pixelBox(params.box, grid);
   if (box.empty()) {
     throw std::invalid_argument("doppler: the colour box holds no pixel of the image");
   }
@@ -121,10 +121,10 @@ compute::DeviceSpan<float> FlowEstimator::nextFrame() const {
 void FlowEstimator::enqueue(compute::Stream& stream, const acquire::FrameHeader& frame,
                             compute::DeviceSpan<float> flow) {
   if (backend_ == nullptr) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
-  detail::requireSize(kStage, "flow output", flow.size(), 3 * grid_.pixels());
-  detail::requireData(kStage, "flow output", flow.data());
+  process::detail::requireSize(kStage, "flow output", flow.size(), 3 * grid_.pixels());
+  process::detail::requireData(kStage, "flow output", flow.data());
   const bool follows = haveLast_ && frame.sequence == last_.sequence + 1 &&
                        frame.sourceIndex == last_.sourceIndex + 1;
   if (!follows) {
@@ -165,4 +165,4 @@ void FlowEstimator::enqueueEstimate(compute::Stream& stream) {
       });
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

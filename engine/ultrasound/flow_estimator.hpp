@@ -32,15 +32,15 @@
 #include "ultrasound/doppler_params.hpp"
 #include "ultrasound/flow_launch.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 class FlowEstimator {
  public:
   // Sizes the ring ([N][nz][nx] complex), the autocorrelations, the estimate and the filter on
   // `grid` (one layer); `aliasingVelocity` = c PRF / (4 f0), `prfHz` the ensemble's rate (for
   // the IIR cut-off). Throws std::invalid_argument for invalid parameters.
-  void configure(compute::Backend& backend, const ImageGeometry& grid, const DopplerParams& params,
-                 double aliasingVelocity);
+  void configure(compute::Backend& backend, const process::ImageGeometry& grid,
+                 const DopplerParams& params, double aliasingVelocity);
   // Where the caller writes the next beamformed I/Q frame: 2 nz nx floats.
   compute::DeviceSpan<float> nextFrame() const;
   // Takes the frame written into nextFrame() into the ensemble (`frame` says whether it follows
@@ -56,7 +56,7 @@ class FlowEstimator {
   void enqueueEstimate(compute::Stream& stream);
 
   compute::Backend* backend_ = nullptr;
-  ImageGeometry grid_;
+  process::ImageGeometry grid_;
   DopplerParams params_;
   // One launch per position of the ring's oldest frame, made at configure() and unchanged after:
   // the CPU twin's host tasks read theirs when they run, after later enqueue() calls.
@@ -74,4 +74,4 @@ class FlowEstimator {
   bool estimated_ = false;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

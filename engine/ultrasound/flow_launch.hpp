@@ -9,14 +9,14 @@
 #include "ultrasound/doppler_math.hpp"
 #include "ultrasound/doppler_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 struct FlowLaunch {
   const float2* ring = nullptr;  // [n][nz][nx] complex: the ensemble, the oldest in slot `oldest`
   int n = 0;
   int oldest = 0;
   int nx = 0, nz = 0;
-  PixelBox box;  // where flow is estimated
+  process::PixelBox box;  // where flow is estimated
   ClutterFilter filter;
   int averageX = 1, averageZ = 1;
   float aliasingVelocity = 0;  // m/s
@@ -81,4 +81,4 @@ CINEFLOW_HD inline void addPixelCorrelation(const FlowLaunch& f, std::size_t i, 
   }
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

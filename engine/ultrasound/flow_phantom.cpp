@@ -7,7 +7,7 @@
 
 #include "acquire/random.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 void requirePositive(double value, const char* field) {
@@ -53,9 +53,11 @@ void FlowPhantomConfig::validate() const {
 
 FlowPhantom::FlowPhantom(const FlowPhantomConfig& config, std::uint64_t seed) : config_(config) {
   config_.validate();
-  std::mt19937_64 rng(detail::mixSeed(seed ^ 0x666c6f77ULL));  // "flow": its own stream
-  const auto uniform = [&rng](double lo, double hi) { return detail::uniform(rng, lo, hi); };
-  const auto normal = [&rng] { return detail::standardNormal(rng); };
+  std::mt19937_64 rng(acquire::detail::mixSeed(seed ^ 0x666c6f77ULL));  // "flow": its own stream
+  const auto uniform = [&rng](double lo, double hi) {
+    return acquire::detail::uniform(rng, lo, hi);
+  };
+  const auto normal = [&rng] { return acquire::detail::standardNormal(rng); };
   const FlowPhantomConfig& c = config_;
   const double density = c.scatterersPerCell / c.cellM2;
   const auto count =
@@ -151,4 +153,4 @@ void FlowPhantom::scatterersAt(double t, std::vector<Scatterer>& out) const {
   }
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

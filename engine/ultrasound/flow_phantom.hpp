@@ -20,7 +20,7 @@
 
 #include "ultrasound/phantom.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct FlowPhantomConfig {
   double xMinM = -19.2e-3, xMaxM = 19.2e-3;  // the default array's width
@@ -73,4 +73,4 @@ class FlowPhantom {
   std::vector<Moving> blood_, disk_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -7,14 +7,14 @@
 
 #include "ultrasound/sim_synthesis.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 // Bump when the synthesis changes what it writes for the same configuration.
 constexpr std::uint64_t kFlowSynthesisVersion = 1;
 
 std::uint64_t cacheHash(const FlowSimulatorConfig& c, const FlowPhantom& phantom) {
-  detail::Hasher h;
+  acquire::detail::Hasher h;
   h.add(kFlowSynthesisVersion);
   c.system.addTo(h);
   h.add(c.prfHz);
@@ -61,25 +61,25 @@ void FlowSimulatorConfig::validate() const {
   scene.validate();
 }
 
-AcquisitionParams FlowSimulatorConfig::acquisitionParams() const {
-  AcquisitionParams p = system.acquisitionParams();
+acquire::AcquisitionParams FlowSimulatorConfig::acquisitionParams() const {
+  acquire::AcquisitionParams p = system.acquisitionParams();
   p.framesPerVolume = 0;
   p.pulseRepetitionFrequencyHz = prfHz;
   return p;
 }
 
-FlowSimulator::FlowSimulator(const FlowSimulatorConfig& config, const ProgressFn& progress)
+FlowSimulator::FlowSimulator(const FlowSimulatorConfig& config, const acquire::ProgressFn& progress)
     : config_((config.validate(), config)), phantom_(config.scene, config.system.seed) {
   params_ = config_.acquisitionParams();
   params_.validate();
-  const detail::SimCacheKey key =
+  const acquire::detail::SimCacheKey key =
       detail::rfCacheKey(cacheHash(config_, phantom_), config_.system.sampleType,
                          static_cast<std::uint64_t>(config_.frames), params_, frameBytes());
-  detail::CachedFrames cached = detail::loadOrSynthesise(
-      detail::simCachePath("simflow", key), key,
+  acquire::detail::CachedFrames cached = acquire::detail::loadOrSynthesise(
+      acquire::detail::simCachePath("simflow", key), key,
       [&] {
         synthesise(progress);
-        return detail::SimCacheContents{sampleScale_, std::move(frames_)};
+        return acquire::detail::SimCacheContents{sampleScale_, std::move(frames_)};
       },
       progress);
   frames_ = std::move(cached.contents.payload);
@@ -87,7 +87,7 @@ FlowSimulator::FlowSimulator(const FlowSimulatorConfig& config, const ProgressFn
   cacheOutcome_ = cached.outcome;
 }
 
-void FlowSimulator::synthesise(const ProgressFn& progress) {
+void FlowSimulator::synthesise(const acquire::ProgressFn& progress) {
   const std::size_t frameSamples = params_.samplesPerFrame();
   const auto frames = static_cast<std::size_t>(config_.frames);
   std::vector<float> rf(frameSamples * frames, 0.0f);
@@ -106,17 +106,18 @@ void FlowSimulator::synthesise(const ProgressFn& progress) {
       config_.system, rf, frames, static_cast<std::size_t>(params_.samples), frameBytes(), frames_);
 }
 
-void FlowSimulator::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+void FlowSimulator::readFrame(std::uint64_t index, std::span<std::byte> dst,
+                              acquire::SliceInfo& slice) {
   if (index >= frameCount()) {
-    throw SourceError("flow simulator: frame " + std::to_string(index) + " out of range (" +
-                      std::to_string(frameCount()) + " frames)");
+    throw acquire::SourceError("flow simulator: frame " + std::to_string(index) +
+                               " out of range (" + std::to_string(frameCount()) + " frames)");
   }
   if (dst.size() != frameBytes()) {
-    throw SourceError("flow simulator: destination holds " + std::to_string(dst.size()) +
-                      " bytes, a frame needs " + std::to_string(frameBytes()));
+    throw acquire::SourceError("flow simulator: destination holds " + std::to_string(dst.size()) +
+                               " bytes, a frame needs " + std::to_string(frameBytes()));
   }
   std::memcpy(dst.data(), frames_.data() + index * frameBytes(), frameBytes());
-  slice = SliceInfo{};
+  slice = acquire::SliceInfo{};
 }
 
 std::string FlowSimulator::describe() const {
@@ -129,4 +130,4 @@ std::string FlowSimulator::describe() const {
   return text;
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

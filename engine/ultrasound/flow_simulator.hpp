@@ -16,7 +16,7 @@
 #include "ultrasound/simulator.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct FlowSimulatorConfig {
   // The probe and system: the Simulator's fields (one slice, one plane wave at 0 degrees, 34 mm
@@ -28,35 +28,36 @@ struct FlowSimulatorConfig {
   static SimulatorConfig defaultSystem();
   // Throws std::invalid_argument naming the first bad field.
   void validate() const;
-  AcquisitionParams acquisitionParams() const;
+  acquire::AcquisitionParams acquisitionParams() const;
 };
 
 class FlowSimulator final : public UltrasoundSource {
  public:
-  explicit FlowSimulator(const FlowSimulatorConfig& config, const ProgressFn& progress = {});
+  explicit FlowSimulator(const FlowSimulatorConfig& config,
+                         const acquire::ProgressFn& progress = {});
 
-  const AcquisitionParams& params() const override { return params_; }
-  SampleType sampleType() const override { return config_.system.sampleType; }
+  const acquire::AcquisitionParams& params() const override { return params_; }
+  acquire::SampleType sampleType() const override { return config_.system.sampleType; }
   double frameRateHz() const override { return config_.system.frameRateHz; }
   std::uint64_t frameCount() const override { return static_cast<std::uint64_t>(config_.frames); }
   // Copies frame `index` (< frames); throws SourceError for an index out of range or a wrongly
   // sized `dst`. Thread-safe: the frames are immutable after construction.
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   std::string describe() const override;
 
   const FlowSimulatorConfig& config() const { return config_; }
   const FlowPhantom& phantom() const { return phantom_; }
-  detail::CacheOutcome cacheOutcome() const { return cacheOutcome_; }
+  acquire::detail::CacheOutcome cacheOutcome() const { return cacheOutcome_; }
 
  private:
-  void synthesise(const ProgressFn& progress);
+  void synthesise(const acquire::ProgressFn& progress);
 
   FlowSimulatorConfig config_;
   FlowPhantom phantom_;
-  AcquisitionParams params_;
+  acquire::AcquisitionParams params_;
   std::vector<std::byte> frames_;
   double sampleScale_ = 1;
-  detail::CacheOutcome cacheOutcome_ = detail::CacheOutcome::Written;
+  acquire::detail::CacheOutcome cacheOutcome_ = acquire::detail::CacheOutcome::Written;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -4,7 +4,7 @@
 #include <numbers>
 #include <stdexcept>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 HilbertTaps hilbertTaps(std::size_t n) {
   if (n == 0) {
@@ -26,4 +26,4 @@ HilbertTaps hilbertTaps(std::size_t n) {
   return taps;
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

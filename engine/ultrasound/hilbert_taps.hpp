@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 struct HilbertTaps {
   std::vector<int> offsets;    // m, ascending, with h[m] != 0
@@ -20,4 +20,4 @@ struct HilbertTaps {
 // Throws std::invalid_argument for n == 0.
 HilbertTaps hilbertTaps(std::size_t n);
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -13,7 +13,7 @@
 #include <system_error>
 #include <vector>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 // Largest image the chain accepts: 16 M pixels (64 MiB per float image), far above any real grid
@@ -279,8 +279,8 @@ ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) 
   return params;
 }
 
-ImageGeometry ImagingParams::geometry() const {
-  ImageGeometry geometry;
+process::ImageGeometry ImagingParams::geometry() const {
+  process::ImageGeometry geometry;
   geometry.nx = grid.nx();
   geometry.nz = grid.nz();
   geometry.x0 = grid.x0;
@@ -290,10 +290,10 @@ ImageGeometry ImagingParams::geometry() const {
   return geometry;
 }
 
-ImageGeometry ImagingParams::imageGeometry(const acquire::AcquisitionParams& acq) const {
-  ImageGeometry image = geometry();
+process::ImageGeometry ImagingParams::imageGeometry(const acquire::AcquisitionParams& acq) const {
+  process::ImageGeometry image = geometry();
   if (isDoppler(mode)) {
-    image.layers = kFlowImageLayers;
+    image.layers = process::kFlowImageLayers;
     image.aliasingVelocity = doppler.aliasingVelocityFor(acq);
   }
   return image;
@@ -411,4 +411,4 @@ void ImagingParams::validateIq(const acquire::AcquisitionParams& acq) const {
   }
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -8,7 +8,7 @@
 #include "process/image_geometry.hpp"
 #include "ultrasound/doppler_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 // A regular grid in metres; x lateral, z depth. Samples at x0 + i*dx for i in [0, nx), nx the
 // largest count with x0 + (nx-1)*dx <= x1 (+ a tolerance of dx/1000); likewise for z.
@@ -102,10 +102,10 @@ struct ImagingParams {
   // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).
   static ImagingParams defaultsFor(const acquire::AcquisitionParams& acq);
   // The reconstruction grid as a one-layer image (what the beamformers produce).
-  ImageGeometry geometry() const;
+  process::ImageGeometry geometry() const;
   // The chain's output for `acq`: geometry(), with the flow layers and the aliasing velocity in
   // the Doppler modes.
-  ImageGeometry imageGeometry(const acquire::AcquisitionParams& acq) const;
+  process::ImageGeometry imageGeometry(const acquire::AcquisitionParams& acq) const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range.
   void validate(const acquire::AcquisitionParams& acq) const;
   // The I/Q parameters alone (validate() checks them in I/Q mode; the I/Q stages always): the
@@ -115,4 +115,4 @@ struct ImagingParams {
   bool operator==(const ImagingParams&) const = default;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -8,7 +8,7 @@
 #include "ultrasound/cpu/iq_beamform.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 constexpr const char* kStage = "beamform (I/Q)";
 }
@@ -43,15 +43,15 @@ void IqBeamformer::enqueue(compute::Stream& stream, compute::DeviceSpan<const fl
                            compute::DeviceSpan<float> envelope,
                            compute::DeviceSpan<float> beamformed) const {
   if (iqFloats_ == 0) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
-  detail::requireSize(kStage, "I/Q input (floats)", iq.size(), iqFloats_);
-  detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
-  detail::requireData(kStage, "I/Q input", iq.data());
-  detail::requireData(kStage, "envelope output", envelope.data());
+  process::detail::requireSize(kStage, "I/Q input (floats)", iq.size(), iqFloats_);
+  process::detail::requireSize(kStage, "envelope output", envelope.size(), geometry_.pixels());
+  process::detail::requireData(kStage, "I/Q input", iq.data());
+  process::detail::requireData(kStage, "envelope output", envelope.data());
   if (beamformed.size() != 0) {
-    detail::requireSize(kStage, "complex output (floats)", beamformed.size(),
-                        2 * geometry_.pixels());
+    process::detail::requireSize(kStage, "complex output (floats)", beamformed.size(),
+                                 2 * geometry_.pixels());
   }
   if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
     throw std::invalid_argument("beamform (I/Q): the I/Q input must be 8-byte aligned (complex)");
@@ -73,4 +73,4 @@ std::size_t IqBeamformer::variant() const {
   return kernel_.variant();
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

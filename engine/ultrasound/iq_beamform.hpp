@@ -26,7 +26,7 @@
 #include "compute/twin.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace cpu {
 class IqDasKernel;
@@ -61,12 +61,12 @@ class IqBeamformer {
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const;
 
-  const ImageGeometry& geometry() const { return geometry_; }
+  const process::ImageGeometry& geometry() const { return geometry_; }
 
  private:
-  ImageGeometry geometry_;
+  process::ImageGeometry geometry_;
   std::size_t iqFloats_ = 0;
   compute::Twin<cpu::IqDasKernel, cuda::IqDasKernel> kernel_;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

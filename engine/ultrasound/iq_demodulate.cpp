@@ -11,7 +11,7 @@
 #include "ultrasound/cpu/iq_demodulate.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 namespace {
 
 constexpr const char* kStage = "demodulate";
@@ -66,17 +66,17 @@ void IqDemodulator::configure(compute::Backend& backend, const acquire::Acquisit
 void IqDemodulator::enqueue(compute::Stream& stream, compute::DeviceSpan<const std::byte> raw,
                             compute::DeviceSpan<float> iq) const {
   if (taps_.empty()) {
-    detail::throwNotConfigured(kStage);
+    process::detail::throwNotConfigured(kStage);
   }
-  detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
-                      rows_ * samples_ * acquire::sampleBytes(sampleType_));
-  detail::requireSize(kStage, "I/Q output (floats)", iq.size(), iqFloats());
-  detail::requireData(kStage, "raw frame", raw.data());
-  detail::requireData(kStage, "I/Q output", iq.data());
+  process::detail::requireSize(kStage, "raw frame (bytes)", raw.size(),
+                               rows_ * samples_ * acquire::sampleBytes(sampleType_));
+  process::detail::requireSize(kStage, "I/Q output (floats)", iq.size(), iqFloats());
+  process::detail::requireData(kStage, "raw frame", raw.data());
+  process::detail::requireData(kStage, "I/Q output", iq.data());
   if (reinterpret_cast<std::uintptr_t>(iq.data()) % (2 * sizeof(float)) != 0) {
     throw std::invalid_argument("demodulate: the I/Q output must be 8-byte aligned (complex)");
   }
   kernel_.visit(kStage, [&](const auto& kernel) { kernel.enqueue(stream, raw.data(), iq.data()); });
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -27,7 +27,7 @@
 #include "ultrasound/fir_design.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 namespace cpu {
 class IqDemodulateKernel;
@@ -73,4 +73,4 @@ class IqDemodulator {
   compute::Twin<cpu::IqDemodulateKernel, cuda::IqDemodulateKernel> kernel_;
 };
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

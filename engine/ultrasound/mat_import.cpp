@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 // The dimension sizes of RF named by `order`, and their MATLAB strides.
@@ -76,7 +76,7 @@ struct PlaneWaves {
 // sin(angle) = c * slope of the delays over the element positions, per transmit (row); the fitted
 // delay at x = 0 is when that wave crosses the array centre.
 PlaneWaves planeWavesFromDelays(const matvar_t& var, const std::vector<double>& delays,
-                                const std::string& spec, const AcquisitionParams& acq,
+                                const std::string& spec, const acquire::AcquisitionParams& acq,
                                 const MatReader& reader) {
   const std::size_t elements = acq.elementXM.size();
   const std::size_t rows = var.rank >= 1 ? var.dims[0] : 1;
@@ -142,7 +142,7 @@ double positiveScalar(MatReader& reader, const std::string& spec, const std::str
   const double value = reader.scalar(spec, role);
   if (!(value > 0) || !std::isfinite(value)) {
     reader.fail(spec + " (" + role + "): expected a positive number of " + unit + ", found " +
-                numberText(value));
+                acquire::numberText(value));
   }
   return value;
 }
@@ -150,7 +150,7 @@ double positiveScalar(MatReader& reader, const std::string& spec, const std::str
 }  // namespace
 
 ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping,
-                            const ProgressFn& progress) {
+                            const acquire::ProgressFn& progress) {
   const auto report = [&](double fraction, const std::string& what) {
     if (progress) {
       progress(fraction, what);
@@ -170,7 +170,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   }
 
   ImportedRecording out;
-  AcquisitionParams& acq = out.acq;
+  acquire::AcquisitionParams& acq = out.acq;
   acq.samplingFrequencyHz =
       positiveScalar(reader, mapping.samplingFrequency, "sampling frequency", "hertz");
   acq.centerFrequencyHz =
@@ -179,7 +179,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   acq.t0S = reader.scalar(mapping.t0, "t0");
   if (!std::isfinite(acq.t0S)) {
     reader.fail(mapping.t0 + " (t0): expected a finite number of seconds, found " +
-                numberText(acq.t0S));
+                acquire::numberText(acq.t0S));
   }
   acq.samples = static_cast<int>(layout.samples);
   // The optional parameters: a mapped variable that the file lacks counts as not given.
@@ -191,7 +191,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     const double percent = reader.scalar(mapping.bandwidthPercent, "bandwidth");
     if (!(percent >= 0 && percent <= 200)) {
       reader.fail(mapping.bandwidthPercent + " (bandwidth): expected a percentage of f0 in [0, " +
-                  "200], found " + numberText(percent));
+                  "200], found " + acquire::numberText(percent));
     }
     acq.fractionalBandwidth = percent / 100;
   }
@@ -201,7 +201,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
     const double prf = reader.scalar(mapping.prf, "pulse repetition frequency");
     if (!(std::isfinite(prf) && prf >= 0)) {
       reader.fail(mapping.prf + " (pulse repetition frequency): expected hertz >= 0, found " +
-                  numberText(prf));
+                  acquire::numberText(prf));
     }
     acq.pulseRepetitionFrequencyHz = prf;  // 0: unknown
   }
@@ -210,7 +210,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
   } else if (!mapping.elements.empty()) {
     const double declared = reader.scalar(mapping.elements, "element count");
     if (declared != static_cast<double>(layout.elements)) {
-      reader.fail("the element count " + numberText(declared) + " (" + mapping.elements +
+      reader.fail("the element count " + acquire::numberText(declared) + " (" + mapping.elements +
                   ") does not match the elements dimension of " + mapping.rf + " (" + describe(rf) +
                   "): " + std::to_string(layout.elements));
     }
@@ -284,7 +284,7 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
                 " samples that are NaN, infinite or beyond single precision: expected finite "
                 "channel data");
   }
-  out.sampleType = integral ? SampleType::Int16 : SampleType::Float32;
+  out.sampleType = integral ? acquire::SampleType::Int16 : acquire::SampleType::Float32;
   out.note = std::string(mapping.rf) + " is " + describe(rf) +
              (integral ? ": integer samples, kept as int16" : ": stored as float32") + notes;
   withNumbers(rf, [&](const auto* data) {
@@ -315,8 +315,8 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
       reorder(out.float32Samples);
     }
   });
-  report(1, mapping.rf + " imported: " + framesText(layout.frames));
+  report(1, mapping.rf + " imported: " + acquire::framesText(layout.frames));
   return out;
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

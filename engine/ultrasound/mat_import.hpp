@@ -22,7 +22,7 @@
 #include "acquire/frame_source.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct MatMapping {
   std::string rf = "RF";
@@ -53,8 +53,8 @@ struct MatMapping {
 // A recording in memory: [frames][transmits][elements][samples], int16 when the file's samples are
 // integers that fit (MATLAB often stores int16 data as double), otherwise float32.
 struct ImportedRecording {
-  AcquisitionParams acq;
-  SampleType sampleType = SampleType::Int16;
+  acquire::AcquisitionParams acq;
+  acquire::SampleType sampleType = acquire::SampleType::Int16;
   std::uint64_t frames = 0;
   std::vector<std::int16_t> int16Samples;
   std::vector<float> float32Samples;
@@ -73,17 +73,17 @@ inline constexpr std::size_t kMaxImportTransmits = 1u << 12;
 // single precision, or the shape exceeds the limits above. `progress` hears the phases (reading,
 // checking, reordering frame by frame); an exception it throws abandons the import.
 ImportedRecording importMat(const std::filesystem::path& path, const MatMapping& mapping,
-                            const ProgressFn& progress = {});
+                            const acquire::ProgressFn& progress = {});
 
 // Replays an ImportedRecording (frames in memory).
 class MatSource final : public UltrasoundSource {
  public:
   MatSource(ImportedRecording recording, std::string name, double frameRateHz = 20.0);
-  const AcquisitionParams& params() const override { return recording_.acq; }
-  SampleType sampleType() const override { return recording_.sampleType; }
+  const acquire::AcquisitionParams& params() const override { return recording_.acq; }
+  acquire::SampleType sampleType() const override { return recording_.sampleType; }
   double frameRateHz() const override { return frameRateHz_; }
   std::uint64_t frameCount() const override { return recording_.frames; }
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   std::string describe() const override;
 
  private:
@@ -92,4 +92,4 @@ class MatSource final : public UltrasoundSource {
   double frameRateHz_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -7,7 +7,7 @@
 #include "ultrasound/echo_band.hpp"
 #include "ultrasound/mat_import.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 std::string trimmed(const std::string& text) {
@@ -96,7 +96,7 @@ std::string MatMapping::toString() const {
 
 std::span<const std::byte> ImportedRecording::frameBytes(std::uint64_t frame) const {
   const std::size_t values = acq.samplesPerFrame();
-  if (sampleType == SampleType::Int16) {
+  if (sampleType == acquire::SampleType::Int16) {
     return std::as_bytes(std::span(int16Samples).subspan(frame * values, values));
   }
   return std::as_bytes(std::span(float32Samples).subspan(frame * values, values));
@@ -105,25 +105,26 @@ std::span<const std::byte> ImportedRecording::frameBytes(std::uint64_t frame) co
 MatSource::MatSource(ImportedRecording recording, std::string name, double frameRateHz)
     : recording_(std::move(recording)), name_(std::move(name)), frameRateHz_(frameRateHz) {
   if (recording_.frames == 0) {
-    throw SourceError(name_ + ": the recording holds no frames");
+    throw acquire::SourceError(name_ + ": the recording holds no frames");
   }
   // A mapping without a bandwidth: measure it from the first frame's echoes.
-  process::measureBandwidthIfUnknown(recording_.acq, recording_.frameBytes(0),
-                                     recording_.sampleType);
+  ultrasound::measureBandwidthIfUnknown(recording_.acq, recording_.frameBytes(0),
+                                        recording_.sampleType);
 }
 
-void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+void MatSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
+                          acquire::SliceInfo& slice) {
   const std::span<const std::byte> frame = recording_.frameBytes(index % recording_.frames);
   if (dst.size() != frame.size()) {
-    throw SourceError(name_ + ": frame buffer holds " + std::to_string(dst.size()) +
-                      " bytes, expected " + std::to_string(frame.size()));
+    throw acquire::SourceError(name_ + ": frame buffer holds " + std::to_string(dst.size()) +
+                               " bytes, expected " + std::to_string(frame.size()));
   }
   std::memcpy(dst.data(), frame.data(), frame.size());
   slice = {};
 }
 
 std::string MatSource::describe() const {
-  return name_ + " (" + framesText(recording_.frames) + ", MATLAB import)";
+  return name_ + " (" + acquire::framesText(recording_.frames) + ", MATLAB import)";
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -12,7 +12,7 @@
 #include "acquire/frame_source.hpp"  // SourceError
 #include "acquire/input_bounds.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 std::string dimsText(const matvar_t& var) {
@@ -283,7 +283,7 @@ MatReader::MatReader(const std::filesystem::path& path) : path_(path) {
 }
 
 void MatReader::fail(const std::string& why) const {
-  throw SourceError(path_.filename().string() + ": " + why);
+  throw acquire::SourceError(path_.filename().string() + ": " + why);
 }
 
 const matvar_t* MatReader::find(const std::string& name, const std::string& role) {
@@ -394,7 +394,7 @@ bool MatReader::has(const std::string& spec) {
   try {
     lookup(spec, "optional");
     return true;
-  } catch (const SourceError&) {
+  } catch (const acquire::SourceError&) {
     return false;  // absent, or a variable that cannot be read: counts as not given
   }
 }
@@ -412,4 +412,4 @@ std::string MatReader::variableNames() {
   return names.empty() ? "no variables" : names;
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct MatCloser {
   void operator()(mat_t* mat) const { Mat_Close(mat); }
@@ -110,4 +110,4 @@ class MatReader {
   std::vector<std::pair<std::string, MatVar>> vars_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -8,7 +8,7 @@
 
 #include "acquire/random.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 namespace {
 
@@ -128,13 +128,13 @@ void Phantom::addSpeckle(std::uint64_t seed) {
   const auto count = static_cast<std::size_t>(
       std::llround(volume / c.resolutionCellM3 * c.scatterersPerResolutionCell));
   scatterers_.reserve(scatterers_.size() + count);
-  std::mt19937_64 rng(detail::mixSeed(seed));
+  std::mt19937_64 rng(acquire::detail::mixSeed(seed));
   for (std::size_t i = 0; i < count; ++i) {
     // Always draw all four numbers so that the stream does not depend on which features are on.
-    const double x = detail::uniform(rng, c.xMinM, c.xMaxM);
-    const double y = detail::uniform(rng, c.yMinM, c.yMaxM);
-    const double z = detail::uniform(rng, c.zMinM, c.zMaxM);
-    double amplitude = c.speckleAmplitude * detail::standardNormal(rng);
+    const double x = acquire::detail::uniform(rng, c.xMinM, c.xMaxM);
+    const double y = acquire::detail::uniform(rng, c.yMinM, c.yMaxM);
+    const double z = acquire::detail::uniform(rng, c.zMinM, c.zMaxM);
+    double amplitude = c.speckleAmplitude * acquire::detail::standardNormal(rng);
     if (c.cysts && c.anechoicCyst.contains(x, y, z)) {
       continue;
     }
@@ -149,4 +149,4 @@ void Phantom::addSpeckle(std::uint64_t seed) {
   }
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct Point3 {
   double x = 0, y = 0, z = 0;  // metres
@@ -103,4 +103,4 @@ class Phantom {
   std::vector<Scatterer> scatterers_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -5,27 +5,29 @@
 
 #include "ultrasound/stream_description.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 namespace {
 
 constexpr std::size_t kErrorBytes = 512;
 
 }  // namespace
 
-PluginSource::PluginSource(std::shared_ptr<PluginLibrary> plugin, const std::string& parameters)
+PluginSource::PluginSource(std::shared_ptr<acquire::PluginLibrary> plugin,
+                           const std::string& parameters)
     : plugin_(std::move(plugin)) {
   const cf_source_plugin& table = plugin_->table();
   const std::string who = "source plugin '" + plugin_->name() + "'";
   char error[kErrorBytes] = {};
   source_ = table.open(parameters.c_str(), error, sizeof error);
   if (source_ == nullptr) {
-    throw SourceError(who + " did not open: " + (error[0] != '\0' ? error : "no reason given"));
+    throw acquire::SourceError(who +
+                               " did not open: " + (error[0] != '\0' ? error : "no reason given"));
   }
   try {
     cf_stream stream{};
     if (table.describe(source_, &stream, error, sizeof error) != 0) {
-      throw SourceError(who + " could not describe its stream: " +
-                        (error[0] != '\0' ? error : "no reason given"));
+      throw acquire::SourceError(who + " could not describe its stream: " +
+                                 (error[0] != '\0' ? error : "no reason given"));
     }
     UltrasoundStream checked = checkUltrasoundStream(stream, who);
     params_ = std::move(checked.params);
@@ -50,8 +52,8 @@ void PluginSource::startAcquisition() {
   const cf_source_plugin& table = plugin_->table();
   char error[kErrorBytes] = {};
   if (table.start != nullptr && table.start(source_, error, sizeof error) != 0) {
-    throw SourceError("source plugin '" + plugin_->name() +
-                      "' did not start: " + (error[0] != '\0' ? error : "no reason given"));
+    throw acquire::SourceError("source plugin '" + plugin_->name() + "' did not start: " +
+                               (error[0] != '\0' ? error : "no reason given"));
   }
   started_ = true;
 }
@@ -63,11 +65,12 @@ void PluginSource::stopAcquisition() {
   }
 }
 
-void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
+                             acquire::SliceInfo& slice) {
   if (dst.size() != frameBytes()) {
-    throw SourceError("source plugin '" + plugin_->name() + "': destination holds " +
-                      std::to_string(dst.size()) + " bytes, a frame needs " +
-                      std::to_string(frameBytes()));
+    throw acquire::SourceError("source plugin '" + plugin_->name() + "': destination holds " +
+                               std::to_string(dst.size()) + " bytes, a frame needs " +
+                               std::to_string(frameBytes()));
   }
   char error[kErrorBytes] = {};
   cf_frame_info info{};
@@ -76,16 +79,17 @@ void PluginSource::readFrame(std::uint64_t index, std::span<std::byte> dst, Slic
                                                            &info, error, sizeof error);
   readingSinceNs_ = 0;
   if (written < 0 && stopping_) {
-    throw SourceStopped();
+    throw acquire::SourceStopped();
   }
   if (written < 0) {
-    throw SourceError("source plugin '" + plugin_->name() + "': frame " + std::to_string(index) +
-                      ": " + (error[0] != '\0' ? error : "failed without a reason"));
+    throw acquire::SourceError("source plugin '" + plugin_->name() + "': frame " +
+                               std::to_string(index) + ": " +
+                               (error[0] != '\0' ? error : "failed without a reason"));
   }
   if (static_cast<std::uint64_t>(written) != dst.size()) {
-    throw SourceError("source plugin '" + plugin_->name() + "': frame " + std::to_string(index) +
-                      " has " + std::to_string(written) + " bytes, the stream's frames have " +
-                      std::to_string(dst.size()));
+    throw acquire::SourceError("source plugin '" + plugin_->name() + "': frame " +
+                               std::to_string(index) + " has " + std::to_string(written) +
+                               " bytes, the stream's frames have " + std::to_string(dst.size()));
   }
   lost_ += info.lost;  // read by the engine thread for its statistics
   slice.sliceIndex = static_cast<int>(info.slice_index);
@@ -108,4 +112,4 @@ std::string PluginSource::liveStatus() const {
   return "no frame from source plugin '" + plugin_->name() + "' for " + text + " s";
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

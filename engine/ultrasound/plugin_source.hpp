@@ -13,23 +13,23 @@
 #include "acquire/plugin_library.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 class PluginSource final : public UltrasoundSource {
  public:
   // Opens one of `plugin`'s sources with `parameters` (a JSON object of name: value; "{}" for
   // the defaults). Throws SourceError naming the plugin and why.
-  PluginSource(std::shared_ptr<PluginLibrary> plugin, const std::string& parameters);
+  PluginSource(std::shared_ptr<acquire::PluginLibrary> plugin, const std::string& parameters);
   ~PluginSource() override;
   PluginSource(const PluginSource&) = delete;
   PluginSource& operator=(const PluginSource&) = delete;
 
-  const AcquisitionParams& params() const override { return params_; }
-  SampleType sampleType() const override { return sampleType_; }
+  const acquire::AcquisitionParams& params() const override { return params_; }
+  acquire::SampleType sampleType() const override { return sampleType_; }
   double frameRateHz() const override { return frameRateHz_; }
   // A live stream (the plugin's frame_count 0) never repeats: the largest count there is.
   std::uint64_t frameCount() const override { return frameCount_; }
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   // The plugin's start and stop (either may be absent). A failing start throws SourceError with
   // the plugin's reason; stop runs once per successful start. A read_frame that fails after stop
   // is the end of the run, not an error (SourceStopped).
@@ -44,10 +44,10 @@ class PluginSource final : public UltrasoundSource {
   static constexpr double kStallSeconds = 1.0;
 
  private:
-  std::shared_ptr<PluginLibrary> plugin_;  // outlives source_: the library stays loaded
+  std::shared_ptr<acquire::PluginLibrary> plugin_;  // outlives source_: the library stays loaded
   cf_source* source_ = nullptr;
-  AcquisitionParams params_;
-  SampleType sampleType_ = SampleType::Int16;
+  acquire::AcquisitionParams params_;
+  acquire::SampleType sampleType_ = acquire::SampleType::Int16;
   double frameRateHz_ = 0;
   std::uint64_t frameCount_ = 0;
   std::string description_;
@@ -58,4 +58,4 @@ class PluginSource final : public UltrasoundSource {
   std::atomic<std::int64_t> readingSinceNs_{0};
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

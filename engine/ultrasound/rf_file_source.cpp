@@ -13,7 +13,7 @@
 #include "store/replay_file.hpp"
 #include "ultrasound/echo_band.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 using store::checkId;
 using store::checkStatus;
@@ -25,7 +25,7 @@ namespace {
 constexpr const char* kSchema = "cineflow.rf/1";
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& problem) {
-  throw SourceError(path.string() + ": " + problem);
+  throw acquire::SourceError(path.string() + ": " + problem);
 }
 
 bool isInt16(hid_t type) {
@@ -56,7 +56,7 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
   if (!std::isfinite(frameRateHz) || frameRateHz < 0) {
     throw std::invalid_argument("RfFileSource: frame rate must be >= 0 and finite");
   }
-  ErrorScope scope;
+  store::ErrorScope scope;
   // Contextless Hdf5Errors from the helpers below get the file name here.
   try {
     handles_->file = store::openForReplay(input, "an RF recording");
@@ -106,9 +106,9 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
 
     store::H5Datatype type(checkId(H5Dget_type(rf), "/rf: get type"));
     if (isInt16(type.get())) {
-      sampleType_ = SampleType::Int16;
+      sampleType_ = acquire::SampleType::Int16;
     } else if (isFloat32(type.get())) {
-      sampleType_ = SampleType::Float32;
+      sampleType_ = acquire::SampleType::Float32;
     } else {
       fail(path, "/rf: unsupported sample type " + store::describeType(type.get()) +
                      " (expected int16 or float32)");
@@ -160,7 +160,7 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
     for (double a : params_.anglesRad) {
       if (!std::isfinite(a) || std::abs(a) >= std::numbers::pi / 2) {
         fail(path, "/angles_rad: expected angles in radians within (-pi/2, pi/2), found " +
-                       numberText(a));
+                       acquire::numberText(a));
       }
     }
     params_.elementXM = store::readDoubleDataset(root, "/element_x_m");
@@ -194,46 +194,47 @@ RfFileSource::RfFileSource(const acquire::RecordingInput& input, double frameRat
           rf,
           {static_cast<hsize_t>(params_.transmits()), static_cast<hsize_t>(params_.elements()),
            static_cast<hsize_t>(params_.samples)},
-          sampleType_ == SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT,
+          sampleType_ == acquire::SampleType::Int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT,
           handles_->checksums.get(), handles_->chunkChecksums.get());
     } catch (const std::invalid_argument& e) {
       fail(path, std::string("/rf: ") + e.what());
     }
-  } catch (const Hdf5Error& e) {
+  } catch (const store::Hdf5Error& e) {
     fail(path, e.what());
   }
   if (params_.fractionalBandwidth == 0) {
     // The recording does not state its bandwidth: measure it from the first frame's echoes.
     std::vector<std::byte> first(frameBytes());
-    SliceInfo slice;
+    acquire::SliceInfo slice;
     readFrame(0, first, slice);
-    process::measureBandwidthIfUnknown(params_, first, sampleType_);
+    ultrasound::measureBandwidthIfUnknown(params_, first, sampleType_);
   }
 }
 
 RfFileSource::~RfFileSource() {
-  ErrorScope scope;  // a failed close must not print from a destructor
+  store::ErrorScope scope;  // a failed close must not print from a destructor
   handles_.reset();
 }
 
-void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+void RfFileSource::readFrame(std::uint64_t index, std::span<std::byte> dst,
+                             acquire::SliceInfo& slice) {
   store::readRecordedFrame(handles_->reader, path_, "/rf", index, frames_, dst, frameBytes());
   describeSlice(index, slice);
 }
 
-StoredFormat RfFileSource::storedFormat() const {
+acquire::StoredFormat RfFileSource::storedFormat() const {
   return handles_->reader.storedFormat();
 }
 
 std::size_t RfFileSource::readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
-                                          SliceInfo& slice) {
+                                          acquire::SliceInfo& slice) {
   const std::size_t bytes =
       store::readRecordedChunk(handles_->reader, path_, "/rf", index, frames_, dst);
   describeSlice(index, slice);
   return bytes;
 }
 
-void RfFileSource::describeSlice(std::uint64_t index, SliceInfo& slice) const {
+void RfFileSource::describeSlice(std::uint64_t index, acquire::SliceInfo& slice) const {
   slice.elevationM = elevations_.empty() ? 0.0 : elevations_[index];
   slice.sliceIndex =
       params_.framesPerVolume > 0
@@ -242,10 +243,10 @@ void RfFileSource::describeSlice(std::uint64_t index, SliceInfo& slice) const {
 }
 
 std::string RfFileSource::describe() const {
-  return path_.filename().string() + " (" + framesText(frames_) + ", " +
+  return path_.filename().string() + " (" + acquire::framesText(frames_) + ", " +
          std::to_string(params_.transmits()) + " x " + std::to_string(params_.elements()) + " x " +
          std::to_string(params_.samples) + " " + toString(sampleType_) +
          (interrupted_ ? ", an interrupted recording)" : ")");
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

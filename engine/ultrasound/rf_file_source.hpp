@@ -24,7 +24,7 @@
 #include "acquire/recording_input.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 class RfFileSource final : public UltrasoundSource {
  public:
@@ -38,15 +38,15 @@ class RfFileSource final : public UltrasoundSource {
   RfFileSource(const RfFileSource&) = delete;
   RfFileSource& operator=(const RfFileSource&) = delete;
 
-  const AcquisitionParams& params() const override { return params_; }
-  SampleType sampleType() const override { return sampleType_; }
+  const acquire::AcquisitionParams& params() const override { return params_; }
+  acquire::SampleType sampleType() const override { return sampleType_; }
   double frameRateHz() const override { return frameRateHz_; }
   std::uint64_t frameCount() const override { return frames_; }
   // Throws SourceError naming the file and frame index when the read fails (damaged data).
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
-  StoredFormat storedFormat() const override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
+  acquire::StoredFormat storedFormat() const override;
   std::size_t readStoredFrame(std::uint64_t index, std::span<std::byte> dst,
-                              SliceInfo& slice) override;
+                              acquire::SliceInfo& slice) override;
   std::string describe() const override;
 
   const std::filesystem::path& path() const { return path_; }
@@ -55,16 +55,16 @@ class RfFileSource final : public UltrasoundSource {
 
  private:
   struct Handles;  // HDF5 identifiers; HDF5 stays out of this header
-  void describeSlice(std::uint64_t index, SliceInfo& slice) const;
+  void describeSlice(std::uint64_t index, acquire::SliceInfo& slice) const;
 
   std::filesystem::path path_;
   double frameRateHz_ = 0;
-  AcquisitionParams params_;
-  SampleType sampleType_ = SampleType::Int16;
+  acquire::AcquisitionParams params_;
+  acquire::SampleType sampleType_ = acquire::SampleType::Int16;
   std::uint64_t frames_ = 0;
   bool interrupted_ = false;  // a raw recording cut off (recording_complete = 0)
   std::vector<double> elevations_;
   std::unique_ptr<Handles> handles_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -1,5 +1,5 @@
 #pragma once
-// Writes a recording held in memory (acquire::ImportedRecording, e.g. a MATLAB import) as an RF
+// Writes a recording held in memory (ultrasound::ImportedRecording, e.g. a MATLAB import) as an RF
 // recording in schema cineflow.rf/1 (DESIGN.md §5), which RfFileSource replays: /rf int16 or
 // float32 [frames][transmits][elements][samples] (one chunk per frame, so that a replay reads a
 // frame at a time), the acquisition as root attributes (with the optional ones it knows:
@@ -12,13 +12,14 @@
 #include "store/bmode_writer.hpp"  // AttributeMap
 #include "ultrasound/mat_import.hpp"
 
-namespace cineflow::store {
+namespace cineflow::ultrasound {
 
 // The optional acquisition attributes of cineflow.rf/1 that `acq` knows:
 // fractional_bandwidth_percent (when recorded, not measured) and pulse_repetition_frequency_hz.
-AttributeMap optionalRfAttributes(const acquire::AcquisitionParams& acq);
+store::AttributeMap optionalRfAttributes(const acquire::AcquisitionParams& acq);
 
 void writeRfRecording(const std::filesystem::path& path,
-                      const acquire::ImportedRecording& recording, const AttributeMap& extra = {});
+                      const ultrasound::ImportedRecording& recording,
+                      const store::AttributeMap& extra = {});
 
-}  // namespace cineflow::store
+}  // namespace cineflow::ultrasound

@@ -11,7 +11,7 @@
 #include "compute/cpu/parallel_for.hpp"
 #include "ultrasound/simulator.hpp"
 
-namespace cineflow::acquire::detail {
+namespace cineflow::ultrasound::detail {
 
 namespace {
 
@@ -74,7 +74,7 @@ double pulseSigmaSeconds(double f0, double fractionalBandwidth) {
 // scatterers then deposit into neighbouring samples: cache hits). The sort key is total, so the
 // summation order, and hence the result, is deterministic.
 std::vector<SweepScatterer> prepareScatterers(const SimulatorConfig& config,
-                                              const AcquisitionParams& params,
+                                              const acquire::AcquisitionParams& params,
                                               std::span<const Scatterer> scatterers,
                                               std::span<const double> elevations,
                                               std::vector<float>& weights) {
@@ -137,7 +137,7 @@ std::vector<SweepScatterer> prepareScatterers(const SimulatorConfig& config,
 
 }  // namespace
 
-void synthesiseSweep(const SimulatorConfig& config, const AcquisitionParams& params,
+void synthesiseSweep(const SimulatorConfig& config, const acquire::AcquisitionParams& params,
                      std::span<const Scatterer> scatterers, std::span<const double> elevations,
                      std::span<float> rf, const std::function<void(double)>& progress) {
   const int slices = static_cast<int>(elevations.size());
@@ -264,21 +264,22 @@ float peakMagnitude(std::span<const float> rf) {
 }
 
 void quantiseFrame(std::span<const float> rf, std::size_t samplesPerLine, double scale,
-                   double noiseSigma, std::uint64_t seed, std::uint64_t frame, SampleType type,
-                   std::span<std::byte> out) {
+                   double noiseSigma, std::uint64_t seed, std::uint64_t frame,
+                   acquire::SampleType type, std::span<std::byte> out) {
   const std::size_t lines = rf.size() / samplesPerLine;
   auto body = [&](std::size_t begin, std::size_t end) {
     for (std::size_t line = begin; line < end; ++line) {
-      std::mt19937_64 rng(mixSeed(seed ^ mixSeed(frame * 0x100000001ULL + line)));
+      std::mt19937_64 rng(
+          acquire::detail::mixSeed(seed ^ acquire::detail::mixSeed(frame * 0x100000001ULL + line)));
       const float* in = rf.data() + line * samplesPerLine;
       for (std::size_t n = 0; n < samplesPerLine; ++n) {
         double value = in[n];
         if (noiseSigma > 0) {
-          value += noiseSigma * standardNormal(rng);
+          value += noiseSigma * acquire::detail::standardNormal(rng);
         }
         value *= scale;
         const std::size_t index = line * samplesPerLine + n;
-        if (type == SampleType::Int16) {
+        if (type == acquire::SampleType::Int16) {
           const auto q =
               static_cast<std::int16_t>(std::clamp(std::round(value), -32768.0, 32767.0));
           std::memcpy(out.data() + index * sizeof q, &q, sizeof q);
@@ -292,15 +293,17 @@ void quantiseFrame(std::span<const float> rf, std::size_t samplesPerLine, double
   compute::cpu::parallelFor(lines, 0, body);
 }
 
-SimCacheKey rfCacheKey(std::uint64_t configHash, SampleType type, std::uint64_t frames,
-                       const AcquisitionParams& params, std::uint64_t frameBytes) {
-  return SimCacheKey{configHash,
-                     static_cast<std::uint32_t>(type),
-                     frames,
-                     static_cast<std::uint64_t>(params.transmits()),
-                     static_cast<std::uint64_t>(params.elements()),
-                     static_cast<std::uint64_t>(params.samples),
-                     frameBytes * frames};
+acquire::detail::SimCacheKey rfCacheKey(std::uint64_t configHash, acquire::SampleType type,
+                                        std::uint64_t frames,
+                                        const acquire::AcquisitionParams& params,
+                                        std::uint64_t frameBytes) {
+  return acquire::detail::SimCacheKey{configHash,
+                                      static_cast<std::uint32_t>(type),
+                                      frames,
+                                      static_cast<std::uint64_t>(params.transmits()),
+                                      static_cast<std::uint64_t>(params.elements()),
+                                      static_cast<std::uint64_t>(params.samples),
+                                      frameBytes * frames};
 }
 
 double quantiseFrames(const SimulatorConfig& config, std::span<const float> rf, std::size_t frames,
@@ -321,4 +324,4 @@ double quantiseFrames(const SimulatorConfig& config, std::span<const float> rf, 
   return scale;
 }
 
-}  // namespace cineflow::acquire::detail
+}  // namespace cineflow::ultrasound::detail

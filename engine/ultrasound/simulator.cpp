@@ -11,7 +11,7 @@
 #include "acquire/sim_cache.hpp"
 #include "ultrasound/sim_synthesis.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 namespace {
 
@@ -26,14 +26,14 @@ void requirePositive(double value, const char* field) {
   }
 }
 
-void report(const ProgressFn& progress, double fraction, const std::string& what) {
+void report(const acquire::ProgressFn& progress, double fraction, const std::string& what) {
   if (progress) {
     progress(fraction, what);
   }
 }
 
 std::uint64_t cacheHash(const SimulatorConfig& c, const Phantom& phantom) {
-  detail::Hasher h;
+  acquire::detail::Hasher h;
   h.add(kSynthesisVersion);
   c.addTo(h);
   // The phantom enters through its scatterers, which covers its config, its seed and its
@@ -46,7 +46,7 @@ std::uint64_t cacheHash(const SimulatorConfig& c, const Phantom& phantom) {
 
 }  // namespace
 
-void SimulatorConfig::addTo(detail::Hasher& h) const {
+void SimulatorConfig::addTo(acquire::detail::Hasher& h) const {
   h.add(seed);
   h.add(static_cast<std::uint64_t>(elements));
   h.add(pitchM);
@@ -124,8 +124,8 @@ int SimulatorConfig::samples() const {
   return static_cast<int>(std::ceil(total / 64) * 64);
 }
 
-AcquisitionParams SimulatorConfig::acquisitionParams() const {
-  AcquisitionParams p;
+acquire::AcquisitionParams SimulatorConfig::acquisitionParams() const {
+  acquire::AcquisitionParams p;
   p.samplingFrequencyHz = samplingFrequencyHz;
   p.centerFrequencyHz = centerFrequencyHz;
   p.soundSpeedMPerS = soundSpeedMPerS;
@@ -142,24 +142,25 @@ AcquisitionParams SimulatorConfig::acquisitionParams() const {
   return p;
 }
 
-Simulator::Simulator(const SimulatorConfig& config, const ProgressFn& progress)
+Simulator::Simulator(const SimulatorConfig& config, const acquire::ProgressFn& progress)
     : Simulator(config, (config.validate(), Phantom(config.phantom, config.seed)), progress) {}
 
-Simulator::Simulator(const SimulatorConfig& config, Phantom phantom, const ProgressFn& progress)
+Simulator::Simulator(const SimulatorConfig& config, Phantom phantom,
+                     const acquire::ProgressFn& progress)
     : config_(config), phantom_(std::move(phantom)) {
   config_.validate();
   params_ = config_.acquisitionParams();
   params_.validate();
 
-  const detail::SimCacheKey key =
+  const acquire::detail::SimCacheKey key =
       detail::rfCacheKey(cacheHash(config_, phantom_), config_.sampleType,
                          static_cast<std::uint64_t>(slices()), params_, frameBytes());
-  cachePath_ = detail::simCachePath("sim", key);
-  detail::CachedFrames cached = detail::loadOrSynthesise(
+  cachePath_ = acquire::detail::simCachePath("sim", key);
+  acquire::detail::CachedFrames cached = acquire::detail::loadOrSynthesise(
       cachePath_, key,
       [&] {
         synthesise(progress);
-        return detail::SimCacheContents{sampleScale_, std::move(frames_)};
+        return acquire::detail::SimCacheContents{sampleScale_, std::move(frames_)};
       },
       progress);
   frames_ = std::move(cached.contents.payload);
@@ -168,7 +169,7 @@ Simulator::Simulator(const SimulatorConfig& config, Phantom phantom, const Progr
   cacheMessage_ = std::move(cached.message);
 }
 
-void Simulator::synthesise(const ProgressFn& progress) {
+void Simulator::synthesise(const acquire::ProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t frameSamples = params_.samplesPerFrame();
   std::vector<float> rf(frameSamples * static_cast<std::size_t>(slices()), 0.0f);
@@ -200,14 +201,15 @@ double Simulator::elevationM(int slice) const {
   return -config_.elevationHalfSpanM + 2 * config_.elevationHalfSpanM * slice / (slices() - 1);
 }
 
-void Simulator::readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) {
+void Simulator::readFrame(std::uint64_t index, std::span<std::byte> dst,
+                          acquire::SliceInfo& slice) {
   if (index >= frameCount()) {
-    throw SourceError("simulator: frame " + std::to_string(index) + " out of range (" +
-                      std::to_string(frameCount()) + " frames)");
+    throw acquire::SourceError("simulator: frame " + std::to_string(index) + " out of range (" +
+                               std::to_string(frameCount()) + " frames)");
   }
   if (dst.size() != frameBytes()) {
-    throw SourceError("simulator: destination holds " + std::to_string(dst.size()) +
-                      " bytes, a frame needs " + std::to_string(frameBytes()));
+    throw acquire::SourceError("simulator: destination holds " + std::to_string(dst.size()) +
+                               " bytes, a frame needs " + std::to_string(frameBytes()));
   }
   const int k = static_cast<int>(index);
   std::memcpy(dst.data(), frames_.data() + static_cast<std::size_t>(k) * frameBytes(),
@@ -222,4 +224,4 @@ std::string Simulator::describe() const {
          std::to_string(params_.elements()) + " elements)";
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -26,7 +26,7 @@
 #include "ultrasound/phantom.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct SimulatorConfig {
   std::uint64_t seed = 1;  // seeds the phantom and the noise
@@ -46,42 +46,43 @@ struct SimulatorConfig {
   bool noise = true;
   double noiseDb = -50;  // Gaussian noise sigma relative to the brightest (noise-free) echo
   double frameRateHz = 20;
-  SampleType sampleType = SampleType::Int16;
+  acquire::SampleType sampleType = acquire::SampleType::Int16;
   PhantomConfig phantom;
 
   // Throws std::invalid_argument naming the first bad field.
   void validate() const;
   // Every field that changes a sample, into a cache key.
-  void addTo(detail::Hasher& hasher) const;
+  void addTo(acquire::detail::Hasher& hasher) const;
   int samples() const;
-  AcquisitionParams acquisitionParams() const;
+  acquire::AcquisitionParams acquisitionParams() const;
 };
 
 class Simulator final : public UltrasoundSource {
  public:
-  using CacheOutcome = detail::CacheOutcome;
+  using CacheOutcome = acquire::detail::CacheOutcome;
 
   // Builds the phantom from config.phantom and config.seed. `progress` is called on the
   // constructing thread with a fraction in [0, 1] and what is happening ("cache: loaded ...",
   // "simulating slice 3 of 16", "warning: ..."). Throws std::invalid_argument for a bad config.
-  explicit Simulator(const SimulatorConfig& config, const ProgressFn& progress = {});
+  explicit Simulator(const SimulatorConfig& config, const acquire::ProgressFn& progress = {});
   // Uses the given phantom instead (config.phantom and the seed's effect on it are ignored).
-  Simulator(const SimulatorConfig& config, Phantom phantom, const ProgressFn& progress = {});
+  Simulator(const SimulatorConfig& config, Phantom phantom,
+            const acquire::ProgressFn& progress = {});
 
-  const AcquisitionParams& params() const override { return params_; }
-  SampleType sampleType() const override { return config_.sampleType; }
+  const acquire::AcquisitionParams& params() const override { return params_; }
+  acquire::SampleType sampleType() const override { return config_.sampleType; }
   double frameRateHz() const override { return config_.frameRateHz; }
   std::uint64_t frameCount() const override { return static_cast<std::uint64_t>(slices()); }
   // Copies slice `index` (< K) and reports (index, y_index); throws SourceError for an index out
   // of range or a wrongly sized `dst`. Thread-safe: the frames are immutable after construction.
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   std::string describe() const override;
 
   const SimulatorConfig& config() const { return config_; }
   const Phantom& phantom() const { return phantom_; }
   int slices() const { return config_.slicesPerVolume; }
   double elevationM(int slice) const;
-  CacheOutcome cacheOutcome() const { return cacheOutcome_; }
+  acquire::detail::CacheOutcome cacheOutcome() const { return cacheOutcome_; }
   const std::string& cacheMessage() const { return cacheMessage_; }
   const std::filesystem::path& cachePath() const { return cachePath_; }
   // Scale from the synthesised (float) RF to the stored samples.
@@ -92,16 +93,16 @@ class Simulator final : public UltrasoundSource {
   static std::filesystem::path cacheDirectory() { return base::cacheDirectory(); }
 
  private:
-  void synthesise(const ProgressFn& progress);
+  void synthesise(const acquire::ProgressFn& progress);
 
   SimulatorConfig config_;
   Phantom phantom_;
-  AcquisitionParams params_;
+  acquire::AcquisitionParams params_;
   std::vector<std::byte> frames_;  // K frames of frameBytes() each
   double sampleScale_ = 1;
-  CacheOutcome cacheOutcome_ = CacheOutcome::Written;
+  acquire::detail::CacheOutcome cacheOutcome_ = acquire::detail::CacheOutcome::Written;
   std::string cacheMessage_;
   std::filesystem::path cachePath_;
 };
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -7,35 +7,37 @@
 #include "acquire/frame_source.hpp"
 #include "acquire/input_bounds.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::string& who) {
   const std::string modality = stream.modality != nullptr ? stream.modality : "";
   if (modality != "ultrasound") {
-    throw SourceError(who + " describes a '" + modality +
-                      "' stream; outside sources feed ultrasound channel data here");
+    throw acquire::SourceError(who + " describes a '" + modality +
+                               "' stream; outside sources feed ultrasound channel data here");
   }
   if (stream.sample_type != CF_SAMPLES_INT16 && stream.sample_type != CF_SAMPLES_FLOAT32) {
-    throw SourceError(who + ": sample_type " + std::to_string(stream.sample_type) +
-                      " (expected int16 or float32)");
+    throw acquire::SourceError(who + ": sample_type " + std::to_string(stream.sample_type) +
+                               " (expected int16 or float32)");
   }
   if (stream.transmits == 0 || stream.elements == 0 || stream.samples < 2 ||
       stream.angles_rad == nullptr || stream.element_x_m == nullptr) {
-    throw SourceError(who +
-                      ": the stream needs transmits, elements, at least 2 samples, "
-                      "angles_rad and element_x_m");
+    throw acquire::SourceError(who +
+                               ": the stream needs transmits, elements, at least 2 samples, "
+                               "angles_rad and element_x_m");
   }
   UltrasoundStream out;
-  out.sampleType = stream.sample_type == CF_SAMPLES_INT16 ? SampleType::Int16 : SampleType::Float32;
+  out.sampleType = stream.sample_type == CF_SAMPLES_INT16 ? acquire::SampleType::Int16
+                                                          : acquire::SampleType::Float32;
   // Bounds before allocation: the frame buffers are sized from these counts.
-  checkFrameBytes(checkedProduct({stream.transmits, stream.elements, stream.samples,
-                                  sampleBytes(out.sampleType)}),
-                  who, "transmits x elements x samples");
+  acquire::checkFrameBytes(acquire::checkedProduct({stream.transmits, stream.elements,
+                                                    stream.samples, sampleBytes(out.sampleType)}),
+                           who, "transmits x elements x samples");
   if (stream.frames_per_volume > 1000000) {
-    throw SourceError(who + ": frames_per_volume " + std::to_string(stream.frames_per_volume) +
-                      " (expected 0 to 1000000)");
+    throw acquire::SourceError(who + ": frames_per_volume " +
+                               std::to_string(stream.frames_per_volume) +
+                               " (expected 0 to 1000000)");
   }
-  AcquisitionParams& params = out.params;
+  acquire::AcquisitionParams& params = out.params;
   params.samplingFrequencyHz = stream.sampling_frequency_hz;
   params.centerFrequencyHz = stream.center_frequency_hz;
   params.soundSpeedMPerS = stream.sound_speed_m_s;
@@ -49,17 +51,18 @@ UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::strin
   try {
     params.validate();
   } catch (const std::invalid_argument& e) {
-    throw SourceError(who + ": its stream cannot be imaged: " + e.what());
+    throw acquire::SourceError(who + ": its stream cannot be imaged: " + e.what());
   }
   const std::size_t frameBytes = params.samplesPerFrame() * sampleBytes(out.sampleType);
   if (stream.frame_bytes != frameBytes) {
-    throw SourceError(who + ": frame_bytes " + std::to_string(stream.frame_bytes) + ", but " +
-                      std::to_string(stream.transmits) + " x " + std::to_string(stream.elements) +
-                      " x " + std::to_string(stream.samples) + " samples of " +
-                      toString(out.sampleType) + " are " + std::to_string(frameBytes));
+    throw acquire::SourceError(who + ": frame_bytes " + std::to_string(stream.frame_bytes) +
+                               ", but " + std::to_string(stream.transmits) + " x " +
+                               std::to_string(stream.elements) + " x " +
+                               std::to_string(stream.samples) + " samples of " +
+                               toString(out.sampleType) + " are " + std::to_string(frameBytes));
   }
   if (!std::isfinite(stream.frame_rate_hz) || stream.frame_rate_hz < 0) {
-    throw SourceError(who + ": frame_rate_hz must be >= 0");
+    throw acquire::SourceError(who + ": frame_rate_hz must be >= 0");
   }
   out.frameRateHz = stream.frame_rate_hz;
   out.frameCount =
@@ -68,4 +71,4 @@ UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::strin
   return out;
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

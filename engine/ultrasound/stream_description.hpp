@@ -10,11 +10,11 @@
 #include "acquire/frame.hpp"
 #include "cineflow/source_plugin.h"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 struct UltrasoundStream {
-  AcquisitionParams params;
-  SampleType sampleType = SampleType::Int16;
+  acquire::AcquisitionParams params;
+  acquire::SampleType sampleType = acquire::SampleType::Int16;
   double frameRateHz = 0;  // the stream's nominal rate (0: unknown)
   // A live stream (frame_count 0) never repeats: the largest count there is.
   std::uint64_t frameCount = 0;
@@ -26,4 +26,4 @@ struct UltrasoundStream {
 // frame_bytes that is not transmits x elements x samples x the sample's size, or a bad rate.
 UltrasoundStream checkUltrasoundStream(const cf_stream& stream, const std::string& who);
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

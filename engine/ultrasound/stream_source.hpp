@@ -19,24 +19,25 @@
 #include "ultrasound/stream_description.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 class NetworkSource final : public UltrasoundSource {
  public:
   // Takes an open feed whose header says "modality": "ultrasound"; `progress` is told about the
   // wait for a first frame to measure the band from (may throw to abandon it). Throws SourceError
   // naming the endpoint and the first bad field.
-  explicit NetworkSource(std::unique_ptr<StreamFeed> feed, const ProgressFn& progress = {});
+  explicit NetworkSource(std::unique_ptr<acquire::StreamFeed> feed,
+                         const acquire::ProgressFn& progress = {});
 
-  const AcquisitionParams& params() const override { return stream_.params; }
-  SampleType sampleType() const override { return stream_.sampleType; }
+  const acquire::AcquisitionParams& params() const override { return stream_.params; }
+  acquire::SampleType sampleType() const override { return stream_.sampleType; }
   double frameRateHz() const override { return 0; }  // the sender paces
   std::uint64_t frameCount() const override { return stream_.frameCount; }
-  void readFrame(std::uint64_t index, std::span<std::byte> dst, SliceInfo& slice) override;
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   void startAcquisition() override { feed_->start(); }
   void stopAcquisition() override { feed_->stop(); }
   std::uint64_t lostFrames() const override { return feed_->lost(); }
-  LostFrames lostFramesByKind() const override { return feed_->lostFramesByKind(); }
+  acquire::LostFrames lostFramesByKind() const override { return feed_->lostFramesByKind(); }
   void endWithSender(bool end) override { feed_->endWithSender(end); }
   std::string liveStatus() const override { return feed_->status(); }
   std::string describe() const override { return description_; }
@@ -45,9 +46,9 @@ class NetworkSource final : public UltrasoundSource {
   std::uint64_t malformedMessages() const { return feed_->malformed(); }
 
  private:
-  StreamFeed::SameStream sameStream() const;  // a header that still describes these frames
+  acquire::StreamFeed::SameStream sameStream() const;  // a header that still describes these frames
 
-  std::unique_ptr<StreamFeed> feed_;
+  std::unique_ptr<acquire::StreamFeed> feed_;
   std::string who_;  // "network stream on <endpoint>", for messages
   UltrasoundStream stream_;
   std::string description_;
@@ -56,4 +57,4 @@ class NetworkSource final : public UltrasoundSource {
 // The header's fields as a stream description, checked. Throws SourceError ("<who>: ...").
 UltrasoundStream ultrasoundStreamFromHeader(const nlohmann::json& header, const std::string& who);
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace cineflow::process {
+namespace cineflow::ultrasound {
 
 struct TransmitSplit {
   std::int32_t base;
@@ -30,4 +30,4 @@ inline TransmitSplit transmitSplit(double z, double cosSamples, double samplesPe
           static_cast<float>(-base), static_cast<float>(static_cast<double>(samples - 1) - base)};
 }
 
-}  // namespace cineflow::process
+}  // namespace cineflow::ultrasound

@@ -19,19 +19,19 @@ class UltrasoundModality final : public modality::Modality {
   std::shared_ptr<const modality::ProcessingSettings> defaultSettings(
       const acquire::FrameSource& source) const override {
     return makeSettings(
-        process::ImagingParams::defaultsFor(acquire::requireUltrasound(source).params()));
+        ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(source).params()));
   }
 
   void validate(const modality::ProcessingSettings& settings,
                 const acquire::FrameSource& source) const override {
-    const acquire::AcquisitionParams& acquisition = acquire::requireUltrasound(source).params();
+    const acquire::AcquisitionParams& acquisition = ultrasound::requireUltrasound(source).params();
     acquisition.validate();
-    const process::ImagingParams& imaging = requireImaging(settings);
+    const ultrasound::ImagingParams& imaging = requireImaging(settings);
     imaging.validate(acquisition);
     // An estimate takes a whole ensemble of consecutive frames: a source that holds fewer (a
     // short recording; live sources are endless) would give maps of nothing.
     const std::uint64_t frames = source.frameCount();
-    if (process::isDoppler(imaging.mode) &&
+    if (ultrasound::isDoppler(imaging.mode) &&
         frames < static_cast<std::uint64_t>(imaging.doppler.ensemble)) {
       throw std::invalid_argument(
           "the Doppler ensemble is " + std::to_string(imaging.doppler.ensemble) + " frames, but " +
@@ -43,23 +43,23 @@ class UltrasoundModality final : public modality::Modality {
 
   process::ImageGeometry geometry(const modality::ProcessingSettings& settings,
                                   const acquire::FrameSource& source) const override {
-    return requireImaging(settings).imageGeometry(acquire::requireUltrasound(source).params());
+    return requireImaging(settings).imageGeometry(ultrasound::requireUltrasound(source).params());
   }
 
   std::unique_ptr<modality::FrameProcessor> createProcessor() const override {
-    return std::make_unique<process::BmodeProcessor>();
+    return std::make_unique<ultrasound::BmodeProcessor>();
   }
 
   store::FileMetadata describe(const acquire::FrameSource& source,
                                const modality::ProcessingSettings& settings) const override {
-    return describeAcquisition(acquire::requireUltrasound(source).params(),
+    return describeAcquisition(ultrasound::requireUltrasound(source).params(),
                                requireImaging(settings));
   }
 
   // cineflow.rf/1, as rf_writer writes it: /rf [frames][transmits][elements][samples].
   store::RecordingLayout recordingLayout(const acquire::FrameSource& source,
                                          const modality::ProcessingSettings&) const override {
-    const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+    const ultrasound::UltrasoundSource& ultrasound = ultrasound::requireUltrasound(source);
     const acquire::AcquisitionParams& acq = ultrasound.params();
     store::RecordingLayout layout;
     layout.schema = "cineflow.rf/1";
@@ -73,7 +73,7 @@ class UltrasoundModality final : public modality::Modality {
     layout.dimensions = "frames, transmits, elements, samples";
     layout.perFrameElevation = true;  // a sweep's slices replay where they were acquired
     layout.header = store::acquisitionMetadata(acq);
-    layout.header.attributes.merge(store::optionalRfAttributes(acq));
+    layout.header.attributes.merge(ultrasound::optionalRfAttributes(acq));
     return layout;
   }
 };
@@ -90,11 +90,11 @@ const modality::Modality& ultrasoundModality() {
   return kUltrasound;
 }
 
-std::shared_ptr<const UltrasoundSettings> makeSettings(const process::ImagingParams& imaging) {
+std::shared_ptr<const UltrasoundSettings> makeSettings(const ultrasound::ImagingParams& imaging) {
   return std::make_shared<const UltrasoundSettings>(imaging);
 }
 
-const process::ImagingParams& requireImaging(const modality::ProcessingSettings& settings) {
+const ultrasound::ImagingParams& requireImaging(const modality::ProcessingSettings& settings) {
   const auto* ultrasound = dynamic_cast<const UltrasoundSettings*>(&settings);
   if (ultrasound == nullptr) {
     throw std::invalid_argument(
@@ -104,15 +104,15 @@ const process::ImagingParams& requireImaging(const modality::ProcessingSettings&
   return ultrasound->imaging();
 }
 
-store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
+store::AttributeMap imagingAttributes(const ultrasound::ImagingParams& imaging,
                                       const acquire::AcquisitionParams& acquisition) {
   store::AttributeMap attributes = {
-      {"imaging_mode", std::string(process::toString(imaging.mode))},
+      {"imaging_mode", std::string(toString(imaging.mode))},
       {"f_number", imaging.fNumber},
-      {"apodisation", std::string(process::toString(imaging.apodisation))},
+      {"apodisation", std::string(toString(imaging.apodisation))},
       {"grid_mm", imaging.grid.toMillimetreString()},
   };
-  if (imaging.mode == process::ImagingMode::Rf) {
+  if (imaging.mode == ultrasound::ImagingMode::Rf) {
     const auto [low, high] = imaging.rfBandFor(acquisition);
     char band[64];
     std::snprintf(band, sizeof band, "%.6g:%.6g", low * 100.0, high * 100.0);
@@ -123,22 +123,22 @@ store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
     attributes["iq_bandwidth_percent"] = imaging.iqBandwidthFor(acquisition) * 100.0;
     attributes["iq_decimation"] = std::int64_t{imaging.iqDecimation};
   }
-  if (process::isDoppler(imaging.mode)) {
-    const process::DopplerParams& d = imaging.doppler;
+  if (ultrasound::isDoppler(imaging.mode)) {
+    const ultrasound::DopplerParams& d = imaging.doppler;
     attributes["doppler_ensemble"] = std::int64_t{d.ensemble};
-    attributes["doppler_ensemble_mode"] = std::string(process::toString(d.ensembleMode));
-    attributes["doppler_wall_filter"] = std::string(process::toString(d.wallFilter));
+    attributes["doppler_ensemble_mode"] = std::string(toString(d.ensembleMode));
+    attributes["doppler_wall_filter"] = std::string(toString(d.wallFilter));
     switch (d.wallFilter) {
-      case process::WallFilter::Regression:
+      case ultrasound::WallFilter::Regression:
         attributes["doppler_regression_order"] = std::int64_t{d.regressionOrder};
         break;
-      case process::WallFilter::Iir:
+      case ultrasound::WallFilter::Iir:
         attributes["doppler_iir_cutoff_of_prf"] = d.iirCutoff;
         break;
-      case process::WallFilter::Svd:
+      case ultrasound::WallFilter::Svd:
         attributes["doppler_svd_rank"] = std::int64_t{d.svdRank};
         break;
-      case process::WallFilter::None:
+      case ultrasound::WallFilter::None:
         break;
     }
     attributes["doppler_average_px"] =
@@ -162,7 +162,7 @@ store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acq) {
 }
 
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
-                                        const process::ImagingParams& imaging) {
+                                        const ultrasound::ImagingParams& imaging) {
   store::FileMetadata metadata = describeAcquisition(acquisition);
   for (auto& [name, value] : imagingAttributes(imaging, acquisition)) {
     metadata.attributes[name] = value;
@@ -172,17 +172,17 @@ store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquis
 
 }  // namespace cineflow::ultrasound
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
 const modality::Modality& UltrasoundSource::modality() const {
   return ultrasound::ultrasoundModality();
 }
 
-const UltrasoundSource* asUltrasound(const FrameSource* source) {
+const UltrasoundSource* asUltrasound(const acquire::FrameSource* source) {
   return source != nullptr ? dynamic_cast<const UltrasoundSource*>(&source->origin()) : nullptr;
 }
 
-const UltrasoundSource& requireUltrasound(const FrameSource& source) {
+const UltrasoundSource& requireUltrasound(const acquire::FrameSource& source) {
   const auto* ultrasound = asUltrasound(&source);
   if (ultrasound == nullptr) {
     throw std::invalid_argument("ultrasound imaging cannot read " + source.describe() + ", a " +
@@ -191,4 +191,4 @@ const UltrasoundSource& requireUltrasound(const FrameSource& source) {
   return *ultrasound;
 }
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

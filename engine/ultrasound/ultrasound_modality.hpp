@@ -13,19 +13,19 @@ namespace cineflow::ultrasound {
 
 class UltrasoundSettings final : public modality::ProcessingSettings {
  public:
-  explicit UltrasoundSettings(const process::ImagingParams& imaging) : imaging_(imaging) {}
-  const process::ImagingParams& imaging() const { return imaging_; }
+  explicit UltrasoundSettings(const ultrasound::ImagingParams& imaging) : imaging_(imaging) {}
+  const ultrasound::ImagingParams& imaging() const { return imaging_; }
   const modality::Modality& modality() const override;
 
  private:
-  process::ImagingParams imaging_;
+  ultrasound::ImagingParams imaging_;
 };
 
 const modality::Modality& ultrasoundModality();
 
-std::shared_ptr<const UltrasoundSettings> makeSettings(const process::ImagingParams& imaging);
+std::shared_ptr<const UltrasoundSettings> makeSettings(const ultrasound::ImagingParams& imaging);
 // `settings` as ultrasound's imaging parameters; throws std::invalid_argument otherwise.
-const process::ImagingParams& requireImaging(const modality::ProcessingSettings& settings);
+const ultrasound::ImagingParams& requireImaging(const modality::ProcessingSettings& settings);
 
 // The processing parameters in effect, as root attributes, so that the image can be made again;
 // shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
@@ -34,7 +34,7 @@ const process::ImagingParams& requireImaging(const modality::ProcessingSettings&
 // iq_bandwidth_percent and iq_decimation (int64). The values are those in effect for
 // `acquisition` (ImagingParams::rfBandFor, rfUpsamplingFor, iqBandwidthFor), never the "automatic"
 // zeros; bandwidth_source (writeAcquisition) says where the acquisition's bandwidth came from.
-store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
+store::AttributeMap imagingAttributes(const ultrasound::ImagingParams& imaging,
                                       const acquire::AcquisitionParams& acquisition);
 
 // Root attributes and datasets for saved files: the acquisition (sampling_frequency_hz,
@@ -43,6 +43,6 @@ store::AttributeMap imagingAttributes(const process::ImagingParams& imaging,
 // (imagingAttributes()); "modality" = "ultrasound".
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition);
 store::FileMetadata describeAcquisition(const acquire::AcquisitionParams& acquisition,
-                                        const process::ImagingParams& imaging);
+                                        const ultrasound::ImagingParams& imaging);
 
 }  // namespace cineflow::ultrasound

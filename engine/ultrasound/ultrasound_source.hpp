@@ -7,12 +7,12 @@
 #include "acquire/frame.hpp"
 #include "acquire/frame_source.hpp"
 
-namespace cineflow::acquire {
+namespace cineflow::ultrasound {
 
-class UltrasoundSource : public FrameSource {
+class UltrasoundSource : public acquire::FrameSource {
  public:
-  virtual const AcquisitionParams& params() const = 0;
-  virtual SampleType sampleType() const = 0;
+  virtual const acquire::AcquisitionParams& params() const = 0;
+  virtual acquire::SampleType sampleType() const = 0;
 
   const modality::Modality& modality() const final;
   std::size_t frameBytes() const final {
@@ -22,8 +22,8 @@ class UltrasoundSource : public FrameSource {
 };
 
 // `source`'s origin as an ultrasound source; null when it is another modality's (or null).
-const UltrasoundSource* asUltrasound(const FrameSource* source);
+const UltrasoundSource* asUltrasound(const acquire::FrameSource* source);
 // `source` as an ultrasound source; throws std::invalid_argument naming the source otherwise.
-const UltrasoundSource& requireUltrasound(const FrameSource& source);
+const UltrasoundSource& requireUltrasound(const acquire::FrameSource& source);
 
-}  // namespace cineflow::acquire
+}  // namespace cineflow::ultrasound

@@ -12,8 +12,8 @@
 
 namespace {
 
-using cineflow::acquire::Simulator;
-using cineflow::acquire::SimulatorConfig;
+using cineflow::ultrasound::Simulator;
+using cineflow::ultrasound::SimulatorConfig;
 
 struct Source {
   std::unique_ptr<Simulator> simulator;

@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::quietHdf5();  // v7.3 files are HDF5
   const fuzz::MemoryFile file(data, size);
   try {
-    const acquire::ImportedRecording recording =
-        acquire::importMat(file.path(), acquire::MatMapping::verasonics());
+    const ultrasound::ImportedRecording recording =
+        ultrasound::importMat(file.path(), ultrasound::MatMapping::verasonics());
     (void)recording.frameBytes(recording.frames - 1);
   } catch (const acquire::SourceError&) {
   }

@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   stream.element_x_m = values.data() + transmits;
   stream.description = "fuzzed";
   try {
-    (void)acquire::checkUltrasoundStream(stream, "source plugin 'fuzzed'");
+    (void)ultrasound::checkUltrasoundStream(stream, "source plugin 'fuzzed'");
   } catch (const acquire::SourceError&) {
   }
   return 0;

@@ -9,5 +9,5 @@
 #include "ultrasound/rf_file_source.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return cineflow::fuzz::fuzzRecording<cineflow::acquire::RfFileSource>(data, size);
+  return cineflow::fuzz::fuzzRecording<cineflow::ultrasound::RfFileSource>(data, size);
 }

@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const acquire::StreamMessage message = acquire::parseStreamMessage(first, more);
   if (message.kind == acquire::StreamMessage::Kind::Header) {
     try {
-      const acquire::UltrasoundStream stream =
-          acquire::ultrasoundStreamFromHeader(message.meta, "fuzzed stream");
+      const ultrasound::UltrasoundStream stream =
+          ultrasound::ultrasoundStreamFromHeader(message.meta, "fuzzed stream");
       const std::size_t frameBytes =
           stream.params.samplesPerFrame() * acquire::sampleBytes(stream.sampleType);
       (void)acquire::checkFramePart(partBytes, frameBytes, moreAfter);

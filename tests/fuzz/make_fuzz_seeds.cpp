@@ -50,11 +50,12 @@ void writeText(const fs::path& path, const std::string& text) {
 
 // A recording cut down to its first `transmits` transmits, `elements` central elements,
 // `samples` samples from `firstSample` on, and `frames` frames.
-acquire::ImportedRecording cutDown(acquire::FrameSource& source,
-                                   const acquire::AcquisitionParams& full, acquire::SampleType type,
-                                   std::size_t transmits, std::size_t elements, std::size_t samples,
-                                   std::size_t firstSample, std::uint64_t frames) {
-  acquire::ImportedRecording out;
+ultrasound::ImportedRecording cutDown(acquire::FrameSource& source,
+                                      const acquire::AcquisitionParams& full,
+                                      acquire::SampleType type, std::size_t transmits,
+                                      std::size_t elements, std::size_t samples,
+                                      std::size_t firstSample, std::uint64_t frames) {
+  ultrasound::ImportedRecording out;
   out.acq = full;
   transmits = std::min(transmits, full.anglesRad.size());
   elements = std::min(elements, full.elementXM.size());
@@ -93,8 +94,8 @@ acquire::ImportedRecording cutDown(acquire::FrameSource& source,
 }
 
 // A synthetic recording when the real ones are absent: seeded noise in an echo's envelope.
-acquire::ImportedRecording synthetic() {
-  acquire::ImportedRecording out;
+ultrasound::ImportedRecording synthetic() {
+  ultrasound::ImportedRecording out;
   out.acq.samplingFrequencyHz = 20e6;
   out.acq.centerFrequencyHz = 5e6;
   out.acq.soundSpeedMPerS = 1540;
@@ -140,7 +141,7 @@ void rawRecordings(acquire::FrameSource& source, const fs::path& folder, const s
 }
 
 // The MATLAB layout PyMUST stores Verasonics exports in (MatMapping::verasonics()).
-void matFile(const acquire::ImportedRecording& rec, const fs::path& path, mat_ft version,
+void matFile(const ultrasound::ImportedRecording& rec, const fs::path& path, mat_ft version,
              matio_compression compression) {
   fs::remove(path);
   mat_t* mat = Mat_CreateVer(path.c_str(), nullptr, version);
@@ -205,13 +206,13 @@ void recordingSeeds(const fs::path& root, const fs::path& shared) {
   const fs::path mat = root / "fuzz_mat_file";
   fs::create_directories(rf);
   fs::create_directories(mat);
-  std::vector<std::pair<std::string, acquire::ImportedRecording>> recordings;
+  std::vector<std::pair<std::string, ultrasound::ImportedRecording>> recordings;
   for (const char* name : {"field2_pw3_points", "verasonics_rotating_disk"}) {
     const fs::path file = shared / (std::string(name) + ".h5");
     if (shared.empty() || !fs::exists(file)) {
       continue;
     }
-    acquire::RfFileSource source(file, 0);
+    ultrasound::RfFileSource source(file, 0);
     recordings.emplace_back(name,
                             cutDown(source, source.params(), source.sampleType(), 2, 16, 96,
                                     static_cast<std::size_t>(source.params().samples) / 3, 2));
@@ -221,8 +222,8 @@ void recordingSeeds(const fs::path& root, const fs::path& shared) {
     recordings.emplace_back("synthetic", synthetic());
   }
   for (auto& [name, recording] : recordings) {
-    store::writeRfRecording(rf / (name + ".h5"), recording);
-    acquire::MatSource source(recording, name, 0);
+    ultrasound::writeRfRecording(rf / (name + ".h5"), recording);
+    ultrasound::MatSource source(recording, name, 0);
     rawRecordings(source, rf, name);
     matFile(recording, mat / (name + "-v5.mat"), MAT_FT_MAT5, MAT_COMPRESSION_NONE);
     matFile(recording, mat / (name + "-v5-zlib.mat"), MAT_FT_MAT5, MAT_COMPRESSION_ZLIB);
@@ -360,7 +361,7 @@ void streamSeeds(const fs::path& root, const fs::path& shared) {
                            {"element_x_m", {-3e-4, -1e-4, 1e-4, 3e-4}},
                            {"description", "lab scanner"}};
   if (!shared.empty() && fs::exists(shared / "verasonics_rotating_disk.h5")) {
-    acquire::RfFileSource disk(shared / "verasonics_rotating_disk.h5", 0);
+    ultrasound::RfFileSource disk(shared / "verasonics_rotating_disk.h5", 0);
     header["angles_rad"] = disk.params().anglesRad;
     header["element_x_m"] = disk.params().elementXM;
     header["samples"] = disk.params().samples;

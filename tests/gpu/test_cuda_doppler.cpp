@@ -89,7 +89,7 @@ class TestCudaDoppler : public QObject {
     signal.noise = 0.01;
     const auto frames = test::makeFrames(g, 40, signal, 11);
     for (const char* spec : {"none", "regression:2", "iir:0.08", "svd:1"}) {
-      process::DopplerParams params;
+      ultrasound::DopplerParams params;
       params.ensemble = 24;
       params.applyWallFilterSpec(spec);
       params.averageX = 3;
@@ -103,17 +103,17 @@ class TestCudaDoppler : public QObject {
 
   void theDopplerChainMatchesOnTheFlowSimulator() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    acquire::FlowSimulatorConfig config;
+    ultrasound::FlowSimulatorConfig config;
     config.frames = 20;
-    acquire::FlowSimulator source(config);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source.params());
-    imaging.mode = process::ImagingMode::ColourDoppler;
-    imaging.grid = process::ImagingGrid::parseMillimetres("-9:9:0.15,7:31:0.08");
+    ultrasound::FlowSimulator source(config);
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(source.params());
+    imaging.mode = ultrasound::ImagingMode::ColourDoppler;
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-9:9:0.15,7:31:0.08");
     imaging.doppler.ensemble = 16;
     std::vector<float> images[2];
     compute::Backend* backends[2] = {cuda_.get(), cpu_.get()};
     for (int b = 0; b < 2; ++b) {
-      process::BmodeProcessor processor;
+      ultrasound::BmodeProcessor processor;
       processor.configure(*backends[b], source.params(), source.sampleType(), imaging);
       const process::ImageGeometry geometry = processor.geometry();
       compute::DeviceBuffer<std::byte> raw(*backends[b], source.frameBytes());

@@ -36,8 +36,8 @@ constexpr auto enqueueRawBytes = [](auto& stage, compute::Stream& stream, auto i
                 out);
 };
 
-process::ImagingParams gridFor(const acquire::AcquisitionParams& acq) {
-  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+ultrasound::ImagingParams gridFor(const acquire::AcquisitionParams& acq) {
+  ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
   return imaging;
 }
 
@@ -132,11 +132,11 @@ class TestCudaStages : public QObject {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     // 1: the plain filter; 3: interpolating by 3 (three phases, two of them one tap shorter).
     for (int factor : {1, 3}) {
-      process::ImagingParams imaging = gridFor(acq_);
+      ultrasound::ImagingParams imaging = gridFor(acq_);
       imaging.rfUpsampling = factor;
       const std::size_t outputs = acq_.samplesPerFrame() * static_cast<std::size_t>(factor);
       const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 101);
-      const double e16 = compareStage<process::BandpassFilter>(
+      const double e16 = compareStage<ultrasound::BandpassFilter>(
           raw16, outputs,
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, acquire::SampleType::Int16, imaging);
@@ -144,7 +144,7 @@ class TestCudaStages : public QObject {
           enqueueRawBytes);
       report(qPrintable(QString("bandpass int16, x%1").arg(factor)), e16, 1e-4);
       const auto rawF = test::randomFloats(acq_.samplesPerFrame(), 102);
-      const double ef = compareStage<process::BandpassFilter>(
+      const double ef = compareStage<ultrasound::BandpassFilter>(
           rawF, outputs,
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, acquire::SampleType::Float32, imaging);
@@ -157,10 +157,10 @@ class TestCudaStages : public QObject {
   void beamformMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     for (double fNumber : {0.8, 1.5, 3.0}) {
-      process::ImagingParams imaging = gridFor(acq_);
+      ultrasound::ImagingParams imaging = gridFor(acq_);
       imaging.fNumber = fNumber;
       const auto rf = test::randomFloats(acq_.samplesPerFrame(), 103);
-      const double e = compareStage<process::DasBeamformer>(
+      const double e = compareStage<ultrasound::DasBeamformer>(
           rf, imaging.geometry().pixels(),
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
@@ -169,10 +169,10 @@ class TestCudaStages : public QObject {
       report(qPrintable(QString("beamform f/%1").arg(fNumber)), e, 1e-4);
     }
     // A small grid: the CUDA kernel then splits each pixel's aperture over up to 32 lanes.
-    process::ImagingParams small = gridFor(acq_);
-    small.grid = process::ImagingGrid::parseMillimetres("-5:5:0.2,10:30:0.4");
+    ultrasound::ImagingParams small = gridFor(acq_);
+    small.grid = ultrasound::ImagingGrid::parseMillimetres("-5:5:0.2,10:30:0.4");
     const auto rf = test::randomFloats(acq_.samplesPerFrame(), 106);
-    const double e = compareStage<process::DasBeamformer>(
+    const double e = compareStage<ultrasound::DasBeamformer>(
         rf, small.geometry().pixels(),
         [&](auto& s, compute::Backend& b) {
           s.configure(b, acq_, small, acq_.samplingFrequencyHz, acq_.samples);
@@ -181,14 +181,14 @@ class TestCudaStages : public QObject {
     report("beamform 51 x 51 grid", e, 1e-4);
     // Every CUDA launch variant (DasBeamformer::variants(): block sizes, a thread per pixel or
     // the aperture split across lanes), not only the default the tuner may not choose.
-    process::ImagingParams imaging = gridFor(acq_);
-    process::DasBeamformer probe;
+    ultrasound::ImagingParams imaging = gridFor(acq_);
+    ultrasound::DasBeamformer probe;
     probe.configure(*cuda_, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
     const std::vector<std::string> variants = probe.variants();
     QVERIFY(variants.size() > 1);
     const auto rfAll = test::randomFloats(acq_.samplesPerFrame(), 107);
     for (std::size_t v = 0; v < variants.size(); ++v) {
-      const double ev = compareStage<process::DasBeamformer>(
+      const double ev = compareStage<ultrasound::DasBeamformer>(
           rfAll, imaging.geometry().pixels(),
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, imaging, acq_.samplingFrequencyHz, acq_.samples);
@@ -205,13 +205,13 @@ class TestCudaStages : public QObject {
   void demodulateMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     for (int decimation : {1, 3}) {
-      process::ImagingParams imaging = gridFor(acq_);
-      imaging.mode = process::ImagingMode::Iq;
+      ultrasound::ImagingParams imaging = gridFor(acq_);
+      imaging.mode = ultrasound::ImagingMode::Iq;
       imaging.iqDecimation = decimation;
-      process::IqDemodulator probe;
+      ultrasound::IqDemodulator probe;
       probe.configure(*cpu_, acq_, acquire::SampleType::Int16, imaging);
       const auto raw16 = test::randomInt16(acq_.samplesPerFrame(), 111);
-      const double e = compareStage<process::IqDemodulator>(
+      const double e = compareStage<ultrasound::IqDemodulator>(
           raw16, probe.iqFloats(),
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, acquire::SampleType::Int16, imaging);
@@ -223,30 +223,32 @@ class TestCudaStages : public QObject {
 
   void iqBeamformMatchesCpu() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    for (const auto apodisation : {process::Apodisation::Hann, process::Apodisation::Rectangular}) {
-      process::ImagingParams imaging = gridFor(acq_);
-      imaging.mode = process::ImagingMode::Iq;
+    for (const auto apodisation :
+         {ultrasound::Apodisation::Hann, ultrasound::Apodisation::Rectangular}) {
+      ultrasound::ImagingParams imaging = gridFor(acq_);
+      imaging.mode = ultrasound::ImagingMode::Iq;
       imaging.iqDecimation = 2;
       imaging.apodisation = apodisation;
       const std::size_t iqSamples = static_cast<std::size_t>(acq_.samples + 1) / 2;
       const auto iq =
           test::randomFloats(acq_.samplesPerFrame() / acq_.samples * iqSamples * 2, 112);
-      const double e = compareStage<process::IqBeamformer>(
+      const double e = compareStage<ultrasound::IqBeamformer>(
           iq, imaging.geometry().pixels(),
           [&](auto& s, compute::Backend& b) { s.configure(b, acq_, imaging, iqSamples); },
           [](auto& s, compute::Stream& st, auto in, auto out) { s.enqueue(st, in, out); });
-      report(qPrintable(QString("I/Q beamform, %1").arg(process::toString(apodisation))), e, 1e-4);
+      report(qPrintable(QString("I/Q beamform, %1").arg(ultrasound::toString(apodisation))), e,
+             1e-4);
     }
     // Every CUDA launch variant of the I/Q beamformer against the CPU twin.
-    process::ImagingParams imaging = gridFor(acq_);
-    imaging.mode = process::ImagingMode::Iq;
+    ultrasound::ImagingParams imaging = gridFor(acq_);
+    imaging.mode = ultrasound::ImagingMode::Iq;
     const auto iqSamples = static_cast<std::size_t>(acq_.samples);
     const auto iq = test::randomFloats(acq_.samplesPerFrame() * 2, 113);
-    process::IqBeamformer probe;
+    ultrasound::IqBeamformer probe;
     probe.configure(*cuda_, acq_, imaging, iqSamples);
     const std::vector<std::string> variants = probe.variants();
     for (std::size_t v = 0; v < variants.size(); ++v) {
-      const double e = compareStage<process::IqBeamformer>(
+      const double e = compareStage<ultrasound::IqBeamformer>(
           iq, imaging.geometry().pixels(),
           [&](auto& s, compute::Backend& b) {
             s.configure(b, acq_, imaging, iqSamples);
@@ -267,12 +269,12 @@ class TestCudaStages : public QObject {
       const process::ImageGeometry g = test::makeImageGeometry(nz, nx);
       const auto image = test::randomFloats(g.pixels(), 104 + nz);
       // Every CUDA variant (cuFFT, the direct Hilbert taps) against the CPU's FFTW.
-      process::EnvelopeDetector probe;
+      ultrasound::EnvelopeDetector probe;
       probe.configure(*cuda_, g);
       const std::vector<std::string> variants = probe.variants();
       QCOMPARE(variants.size(), std::size_t(2));
       for (std::size_t v = 0; v < variants.size(); ++v) {
-        const double e = compareStage<process::EnvelopeDetector>(
+        const double e = compareStage<ultrasound::EnvelopeDetector>(
             image, g.pixels(),
             [&](auto& s, compute::Backend& b) {
               s.configure(b, g);
@@ -352,8 +354,8 @@ class TestCudaStages : public QObject {
 
   void chainMatchesCpuOnTheSimulator() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    acquire::Simulator sim(acquire::SimulatorConfig{});
-    const auto imaging = process::ImagingParams::defaultsFor(sim.params());
+    ultrasound::Simulator sim(ultrasound::SimulatorConfig{});
+    const auto imaging = ultrasound::ImagingParams::defaultsFor(sim.params());
     const auto onCpu = test::bmodeOfFrame(*cpu_, sim, 7, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, sim, 7, imaging);
     report("B-mode amplitude, simulator", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
@@ -367,7 +369,7 @@ class TestCudaStages : public QObject {
       QSKIP("../shared/data/field2_pw3_points.h5 is absent");
     auto source = acquire::openSource(path);
     const auto imaging =
-        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
+        ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(*source).params());
     const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 0, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 0, imaging);
     report("B-mode amplitude, Field II", test::relativeL2(amplitude(onCuda), amplitude(onCpu)),
@@ -380,10 +382,10 @@ class TestCudaStages : public QObject {
     if (path.empty())
       QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
     auto source = acquire::openSource(path);
-    process::ImagingParams imaging =
-        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
-    QCOMPARE(imaging.mode, process::ImagingMode::Iq);
-    imaging.grid = process::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
+    ultrasound::ImagingParams imaging =
+        ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(*source).params());
+    QCOMPARE(imaging.mode, ultrasound::ImagingMode::Iq);
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-12.5:12.5:0.1,10:35:0.1");
     imaging.fNumber = 1.0;
     const auto onCpu = test::bmodeOfFrame(*cpu_, *source, 3, imaging);
     const auto onCuda = test::bmodeOfFrame(*cuda_, *source, 3, imaging);

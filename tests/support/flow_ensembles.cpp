@@ -44,10 +44,10 @@ ComplexFrames makeFrames(const process::ImageGeometry& geometry, int frames, con
 }
 
 FlowRun runFlowEstimator(compute::Backend& backend, const process::ImageGeometry& geometry,
-                         const process::DopplerParams& params, double aliasingVelocity,
+                         const ultrasound::DopplerParams& params, double aliasingVelocity,
                          const ComplexFrames& frames,
                          const std::vector<acquire::FrameHeader>& headers) {
-  process::FlowEstimator estimator;
+  ultrasound::FlowEstimator estimator;
   estimator.configure(backend, geometry, params, aliasingVelocity);
   compute::DeviceBuffer<float> flow(backend, 3 * geometry.pixels());
   auto stream = backend.createStream("flow-test");

@@ -38,7 +38,7 @@ struct FlowRun {
 // Feeds `frames` through a FlowEstimator configured with (geometry, params, aliasingVelocity) on
 // `backend`, frame k with headers[k] (or sequence = sourceIndex = k when `headers` is empty).
 FlowRun runFlowEstimator(compute::Backend& backend, const process::ImageGeometry& geometry,
-                         const process::DopplerParams& params, double aliasingVelocity,
+                         const ultrasound::DopplerParams& params, double aliasingVelocity,
                          const ComplexFrames& frames,
                          const std::vector<acquire::FrameHeader>& headers = {});
 

@@ -11,18 +11,18 @@
 namespace cineflow::test {
 
 std::vector<float> bmodeOfFrame(compute::Backend& backend, acquire::FrameSource& source,
-                                std::uint64_t index, const process::ImagingParams& imaging) {
+                                std::uint64_t index, const ultrasound::ImagingParams& imaging) {
   std::vector<std::byte> frame(source.frameBytes());
   acquire::SliceInfo slice;
   source.readFrame(index, frame, slice);
-  const acquire::UltrasoundSource& ultrasound = acquire::requireUltrasound(source);
+  const ultrasound::UltrasoundSource& ultrasound = ultrasound::requireUltrasound(source);
   return bmodeOfRaw(backend, ultrasound.params(), ultrasound.sampleType(), frame, imaging);
 }
 
 std::vector<float> bmodeOfRaw(compute::Backend& backend, const acquire::AcquisitionParams& acq,
                               acquire::SampleType type, std::span<const std::byte> frame,
-                              const process::ImagingParams& imaging) {
-  process::BmodeProcessor processor;
+                              const ultrasound::ImagingParams& imaging) {
+  ultrasound::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   compute::PinnedBuffer<std::byte> host(backend, frame.size());
   std::copy(frame.begin(), frame.end(), host.data());

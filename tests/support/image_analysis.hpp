@@ -13,11 +13,11 @@ namespace cineflow::test {
 
 // Beamforms frame `index` of `source` with the B-mode chain on `backend`; returns [z][x] dB.
 std::vector<float> bmodeOfFrame(compute::Backend& backend, acquire::FrameSource& source,
-                                std::uint64_t index, const process::ImagingParams& imaging);
+                                std::uint64_t index, const ultrasound::ImagingParams& imaging);
 // The same for one raw frame in host memory (acq.samplesPerFrame() samples of `type`).
 std::vector<float> bmodeOfRaw(compute::Backend& backend, const acquire::AcquisitionParams& acq,
                               acquire::SampleType type, std::span<const std::byte> raw,
-                              const process::ImagingParams& imaging);
+                              const ultrasound::ImagingParams& imaging);
 
 struct Peak {
   double xM = 0, zM = 0, value = 0;

@@ -47,11 +47,11 @@ void Collector::release() {
   released_.notify_all();
 }
 
-process::ImagingParams smallGrid(double widthMm) {
-  process::ImagingParams p;
+ultrasound::ImagingParams smallGrid(double widthMm) {
+  ultrasound::ImagingParams p;
   char text[64];
   std::snprintf(text, sizeof text, "%.3f:%.3f:0.1,5:6:0.1", -widthMm / 2, widthMm / 2);
-  p.grid = process::ImagingGrid::parseMillimetres(text);
+  p.grid = ultrasound::ImagingGrid::parseMillimetres(text);
   return p;
 }
 

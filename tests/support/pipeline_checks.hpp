@@ -45,7 +45,7 @@ class Collector {
   bool stalled_ = false;
 };
 
-process::ImagingParams smallGrid(double widthMm = 1.0);
+ultrasound::ImagingParams smallGrid(double widthMm = 1.0);
 
 std::unique_ptr<pipeline::Engine> makeTaggedEngine(
     compute::Backend& backend, pipeline::EngineConfig config, Collector* collector,

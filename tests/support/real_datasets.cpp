@@ -38,8 +38,8 @@ std::vector<double> readDoubleArrayAttribute(hid_t object, const char* name) {
 
 }  // namespace
 
-process::ImagingGrid DiskReference::grid() const {
-  process::ImagingGrid grid;
+ultrasound::ImagingGrid DiskReference::grid() const {
+  ultrasound::ImagingGrid grid;
   grid.x0 = xM.front();
   grid.x1 = xM.back();
   grid.dx = (xM.back() - xM.front()) / static_cast<double>(xM.size() - 1);
@@ -76,7 +76,7 @@ DiskReference readDiskReference(const std::string& path) {
 }
 
 std::vector<std::vector<float>> imageRecording(const std::string& path,
-                                               const process::ImagingParams& imaging,
+                                               const ultrasound::ImagingParams& imaging,
                                                std::size_t frames) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   pipeline::EngineConfig config;

@@ -19,7 +19,7 @@ struct DiskReference {
   std::size_t frames() const { return xM.empty() ? 0 : bmode.size() / (xM.size() * zM.size()); }
   std::size_t pixels() const { return xM.size() * zM.size(); }
   // The reference's grid (uniform steps) as Cineflow's imaging grid.
-  process::ImagingGrid grid() const;
+  ultrasound::ImagingGrid grid() const;
 };
 // Read it before the engine opens the file: HDF5 refuses a second open of a file with other
 // file-close properties in the same process. Throws std::runtime_error when unreadable.
@@ -29,7 +29,7 @@ DiskReference readDiskReference(const std::string& path);
 // on the CPU backend, unpaced, indexed by source frame. QVERIFY-style failures throw
 // std::runtime_error (an engine that did not finish).
 std::vector<std::vector<float>> imageRecording(const std::string& path,
-                                               const process::ImagingParams& imaging,
+                                               const ultrasound::ImagingParams& imaging,
                                                std::size_t frames);
 
 // The reference's dynamic range: PyMUST's bmode() at 30 dB.

@@ -84,8 +84,9 @@ namespace {
 // the receive weight, the delay tau and the sample position s = (tau - t0) * rate, when s lies in
 // [0, samples - 1].
 template <class Term>
-void forEachDelayTerm(const acquire::AcquisitionParams& acq, const process::ImagingParams& imaging,
-                      double rate, int samples, Term term) {
+void forEachDelayTerm(const acquire::AcquisitionParams& acq,
+                      const ultrasound::ImagingParams& imaging, double rate, int samples,
+                      Term term) {
   const process::ImageGeometry g = imaging.geometry();
   const int elements = acq.elements();
   for (int iz = 0; iz < g.nz; ++iz) {
@@ -102,7 +103,7 @@ void forEachDelayTerm(const acquire::AcquisitionParams& acq, const process::Imag
             continue;
           }
           const double weight =
-              imaging.apodisation == process::Apodisation::Rectangular
+              imaging.apodisation == ultrasound::Apodisation::Rectangular
                   ? 1.0
                   : 0.5 * (1 + std::cos(std::numbers::pi * (x - xe) / halfAperture));
           const double tau = (z * std::cos(angle) + x * std::sin(angle) + std::hypot(x - xe, z)) /
@@ -128,7 +129,7 @@ T interpolate(const T* trace, double s, int samples) {
 }  // namespace
 
 std::vector<double> referenceIqDelayAndSum(const acquire::AcquisitionParams& acq,
-                                           const process::ImagingParams& imaging,
+                                           const ultrasound::ImagingParams& imaging,
                                            std::span<const std::complex<double>> iq) {
   const auto traces = static_cast<std::size_t>(acq.transmits() * acq.elements());
   const auto samples = static_cast<int>(iq.size() / traces);
@@ -147,7 +148,7 @@ std::vector<double> referenceIqDelayAndSum(const acquire::AcquisitionParams& acq
 }
 
 std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,
-                                         const process::ImagingParams& imaging,
+                                         const ultrasound::ImagingParams& imaging,
                                          std::span<const double> rf) {
   std::vector<double> image(imaging.geometry().pixels(), 0.0);
   forEachDelayTerm(acq, imaging, acq.samplingFrequencyHz, acq.samples,

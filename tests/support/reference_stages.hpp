@@ -41,7 +41,7 @@ std::vector<double> referenceBandpass(std::span<const float> taps, std::span<con
 
 // Delay-and-sum exactly as process/beamform.hpp states it; rf is [T][E][S], image [nz][nx].
 std::vector<double> referenceDelayAndSum(const acquire::AcquisitionParams& acq,
-                                         const process::ImagingParams& imaging,
+                                         const ultrasound::ImagingParams& imaging,
                                          std::span<const double> rf);
 
 // I/Q demodulation exactly as process/iq_demodulate.hpp states it: raw [rows][samples] in, complex
@@ -53,7 +53,7 @@ std::vector<std::complex<double>> referenceDemodulate(const acquire::Acquisition
 // Delay-and-sum on I/Q exactly as process/iq_beamform.hpp states it: iq [T][E][S] complex at
 // fs / decimation, image |sum| [nz][nx].
 std::vector<double> referenceIqDelayAndSum(const acquire::AcquisitionParams& acq,
-                                           const process::ImagingParams& imaging,
+                                           const ultrasound::ImagingParams& imaging,
                                            std::span<const std::complex<double>> iq);
 
 // |analytic signal| along z of an [nz][nx] image, from a direct O(N^2) DFT per column.

@@ -35,7 +35,7 @@ TaggedProcessor::TaggedProcessor(std::chrono::microseconds workPerFrame) : work_
 
 void TaggedProcessor::configure(compute::Backend& backend, const acquire::FrameSource& source,
                                 const modality::ProcessingSettings& settings) {
-  if (acquire::requireUltrasound(source).sampleType() != acquire::SampleType::Float32) {
+  if (ultrasound::requireUltrasound(source).sampleType() != acquire::SampleType::Float32) {
     throw std::invalid_argument("TaggedProcessor needs float32 frames");
   }
   geometry_ = ultrasound::requireImaging(settings).geometry();

@@ -15,7 +15,7 @@
 
 namespace cineflow::test {
 
-class TaggedSource final : public acquire::UltrasoundSource {
+class TaggedSource final : public ultrasound::UltrasoundSource {
  public:
   // samplesPerFrame is split as 1 transmit x 8 elements x (n / 8) samples.
   explicit TaggedSource(int samplesPerFrame = 64 * 1024, double frameRateHz = 0);

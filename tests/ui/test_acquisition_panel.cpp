@@ -130,7 +130,7 @@ void TestAcquisitionPanel::fNumberChangesLiveAndFramesKeepComing() {
 }
 
 void TestAcquisitionPanel::modeSwitchesLiveBetweenRfAndIq() {
-  using cineflow::process::ImagingMode;
+  using cineflow::ultrasound::ImagingMode;
   QComboBox& mode = panel().modalityPanel<cineflow::ui::ImagingPanel>().modeBox();
   QCOMPARE(mode.currentData().toInt(), static_cast<int>(ImagingMode::Rf));
   QVERIFY(panel()

@@ -112,9 +112,9 @@ class TestLineProfile : public QObject {
 
   void simulatorPointTargetHasAPlausibleWidth() {
     // The simulator's slice nearest the point targets' plane (y = 0), through the CPU chain.
-    const cineflow::acquire::SimulatorConfig config;
-    cineflow::acquire::Simulator simulator(config);
-    const auto imaging = cineflow::process::ImagingParams::defaultsFor(simulator.params());
+    const cineflow::ultrasound::SimulatorConfig config;
+    cineflow::ultrasound::Simulator simulator(config);
+    const auto imaging = cineflow::ultrasound::ImagingParams::defaultsFor(simulator.params());
     const auto geometry = imaging.geometry();
     const int slice = config.slicesPerVolume / 2 - 1;  // y = -0.27 mm of the 16 slices over +-4 mm
     auto cpu = cineflow::compute::createBackend(cineflow::compute::BackendRequest::Cpu);

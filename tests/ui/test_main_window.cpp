@@ -24,9 +24,9 @@
 #include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
 
-using cineflow::acquire::Simulator;
 using cineflow::ui::ImageView;
 using cineflow::ui::MainWindow;
+using cineflow::ultrasound::Simulator;
 
 namespace {
 

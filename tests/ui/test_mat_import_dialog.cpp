@@ -11,7 +11,7 @@
 #include "modalities/ultrasound/mat_import_dialog.hpp"
 #include "support/test_paths.hpp"
 
-using cineflow::acquire::MatMapping;
+using cineflow::ultrasound::MatMapping;
 
 class TestMatImportDialog : public QObject {
   Q_OBJECT
@@ -56,7 +56,7 @@ class TestMatImportDialog : public QObject {
              qPrintable(failed.isEmpty() ? QString() : failed.front().front().toString()));
     QVERIFY2(opened.front().front().toString().contains("PWI_disk.mat"),
              qPrintable(opened.front().front().toString()));
-    QCOMPARE(controller.imagingParams().mode, cineflow::process::ImagingMode::Iq);
+    QCOMPARE(controller.imagingParams().mode, cineflow::ultrasound::ImagingMode::Iq);
     QTRY_VERIFY_WITH_TIMEOUT(controller.framesDelivered() >= 3, 60'000);
     controller.stop();
   }

@@ -37,15 +37,16 @@ class TestMeasureRegions : public QObject {
   Q_OBJECT
 
   std::unique_ptr<compute::Backend> backend_;
-  std::unique_ptr<acquire::Simulator> sim_;
+  std::unique_ptr<ultrasound::Simulator> sim_;
   process::ImageGeometry geometry_;
   std::vector<float> image_;  // the slice nearest the phantom's plane y = 0
 
  private slots:
   void initTestCase() {
     backend_ = compute::createBackend(compute::BackendRequest::Cpu);
-    sim_ = std::make_unique<acquire::Simulator>(acquire::SimulatorConfig{});
-    const process::ImagingParams imaging = process::ImagingParams::defaultsFor(sim_->params());
+    sim_ = std::make_unique<ultrasound::Simulator>(ultrasound::SimulatorConfig{});
+    const ultrasound::ImagingParams imaging =
+        ultrasound::ImagingParams::defaultsFor(sim_->params());
     geometry_ = imaging.geometry();
     int slice = 0;
     for (int k = 1; k < static_cast<int>(sim_->frameCount()); ++k) {
@@ -118,7 +119,7 @@ class TestMeasureRegions : public QObject {
   }
 
   void contrastOfTheCystsFollowsThePhantom() {
-    const acquire::PhantomConfig& pc = sim_->phantom().config();
+    const ultrasound::PhantomConfig& pc = sim_->phantom().config();
     const Region background = Region::ellipse({0.0, 23e-3}, 2.0e-3, 2.0e-3);
     // Hyperechoic: scatterers hyperechoicGain (3) times as strong: 20 log10(3) = 9.54 dB, CNR of
     // two Rayleigh regions (k - 1) / (0.523 sqrt(k^2 + 1)) = 1.21, and their gCNR.

@@ -70,9 +70,9 @@ class TestPresets : public QObject {
     QCOMPARE(*p.dynamicRangeDb, 55.0);
     QVERIFY(*p.colourMap == ui::ColourMap::Viridis);
     const ui::UltrasoundPresetSection& us = ultrasoundOf(p);
-    QVERIFY(*us.mode == process::ImagingMode::Iq);
+    QVERIFY(*us.mode == ultrasound::ImagingMode::Iq);
     QCOMPARE(*us.fNumber, 2.0);
-    QVERIFY(*us.apodisation == process::Apodisation::Rectangular);
+    QVERIFY(*us.apodisation == ultrasound::Apodisation::Rectangular);
     QVERIFY(std::abs(us.grid->x0 + 10e-3) < 1e-12 && std::abs(us.grid->dz - 0.05e-3) < 1e-12);
     QCOMPARE(*us.iqBandwidthPercent, 70.0);
     QVERIFY(!us.flowThresholdDb && !us.flowPriority);
@@ -97,9 +97,9 @@ class TestPresets : public QObject {
                            "doppler_average": "3x5"}})",
         {});
     const ui::UltrasoundPresetSection& doppler = ultrasoundOf(flow);
-    QVERIFY(*doppler.mode == process::ImagingMode::PowerDoppler);
+    QVERIFY(*doppler.mode == ultrasound::ImagingMode::PowerDoppler);
     QCOMPARE(*doppler.dopplerEnsemble, 24);
-    QVERIFY(*doppler.dopplerEnsembleMode == process::EnsembleMode::Block);
+    QVERIFY(*doppler.dopplerEnsembleMode == ultrasound::EnsembleMode::Block);
     QCOMPARE(*doppler.wallFilter, std::string("iir:0.08"));
     QCOMPARE(*doppler.dopplerAverage, std::string("3x5"));
     QCOMPARE(*doppler.flowThresholdDb, 12.0);
@@ -178,7 +178,8 @@ class TestPresets : public QObject {
     QCOMPARE(window->displayControls().dynamicRangeDb(), 47.0);
     QVERIFY(window->displayControls().colourMap() == ui::ColourMap::Sepia);
     QCOMPARE(window->controller().imagingParams().fNumber, 2.25);
-    QVERIFY(window->controller().imagingParams().apodisation == process::Apodisation::Rectangular);
+    QVERIFY(window->controller().imagingParams().apodisation ==
+            ultrasound::Apodisation::Rectangular);
     QCOMPARE(
         window->acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>().fNumberBox().value(),
         2.25);

@@ -82,11 +82,11 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
   QVERIFY(imaging.isEnabled());
 
   // Sampled at 6.67 MHz for a 5 MHz carrier: I/Q, said so, RF not offered.
-  QCOMPARE(imaging.modeBox().currentData().toInt(), static_cast<int>(process::ImagingMode::Iq));
+  QCOMPARE(imaging.modeBox().currentData().toInt(), static_cast<int>(ultrasound::ImagingMode::Iq));
   QVERIFY2(imaging.modeNote().contains("below 2 x f0"), qPrintable(imaging.modeNote()));
   const auto* model = qobject_cast<QStandardItemModel*>(imaging.modeBox().model());
   QVERIFY(model != nullptr);
-  QVERIFY(!model->item(imaging.modeBox().findData(static_cast<int>(process::ImagingMode::Rf)))
+  QVERIFY(!model->item(imaging.modeBox().findData(static_cast<int>(ultrasound::ImagingMode::Rf)))
                ->isEnabled());
   QVERIFY(imaging.iqBandwidthBox().isEnabled());
   QVERIFY2(imaging.iqBandwidthBox().text().contains("15"),  // the file's 15 % bandwidth
@@ -108,18 +108,18 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
 
   // Applying the grid after editing one box changes that value only: the others keep the exact
   // values in effect, which the boxes show rounded (the default x0 is -18.923 mm).
-  const process::ImagingGrid defaults = controller.imagingParams().grid;
+  const ultrasound::ImagingGrid defaults = controller.imagingParams().grid;
   imaging.lateralStepBox().setValue(0.2);
   QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
-  const process::ImagingGrid edited = controller.imagingParams().grid;
+  const ultrasound::ImagingGrid edited = controller.imagingParams().grid;
   QCOMPARE(edited.dx, 0.2e-3);
   QVERIFY(edited.x0 == defaults.x0 && edited.x1 == defaults.x1 && edited.z0 == defaults.z0 &&
           edited.z1 == defaults.z1 && edited.dz == defaults.dz);
 
   // PyMUST's settings, entered as an operator would.
   imaging.fNumberBox().setValue(1.0);
-  select(imaging.apodisationBox(), static_cast<int>(process::Apodisation::Rectangular));
-  const process::ImagingGrid grid = reference.grid();
+  select(imaging.apodisationBox(), static_cast<int>(ultrasound::Apodisation::Rectangular));
+  const ultrasound::ImagingGrid grid = reference.grid();
   imaging.lateralStartBox().setValue(grid.x0 * 1e3);
   imaging.lateralEndBox().setValue(grid.x1 * 1e3);
   imaging.lateralStepBox().setValue(grid.dx * 1e3);
@@ -128,9 +128,9 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
   imaging.depthStepBox().setValue(grid.dz * 1e3);
   QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
   QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
-  const process::ImagingParams applied = controller.imagingParams();
+  const ultrasound::ImagingParams applied = controller.imagingParams();
   QCOMPARE(applied.fNumber, 1.0);
-  QCOMPARE(applied.apodisation, process::Apodisation::Rectangular);
+  QCOMPARE(applied.apodisation, ultrasound::Apodisation::Rectangular);
   QCOMPARE(applied.geometry().nx, static_cast<int>(reference.xM.size()));
   QCOMPARE(applied.geometry().nz, static_cast<int>(reference.zM.size()));
 
@@ -159,8 +159,8 @@ void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
 
 void TestRealDatasets::field2PointsFromThePanel_data() {
   QTest::addColumn<int>("mode");
-  QTest::newRow("rf") << static_cast<int>(process::ImagingMode::Rf);
-  QTest::newRow("iq") << static_cast<int>(process::ImagingMode::Iq);
+  QTest::newRow("rf") << static_cast<int>(ultrasound::ImagingMode::Rf);
+  QTest::newRow("iq") << static_cast<int>(ultrasound::ImagingMode::Iq);
 }
 
 void TestRealDatasets::field2PointsFromThePanel() {
@@ -180,7 +180,7 @@ void TestRealDatasets::field2PointsFromThePanel() {
   QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
   QCOMPARE(static_cast<int>(controller.imagingParams().mode), mode);
   QCOMPARE(imaging.iqBandwidthBox().isEnabled(),
-           mode == static_cast<int>(process::ImagingMode::Iq));
+           mode == static_cast<int>(ultrasound::ImagingMode::Iq));
   imaging.lateralStartBox().setValue(-0.4);
   imaging.lateralEndBox().setValue(0.4);
   imaging.lateralStepBox().setValue(0.01);
@@ -190,7 +190,7 @@ void TestRealDatasets::field2PointsFromThePanel() {
   QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
   QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
   QCOMPARE(controller.imagingParams().grid.dz, 0.01e-3);
-  const double limitM = mode == static_cast<int>(process::ImagingMode::Iq) ? 0.03e-3 : 0.05e-3;
+  const double limitM = mode == static_cast<int>(ultrasound::ImagingMode::Iq) ? 0.03e-3 : 0.05e-3;
 
   std::shared_ptr<const ui::Image> shown;
   connect(&controller, &EngineController::frameReady, this,

@@ -36,11 +36,11 @@ struct FilterRun {
 };
 
 template <class Sample>
-FilterRun runFilter(const acquire::AcquisitionParams& acq, const process::ImagingParams& imaging,
+FilterRun runFilter(const acquire::AcquisitionParams& acq, const ultrasound::ImagingParams& imaging,
                     const std::vector<Sample>& input, acquire::SampleType type) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
-  process::BandpassFilter filter;
+  ultrasound::BandpassFilter filter;
   filter.configure(*backend, acq, type, imaging);
   compute::DeviceBuffer<Sample> raw(*backend, input.size());
   compute::DeviceBuffer<float> out(*backend, filter.rows() * filter.outputSamples());
@@ -61,7 +61,7 @@ class TestBandpass : public QObject {
  private slots:
   void designedTapsPassTheBandAndStopTheRest() {
     const double fs = 20e6, f0 = 5e6;
-    const auto taps = process::designBandpassTaps(65, 0.5 * f0, 1.5 * f0, fs);
+    const auto taps = ultrasound::designBandpassTaps(65, 0.5 * f0, 1.5 * f0, fs);
     QCOMPARE(taps.size(), std::size_t{65});
     for (std::size_t i = 0; i < taps.size() / 2; ++i) {
       QCOMPARE(taps[i], taps[taps.size() - 1 - i]);  // symmetric: zero phase about the centre
@@ -79,19 +79,23 @@ class TestBandpass : public QObject {
 
   void highEdgeAboveNyquistIsClamped() {
     const double fs = 20e6;
-    const auto taps = process::designBandpassTaps(101, 4e6, 12e6, fs);  // 12 MHz > fs/2
+    const auto taps = ultrasound::designBandpassTaps(101, 4e6, 12e6, fs);  // 12 MHz > fs/2
     const double centre = (4e6 + 0.98 * fs / 2) / 2;  // centre of the clamped band
     QVERIFY(std::abs(gainAt(taps, centre, fs) - 1) < 1e-5);
     QVERIFY(gainAt(taps, 0, fs) < 0.01);
   }
 
   void designRejectsBadArguments() {
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designBandpassTaps(64, 1e6, 2e6, 2e7));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designBandpassTaps(1, 1e6, 2e6, 2e7));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designBandpassTaps(65, 2e6, 1e6, 2e7));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designBandpassTaps(65, 1e6, 2e6, 0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             process::designBandpassTaps(65, 9.9e6, 12e6, 2e7));  // low > clamp
+                             ultrasound::designBandpassTaps(64, 1e6, 2e6, 2e7));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ultrasound::designBandpassTaps(1, 1e6, 2e6, 2e7));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ultrasound::designBandpassTaps(65, 2e6, 1e6, 2e7));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ultrasound::designBandpassTaps(65, 1e6, 2e6, 0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ultrasound::designBandpassTaps(65, 9.9e6, 12e6, 2e7));  // low > clamp
   }
 
   void matchesDirectConvolution_data() {
@@ -113,7 +117,7 @@ class TestBandpass : public QObject {
     QFETCH(int, samples);
     QFETCH(int, factor);
     const auto acq = test::makePlaneWaveAcquisition(8, 3, samples);
-    auto imaging = process::ImagingParams::defaultsFor(acq);
+    auto imaging = ultrasound::ImagingParams::defaultsFor(acq);
     imaging.firTaps = taps;
     imaging.rfUpsampling = factor;
     imaging.grid.z1 = imaging.grid.z0 + 1e-3;  // the grid does not matter here; keep it valid
@@ -144,7 +148,7 @@ class TestBandpass : public QObject {
     // Hamming-windowed design's ripple in the pass band is below 0.2 %, the tone is 1 away from
     // the band's -6 dB edges, and rows are checked away from their ends (the filter's span).
     auto acq = test::makePlaneWaveAcquisition(1, 1, 400);
-    auto imaging = process::ImagingParams::defaultsFor(acq);
+    auto imaging = ultrasound::ImagingParams::defaultsFor(acq);
     imaging.grid.z1 = imaging.grid.z0 + 1e-3;
     imaging.rfUpsampling = 3;
     const double fs = acq.samplingFrequencyHz, f0 = acq.centerFrequencyHz;
@@ -166,7 +170,7 @@ class TestBandpass : public QObject {
   void rejectsWrongBuffers() {
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     auto stream = backend->createStream("test");
-    process::BandpassFilter filter;
+    ultrasound::BandpassFilter filter;
     compute::DeviceBuffer<std::int16_t> raw(*backend, 4 * 100);
     compute::DeviceBuffer<float> out(*backend, 4 * 100);
     const compute::DeviceSpan<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.data()),
@@ -174,7 +178,7 @@ class TestBandpass : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::logic_error, filter.enqueue(*stream, bytes, out.view()));
 
     const auto acq = test::makePlaneWaveAcquisition(2, 2, 100);
-    auto imaging = process::ImagingParams::defaultsFor(acq);
+    auto imaging = ultrasound::ImagingParams::defaultsFor(acq);
     imaging.grid.z1 = imaging.grid.z0 + 1e-3;  // 100 samples end above the default 5 mm start
     imaging.firTaps = 64;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -188,7 +192,7 @@ class TestBandpass : public QObject {
         filter.enqueue(*stream, bytes.subspan(0, bytes.size() - 2), out.view()));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              filter.enqueue(*stream, bytes, out.view().subspan(0, 399)));
-    process::BandpassFilter floatFilter;
+    ultrasound::BandpassFilter floatFilter;
     floatFilter.configure(*backend, acq, acquire::SampleType::Float32, imaging);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,  // int16 bytes are half a float32 frame
                              floatFilter.enqueue(*stream, bytes, out.view()));

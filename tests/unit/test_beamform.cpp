@@ -23,11 +23,11 @@ namespace {
 // Beamforms `rf` with variant `variant` (DasBeamformer::variants(): the CPU's instruction sets);
 // `variants` gets their names.
 std::vector<float> beamform(const acquire::AcquisitionParams& acq,
-                            const process::ImagingParams& imaging, const std::vector<float>& rf,
+                            const ultrasound::ImagingParams& imaging, const std::vector<float>& rf,
                             std::size_t variant = 0, std::vector<std::string>* variants = nullptr) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
-  process::DasBeamformer beamformer;
+  ultrasound::DasBeamformer beamformer;
   beamformer.configure(*backend, acq, imaging, acq.samplingFrequencyHz,
                        static_cast<std::size_t>(acq.samples));
   beamformer.selectVariant(variant);
@@ -48,9 +48,9 @@ std::vector<float> beamform(const acquire::AcquisitionParams& acq,
 // [0, S-1]" cases are exercised.
 struct SmallProblem {
   acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(32, 3, 400, 0.3e-3, 0.15, 1e-6);
-  process::ImagingParams imaging = [] {
-    process::ImagingParams params;
-    params.grid = process::ImagingGrid::parseMillimetres("-4.8:4.8:0.2,4:11:0.1");
+  ultrasound::ImagingParams imaging = [] {
+    ultrasound::ImagingParams params;
+    params.grid = ultrasound::ImagingGrid::parseMillimetres("-4.8:4.8:0.2,4:11:0.1");
     params.fNumber = 1.2;
     return params;
   }();
@@ -86,7 +86,7 @@ class TestBeamform : public QObject {
     problem.acq.samplingFrequencyHz *= oversampling;
     problem.imaging.fNumber = fNumber;
     problem.imaging.apodisation =
-        rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
+        rectangular ? ultrasound::Apodisation::Rectangular : ultrasound::Apodisation::Hann;
     const auto rf = test::randomFloats(problem.acq.samplesPerFrame(), 21);
     const auto expected = test::referenceDelayAndSum(problem.acq, problem.imaging,
                                                      test::toDoubles(std::span<const float>(rf)));
@@ -112,7 +112,7 @@ class TestBeamform : public QObject {
     SmallProblem problem;
     problem.acq.t0S = 0;
     problem.acq.samples = 512;
-    problem.imaging.grid = process::ImagingGrid::parseMillimetres("-3:3:0.1,6:10:0.05");
+    problem.imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-3:3:0.1,6:10:0.05");
     const double pointX = 1.0e-3, pointZ = 8.0e-3;  // on grid pixel (40, 40)
     const auto& acq = problem.acq;
     // RF of one point echo, straight from the delay formula: a Gaussian-windowed 5 MHz pulse.
@@ -155,7 +155,7 @@ class TestBeamform : public QObject {
     const SmallProblem problem;
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     auto stream = backend->createStream("test");
-    process::DasBeamformer beamformer;
+    ultrasound::DasBeamformer beamformer;
     compute::DeviceBuffer<float> rf(*backend, problem.acq.samplesPerFrame());
     compute::DeviceBuffer<float> image(*backend, problem.imaging.geometry().pixels());
     QVERIFY_THROWS_EXCEPTION(std::logic_error,

@@ -21,9 +21,9 @@ namespace {
 // 24 elements, 3 transmits, 360 samples; a 41 x 64 grid down to 13 mm.
 struct SmallProblem {
   acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(24, 3, 360, 0.3e-3, 0.12);
-  process::ImagingParams imaging = [] {
-    process::ImagingParams params;
-    params.grid = process::ImagingGrid::parseMillimetres("-3:3:0.15,5:12.56:0.12");
+  ultrasound::ImagingParams imaging = [] {
+    ultrasound::ImagingParams params;
+    params.grid = ultrasound::ImagingGrid::parseMillimetres("-3:3:0.15,5:12.56:0.12");
     params.firTaps = 31;
     return params;
   }();
@@ -55,7 +55,7 @@ class TestBmodeProcessor : public QObject {
     const auto& acq = problem.acq;
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     auto stream = backend->createStream("test");
-    process::BmodeProcessor processor;
+    ultrasound::BmodeProcessor processor;
     const auto type = int16 ? acquire::SampleType::Int16 : acquire::SampleType::Float32;
     processor.configure(*backend, acq, type, problem.imaging);
     const auto geometry = processor.geometry();
@@ -119,7 +119,7 @@ class TestBmodeProcessor : public QObject {
   }
 
   void namesItsStages() {
-    process::BmodeProcessor processor;
+    ultrasound::BmodeProcessor processor;
     const auto names = processor.stageNames();
     QCOMPARE(names.size(), std::size_t{4});
     QCOMPARE(QString(names[0]), QString("bandpass"));
@@ -132,7 +132,7 @@ class TestBmodeProcessor : public QObject {
     const SmallProblem problem;
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     auto stream = backend->createStream("test");
-    process::BmodeProcessor processor;
+    ultrasound::BmodeProcessor processor;
     const auto& acq = problem.acq;
     compute::DeviceBuffer<std::byte> raw(*backend, acq.samplesPerFrame() * 2);
     compute::DeviceBuffer<float> image(*backend, problem.imaging.geometry().pixels());

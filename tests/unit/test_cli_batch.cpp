@@ -195,13 +195,13 @@ class TestCliBatch : public QObject {
     // Three isolated points synthesised independently of the engine (support/point_phantom.hpp),
     // their true positions kept in the recording as the Field II file keeps its scatterers.
     const test::PointPhantom phantom = test::makePointPhantom(2207, 3, true);
-    acquire::ImportedRecording recording;
+    ultrasound::ImportedRecording recording;
     recording.acq = phantom.acq;
     recording.sampleType = acquire::SampleType::Float32;
     recording.frames = 1;
     recording.float32Samples = phantom.rf;
     const QString path = dir_.filePath("points.h5");
-    store::writeRfRecording(path.toStdString(), recording);
+    ultrasound::writeRfRecording(path.toStdString(), recording);
     {
       const hid_t file = H5Fopen(path.toLocal8Bit().constData(), H5F_ACC_RDWR, H5P_DEFAULT);
       QVERIFY(file >= 0);

@@ -28,8 +28,8 @@ class TestCliTune : public QObject {
     QVERIFY2(run.out.contains("beamform (") && run.out.contains("envelope (") &&
                  run.out.contains("mip ("),
              qPrintable(run.out));
-    std::vector<std::string> variants = process::DasBeamformer().variants();
-    for (const std::string& variant : process::EnvelopeDetector().variants()) {
+    std::vector<std::string> variants = ultrasound::DasBeamformer().variants();
+    for (const std::string& variant : ultrasound::EnvelopeDetector().variants()) {
       variants.push_back(variant);
     }
     variants.insert(variants.end(), {"two-pass", "one-pass"});  // the MIPs on the CPU

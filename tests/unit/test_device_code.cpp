@@ -29,14 +29,15 @@ namespace {
 
 // 81 x 501 pixels over x -4..4 mm and z 0..25 mm: the surface (no aperture) and depths past the
 // last sample included; f-number 1.2.
-process::ImagingParams smallGrid(const acquire::AcquisitionParams& acq, process::ImagingMode mode,
-                                 int decimation, bool rectangular) {
-  process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+ultrasound::ImagingParams smallGrid(const acquire::AcquisitionParams& acq,
+                                    ultrasound::ImagingMode mode, int decimation,
+                                    bool rectangular) {
+  ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
   imaging.mode = mode;
   imaging.iqDecimation = decimation;
   imaging.fNumber = 1.2;
   imaging.apodisation =
-      rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
+      rectangular ? ultrasound::Apodisation::Rectangular : ultrasound::Apodisation::Hann;
   imaging.grid = {-4e-3, 4e-3, 0.1e-3, 0, 25e-3, 0.05e-3};
   imaging.validate(acq);
   return imaging;
@@ -85,8 +86,8 @@ class TestDeviceCode : public QObject {
     acq.samplingFrequencyHz = fs;
     const double cutoffHz = 0.25 * acq.centerFrequencyHz;
     const std::vector<float> taps =
-        process::designLowpassTaps(process::lowpassTapsFor(cutoffHz, fs), cutoffHz, fs);
-    const std::vector<float> phasors = process::mixingPhasors(acq);
+        ultrasound::designLowpassTaps(ultrasound::lowpassTapsFor(cutoffHz, fs), cutoffHz, fs);
+    const std::vector<float> phasors = ultrasound::mixingPhasors(acq);
     const std::size_t rows = 16, samples = 301;
     const std::size_t iqSamples = (samples + decimation - 1) / decimation;
     const auto type = float32 ? acquire::SampleType::Float32 : acquire::SampleType::Int16;
@@ -101,7 +102,7 @@ class TestDeviceCode : public QObject {
     const auto* raw = float32 ? reinterpret_cast<const std::byte*>(floats.data())
                               : reinterpret_cast<const std::byte*>(int16.data());
     std::vector<float> expected(rows * iqSamples * 2);
-    process::cpu::IqDemodulateKernel(
+    ultrasound::cpu::IqDemodulateKernel(
         taps, phasors, {rows, samples, iqSamples, static_cast<std::size_t>(decimation)}, type)
         .run(raw, expected.data());
 
@@ -111,12 +112,12 @@ class TestDeviceCode : public QObject {
       for (std::size_t k = 0; k < iqSamples; ++k) {
         const int centre = static_cast<int>(k) * decimation;
         const float2 got =
-            float32 ? process::cuda::demodulateSample(floats.data() + row * samples, taps.data(),
-                                                      static_cast<int>(taps.size()), phasorPairs,
-                                                      static_cast<int>(samples), centre)
-                    : process::cuda::demodulateSample(int16.data() + row * samples, taps.data(),
-                                                      static_cast<int>(taps.size()), phasorPairs,
-                                                      static_cast<int>(samples), centre);
+            float32 ? ultrasound::cuda::demodulateSample(floats.data() + row * samples, taps.data(),
+                                                         static_cast<int>(taps.size()), phasorPairs,
+                                                         static_cast<int>(samples), centre)
+                    : ultrasound::cuda::demodulateSample(int16.data() + row * samples, taps.data(),
+                                                         static_cast<int>(taps.size()), phasorPairs,
+                                                         static_cast<int>(samples), centre);
         const float* want = expected.data() + 2 * (row * iqSamples + k);
         worst =
             std::max({worst, std::abs(double(got.x) - want[0]), std::abs(double(got.y) - want[1])});
@@ -146,29 +147,30 @@ class TestDeviceCode : public QObject {
     acquire::AcquisitionParams acq =
         test::makePlaneWaveAcquisition(16, transmits, samples, 0.3e-3, 0.15, 1e-6);
     acq.samplingFrequencyHz *= oversampling;
-    const process::ImagingParams imaging = smallGrid(acq, process::ImagingMode::Rf, 1, rectangular);
+    const ultrasound::ImagingParams imaging =
+        smallGrid(acq, ultrasound::ImagingMode::Rf, 1, rectangular);
     std::vector<float> rf(static_cast<std::size_t>(transmits) * 16 * samples);
     test::fillUniform(rf, 4000 + transmits, -100, 100);
     const process::ImageGeometry g = imaging.geometry();
     std::vector<float> expected(g.pixels());
-    process::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, samples)
+    ultrasound::cpu::DasKernel(acq, imaging, acq.samplingFrequencyHz, samples)
         .run(rf.data(), expected.data());
 
     // One thread per pixel (the kernel's lanes = 1): every element summed in order, with the
     // delays in double and in split float (with the per-row tables the kernel uploads).
-    const process::DasParams p =
-        process::makeDasParams(acq, imaging, acq.samplingFrequencyHz, samples);
+    const ultrasound::DasParams p =
+        ultrasound::makeDasParams(acq, imaging, acq.samplingFrequencyHz, samples);
     std::vector<int> base;
     std::vector<float> offset;
-    process::makeTransmitSplitTables(p, base, offset);
+    ultrasound::makeTransmitSplitTables(p, base, offset);
     for (const bool split : {false, true}) {
       const double relative = relativeError(g, expected, [&](int ix, int iz) {
-        const process::cuda::DasPixel px = process::cuda::dasPixel(p, ix, iz);
+        const ultrasound::cuda::DasPixel px = ultrasound::cuda::dasPixel(p, ix, iz);
         float sum = 0.0f;
         for (int e = px.first; e <= px.last; ++e) {
-          sum = split ? process::cuda::rfDasAccumulateSplit(rf.data(), p, px, base.data(),
-                                                            offset.data(), iz, e, sum)
-                      : process::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
+          sum = split ? ultrasound::cuda::rfDasAccumulateSplit(rf.data(), p, px, base.data(),
+                                                               offset.data(), iz, e, sum)
+                      : ultrasound::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
         }
         return sum / static_cast<float>(p.transmits);
       });
@@ -194,22 +196,22 @@ class TestDeviceCode : public QObject {
     QFETCH(bool, rectangular);
     const acquire::AcquisitionParams acq =
         test::makePlaneWaveAcquisition(16, transmits, 600, 0.3e-3, 0.15, 1e-6);
-    const process::ImagingParams imaging =
-        smallGrid(acq, process::ImagingMode::Iq, decimation, rectangular);
+    const ultrasound::ImagingParams imaging =
+        smallGrid(acq, ultrasound::ImagingMode::Iq, decimation, rectangular);
     const std::size_t iqSamples = (600 + decimation - 1) / decimation;
     std::vector<float> iq(static_cast<std::size_t>(transmits) * 16 * iqSamples * 2);
     test::fillUniform(iq, 3000 + transmits * 10 + decimation, -100, 100);
 
     const process::ImageGeometry g = imaging.geometry();
     std::vector<float> expected(g.pixels());
-    process::cpu::IqDasKernel(acq, imaging, iqSamples).run(iq.data(), expected.data(), nullptr);
+    ultrasound::cpu::IqDasKernel(acq, imaging, iqSamples).run(iq.data(), expected.data(), nullptr);
 
-    const process::DasParams p = process::makeDasParams(
+    const ultrasound::DasParams p = ultrasound::makeDasParams(
         acq, imaging, acq.samplingFrequencyHz / decimation, static_cast<int>(iqSamples));
     const double cyclesPerSample = acq.centerFrequencyHz * decimation / acq.samplingFrequencyHz;
     const auto* traces = reinterpret_cast<const float2*>(iq.data());
     const double relative = relativeError(g, expected, [&](int ix, int iz) {
-      return process::cuda::iqDasPixel(traces, cyclesPerSample, p, ix, iz);
+      return ultrasound::cuda::iqDasPixel(traces, cyclesPerSample, p, ix, iz);
     });
     QVERIFY2(relative < 1e-5, qPrintable(QString("relative L2 error %1").arg(relative)));
   }

@@ -49,8 +49,8 @@ class TestDopplerMath : public QObject {
       const double phi = random.uniform(-3.0, 3.0);  // inside (-pi, pi)
       const double amplitude = random.uniform(0.1, 100.0);
       const auto x = tone(n, amplitude, phi, random.uniform(-3.14, 3.14));
-      const process::DopplerEstimate e =
-          process::estimateDoppler(process::autocorrelate(x.data(), n), kNyquist);
+      const ultrasound::DopplerEstimate e =
+          ultrasound::estimateDoppler(ultrasound::autocorrelate(x.data(), n), kNyquist);
       const double expected = kNyquist * phi / std::numbers::pi;
       QVERIFY2(std::abs(e.velocity - expected) < 1e-4 * kNyquist,
                qPrintable(QString("n %1 phi %2: %3 m/s, expected %4")
@@ -63,15 +63,15 @@ class TestDopplerMath : public QObject {
     }
     // Phase steps beyond pi alias: +1.2 pi reads as -0.8 pi.
     const auto aliased = tone(16, 1.0, 1.2 * std::numbers::pi, 0.0);
-    const auto e = process::estimateDoppler(process::autocorrelate(aliased.data(), 16), 1.0f);
+    const auto e = ultrasound::estimateDoppler(ultrasound::autocorrelate(aliased.data(), 16), 1.0f);
     QVERIFY(std::abs(e.velocity + 0.8f) < 1e-4f);
-    QCOMPARE(process::nyquistVelocity(1480.0, 10e3, 5e6), 0.74);
+    QCOMPARE(ultrasound::nyquistVelocity(1480.0, 10e3, 5e6), 0.74);
   }
 
   void theBasisIsOrthonormal() {
     for (const int order : {0, 1, 2, 3}) {
       const int n = 12;
-      const std::vector<float> b = process::regressionBasis(n, order);
+      const std::vector<float> b = ultrasound::regressionBasis(n, order);
       QCOMPARE(b.size(), static_cast<std::size_t>((order + 1) * n));
       for (int p = 0; p <= order; ++p) {
         for (int q = 0; q <= order; ++q) {
@@ -83,16 +83,16 @@ class TestDopplerMath : public QObject {
         }
       }
     }
-    QVERIFY(process::regressionBasis(8, -1).empty());  // no filter
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::regressionBasis(8, 4));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::regressionBasis(3, 2));
+    QVERIFY(ultrasound::regressionBasis(8, -1).empty());  // no filter
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::regressionBasis(8, 4));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::regressionBasis(3, 2));
   }
 
   void regressionRemovesClutterAndKeepsFlow() {
     test::SeededRandom random(21);
     for (const int order : {0, 1, 2, 3}) {
       const int n = 32;
-      const std::vector<float> basis = process::regressionBasis(n, order);
+      const std::vector<float> basis = ultrasound::regressionBasis(n, order);
       // Clutter: a complex polynomial of the filter's order in the slow time, strong.
       std::vector<float2> clutter(n), flow = tone(n, 1.0, 1.5, 0.3), mixed(n), out(n);
       double c[4][2];
@@ -111,11 +111,11 @@ class TestDopplerMath : public QObject {
         mixed[k] = make_float2(clutter[k].x + flow[k].x, clutter[k].y + flow[k].y);
       }
       // The clutter alone: removed to float rounding.
-      process::regressionFilter(clutter.data(), 1, n, basis.data(), order + 1, out.data());
+      ultrasound::regressionFilter(clutter.data(), 1, n, basis.data(), order + 1, out.data());
       QVERIFY2(energy(out) < 1e-9 * energy(clutter), qPrintable(QString::number(order)));
       // Clutter and a tone at 1.5 rad per pulse: the tone's velocity comes back.
-      process::regressionFilter(mixed.data(), 1, n, basis.data(), order + 1, out.data());
-      const auto e = process::estimateDoppler(process::autocorrelate(out.data(), n), 1.0f);
+      ultrasound::regressionFilter(mixed.data(), 1, n, basis.data(), order + 1, out.data());
+      const auto e = ultrasound::estimateDoppler(ultrasound::autocorrelate(out.data(), n), 1.0f);
       QVERIFY2(std::abs(e.velocity - 1.5f / std::numbers::pi_v<float>) < 0.02f,
                qPrintable(QString("order %1: %2").arg(order).arg(e.velocity)));
     }
@@ -130,7 +130,7 @@ class TestDopplerMath : public QObject {
       frames[k * kPixels + 3] = flow[k];
     }
     std::vector<float2> out(kN);
-    process::regressionFilter(frames.data() + 3, kPixels, kN, nullptr, 0, out.data());
+    ultrasound::regressionFilter(frames.data() + 3, kPixels, kN, nullptr, 0, out.data());
     for (int k = 0; k < kN; ++k) {
       QCOMPARE(out[k].x, flow[k].x);
       QCOMPARE(out[k].y, flow[k].y);

@@ -64,7 +64,7 @@ class TestEnumNames : public QObject {
 
   void everyNameReadsBack() {
     namespace pipeline = cineflow::pipeline;
-    namespace process = cineflow::process;
+    namespace ultrasound = cineflow::ultrasound;
     namespace oct = cineflow::oct;
     namespace store = cineflow::store;
     using cineflow::compute::toString;
@@ -72,16 +72,16 @@ class TestEnumNames : public QObject {
                pipeline::parseOverflowPolicy);
     roundTrips({pipeline::DamagedFramePolicy::Stop, pipeline::DamagedFramePolicy::Skip},
                pipeline::parseDamagedFramePolicy);
-    roundTrips({process::ImagingMode::Rf, process::ImagingMode::Iq,
-                process::ImagingMode::ColourDoppler, process::ImagingMode::PowerDoppler},
-               process::parseImagingMode);
-    roundTrips({process::Apodisation::Hann, process::Apodisation::Rectangular},
-               process::parseApodisation);
-    roundTrips({process::EnsembleMode::Sliding, process::EnsembleMode::Block},
-               process::parseEnsembleMode);
-    roundTrips({process::WallFilter::None, process::WallFilter::Regression,
-                process::WallFilter::Iir, process::WallFilter::Svd},
-               process::parseWallFilter);
+    roundTrips({ultrasound::ImagingMode::Rf, ultrasound::ImagingMode::Iq,
+                ultrasound::ImagingMode::ColourDoppler, ultrasound::ImagingMode::PowerDoppler},
+               ultrasound::parseImagingMode);
+    roundTrips({ultrasound::Apodisation::Hann, ultrasound::Apodisation::Rectangular},
+               ultrasound::parseApodisation);
+    roundTrips({ultrasound::EnsembleMode::Sliding, ultrasound::EnsembleMode::Block},
+               ultrasound::parseEnsembleMode);
+    roundTrips({ultrasound::WallFilter::None, ultrasound::WallFilter::Regression,
+                ultrasound::WallFilter::Iir, ultrasound::WallFilter::Svd},
+               ultrasound::parseWallFilter);
     roundTrips({oct::SpectralWindow::Hann, oct::SpectralWindow::Gaussian,
                 oct::SpectralWindow::Rectangular},
                oct::parseSpectralWindow);
@@ -89,12 +89,13 @@ class TestEnumNames : public QObject {
                 store::RecordCompression::BitshuffleLz4},
                store::parseRecordCompression);
     // The names that files and presets already hold, and the aliases the command line took.
-    QCOMPARE(std::string(toString(process::ImagingMode::ColourDoppler)), std::string("doppler"));
-    QCOMPARE(process::parseImagingMode("colour-doppler"), process::ImagingMode::ColourDoppler);
-    QCOMPARE(process::parseImagingMode("color-doppler"), process::ImagingMode::ColourDoppler);
+    QCOMPARE(std::string(toString(ultrasound::ImagingMode::ColourDoppler)), std::string("doppler"));
+    QCOMPARE(ultrasound::parseImagingMode("colour-doppler"),
+             ultrasound::ImagingMode::ColourDoppler);
+    QCOMPARE(ultrasound::parseImagingMode("color-doppler"), ultrasound::ImagingMode::ColourDoppler);
     QCOMPARE(std::string(toString(oct::SpectralWindow::Rectangular)), std::string("rectangular"));
     QCOMPARE(oct::parseSpectralWindow("rect"), oct::SpectralWindow::Rectangular);
-    QCOMPARE(std::string(toString(process::Apodisation::Rectangular)), std::string("rect"));
+    QCOMPARE(std::string(toString(ultrasound::Apodisation::Rectangular)), std::string("rect"));
     QCOMPARE(std::string(toString(cineflow::compute::BackendKind::Cuda)), std::string("cuda"));
     QCOMPARE(cineflow::compute::parseBackendRequest("auto"),
              cineflow::compute::BackendRequest::Auto);
@@ -103,7 +104,7 @@ class TestEnumNames : public QObject {
   void refusalsListWhatIsAccepted() {
     QCOMPARE(refusal(cineflow::pipeline::parseOverflowPolicy, "wait"),
              std::string("overflow policy 'wait': expected drop or block"));
-    QCOMPARE(refusal(cineflow::process::parseImagingMode, "bmode"),
+    QCOMPARE(refusal(cineflow::ultrasound::parseImagingMode, "bmode"),
              std::string("imaging mode 'bmode': expected rf, iq, doppler or power-doppler"));
     QCOMPARE(refusal(cineflow::oct::parseSpectralWindow, "blackman"),
              std::string("spectral window 'blackman': expected hann, gaussian or rectangular"));

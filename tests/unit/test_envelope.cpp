@@ -24,7 +24,7 @@ namespace {
 // The CPU variants' names, in index order.
 std::vector<std::string> variants() {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-  process::EnvelopeDetector detector;
+  ultrasound::EnvelopeDetector detector;
   detector.configure(*backend, test::makeImageGeometry(8, 1));
   return detector.variants();
 }
@@ -33,7 +33,7 @@ std::vector<float> detect(const process::ImageGeometry& geometry, const std::vec
                           std::size_t variant, bool inPlace = false) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
   auto stream = backend->createStream("test");
-  process::EnvelopeDetector detector;
+  ultrasound::EnvelopeDetector detector;
   detector.configure(*backend, geometry);
   detector.selectVariant(variant);
   compute::DeviceBuffer<float> input(*backend, rf.size());
@@ -93,7 +93,7 @@ class TestEnvelope : public QObject {
   // by term in double, for an even and an odd length: the closed form and the dropped taps.
   void hilbertTapsMatchTheirSum() {
     for (const std::size_t n : {std::size_t(64), std::size_t(101)}) {
-      const auto taps = process::hilbertTaps(n);
+      const auto taps = ultrasound::hilbertTaps(n);
       std::vector<double> dense(n, 0.0);
       for (std::size_t t = 0; t < taps.offsets.size(); ++t) {
         dense[std::size_t(taps.offsets[t])] = taps.weights[t];
@@ -112,7 +112,7 @@ class TestEnvelope : public QObject {
       }
       QCOMPARE(taps.offsets.size(), n % 2 == 0 ? n / 2 : n - 1);
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::hilbertTaps(0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::hilbertTaps(0));
   }
 
   void cosineHasAFlatEnvelope() {
@@ -124,7 +124,7 @@ class TestEnvelope : public QObject {
   void rejectsWrongBuffers() {
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
     auto stream = backend->createStream("test");
-    process::EnvelopeDetector detector;
+    ultrasound::EnvelopeDetector detector;
     compute::DeviceBuffer<float> rf(*backend, 64 * 8);
     compute::DeviceBuffer<float> out(*backend, 64 * 8);
     QVERIFY_THROWS_EXCEPTION(std::logic_error, detector.enqueue(*stream, rf.view(), out.view()));

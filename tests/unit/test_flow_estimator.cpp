@@ -48,9 +48,9 @@ class TestFlowEstimator : public QObject {
   void aToneReadsItsVelocityVarianceAndPower() {
     auto backend = cpu();
     const process::ImageGeometry g = test::flowGrid(12, 9);
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 10;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     const double step = 1.1;
     test::SlowTime signal;
     signal.flowStep = step;
@@ -70,11 +70,11 @@ class TestFlowEstimator : public QObject {
     auto backend = cpu();
     const process::ImageGeometry g = test::flowGrid(6, 5);
     const auto frames = test::makeFrames(g, 20, test::SlowTime{}, 4);
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 8;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     const test::FlowRun sliding = test::runFlowEstimator(*backend, g, params, kAliasing, frames);
-    params.ensembleMode = process::EnsembleMode::Block;
+    params.ensembleMode = ultrasound::EnsembleMode::Block;
     const test::FlowRun block = test::runFlowEstimator(*backend, g, params, kAliasing, frames);
     for (int k = 0; k < 20; ++k) {
       QCOMPARE(sliding.estimated[static_cast<std::size_t>(k)], k >= 7);
@@ -95,9 +95,9 @@ class TestFlowEstimator : public QObject {
       headers[k].sequence = k < 10 ? k : k + 1;          // frame 10 was dropped
       headers[k].sourceIndex = k < 18 ? k + 1 : k - 18;  // a replay loops at frame 18
     }
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 4;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     const test::FlowRun run =
         test::runFlowEstimator(*backend, g, params, kAliasing, frames, headers);
     for (std::size_t k = 0; k < headers.size(); ++k) {
@@ -109,9 +109,9 @@ class TestFlowEstimator : public QObject {
   void nothingIsEstimatedOutsideTheColourBox() {
     auto backend = cpu();
     const process::ImageGeometry g = test::flowGrid(20, 16);
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 6;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     params.box = {0.45e-3, 1.05e-3, 10.3e-3, 10.95e-3};  // columns 5-10, rows 3-9
     const process::PixelBox box = process::pixelBox(params.box, g);
     QCOMPARE(box, (process::PixelBox{5, 11, 3, 10}));
@@ -141,9 +141,9 @@ class TestFlowEstimator : public QObject {
     signal.noise = 0.01;
     const auto frames = test::makeFrames(g, 24, signal, 7);
     const double truth = kAliasing * signal.flowStep / std::numbers::pi;
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 24;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     const double unfiltered =
         meanVelocity(test::runFlowEstimator(*backend, g, params, kAliasing, frames).flow.back(), g);
     qInfo("no filter: %.4f m/s (the tissue's %.4f; the blood's %.4f)", unfiltered,
@@ -175,9 +175,9 @@ class TestFlowEstimator : public QObject {
         }
       }
     }
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     params.ensemble = 8;
-    params.wallFilter = process::WallFilter::None;
+    params.wallFilter = ultrasound::WallFilter::None;
     params.averageX = 3;
     params.averageZ = 5;
     const test::FlowRun run = test::runFlowEstimator(*backend, g, params, kAliasing, frames);
@@ -203,7 +203,7 @@ class TestFlowEstimator : public QObject {
     acq.anglesRad = {0.0};
     acq.elementXM = {-1e-3, 1e-3};
     acq.samples = 100;
-    process::DopplerParams params;
+    ultrasound::DopplerParams params;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, params.validate(acq, g));  // no PRF
     acq.pulseRepetitionFrequencyHz = 4000;
     params.validate(acq, g);
@@ -213,7 +213,7 @@ class TestFlowEstimator : public QObject {
                                                          {"svd:15", "SVD rank 15"},
                                                          {"iir:0", "IIR cut-off 0"}};
     for (const auto& [spec, name] : named) {
-      process::DopplerParams bad;
+      ultrasound::DopplerParams bad;
       bad.applyWallFilterSpec(spec);
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.validate(acq, g));
       try {
@@ -224,19 +224,20 @@ class TestFlowEstimator : public QObject {
     }
     for (const char* spec : {"fir", "none:1", "regression:x", "svd:1.5"}) {
       QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                               process::DopplerParams().applyWallFilterSpec(spec));
+                               ultrasound::DopplerParams().applyWallFilterSpec(spec));
     }
-    process::DopplerParams outside;
+    ultrasound::DopplerParams outside;
     outside.box = {5e-3, 6e-3, 10e-3, 11e-3};  // right of the 0.4 mm wide image
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, outside.validate(acq, g));
-    process::DopplerParams even;
+    ultrasound::DopplerParams even;
     even.averageX = 2;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, even.validate(acq, g));
     acq.framesPerVolume = 16;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, params.validate(acq, g));
-    QCOMPARE(process::parseColourBoxMillimetres("-5:5,10:30"),
+    QCOMPARE(ultrasound::parseColourBoxMillimetres("-5:5,10:30"),
              (process::ColourBox{-5e-3, 5e-3, 10e-3, 30e-3}));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::parseColourBoxMillimetres("5:-5,1:2"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             ultrasound::parseColourBoxMillimetres("5:-5,1:2"));
   }
 };
 

@@ -26,10 +26,10 @@ constexpr double kTissueRejectionDb = 20;
 
 // The layers averaged over every frame that made a new estimate ([layer][z][x]), through
 // the chain on the CPU, for `frames` frames of `source` (in order, none missing).
-std::vector<double> meanImage(acquire::FlowSimulator& source, const process::ImagingParams& imaging,
-                              int frames) {
+std::vector<double> meanImage(ultrasound::FlowSimulator& source,
+                              const ultrasound::ImagingParams& imaging, int frames) {
   auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-  process::BmodeProcessor processor;
+  ultrasound::BmodeProcessor processor;
   processor.configure(*backend, source.params(), source.sampleType(), imaging);
   const process::ImageGeometry geometry = processor.geometry();
   compute::DeviceBuffer<std::byte> raw(*backend, source.frameBytes());
@@ -69,7 +69,8 @@ struct Comparison {
 // The mean estimated and true axial velocity, and the mean flow power (dB), over the pixels
 // within `radius` of (x, z); `image` holds every layer.
 Comparison compareAround(const std::vector<double>& image, const process::ImageGeometry& g,
-                         const acquire::FlowPhantom& phantom, double x, double z, double radius) {
+                         const ultrasound::FlowPhantom& phantom, double x, double z,
+                         double radius) {
   Comparison c;
   for (int iz = 0; iz < g.nz; ++iz) {
     for (int ix = 0; ix < g.nx; ++ix) {
@@ -103,9 +104,9 @@ class TestFlowSimulator : public QObject {
 
  private slots:
   void thePhantomMovesAsItSays() {
-    acquire::FlowPhantomConfig config;
-    const acquire::FlowPhantom phantom(config, 7);
-    std::vector<acquire::Scatterer> before, after;
+    ultrasound::FlowPhantomConfig config;
+    const ultrasound::FlowPhantom phantom(config, 7);
+    std::vector<ultrasound::Scatterer> before, after;
     const double dt = 1e-4;
     phantom.scatterersAt(0.0, before);
     phantom.scatterersAt(dt, after);
@@ -137,18 +138,18 @@ class TestFlowSimulator : public QObject {
   }
 
   void velocityIsWithinFivePercentWithTheRightSign() {
-    acquire::FlowSimulatorConfig config;
+    ultrasound::FlowSimulatorConfig config;
     config.frames = 96;
-    acquire::FlowSimulator source(config);
+    ultrasound::FlowSimulator source(config);
     QCOMPARE(source.params().pulseRepetitionFrequencyHz, config.prfHz);
     QCOMPARE(source.params().framesPerVolume, 0);
 
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(source.params());
-    imaging.mode = process::ImagingMode::ColourDoppler;
-    imaging.grid = process::ImagingGrid::parseMillimetres("-9:9:0.15,7:31:0.08");
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(source.params());
+    imaging.mode = ultrasound::ImagingMode::ColourDoppler;
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-9:9:0.15,7:31:0.08");
     imaging.doppler.ensemble = 32;
-    imaging.doppler.ensembleMode = process::EnsembleMode::Sliding;
-    imaging.doppler.wallFilter = process::WallFilter::Regression;
+    imaging.doppler.ensembleMode = ultrasound::EnsembleMode::Sliding;
+    imaging.doppler.wallFilter = ultrasound::WallFilter::Regression;
     imaging.doppler.regressionOrder = 1;
     imaging.doppler.averageX = 3;
     imaging.doppler.averageZ = 3;
@@ -156,7 +157,7 @@ class TestFlowSimulator : public QObject {
     const process::ImageGeometry g = imaging.imageGeometry(source.params());
     const std::vector<double> image = meanImage(source, imaging, config.frames);
 
-    const acquire::FlowPhantomConfig& scene = config.scene;
+    const ultrasound::FlowPhantomConfig& scene = config.scene;
     struct Site {
       const char* name;
       double x, z;

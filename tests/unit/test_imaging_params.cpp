@@ -9,8 +9,8 @@
 #include "support/reference_stages.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-using cineflow::process::ImagingGrid;
-using cineflow::process::ImagingParams;
+using cineflow::ultrasound::ImagingGrid;
+using cineflow::ultrasound::ImagingParams;
 
 namespace {
 

@@ -156,7 +156,7 @@ void TestInputBounds::aRecordingClaimingTeraSamplesIsRefusedNamingItsShape() {
   QVERIFY(std::filesystem::file_size(path) < 200000);  // the tables: 10 100 doubles
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { acquire::RfFileSource source(path, 0); },
+               [&] { ultrasound::RfFileSource source(path, 0); },
                {"tera.h5", "/rf shape [1][100][10000][1000000]", "2000000000000 bytes", "at most"},
                message),
            message.c_str());
@@ -164,7 +164,7 @@ void TestInputBounds::aRecordingClaimingTeraSamplesIsRefusedNamingItsShape() {
   const std::vector<std::byte> image = fileBytes(path);
   QVERIFY2(throwsNaming<acquire::SourceError>(
                [&] {
-                 acquire::RfFileSource source(acquire::RecordingInput{"image.h5", image}, 0);
+                 ultrasound::RfFileSource source(acquire::RecordingInput{"image.h5", image}, 0);
                },
                {"image.h5", "/rf shape"}, message),
            message.c_str());
@@ -175,7 +175,7 @@ void TestInputBounds::aFileImageWithoutSignatureIsRefused() {
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
                [&] {
-                 acquire::RfFileSource source(acquire::RecordingInput{"forty.h5", forty}, 0);
+                 ultrasound::RfFileSource source(acquire::RecordingInput{"forty.h5", forty}, 0);
                },
                {"forty.h5", "not an HDF5 file"}, message),
            message.c_str());
@@ -193,12 +193,12 @@ void TestInputBounds::aNetworkHeaderClaimingTeraSamplesIsRefused() {
                            {"element_x_m", {-1e-4, 1e-4}}};
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::ultrasoundStreamFromHeader(header, "network stream"); },
+               [&] { (void)ultrasound::ultrasoundStreamFromHeader(header, "network stream"); },
                {"network stream", "transmits x elements x samples", "16000000000 bytes"}, message),
            message.c_str());
   header["samples"] = 1ull << 40;  // past the field's 32 bits: refused, not wrapped to 0
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::ultrasoundStreamFromHeader(header, "network stream"); },
+               [&] { (void)ultrasound::ultrasoundStreamFromHeader(header, "network stream"); },
                {"\"samples\"", "more than 4294967295"}, message),
            message.c_str());
 }
@@ -219,14 +219,14 @@ void TestInputBounds::aPluginSampleTypeOutsideTheEnumIsRefused() {
   stream.element_x_m = elements;
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::checkUltrasoundStream(stream, "source plugin 'Lab'"); },
+               [&] { (void)ultrasound::checkUltrasoundStream(stream, "source plugin 'Lab'"); },
                {"source plugin 'Lab'", "sample_type 181"}, message),
            message.c_str());
   stream.sample_type = CF_SAMPLES_INT16;
   stream.samples = 4000000000u;  // a frame of 16 GB
   stream.frame_bytes = 16000000000ull;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::checkUltrasoundStream(stream, "source plugin 'Lab'"); },
+               [&] { (void)ultrasound::checkUltrasoundStream(stream, "source plugin 'Lab'"); },
                {"transmits x elements x samples", "16000000000 bytes"}, message),
            message.c_str());
 }
@@ -238,7 +238,7 @@ void TestInputBounds::aMatStructWithoutFieldNamesIsRefused() {
       std::string(CINEFLOW_TEST_SOURCE_DIR) + "/data/fuzz/mat_struct_without_field_names.mat";
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::importMat(path, acquire::MatMapping::verasonics()); },
+               [&] { (void)ultrasound::importMat(path, ultrasound::MatMapping::verasonics()); },
                {"mat_struct_without_field_names.mat", "param", "damaged"}, message),
            message.c_str());
 }
@@ -260,7 +260,7 @@ void TestInputBounds::aMatDimensionsTagPastItsVariableIsRefused() {
   file.close();
   std::string message;
   QVERIFY2(throwsNaming<acquire::SourceError>(
-               [&] { (void)acquire::importMat(path, acquire::MatMapping::verasonics()); },
+               [&] { (void)ultrasound::importMat(path, ultrasound::MatMapping::verasonics()); },
                {"dims.mat", "variable 1 is damaged", "dimensions"}, message),
            message.c_str());
 }

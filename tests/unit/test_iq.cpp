@@ -76,17 +76,17 @@ class TestIq : public QObject {
   void lowpassHasUnitGainAndItsCutOff() {
     for (const double fs : {20e6, 6.67e6}) {
       const double cutoff = 0.3 * 5e6 / 2 * (fs > 10e6 ? 2 : 1);
-      const int taps = process::lowpassTapsFor(cutoff, fs);
+      const int taps = ultrasound::lowpassTapsFor(cutoff, fs);
       QVERIFY(taps % 2 == 1 && taps >= 15 && taps <= 255);
-      const std::vector<float> h = process::designLowpassTaps(taps, cutoff, fs);
+      const std::vector<float> h = ultrasound::designLowpassTaps(taps, cutoff, fs);
       QVERIFY(std::abs(response(h, 0, fs) - 1) < 1e-6);
       // -6 dB at the cut-off (2 %), and below -40 dB two transition widths further.
       QVERIFY2(std::abs(response(h, cutoff, fs) - 0.5) < 0.01,
                qPrintable(QString::number(response(h, cutoff, fs))));
       QVERIFY(response(h, cutoff * 1.9, fs) < 0.01);
     }
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designLowpassTaps(20, 1e6, 20e6));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::designLowpassTaps(31, 11e6, 20e6));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::designLowpassTaps(20, 1e6, 20e6));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::designLowpassTaps(31, 11e6, 20e6));
   }
 
   void demodulationMatchesTheReference_data() {
@@ -104,12 +104,12 @@ class TestIq : public QObject {
     QFETCH(bool, float32);
     acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(8, 2, 301, 0.3e-3, 0.1, 2e-6);
     acq.samplingFrequencyHz = fs;
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.mode = process::ImagingMode::Iq;
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    imaging.mode = ultrasound::ImagingMode::Iq;
     imaging.iqBandwidthRel = 0.5;
     imaging.iqDecimation = decimation;
     const auto type = float32 ? acquire::SampleType::Float32 : acquire::SampleType::Int16;
-    process::IqDemodulator demodulator;
+    ultrasound::IqDemodulator demodulator;
     demodulator.configure(*cpu_, acq, type, imaging);
     QCOMPARE(demodulator.iqSamples(),
              static_cast<std::size_t>((301 + decimation - 1) / decimation));
@@ -152,10 +152,10 @@ class TestIq : public QObject {
     QFETCH(double, fs);
     acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(1, 1, 400, 0.3e-3, 0, 3e-6);
     acq.samplingFrequencyHz = fs;
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.mode = process::ImagingMode::Iq;
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    imaging.mode = ultrasound::ImagingMode::Iq;
     imaging.iqBandwidthRel = 0.6;
-    process::IqDemodulator demodulator;
+    ultrasound::IqDemodulator demodulator;
     demodulator.configure(*cpu_, acq, acquire::SampleType::Float32, imaging);
     // A pulse of 20 % fractional bandwidth (-6 dB), arriving between samples.
     const double f0 = acq.centerFrequencyHz;
@@ -195,15 +195,15 @@ class TestIq : public QObject {
     QFETCH(bool, rectangular);
     const acquire::AcquisitionParams acq =
         test::makePlaneWaveAcquisition(16, 3, 600, 0.3e-3, 0.15, 1e-6);
-    process::ImagingParams imaging;
-    imaging.mode = process::ImagingMode::Iq;
+    ultrasound::ImagingParams imaging;
+    imaging.mode = ultrasound::ImagingMode::Iq;
     imaging.iqDecimation = decimation;
     imaging.fNumber = 1.2;
     imaging.apodisation =
-        rectangular ? process::Apodisation::Rectangular : process::Apodisation::Hann;
-    imaging.grid = process::ImagingGrid::parseMillimetres("-3:3:0.25,5:15:0.2");
+        rectangular ? ultrasound::Apodisation::Rectangular : ultrasound::Apodisation::Hann;
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-3:3:0.25,5:15:0.2");
     const std::size_t iqSamples = static_cast<std::size_t>((600 + decimation - 1) / decimation);
-    process::IqBeamformer beamformer;
+    ultrasound::IqBeamformer beamformer;
     beamformer.configure(*cpu_, acq, imaging, iqSamples);
     const std::size_t traces = 16 * 3;
     test::SeededRandom random(77 + decimation);
@@ -251,11 +251,11 @@ class TestIq : public QObject {
         std::memcpy(raw.data() + 2 * (static_cast<std::size_t>(e) * acq.samples + n), &v, 2);
       }
     }
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    QCOMPARE(imaging.mode, process::ImagingMode::Iq);
-    imaging.grid = process::ImagingGrid::parseMillimetres("-2:4:0.05,17:23:0.05");
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    QCOMPARE(imaging.mode, ultrasound::ImagingMode::Iq);
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-2:4:0.05,17:23:0.05");
     imaging.fNumber = 1.0;
-    process::BmodeProcessor processor;
+    ultrasound::BmodeProcessor processor;
     processor.configure(*cpu_, acq, acquire::SampleType::Int16, imaging);
     QCOMPARE(processor.stageNames().size(), std::size_t{3});
     QCOMPARE(std::string(processor.stageNames()[0]), std::string("demodulate"));
@@ -270,7 +270,7 @@ class TestIq : public QObject {
           peak.zM * 1e3);
     QVERIFY2(error < 0.1e-3, qPrintable(QString("error %1 mm").arg(error * 1e3)));
 
-    imaging.mode = process::ImagingMode::Rf;
+    imaging.mode = ultrasound::ImagingMode::Rf;
     try {
       processor.configure(*cpu_, acq, acquire::SampleType::Int16, imaging);
       QFAIL("RF mode accepted bandpass-sampled RF");
@@ -279,26 +279,26 @@ class TestIq : public QObject {
       QVERIFY(std::string(e.what()).find("I/Q mode") != std::string::npos);
       QVERIFY(std::string(e.what()).find("6.67 MHz") != std::string::npos);
     }
-    QCOMPARE(processor.mode(), process::ImagingMode::Iq);  // the failed change left it whole
+    QCOMPARE(processor.mode(), ultrasound::ImagingMode::Iq);  // the failed change left it whole
   }
 
   void modesParseDefaultAndRefuseBadParameters() {
-    QCOMPARE(process::parseApodisation("rect"), process::Apodisation::Rectangular);
-    QCOMPARE(process::parseApodisation("hann"), process::Apodisation::Hann);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::parseApodisation("tukey"));
-    QCOMPARE(process::parseImagingMode("rf"), process::ImagingMode::Rf);
-    QCOMPARE(process::parseImagingMode("iq"), process::ImagingMode::Iq);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, process::parseImagingMode("IQ"));
+    QCOMPARE(ultrasound::parseApodisation("rect"), ultrasound::Apodisation::Rectangular);
+    QCOMPARE(ultrasound::parseApodisation("hann"), ultrasound::Apodisation::Hann);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::parseApodisation("tukey"));
+    QCOMPARE(ultrasound::parseImagingMode("rf"), ultrasound::ImagingMode::Rf);
+    QCOMPARE(ultrasound::parseImagingMode("iq"), ultrasound::ImagingMode::Iq);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::parseImagingMode("IQ"));
     acquire::AcquisitionParams acq = test::makePlaneWaveAcquisition(8, 1, 200);
-    QCOMPARE(process::ImagingParams::defaultsFor(acq).mode, process::ImagingMode::Rf);
-    QVERIFY(process::bandpassSamplingNotice(acq).empty());
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+    QCOMPARE(ultrasound::ImagingParams::defaultsFor(acq).mode, ultrasound::ImagingMode::Rf);
+    QVERIFY(ultrasound::bandpassSamplingNotice(acq).empty());
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
     QCOMPARE(imaging.iqBandwidthFor(acq), 0.6);  // the acquisition's
     acq.fractionalBandwidth = 0;
-    QCOMPARE(imaging.iqBandwidthFor(acq), process::kDefaultIqBandwidthRel);
+    QCOMPARE(imaging.iqBandwidthFor(acq), ultrasound::kDefaultIqBandwidthRel);
     imaging.iqBandwidthRel = 0.4;
     QCOMPARE(imaging.iqBandwidthFor(acq), 0.4);
-    imaging.mode = process::ImagingMode::Iq;
+    imaging.mode = ultrasound::ImagingMode::Iq;
     imaging.iqDecimation = 0;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, imaging.validate(acq));
     imaging.iqDecimation = 16;  // 20 MHz / 16 = 1.25 MHz < a 2 MHz band
@@ -306,12 +306,12 @@ class TestIq : public QObject {
     imaging.iqDecimation = 4;
     imaging.validate(acq);
     acq.samplingFrequencyHz = 6e6;
-    QCOMPARE(process::ImagingParams::defaultsFor(acq).mode, process::ImagingMode::Iq);
-    QCOMPARE(process::bandpassSamplingNotice(acq),
+    QCOMPARE(ultrasound::ImagingParams::defaultsFor(acq).mode, ultrasound::ImagingMode::Iq);
+    QCOMPARE(ultrasound::bandpassSamplingNotice(acq),
              std::string("sampled at 6.00 MHz, below 2 x f0 = 10.00 MHz: imaging in I/Q mode"));
     // At fs = f0 (or 2 f0) the negative band's image lands on the carrier: refused, saying why;
     // at 6 MHz it lies 2 MHz away, so a 3 MHz band overlaps it and a 1.5 MHz band does not.
-    process::ImagingParams iq = process::ImagingParams::defaultsFor(acq);
+    ultrasound::ImagingParams iq = ultrasound::ImagingParams::defaultsFor(acq);
     iq.iqBandwidthRel = 0.6;
     try {
       iq.validate(acq);
@@ -326,9 +326,9 @@ class TestIq : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, iq.validate(acq));
     // The I/Q stages check their own parameters even when the imaging mode is RF.
     acq.samplingFrequencyHz = 20e6;
-    process::ImagingParams rfMode = process::ImagingParams::defaultsFor(acq);
+    ultrasound::ImagingParams rfMode = ultrasound::ImagingParams::defaultsFor(acq);
     rfMode.iqDecimation = 0;
-    process::IqDemodulator demodulator;
+    ultrasound::IqDemodulator demodulator;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              demodulator.configure(*cpu_, acq, acquire::SampleType::Int16, rfMode));
   }
@@ -346,8 +346,8 @@ class TestIq : public QObject {
     engine.start();
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().processed >= 5, 20'000);
     QCOMPARE(engine.stats().stages.size(), std::size_t{5});  // upload + 4 RF stages
-    process::ImagingParams imaging = ultrasound::imagingOf(engine);
-    imaging.mode = process::ImagingMode::Iq;
+    ultrasound::ImagingParams imaging = ultrasound::imagingOf(engine);
+    imaging.mode = ultrasound::ImagingMode::Iq;
     ultrasound::setImaging(engine, imaging);
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().stages.size() == 4, 20'000);
     const auto stats = engine.stats();
@@ -359,7 +359,7 @@ class TestIq : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(engine.stats().stages[1].count >= 3, 20'000);
     engine.stop();
     QCOMPARE(engine.state(), pipeline::EngineState::Stopped);
-    QCOMPARE(ultrasound::imagingOf(engine).mode, process::ImagingMode::Iq);
+    QCOMPARE(ultrasound::imagingOf(engine).mode, ultrasound::ImagingMode::Iq);
   }
 };
 

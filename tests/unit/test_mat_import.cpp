@@ -163,8 +163,8 @@ void writeSynthetic(const std::string& path, const Synthetic& p, bool asFloat = 
   writeParams(writer, p, elementsField);
 }
 
-acquire::MatMapping syntheticMapping() {
-  return acquire::MatMapping::parse("order=samples,elements,transmits,frames");
+ultrasound::MatMapping syntheticMapping() {
+  return ultrasound::MatMapping::parse("order=samples,elements,transmits,frames");
 }
 
 }  // namespace
@@ -176,10 +176,10 @@ class TestMatImport : public QObject {
 
   std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
 
-  void expectFailure(const std::string& file, const acquire::MatMapping& mapping,
+  void expectFailure(const std::string& file, const ultrasound::MatMapping& mapping,
                      std::initializer_list<const char*> mentions) {
     try {
-      acquire::importMat(file, mapping);
+      ultrasound::importMat(file, mapping);
       QFAIL("the import succeeded");
     } catch (const acquire::SourceError& e) {
       qInfo("%s", e.what());
@@ -201,15 +201,15 @@ class TestMatImport : public QObject {
       const test::PlainFile file(h5);
       expected = test::readAll<std::int16_t>(file.id, "/rf", H5T_NATIVE_INT16);
     }
-    const acquire::ImportedRecording imported =
-        acquire::importMat(mat, acquire::MatMapping::verasonics());
+    const ultrasound::ImportedRecording imported =
+        ultrasound::importMat(mat, ultrasound::MatMapping::verasonics());
     qInfo("%s", imported.note.c_str());
     QCOMPARE(imported.sampleType, acquire::SampleType::Int16);
     QCOMPARE(imported.frames, std::uint64_t{32});
     QVERIFY(imported.int16Samples == expected);  // every sample, in the same order
 
     auto reference = acquire::openSource(h5);
-    const acquire::AcquisitionParams& want = acquire::requireUltrasound(*reference).params();
+    const acquire::AcquisitionParams& want = ultrasound::requireUltrasound(*reference).params();
     const acquire::AcquisitionParams& got = imported.acq;
     QCOMPARE(got.samples, want.samples);
     QCOMPARE(got.samplingFrequencyHz, want.samplingFrequencyHz);
@@ -225,8 +225,8 @@ class TestMatImport : public QObject {
 
     // Converted, the file replays the same frames.
     const std::string converted = path("disk.h5");
-    store::writeRfRecording(converted, imported);
-    acquire::RfFileSource replay(converted);
+    ultrasound::writeRfRecording(converted, imported);
+    ultrasound::RfFileSource replay(converted);
     QCOMPARE(replay.frameCount(), std::uint64_t{32});
     QCOMPARE(replay.params().fractionalBandwidth, want.fractionalBandwidth);
     std::vector<std::byte> frame(replay.frameBytes());
@@ -247,7 +247,7 @@ class TestMatImport : public QObject {
     QVERIFY(process.waitForFinished(60000));
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
     QVERIFY(QString(process.readAllStandardOutput()).contains("wrote 2 frames"));
-    acquire::RfFileSource replay(out.toStdString());
+    ultrasound::RfFileSource replay(out.toStdString());
     QCOMPARE(replay.params().transmits(), 3);
     QCOMPARE(replay.sampleType(), acquire::SampleType::Int16);
     // A bad mapping is a command-line error (2), a missing variable an import error (1).
@@ -279,7 +279,7 @@ class TestMatImport : public QObject {
     const Synthetic p;
     writeSynthetic(mat, p, asFloat, v73 ? MAT_FT_MAT73 : MAT_FT_MAT5, -1,
                    compressed ? MAT_COMPRESSION_ZLIB : MAT_COMPRESSION_NONE);
-    const acquire::ImportedRecording r = acquire::importMat(mat, syntheticMapping());
+    const ultrasound::ImportedRecording r = ultrasound::importMat(mat, syntheticMapping());
     QCOMPARE(r.frames, std::uint64_t{2});
     QCOMPARE(r.acq.transmits(), 3);
     QCOMPARE(r.acq.elements(), 8);
@@ -297,7 +297,7 @@ class TestMatImport : public QObject {
     QCOMPARE(r.acq.fractionalBandwidth, 0.6);
     QCOMPARE(r.acq.t0S, 1e-6);  // every wave crosses the centre at the delays' origin
     // The same data read as one transmit of 24 "frames" is refused: three angles per frame.
-    expectFailure(mat, acquire::MatMapping::parse("order=samples,elements,frames"),
+    expectFailure(mat, ultrasound::MatMapping::parse("order=samples,elements,frames"),
                   {"RF", "40x8x3x2", "names only 3 dimensions"});
   }
 
@@ -310,7 +310,7 @@ class TestMatImport : public QObject {
     one.firstFiresAtZero = true;
     const std::string mat = path("steered-one.mat");
     writeSynthetic(mat, one);
-    const auto r = acquire::importMat(mat, syntheticMapping());
+    const auto r = ultrasound::importMat(mat, syntheticMapping());
     const double crossing = std::sin(0.2) * 3.5 * one.pitch / one.c;
     QVERIFY2(std::abs(r.acq.t0S - (1e-6 - crossing)) < 1e-15,
              qPrintable(QString("t0 %1 s").arg(r.acq.t0S)));
@@ -326,26 +326,26 @@ class TestMatImport : public QObject {
   void inconsistentImportsNameTheVariable() {
     const std::string mat = path("bad.mat");
     writeSynthetic(mat, Synthetic{}, false, MAT_FT_MAT5, 64);
-    const acquire::MatMapping mapping = syntheticMapping();
+    const ultrasound::MatMapping mapping = syntheticMapping();
     expectFailure(mat, mapping, {"param.Nelements", "64", "RF", "8"});
-    expectFailure(mat, acquire::MatMapping::parse("rf=RFdata", mapping),
+    expectFailure(mat, ultrasound::MatMapping::parse("rf=RFdata", mapping),
                   {"no variable 'RFdata'", "RF, param"});
-    expectFailure(mat, acquire::MatMapping::parse("fs=param.sampling", mapping),
+    expectFailure(mat, ultrasound::MatMapping::parse("fs=param.sampling", mapping),
                   {"param.sampling", "no field 'sampling'", "fs"});
-    expectFailure(mat, acquire::MatMapping::parse("c=param.TXdelay;elements=", mapping),
+    expectFailure(mat, ultrasound::MatMapping::parse("c=param.TXdelay;elements=", mapping),
                   {"param.TXdelay", "expected one number"});
-    expectFailure(mat, acquire::MatMapping::parse("angles=param.c;elements=", mapping),
+    expectFailure(mat, ultrasound::MatMapping::parse("angles=param.c;elements=", mapping),
                   {"1 angle(s)", "transmits dimension of RF has 3"});
     expectFailure(mat,
-                  acquire::MatMapping::parse("order=samples,elements,elements,frames", mapping),
+                  ultrasound::MatMapping::parse("order=samples,elements,elements,frames", mapping),
                   {"'elements' more than once"});
     expectFailure(mat,
-                  acquire::MatMapping::parse("order=samples,channels,transmits,frames", mapping),
+                  ultrasound::MatMapping::parse("order=samples,channels,transmits,frames", mapping),
                   {"'channels'"});
     expectFailure(path("missing.mat"), mapping, {"missing.mat", "no such file"});
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acquire::MatMapping::parse("rf"));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acquire::MatMapping::parse("fs="));
-    QCOMPARE(acquire::MatMapping::parse(mapping.toString()).toString(), mapping.toString());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::MatMapping::parse("rf"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::MatMapping::parse("fs="));
+    QCOMPARE(ultrasound::MatMapping::parse(mapping.toString()).toString(), mapping.toString());
   }
 
   void focusedDelaysAreNotPlaneWaves() {
@@ -361,31 +361,31 @@ class TestMatImport : public QObject {
     writer.addStruct(
         "param", {{"fs", {20e6}}, {"fc", {5e6}}, {"c", {1540}}, {"t0", {0}}, {"pitch", {0.3e-3}}},
         {{"TXdelay", 1, 8, delays}});
-    const acquire::MatMapping mapping =
-        acquire::MatMapping::parse("bandwidth=;elements=;order=samples,elements,frames");
+    const ultrasound::MatMapping mapping =
+        ultrasound::MatMapping::parse("bandwidth=;elements=;order=samples,elements,frames");
     expectFailure(mat, mapping, {"param.TXdelay", "not a plane wave"});
     // An int16 variable of one frame (MATLAB drops the trailing singleton) imports as is.
-    const auto r = acquire::importMat(mat, acquire::MatMapping::parse("angles=0", mapping));
+    const auto r = ultrasound::importMat(mat, ultrasound::MatMapping::parse("angles=0", mapping));
     QCOMPARE(r.frames, std::uint64_t{1});
     QCOMPARE(r.int16Samples.size(), std::size_t{32 * 8});
   }
 
   void badValuesAreRefusedWithTheReason() {
     const Synthetic p;
-    const acquire::MatMapping mapping = syntheticMapping();
+    const ultrasound::MatMapping mapping = syntheticMapping();
     const std::string good = path("literals.mat");
     writeSynthetic(good, p);
     // Numbers typed for the optional fields are used, not taken for absent variables; white
     // space around keys and values is ignored.
-    const auto r = acquire::importMat(
-        good, acquire::MatMapping::parse(" bandwidth = 35 ; elements=8;", mapping));
+    const auto r = ultrasound::importMat(
+        good, ultrasound::MatMapping::parse(" bandwidth = 35 ; elements=8;", mapping));
     QCOMPARE(r.acq.fractionalBandwidth, 0.35);
-    expectFailure(good, acquire::MatMapping::parse("elements=5", mapping),
+    expectFailure(good, ultrasound::MatMapping::parse("elements=5", mapping),
                   {"element count 5", "RF", ": 8"});
-    expectFailure(good, acquire::MatMapping::parse("fs=-20e6", mapping),
+    expectFailure(good, ultrasound::MatMapping::parse("fs=-20e6", mapping),
                   {"sampling frequency", "positive", "-2e+07"});
-    expectFailure(good, acquire::MatMapping::parse("c=nan", mapping), {"sound speed", "nan"});
-    expectFailure(good, acquire::MatMapping::parse("bandwidth=-5", mapping),
+    expectFailure(good, ultrasound::MatMapping::parse("c=nan", mapping), {"sound speed", "nan"});
+    expectFailure(good, ultrasound::MatMapping::parse("bandwidth=-5", mapping),
                   {"bandwidth", "[0, 200]"});
 
     // RF that is not real numeric channel data, named with what it is.
@@ -441,7 +441,7 @@ class TestMatImport : public QObject {
     const std::string mat = path("progress.mat");
     writeSynthetic(mat, Synthetic{});
     std::vector<double> fractions;
-    acquire::importMat(mat, syntheticMapping(), [&](double fraction, const std::string& what) {
+    ultrasound::importMat(mat, syntheticMapping(), [&](double fraction, const std::string& what) {
       QVERIFY(!what.empty());
       fractions.push_back(fraction);
     });
@@ -451,12 +451,12 @@ class TestMatImport : public QObject {
     QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
     struct Abandoned {};
     int calls = 0;
-    QVERIFY_THROWS_EXCEPTION(Abandoned,
-                             acquire::importMat(mat, syntheticMapping(), [&](double, const auto&) {
-                               if (++calls == 3) {
-                                 throw Abandoned{};
-                               }
-                             }));
+    QVERIFY_THROWS_EXCEPTION(
+        Abandoned, ultrasound::importMat(mat, syntheticMapping(), [&](double, const auto&) {
+          if (++calls == 3) {
+            throw Abandoned{};
+          }
+        }));
   }
 
   void matlabFilesAreRecognisedByTheirHeader() {

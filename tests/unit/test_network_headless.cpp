@@ -150,13 +150,14 @@ class TestNetworkHeadless : public QObject {
   void aStreamWithoutItsBandImagesAsItsRecording() {
     // The band measured the same way from the same first frame.
     const std::unique_ptr<acquire::FrameSource> file = acquire::openSource(echoes_.toStdString());
-    const acquire::AcquisitionParams& fileAcq = acquire::asUltrasound(file.get())->params();
+    const acquire::AcquisitionParams& fileAcq = ultrasound::asUltrasound(file.get())->params();
     QVERIFY(fileAcq.bandwidthMeasured);
     {
       const int port = freePort();
       Sender sender(echoes_, port, {"--rate", "0", "--block", "--frames", "1"});
       const std::unique_ptr<acquire::FrameSource> stream = test::openStream(port);
-      const acquire::AcquisitionParams& streamAcq = acquire::asUltrasound(stream.get())->params();
+      const acquire::AcquisitionParams& streamAcq =
+          ultrasound::asUltrasound(stream.get())->params();
       QVERIFY(streamAcq.bandwidthMeasured);
       QCOMPARE(streamAcq.fractionalBandwidth, fileAcq.fractionalBandwidth);
     }

@@ -34,8 +34,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-acquire::NetworkSource& network(acquire::FrameSource& source) {
-  return dynamic_cast<acquire::NetworkSource&>(source);
+ultrasound::NetworkSource& network(acquire::FrameSource& source) {
+  return dynamic_cast<ultrasound::NetworkSource&>(source);
 }
 
 // Frame `index` of the recording, as bytes.

@@ -7,7 +7,7 @@
 
 #include "ultrasound/phantom.hpp"
 
-using namespace cineflow::acquire;
+using namespace cineflow::ultrasound;
 
 namespace {
 

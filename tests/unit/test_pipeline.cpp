@@ -230,7 +230,7 @@ class TestPipeline : public QObject {
     pipeline::Engine engine(*backend_, pipeline::EngineConfig{});
     QVERIFY_THROWS_EXCEPTION(std::logic_error, engine.start());  // no source
     engine.setSource(std::make_unique<test::TaggedSource>());
-    process::ImagingParams negative = smallGrid();
+    ultrasound::ImagingParams negative = smallGrid();
     negative.grid.dx = -1;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ultrasound::setImaging(engine, negative));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pipeline::parseOverflowPolicy("sometimes"));

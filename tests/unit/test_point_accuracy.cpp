@@ -20,7 +20,7 @@ namespace {
 // The worst distance between a point and its image's sub-pixel peak, over the phantom's points,
 // each imaged on its own 0.02 mm grid of +-0.4 mm around it.
 double worstError(compute::Backend& backend, const test::PointPhantom& phantom,
-                  process::ImagingParams imaging) {
+                  ultrasound::ImagingParams imaging) {
   const std::span<const std::byte> raw(reinterpret_cast<const std::byte*>(phantom.rf.data()),
                                        phantom.rf.size() * sizeof(float));
   double worst = 0;
@@ -59,19 +59,19 @@ class TestPointAccuracy : public QObject {
     if (!recorded) {
       const std::span<const std::byte> raw(reinterpret_cast<const std::byte*>(phantom.rf.data()),
                                            phantom.rf.size() * sizeof(float));
-      process::measureBandwidthIfUnknown(phantom.acq, raw, acquire::SampleType::Float32);
+      ultrasound::measureBandwidthIfUnknown(phantom.acq, raw, acquire::SampleType::Float32);
       QVERIFY(phantom.acq.bandwidthMeasured);
     }
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(phantom.acq);
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(phantom.acq);
     qInfo("f0 %.2f MHz, fs %.2f MHz, %d transmits, %d elements, bandwidth %.0f %% (%s)",
           phantom.acq.centerFrequencyHz * 1e-6, phantom.acq.samplingFrequencyHz * 1e-6,
           phantom.acq.transmits(), phantom.acq.elements(), phantom.acq.fractionalBandwidth * 100,
           recorded ? "recorded" : "measured");
 
-    imaging.mode = process::ImagingMode::Iq;
+    imaging.mode = ultrasound::ImagingMode::Iq;
     const double iq = worstError(*backend, phantom, imaging);
-    imaging.mode = process::ImagingMode::Rf;
+    imaging.mode = ultrasound::ImagingMode::Rf;
     const double rf = worstError(*backend, phantom, imaging);
     // Linear interpolation at the recorded rate, for comparison (README, "Accuracy").
     imaging.rfUpsampling = 1;
@@ -79,7 +79,8 @@ class TestPointAccuracy : public QObject {
     qInfo(
         "worst error: I/Q %.4f mm, RF %.4f mm (interpolated x%d), RF at the recorded rate "
         "%.4f mm",
-        iq * 1e3, rf * 1e3, process::ImagingParams{}.rfUpsamplingFor(phantom.acq), rfLinear * 1e3);
+        iq * 1e3, rf * 1e3, ultrasound::ImagingParams{}.rfUpsamplingFor(phantom.acq),
+        rfLinear * 1e3);
     QVERIFY2(iq <= 0.03e-3, qPrintable(QString("I/Q: %1 mm").arg(iq * 1e3)));
     QVERIFY2(rf <= 0.05e-3, qPrintable(QString("RF: %1 mm").arg(rf * 1e3)));
   }
@@ -92,8 +93,8 @@ class TestPointAccuracy : public QObject {
       test::PointPhantom phantom = test::makePointPhantom(seed, 4, true);
       const std::span<const std::byte> raw(reinterpret_cast<const std::byte*>(phantom.rf.data()),
                                            phantom.rf.size() * sizeof(float));
-      const process::EchoBand band =
-          process::measureEchoBand(raw, acquire::SampleType::Float32, phantom.acq);
+      const ultrasound::EchoBand band =
+          ultrasound::measureEchoBand(raw, acquire::SampleType::Float32, phantom.acq);
       QVERIFY(band.found);
       const double f0 = phantom.acq.centerFrequencyHz;
       const double want = phantom.acq.fractionalBandwidth;
@@ -111,8 +112,8 @@ class TestPointAccuracy : public QObject {
     std::fill(phantom.rf.begin(), phantom.rf.end(), 3.0f);  // a constant offset, no echoes
     const std::span<const std::byte> raw(reinterpret_cast<const std::byte*>(phantom.rf.data()),
                                          phantom.rf.size() * sizeof(float));
-    QVERIFY(!process::measureEchoBand(raw, acquire::SampleType::Float32, phantom.acq).found);
-    process::measureBandwidthIfUnknown(phantom.acq, raw, acquire::SampleType::Float32);
+    QVERIFY(!ultrasound::measureEchoBand(raw, acquire::SampleType::Float32, phantom.acq).found);
+    ultrasound::measureBandwidthIfUnknown(phantom.acq, raw, acquire::SampleType::Float32);
     QCOMPARE(phantom.acq.fractionalBandwidth, 0.0);  // the chains keep their defaults
     QVERIFY(!phantom.acq.bandwidthMeasured);
   }

@@ -41,7 +41,7 @@ using test::smallOct;
 namespace {
 
 // Plane-wave channel data of seeded random echoes: 2 transmits x 16 elements x 600 samples.
-class RandomRfSource final : public acquire::UltrasoundSource {
+class RandomRfSource final : public ultrasound::UltrasoundSource {
  public:
   RandomRfSource(acquire::SampleType type, std::uint64_t frames) : type_(type), frames_(frames) {
     params_.samplingFrequencyHz = 20e6;

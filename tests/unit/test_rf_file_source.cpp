@@ -14,6 +14,7 @@
 #include "ultrasound/rf_file_source.hpp"
 
 using namespace cineflow::acquire;
+using namespace cineflow::ultrasound;
 using cineflow::test::RfDefect;
 using cineflow::test::RfFileSpec;
 

@@ -14,6 +14,7 @@
 #include "ultrasound/simulator.hpp"
 
 using namespace cineflow::acquire;
+using namespace cineflow::ultrasound;
 namespace fs = std::filesystem;
 
 namespace {

@@ -15,8 +15,8 @@ class TestSimulatorImaging : public QObject {
  private slots:
   void pointTargetsLandWithinTwoTenthsOfAMillimetre() {
     auto backend = compute::createBackend(compute::BackendRequest::Cpu);
-    acquire::Simulator sim(acquire::SimulatorConfig{});  // default phantom, cached on disk
-    const process::ImagingParams imaging = process::ImagingParams::defaultsFor(sim.params());
+    ultrasound::Simulator sim(ultrasound::SimulatorConfig{});  // default phantom, cached on disk
+    const ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(sim.params());
     const process::ImageGeometry g = imaging.geometry();
     // The slice nearest to the targets' elevation.
     int slice = 0;
@@ -28,7 +28,7 @@ class TestSimulatorImaging : public QObject {
     }
     const std::vector<float> image = test::bmodeOfFrame(*backend, sim, slice, imaging);
     constexpr double kTolerance = 0.2e-3;  // issue #3: within 0.2 mm of the true position
-    for (const acquire::Point3& target : sim.phantom().pointTargets()) {
+    for (const ultrasound::Point3& target : sim.phantom().pointTargets()) {
       const test::Peak peak = test::findPeak(image, g, target.x, target.z, 1.0e-3);
       const double error = std::hypot(peak.xM - target.x, peak.zM - target.z);
       QVERIFY2(error < kTolerance, qPrintable(QString("target (%1, %2) mm peaks at (%3, %4) mm")
@@ -38,7 +38,7 @@ class TestSimulatorImaging : public QObject {
                                                   .arg(peak.zM * 1e3)));
     }
     // Contrast: anechoic cyst well below the speckle around it, hyperechoic well above.
-    const acquire::PhantomConfig& pc = sim.phantom().config();
+    const ultrasound::PhantomConfig& pc = sim.phantom().config();
     const double cyst = test::meanInDisc(image, g, pc.anechoicCyst.centre.x,
                                          pc.anechoicCyst.centre.z, 0.5 * pc.anechoicCyst.radiusM);
     const double bright =

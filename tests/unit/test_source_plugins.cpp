@@ -67,12 +67,12 @@ class TestSourcePlugins : public QObject {
   }
 
   void theSimulatorPluginHandsOverTheSimulatorsFrames() {
-    acquire::PluginSource plugin(acquire::findPlugin("Ultrasound simulator"),
-                                 R"({"seed": 3, "slices": 4})");
-    acquire::SimulatorConfig config;
+    ultrasound::PluginSource plugin(acquire::findPlugin("Ultrasound simulator"),
+                                    R"({"seed": 3, "slices": 4})");
+    ultrasound::SimulatorConfig config;
     config.seed = 3;
     config.slicesPerVolume = 4;
-    acquire::Simulator simulator(config);
+    ultrasound::Simulator simulator(config);
     QCOMPARE(plugin.frameBytes(), simulator.frameBytes());
     QCOMPARE(plugin.frameCount(), std::uint64_t{4});
     QCOMPARE(plugin.params().framesPerVolume, 4);
@@ -89,8 +89,8 @@ class TestSourcePlugins : public QObject {
   }
 
   void theTemplatesTargetEchoesWhereTheGeometrySays() {
-    acquire::PluginSource source(acquire::findPlugin("Template point target"),
-                                 R"({"depth_mm": 25, "frames": 4})");
+    ultrasound::PluginSource source(acquire::findPlugin("Template point target"),
+                                    R"({"depth_mm": 25, "frames": 4})");
     const acquire::AcquisitionParams& acq = source.params();
     QCOMPARE(acq.elements(), 64);
     QCOMPARE(source.frameCount(), std::uint64_t{4});
@@ -116,8 +116,8 @@ class TestSourcePlugins : public QObject {
     pipeline::Engine engine(*backend, config);
     engine.setSource(
         acquire::openSource(R"(plugin:Template point target#{"depth_mm": 25, "frames": 4})"));
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.grid = process::ImagingGrid::parseMillimetres("-6:6:0.1,15:35:0.05");
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-6:6:0.1,15:35:0.05");
     ultrasound::setImaging(engine, imaging);
     std::mutex mutex;
     std::vector<float> first;
@@ -143,7 +143,7 @@ class TestSourcePlugins : public QObject {
   void misbehavingPluginsAreRefusedWithTheirReason() {
     const auto open = [](const char* fault) {
       return [fault] {
-        acquire::PluginSource(std::make_shared<acquire::PluginLibrary>(faulty(fault)), "{}");
+        ultrasound::PluginSource(std::make_shared<acquire::PluginLibrary>(faulty(fault)), "{}");
       };
     };
     const std::pair<const char*, const char*> cases[] = {
@@ -162,13 +162,14 @@ class TestSourcePlugins : public QObject {
         refusal([] { acquire::PluginLibrary("/nonexistent/libx.so"); }).contains("cannot load"));
 
     // A frame of the wrong size, or a read that fails: SourceError naming the plugin and frame.
-    acquire::PluginSource wrongSize(std::make_shared<acquire::PluginLibrary>(faulty("SIZE")), "{}");
+    ultrasound::PluginSource wrongSize(std::make_shared<acquire::PluginLibrary>(faulty("SIZE")),
+                                       "{}");
     std::vector<std::byte> frame(wrongSize.frameBytes());
     acquire::SliceInfo slice;
     QVERIFY(refusal([&] {
               wrongSize.readFrame(0, frame, slice);
             }).contains("'Faulty SIZE': frame 0 has 16382 bytes, the stream's frames have 16384"));
-    acquire::PluginSource good(std::make_shared<acquire::PluginLibrary>(faulty("good")), "{}");
+    ultrasound::PluginSource good(std::make_shared<acquire::PluginLibrary>(faulty("good")), "{}");
     good.readFrame(2, frame, slice);
     std::int16_t first = 0;
     std::memcpy(&first, frame.data(), sizeof first);

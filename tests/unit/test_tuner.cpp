@@ -264,7 +264,8 @@ class TestTuner : public QObject {
     QCOMPARE(stats.variants[1].source, tune::ChoiceSource::Measured);
     QCOMPARE(stats.variants[0].source, tune::ChoiceSource::Measured);
     const std::string measured = stats.variants[0].variant;
-    QCOMPARE(stats.variants[0].entry.variants.size(), process::DasBeamformer().variants().size());
+    QCOMPARE(stats.variants[0].entry.variants.size(),
+             ultrasound::DasBeamformer().variants().size());
     bool shown = false;
     for (const pipeline::StageStats& stage : stats.stages) {
       shown = shown || (stage.name == "beamform" && stage.variant == measured);

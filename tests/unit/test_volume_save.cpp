@@ -220,9 +220,9 @@ class TestVolumeSave : public QObject {
     QFETCH(QString, mode);
     acquire::AcquisitionParams acquisition = someAcquisition();
     acquisition.bandwidthMeasured = true;
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acquisition);
-    imaging.mode = process::parseImagingMode(mode.toStdString());
-    imaging.apodisation = process::Apodisation::Rectangular;
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acquisition);
+    imaging.mode = ultrasound::parseImagingMode(mode.toStdString());
+    imaging.apodisation = ultrasound::Apodisation::Rectangular;
     imaging.fNumber = 1.75;
     imaging.iqDecimation = 2;
     store::VolumeStore store(*cpu_);
@@ -245,7 +245,7 @@ class TestVolumeSave : public QObject {
     QVERIFY(file >= 0);
     std::vector<const char*> integers = {"volume_number", "samples", "frames_per_volume"};
     std::vector<const char*> floats = {"f_number", "fractional_bandwidth"};
-    if (imaging.mode == process::ImagingMode::Rf) {
+    if (imaging.mode == ultrasound::ImagingMode::Rf) {
       integers.insert(integers.end(), {"rf_interpolation", "fir_taps"});
       const auto [low, high] = imaging.rfBandFor(acquisition);
       const std::string band = test::readString(file, "bandpass_percent_of_f0");

@@ -30,7 +30,7 @@ class TestVolumes : public QObject {
     QVERIFY2(qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR"),
              "CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs");
     auto source = acquire::openSource("sim");
-    const auto& acq = acquire::requireUltrasound(*source).params();
+    const auto& acq = ultrasound::requireUltrasound(*source).params();
     const int slices = acq.framesPerVolume;
     QVERIFY(slices > 1);
     pipeline::EngineConfig config;
@@ -38,7 +38,7 @@ class TestVolumes : public QObject {
     config.maxFrames = static_cast<std::uint64_t>(slices);
     pipeline::Engine engine(*cpu_, config);
     // A coarse grid keeps this quick: 0.2 mm pixels over the phantom.
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
     imaging.grid.dx = imaging.grid.dz = 0.2e-3;
     engine.setSource(std::move(source));
     ultrasound::setImaging(engine, imaging);

@@ -12,6 +12,7 @@
 #include "ultrasound/rf_file_source.hpp"
 
 using namespace cineflow::acquire;
+using namespace cineflow::ultrasound;
 
 namespace {
 

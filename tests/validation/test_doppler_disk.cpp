@@ -68,17 +68,17 @@ class TestDopplerDisk : public QObject {
     QCOMPARE(referenceVelocity.size(), pixels);
 
     const acquire::AcquisitionParams acq =
-        acquire::requireUltrasound(*acquire::openSource(path)).params();
+        ultrasound::requireUltrasound(*acquire::openSource(path)).params();
     QCOMPARE(acq.pulseRepetitionFrequencyHz, 10000.0);
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    imaging.mode = process::ImagingMode::ColourDoppler;
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    imaging.mode = ultrasound::ImagingMode::ColourDoppler;
     imaging.grid = disk.grid();
     imaging.fNumber = 1.125;
-    imaging.apodisation = process::Apodisation::Rectangular;
+    imaging.apodisation = ultrasound::Apodisation::Rectangular;
     imaging.iqBandwidthRel = 0.15;
     imaging.doppler.ensemble = 32;
-    imaging.doppler.ensembleMode = process::EnsembleMode::Block;
-    imaging.doppler.wallFilter = process::WallFilter::None;
+    imaging.doppler.ensembleMode = ultrasound::EnsembleMode::Block;
+    imaging.doppler.wallFilter = ultrasound::WallFilter::None;
     const process::ImageGeometry geometry = imaging.imageGeometry(acq);
     QCOMPARE(geometry.layers, process::kFlowImageLayers);
     QVERIFY2(std::abs(geometry.aliasingVelocity - referenceNyquist) < 1e-3 * referenceNyquist,

@@ -43,11 +43,11 @@ class TestField2Points : public QObject {
     config.maxFrames = 1;
     pipeline::Engine engine(*backend, config);
     auto source = acquire::openSource(path);
-    process::ImagingParams imaging =
-        process::ImagingParams::defaultsFor(acquire::requireUltrasound(*source).params());
-    imaging.mode = process::parseImagingMode(mode.toStdString());
+    ultrasound::ImagingParams imaging =
+        ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(*source).params());
+    imaging.mode = ultrasound::parseImagingMode(mode.toStdString());
     // The isolated points lie on the axis at 10.35 to 45.83 mm: a narrow 0.01 mm grid over them.
-    imaging.grid = process::ImagingGrid::parseMillimetres("-0.4:0.4:0.01,9.9:46.3:0.01");
+    imaging.grid = ultrasound::ImagingGrid::parseMillimetres("-0.4:0.4:0.01,9.9:46.3:0.01");
     engine.setSource(std::move(source));
     ultrasound::setImaging(engine, imaging);
     std::vector<float> image;

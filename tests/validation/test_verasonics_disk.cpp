@@ -42,13 +42,13 @@ class TestVerasonicsDisk : public QObject {
     const std::vector<std::uint8_t>& reference = ref.bmode;
 
     const acquire::AcquisitionParams acq =
-        acquire::requireUltrasound(*acquire::openSource(path)).params();
-    process::ImagingParams imaging = process::ImagingParams::defaultsFor(acq);
-    QCOMPARE(imaging.mode, process::ImagingMode::Iq);  // sampled below 2 f0
-    qInfo("%s; I/Q bandwidth %.0f %% of f0", process::bandpassSamplingNotice(acq).c_str(),
+        ultrasound::requireUltrasound(*acquire::openSource(path)).params();
+    ultrasound::ImagingParams imaging = ultrasound::ImagingParams::defaultsFor(acq);
+    QCOMPARE(imaging.mode, ultrasound::ImagingMode::Iq);  // sampled below 2 f0
+    qInfo("%s; I/Q bandwidth %.0f %% of f0", ultrasound::bandpassSamplingNotice(acq).c_str(),
           imaging.iqBandwidthFor(acq) * 100);
     imaging.fNumber = 1.0;
-    imaging.apodisation = process::Apodisation::Rectangular;
+    imaging.apodisation = ultrasound::Apodisation::Rectangular;
     imaging.grid = ref.grid();
     QCOMPARE(imaging.geometry().nx, 251);
     QCOMPARE(imaging.geometry().nz, 251);

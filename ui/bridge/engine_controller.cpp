@@ -89,7 +89,7 @@ QString EngineController::sourceDescription() const {
   return source_ ? QString::fromStdString(source_->describe()) : QString();
 }
 
-process::ImagingParams EngineController::imagingParams() const {
+ultrasound::ImagingParams EngineController::imagingParams() const {
   return ultrasound::imagingOf(*engine_);
 }
 
@@ -102,7 +102,7 @@ bool EngineController::isRunning() const {
 }
 
 void EngineController::open(const QString& spec, bool autoStart,
-                            const acquire::MatMapping& matMapping) {
+                            const ultrasound::MatMapping& matMapping) {
   if (isOpening()) {
     emit errorOccurred(tr("Still opening the previous source; try again when it is open."));
     return;
@@ -232,7 +232,7 @@ QString EngineController::setSettings(
   return {};
 }
 
-QString EngineController::setImagingParams(const process::ImagingParams& params) {
+QString EngineController::setImagingParams(const ultrasound::ImagingParams& params) {
   return setSettings(ultrasound::makeSettings(params));
 }
 

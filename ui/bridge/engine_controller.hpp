@@ -81,7 +81,7 @@ class EngineController : public QObject {
   // The open source's own frame rate (what a frame rate of 0 means); 0 while none is open.
   double sourceFrameRateHz() const;
   // Ultrasound's imaging parameters in effect (or pending, applied at the next frame).
-  process::ImagingParams imagingParams() const;
+  ultrasound::ImagingParams imagingParams() const;
   // The compute device's memory (the backend's figures; the host's for the CPU backend).
   compute::DeviceMemoryInfo memoryInfo() const { return backend_->memoryInfo(); }
 
@@ -90,7 +90,7 @@ class EngineController : public QObject {
   // thread; on success the engine gets the source (stopping it first) and sourceOpened() is
   // emitted, then acquisition starts if `autoStart`. Failures arrive through errorOccurred().
   void open(const QString& spec, bool autoStart = true,
-            const acquire::MatMapping& matMapping = acquire::MatMapping::verasonics());
+            const ultrasound::MatMapping& matMapping = ultrasound::MatMapping::verasonics());
   // Starts acquiring; returns false (and emits errorOccurred) when the engine refuses.
   bool start();
   // Stops acquiring; the last image stays available. Idempotent.
@@ -119,7 +119,7 @@ class EngineController : public QObject {
   // ones stay in effect.
   QString setSettings(std::shared_ptr<const cineflow::modality::ProcessingSettings> settings);
   // setSettings() with ultrasound's imaging parameters.
-  QString setImagingParams(const cineflow::process::ImagingParams& params);
+  QString setImagingParams(const cineflow::ultrasound::ImagingParams& params);
 
  signals:
   void openProgress(double fraction, const QString& what);

@@ -9,7 +9,7 @@
 #include "compute/cpu/parallel_for.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 namespace {
 
 // Input samples filtered together: every phase's outputs for them are summed in a stack block,
@@ -89,4 +89,4 @@ void BandpassKernel::runRows(const Sample* in, float* out) const {
   compute::cpu::parallelFor(rows_, 0, body);
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -7,7 +7,7 @@
 #include "compute/backend.hpp"
 #include "ultrasound/fir_design.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 class BandpassKernel {
  public:
@@ -31,4 +31,4 @@ class BandpassKernel {
   acquire::SampleType sampleType_;
 };
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

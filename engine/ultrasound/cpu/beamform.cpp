@@ -12,7 +12,7 @@
 #include "ultrasound/cpu/beamform_fused.hpp"
 #include "ultrasound/cpu/isa.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 namespace {
 
 // Pixels handled together: the per-pixel receive terms live in stack arrays of this length, so
@@ -212,4 +212,4 @@ void DasKernel::run(const float* rf, float* image) const {
   g_.forEachRow([&](std::size_t r) { row(g_, r, rf, image); });
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -10,7 +10,7 @@
 #include "ultrasound/cpu/das_geometry.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 class DasKernel {
  public:
@@ -37,4 +37,4 @@ class DasKernel {
   std::size_t variant_ = 0;
 };
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

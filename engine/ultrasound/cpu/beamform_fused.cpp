@@ -17,7 +17,7 @@
 #define CINEFLOW_FUSED_ROW 0
 #endif
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 #if CINEFLOW_FUSED_ROW
 namespace {
@@ -162,4 +162,4 @@ void beamformRowFused(const DasGeometry&, std::size_t, const float*, float*) {
 
 #endif
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 DasGeometry::DasGeometry(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
                          double sampleRateHz, std::size_t traceSamples)
@@ -17,7 +17,7 @@ DasGeometry::DasGeometry(const acquire::AcquisitionParams& acq, const ImagingPar
       halfApertureScale(1.0 / (2.0 * imaging.fNumber)),
       rectangular(imaging.apodisation == Apodisation::Rectangular),
       elementX(acq.elementXM) {
-  const ImageGeometry geometry = imaging.geometry();
+  const process::ImageGeometry geometry = imaging.geometry();
   pixelX.resize(static_cast<std::size_t>(geometry.nx));
   for (std::size_t i = 0; i < pixelX.size(); ++i) {
     pixelX[i] = geometry.x0 + static_cast<double>(i) * geometry.dx;
@@ -57,4 +57,4 @@ std::pair<std::size_t, std::size_t> DasGeometry::apertureRun(double xe, double h
   return {begin, end};
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -15,7 +15,7 @@
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/transmit_split.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 // Hann weight 0.5 (1 + cos(pi u)) = cos^2(pi u / 2) for |u| < 1. A Taylor polynomial of cos on
 // [-pi/2, pi/2] (error < 1e-8) instead of std::cos keeps the pixel loop vectorisable; the weight
@@ -86,4 +86,4 @@ void DasGeometry::forEachRow(RowBody rowBody) const {
   compute::cpu::parallelFor(pixelZ.size(), grain, rows);
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

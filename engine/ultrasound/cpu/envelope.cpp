@@ -9,7 +9,7 @@
 
 #include "compute/cpu/parallel_for.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 EnvelopeKernel::EnvelopeKernel(std::size_t nz, std::size_t nx) : nz_(nz), nx_(nx) {
   if (nz > static_cast<std::size_t>(INT_MAX)) {
@@ -21,16 +21,17 @@ EnvelopeKernel::EnvelopeKernel(std::size_t nz, std::size_t nx) : nz_(nz), nx_(nx
   grain_ = (nx + chunks - 1) / chunks;
   scratch_.reserve(chunks);
   for (std::size_t i = 0; i < chunks; ++i) {
-    scratch_.push_back({FftwArray<float>(nz), FftwArray<fftwf_complex>(nz)});
+    scratch_.push_back(
+        {process::cpu::FftwArray<float>(nz), process::cpu::FftwArray<fftwf_complex>(nz)});
   }
   const int n = static_cast<int>(nz);
-  std::lock_guard lock(fftwPlannerMutex());
+  std::lock_guard lock(process::cpu::fftwPlannerMutex());
   // FFTW_ESTIMATE plans without touching the arrays; every scratch array comes from fftwf_malloc
   // and so has the alignment these plans assume in fftwf_execute_dft*(plan, in, out).
-  forward_ = FftwPlan(fftwf_plan_dft_r2c_1d(n, scratch_[0].column.data(),
-                                            scratch_[0].analytic.data(), FFTW_ESTIMATE));
-  inverse_ = FftwPlan(fftwf_plan_dft_1d(n, scratch_[0].analytic.data(), scratch_[0].analytic.data(),
-                                        FFTW_BACKWARD, FFTW_ESTIMATE));
+  forward_ = process::cpu::FftwPlan(fftwf_plan_dft_r2c_1d(
+      n, scratch_[0].column.data(), scratch_[0].analytic.data(), FFTW_ESTIMATE));
+  inverse_ = process::cpu::FftwPlan(fftwf_plan_dft_1d(
+      n, scratch_[0].analytic.data(), scratch_[0].analytic.data(), FFTW_BACKWARD, FFTW_ESTIMATE));
   if (forward_.get() == nullptr || inverse_.get() == nullptr) {
     throw std::runtime_error("envelope: FFTW could not plan a " + std::to_string(nz) +
                              "-point transform");
@@ -135,4 +136,4 @@ void EnvelopeKernel::detectColumn(std::size_t x, const Scratch& scratch, const f
   }
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

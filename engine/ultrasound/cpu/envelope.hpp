@@ -12,7 +12,7 @@
 #include "process/cpu/fftw_handles.hpp"
 #include "ultrasound/hilbert_taps.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 class EnvelopeKernel {
  public:
@@ -35,8 +35,8 @@ class EnvelopeKernel {
 
  private:
   struct Scratch {
-    FftwArray<float> column;            // one depth column, gathered from the [z][x] image
-    FftwArray<fftwf_complex> analytic;  // spectrum, then analytic signal (in place)
+    process::cpu::FftwArray<float> column;  // one depth column, gathered from the [z][x] image
+    process::cpu::FftwArray<fftwf_complex> analytic;  // spectrum, then analytic signal (in place)
   };
   void detectColumn(std::size_t x, const Scratch& scratch, const float* rf, float* envelope) const;
   void runDirect(const float* rf, float* envelope) const;
@@ -45,12 +45,12 @@ class EnvelopeKernel {
   std::size_t nx_;
   std::size_t grain_;  // columns per chunk; chunk begin / grain_ picks the chunk's scratch
   std::vector<Scratch> scratch_;
-  FftwPlan forward_;  // r2c, column -> analytic[0 .. nz/2]
-  FftwPlan inverse_;  // c2c backward, in place on analytic
+  process::cpu::FftwPlan forward_;  // r2c, column -> analytic[0 .. nz/2]
+  process::cpu::FftwPlan inverse_;  // c2c backward, in place on analytic
   std::size_t variant_ = 0;
   HilbertTaps taps_;  // "direct": the kernel's nonzero taps
   // "direct": the analytic signal's imaginary part, [nz][nx]; scratch of every run()
   mutable std::vector<float> quadrature_;
 };
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

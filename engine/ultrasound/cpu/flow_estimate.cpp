@@ -4,7 +4,7 @@
 
 #include "compute/cpu/parallel_for.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 namespace {
 // Box pixels per parallelFor chunk: large enough that a chunk's scratch set-up is negligible.
 constexpr std::size_t kGrain = 256;
@@ -66,4 +66,4 @@ void enqueueSvdBasis(compute::Stream& stream, const FlowLaunch& flow, int rank, 
   });
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

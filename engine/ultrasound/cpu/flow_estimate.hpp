@@ -6,7 +6,7 @@
 #include "compute/backend.hpp"
 #include "ultrasound/flow_launch.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 // The autocorrelation of every box pixel, then its averaged estimate. The host task reads
 // `launch` when it runs: it must stay unchanged until the stream has passed it.
@@ -17,4 +17,4 @@ std::size_t svdWorkDoubles(int n);
 void enqueueSvdBasis(compute::Stream& stream, const FlowLaunch& launch, int rank,
                      double* correlation, double* work, float* basis);
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -9,7 +9,7 @@
 #include "compute/cpu/parallel_for.hpp"
 #include "ultrasound/cpu/isa.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 namespace {
 
 // Pixels handled together: their sums and per-pixel terms live in stack arrays of this length.
@@ -213,4 +213,4 @@ void IqDasKernel::selectVariant(std::size_t index) {
   variant_ = index;
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -11,7 +11,7 @@
 #include "ultrasound/cpu/isa.hpp"
 #include "ultrasound/imaging_params.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 class IqDasKernel {
  public:
@@ -34,4 +34,4 @@ class IqDasKernel {
   std::size_t variant_ = 0;
 };
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

@@ -6,7 +6,7 @@
 
 #include "compute/cpu/parallel_for.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 IqDemodulateKernel::IqDemodulateKernel(std::vector<float> taps, std::vector<float> phasors,
                                        IqDemodulateShape shape, acquire::SampleType sampleType)
@@ -57,4 +57,4 @@ void IqDemodulateKernel::runRows(const Sample* raw, float* iq) const {
   compute::cpu::parallelFor(shape_.rows, 0, body);
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

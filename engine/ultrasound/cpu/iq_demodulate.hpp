@@ -7,7 +7,7 @@
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 struct IqDemodulateShape {
   std::size_t rows;        // transmits * elements
@@ -37,4 +37,4 @@ class IqDemodulateKernel {
   acquire::SampleType sampleType_;
 };
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

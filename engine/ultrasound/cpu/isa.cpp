@@ -2,7 +2,7 @@
 
 #include "base/enum_names.hpp"
 
-namespace cineflow::process::cpu {
+namespace cineflow::ultrasound::cpu {
 
 const char* toString(Isa isa) noexcept {
   static constexpr base::Named<Isa> kNames[] = {
@@ -37,4 +37,4 @@ std::vector<std::string> isaVariantNames() {
   return names;
 }
 
-}  // namespace cineflow::process::cpu
+}  // namespace cineflow::ultrasound::cpu

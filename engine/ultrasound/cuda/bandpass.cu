@@ -9,7 +9,7 @@
 #include "compute/cuda/cuda_stream.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 constexpr int kThreads = 256;
@@ -111,4 +111,4 @@ void BandpassKernel::enqueue(compute::Stream& stream, const std::byte* raw, floa
   compute::cuda::checkLaunch("bandpassKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

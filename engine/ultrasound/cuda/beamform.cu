@@ -15,7 +15,7 @@
 #include "ultrasound/cuda/das_device.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 // Enough threads to fill the device several times over (132 SMs x 2048 threads on an H100).
@@ -149,4 +149,4 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   compute::cuda::checkLaunch("dasKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

@@ -9,7 +9,7 @@
 #include "process/cuda/device_code.hpp"
 #include "ultrasound/das_params.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 
 // The elements [first, last] that may lie within the receive aperture of a pixel at lateral x:
 // all of them, or on a uniform array only those near it (each still checked against the aperture).
@@ -19,15 +19,16 @@ CINEFLOW_HD inline void apertureElements(const DasParams& p, float x, float half
   last = p.elements - 1;
   if (p.elementPitch > 0) {
     const float firstX = static_cast<float>(p.elementX[0]);
-    first = maxInt(0, static_cast<int>(ceilf((x - halfAperture - firstX) / p.elementPitch)) - 1);
-    last = minInt(p.elements - 1,
-                  static_cast<int>(floorf((x + halfAperture - firstX) / p.elementPitch)) + 1);
+    first = process::cuda::maxInt(
+        0, static_cast<int>(ceilf((x - halfAperture - firstX) / p.elementPitch)) - 1);
+    last = process::cuda::minInt(
+        p.elements - 1, static_cast<int>(floorf((x + halfAperture - firstX) / p.elementPitch)) + 1);
   }
 }
 
 // The receive weight at u = (x - x_e) / halfAperture, |u| < 1 (ImagingParams::apodisation).
 CINEFLOW_HD inline float receiveWeight(const DasParams& p, float u) {
-  return p.rectangular ? 1.0f : 0.5f * (1.0f + cosPi(u));
+  return p.rectangular ? 1.0f : 0.5f * (1.0f + process::cuda::cosPi(u));
 }
 
 // A pixel of the delay-and-sum: its position, its receive aperture and the elements that may lie
@@ -43,8 +44,8 @@ struct DasPixel {
 
 CINEFLOW_HD inline DasPixel dasPixel(const DasParams& p, int ix, int iz) {
   DasPixel px;
-  px.x = addProduct(p.x0, ix, p.dx);
-  px.z = addProduct(p.z0, iz, p.dz);
+  px.x = process::cuda::addProduct(p.x0, ix, p.dx);
+  px.z = process::cuda::addProduct(p.z0, iz, p.dz);
   px.halfAperture = px.z * p.halfApertureScale;
   const float halfApertureF = static_cast<float>(px.halfAperture);
   apertureElements(p, static_cast<float>(px.x), halfApertureF, px.first, px.last);
@@ -74,11 +75,11 @@ CINEFLOW_HD inline float rfDasAccumulate(const float* rf, const DasParams& p, co
   for (int t = 0; t < p.transmits; ++t) {
     const double s = fma(px.z, p.cosSamples[t], fma(px.x, p.sinSamples[t], receive));
     if (s >= 0.0 && s <= lastSample) {
-      const int i = minInt(static_cast<int>(s), p.samples - 2);
+      const int i = process::cuda::minInt(static_cast<int>(s), p.samples - 2);
       const float frac = static_cast<float>(s - static_cast<double>(i));
       const float* samples = row + t * transmitStride;
-      const float a = loadReadOnly(samples + i);
-      const float b = loadReadOnly(samples + i + 1);
+      const float a = process::cuda::loadReadOnly(samples + i);
+      const float b = process::cuda::loadReadOnly(samples + i + 1);
       partial += fmaf(frac, b - a, a);
     }
   }
@@ -110,19 +111,19 @@ CINEFLOW_HD inline float rfDasAccumulateSplit(const float* rf, const DasParams& 
   float partial = 0.0f;
   for (int t = 0; t < p.transmits; ++t) {
     const std::size_t at = static_cast<std::size_t>(t) * p.nz + iz;
-    const int base = loadReadOnly(splitBase + at);
-    const float s =
-        fmaf(x, static_cast<float>(p.sinSamples[t]), excess) + loadReadOnly(splitOffset + at);
+    const int base = process::cuda::loadReadOnly(splitBase + at);
+    const float s = fmaf(x, static_cast<float>(p.sinSamples[t]), excess) +
+                    process::cuda::loadReadOnly(splitOffset + at);
     // Inside the trace when base + s lies within [0, samples - 1].
     const float low = static_cast<float>(-base);
     const float high = static_cast<float>(p.samples - 1 - base);
     if (s >= low && s <= high) {
       const float whole = floorf(s);
-      const int i = minInt(static_cast<int>(whole) + base, p.samples - 2);
+      const int i = process::cuda::minInt(static_cast<int>(whole) + base, p.samples - 2);
       const float frac = s - static_cast<float>(i - base);
       const float* samples = row + t * transmitStride;
-      const float a = loadReadOnly(samples + i);
-      const float b = loadReadOnly(samples + i + 1);
+      const float a = process::cuda::loadReadOnly(samples + i);
+      const float b = process::cuda::loadReadOnly(samples + i + 1);
       partial += fmaf(frac, b - a, a);
     }
   }
@@ -135,14 +136,14 @@ template <class Sample>
 CINEFLOW_HD inline float2 demodulateSample(const Sample* in, const float* taps, int tapCount,
                                            const float2* phasors, int samples, int centre) {
   const int half = (tapCount - 1) / 2;
-  const int first = maxInt(0, half - centre);
-  const int last = minInt(tapCount, samples - centre + half);
+  const int first = process::cuda::maxInt(0, half - centre);
+  const int last = process::cuda::minInt(tapCount, samples - centre + half);
   float re = 0.0f;
   float im = 0.0f;
   for (int j = first; j < last; ++j) {
     const int m = centre + j - half;
-    const float v = loadReadOnly(taps + j) * static_cast<float>(in[m]);
-    const float2 phasor = loadReadOnly(phasors + m);
+    const float v = process::cuda::loadReadOnly(taps + j) * static_cast<float>(in[m]);
+    const float2 phasor = process::cuda::loadReadOnly(phasors + m);
     re = fmaf(v, phasor.x, re);
     im = fmaf(v, phasor.y, im);
   }
@@ -175,17 +176,17 @@ CINEFLOW_HD inline float2 iqDasSum(const float2* iq, double cyclesPerSample, con
       if (!(s >= 0.0 && s <= lastSample)) {
         continue;
       }
-      const int k = minInt(static_cast<int>(s), p.samples - 2);
+      const int k = process::cuda::minInt(static_cast<int>(s), p.samples - 2);
       const float fraction = static_cast<float>(s - static_cast<double>(k));
-      const float2 a = loadReadOnly(trace + t * transmitStride + k);
-      const float2 b = loadReadOnly(trace + t * transmitStride + k + 1);
+      const float2 a = process::cuda::loadReadOnly(trace + t * transmitStride + k);
+      const float2 b = process::cuda::loadReadOnly(trace + t * transmitStride + k + 1);
       const float re = fmaf(fraction, b.x - a.x, a.x);
       const float im = fmaf(fraction, b.y - a.y, a.y);
       // The carrier's phase over the path, reduced to one turn in double before sin / cos.
       const double cycles = path * cyclesPerSample;
       const float turn = static_cast<float>(cycles - floor(cycles));
       float sine, cosine;
-      sinCosPi(2.0f * turn, &sine, &cosine);
+      process::cuda::sinCosPi(2.0f * turn, &sine, &cosine);
       partialRe += re * cosine - im * sine;
       partialIm += re * sine + im * cosine;
     }
@@ -203,4 +204,4 @@ CINEFLOW_HD inline float iqDasPixel(const float2* iq, double cyclesPerSample, co
   return hypotf(sum.x, sum.y);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

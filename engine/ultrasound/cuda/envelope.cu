@@ -13,7 +13,7 @@
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 #include "ultrasound/hilbert_taps.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 using compute::cuda::checkCufft;
@@ -145,4 +145,4 @@ void EnvelopeKernel::enqueue(compute::Stream& stream, const float* rf, float* en
   compute::cuda::checkLaunch("magnitudeKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

@@ -7,7 +7,7 @@
 #include "compute/cuda/cuda_stream.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 constexpr int kThreads = 128;
@@ -107,4 +107,4 @@ void enqueueSvdBasis(compute::Stream& stream, const FlowLaunch& launch, int rank
   compute::cuda::checkLaunch("svdBasisKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

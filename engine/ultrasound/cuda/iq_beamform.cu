@@ -11,7 +11,7 @@
 #include "ultrasound/cuda/das_device.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 // The launch variants (IqDasKernel::variantNames): threads per block; 256 is the default.
@@ -84,4 +84,4 @@ void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envel
   compute::cuda::checkLaunch("iqDasKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

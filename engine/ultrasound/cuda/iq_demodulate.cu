@@ -9,7 +9,7 @@
 #include "ultrasound/cuda/das_device.hpp"
 #include "ultrasound/cuda/ultrasound_kernels.hpp"
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 namespace {
 
 constexpr int kBlockThreads = 256;
@@ -76,4 +76,4 @@ void IqDemodulateKernel::enqueue(compute::Stream& stream, const std::byte* raw, 
   compute::cuda::checkLaunch("iqDemodulateKernel", s);
 }
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

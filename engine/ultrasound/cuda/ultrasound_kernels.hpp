@@ -22,7 +22,7 @@ namespace cineflow::compute::cuda {
 class CufftPlan;
 }
 
-namespace cineflow::process::cuda {
+namespace cineflow::ultrasound::cuda {
 
 class BandpassKernel {
  public:
@@ -123,4 +123,4 @@ void enqueueFlowEstimate(compute::Stream& stream, const FlowLaunch& launch);
 void enqueueSvdBasis(compute::Stream& stream, const FlowLaunch& launch, int rank,
                      double* correlation, double* work, float* basis);
 
-}  // namespace cineflow::process::cuda
+}  // namespace cineflow::ultrasound::cuda

@@ -24,17 +24,17 @@ const QString kErrorStyle = QStringLiteral("color: #ff7070;");
 QSpinBox* oddBox(QWidget* parent, const QString& name) {
   auto* box = new QSpinBox(parent);
   box->setObjectName(name);
-  box->setRange(1, process::kMaxAveraging);
+  box->setRange(1, ultrasound::kMaxAveraging);
   box->setSingleStep(2);
   box->setKeyboardTracking(false);
   return box;
 }
 
-FlowMap mapFor(process::ImagingMode mode) {
+FlowMap mapFor(ultrasound::ImagingMode mode) {
   switch (mode) {
-    case process::ImagingMode::ColourDoppler:
+    case ultrasound::ImagingMode::ColourDoppler:
       return FlowMap::Velocity;
-    case process::ImagingMode::PowerDoppler:
+    case ultrasound::ImagingMode::PowerDoppler:
       return FlowMap::Power;
     default:
       return FlowMap::Off;
@@ -55,23 +55,24 @@ DopplerPanel::DopplerPanel(EngineController& controller, QWidget* parent)
 
   ensemble_ = new QSpinBox(this);
   ensemble_->setObjectName(QStringLiteral("ensembleBox"));
-  ensemble_->setRange(process::kMinEnsemble, process::kMaxEnsemble);
+  ensemble_->setRange(ultrasound::kMinEnsemble, ultrasound::kMaxEnsemble);
   ensemble_->setKeyboardTracking(false);
   ensemble_->setSuffix(tr(" frames"));
   ensemble_->setToolTip(tr("Frames per estimate (the packet size). Applied live."));
   connect(ensemble_, &QSpinBox::valueChanged, this,
-          [this](int n) { applyChange([n](process::DopplerParams& d) { d.ensemble = n; }); });
+          [this](int n) { applyChange([n](ultrasound::DopplerParams& d) { d.ensemble = n; }); });
   ensembleMode_ = new QComboBox(this);
   ensembleMode_->setObjectName(QStringLiteral("ensembleModeBox"));
-  ensembleMode_->addItem(tr("sliding"), static_cast<int>(process::EnsembleMode::Sliding));
-  ensembleMode_->addItem(tr("block"), static_cast<int>(process::EnsembleMode::Block));
+  ensembleMode_->addItem(tr("sliding"), static_cast<int>(ultrasound::EnsembleMode::Sliding));
+  ensembleMode_->addItem(tr("block"), static_cast<int>(ultrasound::EnsembleMode::Block));
   ensembleMode_->setToolTip(
       tr("Sliding: an estimate at every frame from the last N. Block: one "
          "every N frames (a packet acquisition)."));
   connect(ensembleMode_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (index >= 0) {
-      const auto mode = static_cast<process::EnsembleMode>(ensembleMode_->itemData(index).toInt());
-      applyChange([mode](process::DopplerParams& d) { d.ensembleMode = mode; });
+      const auto mode =
+          static_cast<ultrasound::EnsembleMode>(ensembleMode_->itemData(index).toInt());
+      applyChange([mode](ultrasound::DopplerParams& d) { d.ensembleMode = mode; });
     }
   });
   auto* ensembleRow = new QHBoxLayout;
@@ -81,18 +82,18 @@ DopplerPanel::DopplerPanel(EngineController& controller, QWidget* parent)
 
   wallFilter_ = new QComboBox(this);
   wallFilter_->setObjectName(QStringLiteral("wallFilterBox"));
-  wallFilter_->addItem(tr("none"), static_cast<int>(process::WallFilter::None));
+  wallFilter_->addItem(tr("none"), static_cast<int>(ultrasound::WallFilter::None));
   wallFilter_->addItem(tr("polynomial regression"),
-                       static_cast<int>(process::WallFilter::Regression));
-  wallFilter_->addItem(tr("IIR high-pass"), static_cast<int>(process::WallFilter::Iir));
-  wallFilter_->addItem(tr("SVD"), static_cast<int>(process::WallFilter::Svd));
+                       static_cast<int>(ultrasound::WallFilter::Regression));
+  wallFilter_->addItem(tr("IIR high-pass"), static_cast<int>(ultrasound::WallFilter::Iir));
+  wallFilter_->addItem(tr("SVD"), static_cast<int>(ultrasound::WallFilter::Svd));
   wallFilter_->setToolTip(
       tr("The clutter (wall) filter that removes the tissue's slow echoes "
          "before the velocity is estimated. Applied live."));
   connect(wallFilter_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (index >= 0) {
-      const auto filter = static_cast<process::WallFilter>(wallFilter_->itemData(index).toInt());
-      applyChange([filter](process::DopplerParams& d) { d.wallFilter = filter; });
+      const auto filter = static_cast<ultrasound::WallFilter>(wallFilter_->itemData(index).toInt());
+      applyChange([filter](ultrasound::DopplerParams& d) { d.wallFilter = filter; });
     }
   });
   layout->addRow(tr("Wall filter"), wallFilter_);
@@ -101,18 +102,18 @@ DopplerPanel::DopplerPanel(EngineController& controller, QWidget* parent)
   wallParameter_->setKeyboardTracking(false);
   wallParameterLabel_ = new QLabel(this);
   connect(wallParameter_, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-    applyChange([value](process::DopplerParams& d) {
+    applyChange([value](ultrasound::DopplerParams& d) {
       switch (d.wallFilter) {
-        case process::WallFilter::Regression:
+        case ultrasound::WallFilter::Regression:
           d.regressionOrder = static_cast<int>(std::lround(value));
           break;
-        case process::WallFilter::Iir:
+        case ultrasound::WallFilter::Iir:
           d.iirCutoff = value;
           break;
-        case process::WallFilter::Svd:
+        case ultrasound::WallFilter::Svd:
           d.svdRank = static_cast<int>(std::lround(value));
           break;
-        case process::WallFilter::None:
+        case ultrasound::WallFilter::None:
           break;
       }
     });
@@ -125,7 +126,7 @@ DopplerPanel::DopplerPanel(EngineController& controller, QWidget* parent)
   averageZ_->setToolTip(tr("... and this many in depth (odd; 1: none)"));
   const auto applyAveraging = [this] {
     const int x = averageX_->value(), z = averageZ_->value();
-    applyChange([x, z](process::DopplerParams& d) {
+    applyChange([x, z](ultrasound::DopplerParams& d) {
       d.averageX = x;
       d.averageZ = z;
     });
@@ -206,7 +207,7 @@ QString DopplerPanel::errorText() const {
 
 void DopplerPanel::load() {
   const acquire::AcquisitionParams* acq = ultrasound::acquisitionOf(controller_.engine());
-  const process::ImagingParams params = controller_.imagingParams();
+  const ultrasound::ImagingParams params = controller_.imagingParams();
   const FlowMap map = acq != nullptr ? mapFor(params.mode) : FlowMap::Off;
   setVisible(map != FlowMap::Off);
   if (map != map_) {
@@ -216,7 +217,7 @@ void DopplerPanel::load() {
   if (acq == nullptr) {
     return;
   }
-  const process::DopplerParams& d = params.doppler;
+  const ultrasound::DopplerParams& d = params.doppler;
   loading_ = true;
   const double prf = d.prfFor(*acq);
   prf_->setText(prf > 0 ? tr("PRF %1 kHz: velocities alias beyond ±%2 m/s (c PRF / 4 f0)")
@@ -239,21 +240,21 @@ void DopplerPanel::load() {
   loading_ = false;
 }
 
-void DopplerPanel::updateWallParameter(process::WallFilter filter,
-                                       const process::DopplerParams& d) {
-  const bool has = filter != process::WallFilter::None;
+void DopplerPanel::updateWallParameter(ultrasound::WallFilter filter,
+                                       const ultrasound::DopplerParams& d) {
+  const bool has = filter != ultrasound::WallFilter::None;
   wallParameter_->setVisible(has);
   wallParameterLabel_->setVisible(has);
   switch (filter) {
-    case process::WallFilter::Regression:
+    case ultrasound::WallFilter::Regression:
       wallParameterLabel_->setText(tr("Order"));
       wallParameter_->setDecimals(0);
-      wallParameter_->setRange(0, process::kMaxRegressionOrder);
+      wallParameter_->setRange(0, ultrasound::kMaxRegressionOrder);
       wallParameter_->setSingleStep(1);
       wallParameter_->setSuffix({});
       wallParameter_->setValue(d.regressionOrder);
       break;
-    case process::WallFilter::Iir:
+    case ultrasound::WallFilter::Iir:
       wallParameterLabel_->setText(tr("Cut-off"));
       wallParameter_->setDecimals(3);
       wallParameter_->setRange(0.001, 0.499);
@@ -261,7 +262,7 @@ void DopplerPanel::updateWallParameter(process::WallFilter filter,
       wallParameter_->setSuffix(tr(" x PRF"));
       wallParameter_->setValue(d.iirCutoff);
       break;
-    case process::WallFilter::Svd:
+    case ultrasound::WallFilter::Svd:
       wallParameterLabel_->setText(tr("Rank removed"));
       wallParameter_->setDecimals(0);
       wallParameter_->setRange(1, std::max(1, d.ensemble - 2));
@@ -269,13 +270,13 @@ void DopplerPanel::updateWallParameter(process::WallFilter filter,
       wallParameter_->setSuffix({});
       wallParameter_->setValue(d.svdRank);
       break;
-    case process::WallFilter::None:
+    case ultrasound::WallFilter::None:
       break;
   }
 }
 
 void DopplerPanel::setColourBox(const process::ColourBox& box) {
-  applyChange([box](process::DopplerParams& d) { d.box = box; });
+  applyChange([box](ultrasound::DopplerParams& d) { d.box = box; });
 }
 
 void DopplerPanel::setFlowLook(const FlowLook& look) {
@@ -290,7 +291,7 @@ void DopplerPanel::applyChange(Change change) {
   if (loading_) {
     return;
   }
-  process::ImagingParams params = controller_.imagingParams();
+  ultrasound::ImagingParams params = controller_.imagingParams();
   change(params.doppler);
   const QString error = controller_.setImagingParams(params);
   error_->setText(error.isEmpty() ? QString() : tr("Not applied: %1").arg(error));

@@ -57,7 +57,7 @@ class DopplerPanel : public QGroupBox {
  private:
   template <class Change>
   void applyChange(Change change);
-  void updateWallParameter(process::WallFilter filter, const process::DopplerParams& params);
+  void updateWallParameter(ultrasound::WallFilter filter, const ultrasound::DopplerParams& params);
   void emitLook();
 
   EngineController& controller_;

@@ -64,10 +64,10 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
 
   mode_ = new QComboBox(this);
   mode_->setObjectName(QStringLiteral("modeBox"));
-  mode_->addItem(tr("RF"), static_cast<int>(process::ImagingMode::Rf));
-  mode_->addItem(tr("I/Q"), static_cast<int>(process::ImagingMode::Iq));
-  mode_->addItem(tr("Colour Doppler"), static_cast<int>(process::ImagingMode::ColourDoppler));
-  mode_->addItem(tr("Power Doppler"), static_cast<int>(process::ImagingMode::PowerDoppler));
+  mode_->addItem(tr("RF"), static_cast<int>(ultrasound::ImagingMode::Rf));
+  mode_->addItem(tr("I/Q"), static_cast<int>(ultrasound::ImagingMode::Iq));
+  mode_->addItem(tr("Colour Doppler"), static_cast<int>(ultrasound::ImagingMode::ColourDoppler));
+  mode_->addItem(tr("Power Doppler"), static_cast<int>(ultrasound::ImagingMode::PowerDoppler));
   mode_->setToolTip(
       tr("RF: bandpass, delay-and-sum on RF, Hilbert envelope. I/Q: demodulation, delay-and-sum "
          "on I/Q with phase rotation, |IQ| (needed for RF sampled below 2 x f0). Colour and "
@@ -77,8 +77,8 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
     if (index < 0) {
       return;
     }
-    const auto mode = static_cast<process::ImagingMode>(mode_->itemData(index).toInt());
-    applyChange([mode](process::ImagingParams& p) { p.mode = mode; });
+    const auto mode = static_cast<ultrasound::ImagingMode>(mode_->itemData(index).toInt());
+    applyChange([mode](ultrasound::ImagingParams& p) { p.mode = mode; });
   });
   layout->addRow(tr("Mode"), mode_);
   modeNote_ = new QLabel(this);
@@ -98,7 +98,7 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
          "the carrier). The lowest value takes the recording's own bandwidth, or the band "
          "measured from its echoes when it states none. Applied live."));
   connect(iqBandwidth_, &QDoubleSpinBox::valueChanged, this, [this](double percent) {
-    applyChange([percent](process::ImagingParams& p) { p.iqBandwidthRel = percent / kPercent; });
+    applyChange([percent](ultrasound::ImagingParams& p) { p.iqBandwidthRel = percent / kPercent; });
   });
   layout->addRow(tr("I/Q bandwidth"), iqBandwidth_);
 
@@ -110,7 +110,7 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
       tr("I/Q mode: keep every Nth demodulated sample (the rate must stay above the bandwidth). "
          "Applied live."));
   connect(iqDecimation_, &QSpinBox::valueChanged, this, [this](int decimation) {
-    applyChange([decimation](process::ImagingParams& p) { p.iqDecimation = decimation; });
+    applyChange([decimation](ultrasound::ImagingParams& p) { p.iqDecimation = decimation; });
   });
   layout->addRow(tr("I/Q decimation"), iqDecimation_);
 
@@ -121,14 +121,14 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
   fNumber_->setSingleStep(0.1);
   fNumber_->setToolTip(tr("Receive aperture = depth / f-number (applied live)"));
   connect(fNumber_, &QDoubleSpinBox::valueChanged, this, [this](double fNumber) {
-    applyChange([fNumber](process::ImagingParams& p) { p.fNumber = fNumber; });
+    applyChange([fNumber](ultrasound::ImagingParams& p) { p.fNumber = fNumber; });
   });
   layout->addRow(tr("f-number"), fNumber_);
 
   apodisation_ = new QComboBox(this);
   apodisation_->setObjectName(QStringLiteral("apodisationBox"));
-  apodisation_->addItem(tr("Hann"), static_cast<int>(process::Apodisation::Hann));
-  apodisation_->addItem(tr("Rectangular"), static_cast<int>(process::Apodisation::Rectangular));
+  apodisation_->addItem(tr("Hann"), static_cast<int>(ultrasound::Apodisation::Hann));
+  apodisation_->addItem(tr("Rectangular"), static_cast<int>(ultrasound::Apodisation::Rectangular));
   apodisation_->setToolTip(
       tr("Receive weights over the aperture: Hann (lower side lobes) or rectangular (uniform, "
          "as PyMUST). Applied live."));
@@ -137,8 +137,8 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
       return;
     }
     const auto apodisation =
-        static_cast<process::Apodisation>(apodisation_->itemData(index).toInt());
-    applyChange([apodisation](process::ImagingParams& p) { p.apodisation = apodisation; });
+        static_cast<ultrasound::Apodisation>(apodisation_->itemData(index).toInt());
+    applyChange([apodisation](ultrasound::ImagingParams& p) { p.apodisation = apodisation; });
   });
   layout->addRow(tr("Apodisation"), apodisation_);
 
@@ -213,14 +213,14 @@ void ImagingPanel::load() {
   const acquire::AcquisitionParams* acq = ultrasound::acquisitionOf(controller_.engine());
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
-      acq != nullptr ? QString::fromStdString(process::bandpassSamplingNotice(*acq)) : QString();
+      acq != nullptr ? QString::fromStdString(ultrasound::bandpassSamplingNotice(*acq)) : QString();
   if (auto* model = qobject_cast<QStandardItemModel*>(mode_->model())) {
-    model->item(mode_->findData(static_cast<int>(process::ImagingMode::Rf)))
+    model->item(mode_->findData(static_cast<int>(ultrasound::ImagingMode::Rf)))
         ->setEnabled(note.isEmpty());
   }
   const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
   const double ownPercent =
-      (fromFile ? acq->fractionalBandwidth : process::kDefaultIqBandwidthRel) * kPercent;
+      (fromFile ? acq->fractionalBandwidth : ultrasound::kDefaultIqBandwidthRel) * kPercent;
   const QString own = !fromFile                ? tr("default (%1 %)")
                       : acq->bandwidthMeasured ? tr("measured (%1 %)")
                                                : tr("recording's (%1 %)");
@@ -232,7 +232,7 @@ void ImagingPanel::load() {
 }
 
 void ImagingPanel::loadLiveControls() {
-  const process::ImagingParams params = controller_.imagingParams();
+  const ultrasound::ImagingParams params = controller_.imagingParams();
   loading_ = true;
   mode_->setCurrentIndex(mode_->findData(static_cast<int>(params.mode)));
   updateIqControls(params.mode);
@@ -251,7 +251,7 @@ void ImagingPanel::updateModeNote() {
     return;
   }
   QStringList notes;
-  if (const std::string sampling = process::bandpassSamplingNotice(*acq); !sampling.empty()) {
+  if (const std::string sampling = ultrasound::bandpassSamplingNotice(*acq); !sampling.empty()) {
     notes << tr("The RF is %1.").arg(QString::fromStdString(sampling));
   }
   // A depth step too coarse for RF mode aliases the echoes: said, not refused (the operator may
@@ -267,7 +267,7 @@ void ImagingPanel::updateModeNote() {
 }
 
 void ImagingPanel::loadGrid() {
-  const process::ImagingGrid grid = controller_.imagingParams().grid;
+  const ultrasound::ImagingGrid grid = controller_.imagingParams().grid;
   depthStart_->setValue(grid.z0 * kMmPerM);
   depthEnd_->setValue(grid.z1 * kMmPerM);
   depthStep_->setValue(grid.dz * kMmPerM);
@@ -281,7 +281,7 @@ void ImagingPanel::applyChange(Change change) {
   if (loading_) {
     return;
   }
-  process::ImagingParams params = controller_.imagingParams();
+  ultrasound::ImagingParams params = controller_.imagingParams();
   change(params);
   const QString error = controller_.setImagingParams(params);
   // The controls show what is in effect: a refused value goes back, with the reason.
@@ -306,8 +306,8 @@ void ImagingPanel::keyPressEvent(QKeyEvent* event) {
 }
 
 void ImagingPanel::applyGrid() {
-  process::ImagingParams params = controller_.imagingParams();
-  process::ImagingGrid& g = params.grid;
+  ultrasound::ImagingParams params = controller_.imagingParams();
+  ultrasound::ImagingGrid& g = params.grid;
   g.z0 = metresFrom(*depthStart_, g.z0);
   g.z1 = metresFrom(*depthEnd_, g.z1);
   g.dz = metresFrom(*depthStep_, g.dz);
@@ -328,8 +328,8 @@ void ImagingPanel::showImagingResult(const QString& error) {
   imagingError_->setVisible(!error.isEmpty());
 }
 
-void ImagingPanel::updateIqControls(process::ImagingMode mode) {
-  const bool iq = process::usesIqChain(mode);
+void ImagingPanel::updateIqControls(ultrasound::ImagingMode mode) {
+  const bool iq = ultrasound::usesIqChain(mode);
   iqBandwidth_->setEnabled(iq);
   iqDecimation_->setEnabled(iq);
 }

@@ -67,7 +67,7 @@ class ImagingPanel : public QGroupBox {
   std::array<QDoubleSpinBox*, 8> numberBoxes() const;
   void loadLiveControls();
   // The note under the mode: bandpass sampling (RF mode impossible), a depth step too coarse
-  // for RF mode (process::ImagingParams::coarseRfGridNotice).
+  // for RF mode (ultrasound::ImagingParams::coarseRfGridNotice).
   void updateModeNote();  // mode, I/Q, f-number and apodisation from the parameters in effect
   void loadGrid();
   // Applies `change` to the parameters in effect, reports the engine's answer and shows in the
@@ -77,7 +77,7 @@ class ImagingPanel : public QGroupBox {
   void applyGrid();
   void showImagingResult(const QString& error);
   // The I/Q controls act only in I/Q mode.
-  void updateIqControls(process::ImagingMode mode);
+  void updateIqControls(ultrasound::ImagingMode mode);
 
   EngineController& controller_;
   QComboBox* mode_ = nullptr;

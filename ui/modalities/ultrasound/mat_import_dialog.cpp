@@ -38,7 +38,7 @@ const Key kKeys[] = {
 };
 
 // The mapping's value for `key`, as MatMapping::parse() reads it.
-QString valueOf(const acquire::MatMapping& m, const QString& key) {
+QString valueOf(const ultrasound::MatMapping& m, const QString& key) {
   const std::string text = m.toString();
   for (const QString& item : QString::fromStdString(text).split(';')) {
     if (item.startsWith(key + '=')) {
@@ -50,7 +50,7 @@ QString valueOf(const acquire::MatMapping& m, const QString& key) {
 
 }  // namespace
 
-MatImportDialog::MatImportDialog(const acquire::MatMapping& mapping, const QString& path,
+MatImportDialog::MatImportDialog(const ultrasound::MatMapping& mapping, const QString& path,
                                  QWidget* parent)
     : QDialog(parent) {
   setWindowTitle(tr("Import MATLAB recording"));
@@ -91,7 +91,7 @@ QString MatImportDialog::path() const {
   return path_->text().trimmed();
 }
 
-acquire::MatMapping MatImportDialog::mapping() const {
+ultrasound::MatMapping MatImportDialog::mapping() const {
   std::string text;
   for (const auto& [key, edit] : fields_) {
     const QString value = edit->text().trimmed();
@@ -101,7 +101,7 @@ acquire::MatMapping MatImportDialog::mapping() const {
     }
     text += key.toStdString() + "=" + value.toStdString() + ";";
   }
-  return acquire::MatMapping::parse(text);
+  return ultrasound::MatMapping::parse(text);
 }
 
 void MatImportDialog::browse() {
@@ -116,7 +116,7 @@ void MatImportDialog::applyPreset(int index) {
   if (index != 0) {
     return;  // "Last used" keeps the fields as they are
   }
-  const acquire::MatMapping preset = acquire::MatMapping::verasonics();
+  const ultrasound::MatMapping preset = ultrasound::MatMapping::verasonics();
   for (const auto& [key, edit] : fields_) {
     edit->setText(valueOf(preset, key));
   }

@@ -1,8 +1,9 @@
 #pragma once
 // File > Import MATLAB recording…: the operator picks a .mat file and says where its RF and
-// acquisition parameters are (acquire::MatMapping), starting from a preset (the Verasonics layout
-// as PyMUST stores it). The mapping is checked when the source opens; a wrong one is reported with
-// the variable it names, and the dialog keeps the operator's last mapping for the next import.
+// acquisition parameters are (ultrasound::MatMapping), starting from a preset (the Verasonics
+// layout as PyMUST stores it). The mapping is checked when the source opens; a wrong one is
+// reported with the variable it names, and the dialog keeps the operator's last mapping for the
+// next import.
 
 #include <QDialog>
 #include <QString>
@@ -20,12 +21,12 @@ class MatImportDialog : public QDialog {
 
  public:
   // Starts from `mapping` (the last one used) and `path` (may be empty).
-  MatImportDialog(const acquire::MatMapping& mapping, const QString& path,
+  MatImportDialog(const ultrasound::MatMapping& mapping, const QString& path,
                   QWidget* parent = nullptr);
 
   QString path() const;
   // The mapping the fields describe. Throws std::invalid_argument naming the bad field.
-  acquire::MatMapping mapping() const;
+  ultrasound::MatMapping mapping() const;
 
   // For tests: the field of a mapping key ("rf", "order", "fs", ...).
   QLineEdit& field(const QString& key) const { return *fields_.at(key); }

@@ -21,22 +21,23 @@ std::shared_ptr<const PresetSection> UltrasoundPresets::parse(PresetFields* us,
     section->flowPriority = display->number(QStringLiteral("flow_priority"), 0, 1);
   }
   if (us != nullptr) {
-    section->mode = us->parsed(QStringLiteral("mode"), process::parseImagingMode);
+    section->mode = us->parsed(QStringLiteral("mode"), ultrasound::parseImagingMode);
     section->fNumber = us->number(QStringLiteral("f_number"), 0.1, 20);
-    section->apodisation = us->parsed(QStringLiteral("apodisation"), process::parseApodisation);
-    section->grid = us->parsed(QStringLiteral("grid_mm"), process::ImagingGrid::parseMillimetres);
+    section->apodisation = us->parsed(QStringLiteral("apodisation"), ultrasound::parseApodisation);
+    section->grid =
+        us->parsed(QStringLiteral("grid_mm"), ultrasound::ImagingGrid::parseMillimetres);
     section->iqBandwidthPercent = us->number(QStringLiteral("iq_bandwidth_percent"), 1, 200);
     section->dopplerEnsemble = us->wholeNumber(QStringLiteral("doppler_ensemble"),
-                                               process::kMinEnsemble, process::kMaxEnsemble);
+                                               ultrasound::kMinEnsemble, ultrasound::kMaxEnsemble);
     section->dopplerEnsembleMode =
-        us->parsed(QStringLiteral("doppler_ensemble_mode"), process::parseEnsembleMode);
+        us->parsed(QStringLiteral("doppler_ensemble_mode"), ultrasound::parseEnsembleMode);
     section->wallFilter = us->parsed(QStringLiteral("wall_filter"), [](const std::string& spec) {
-      process::DopplerParams().applyWallFilterSpec(spec);  // throws for a bad one
+      ultrasound::DopplerParams().applyWallFilterSpec(spec);  // throws for a bad one
       return spec;
     });
     section->dopplerAverage =
         us->parsed(QStringLiteral("doppler_average"), [](const std::string& spec) {
-          process::DopplerParams().applyAveragingSpec(spec);
+          ultrasound::DopplerParams().applyAveragingSpec(spec);
           return spec;
         });
   }

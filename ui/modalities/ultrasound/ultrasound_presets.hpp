@@ -12,15 +12,15 @@
 namespace cineflow::ui {
 
 struct UltrasoundPresetSection : PresetSection {
-  std::optional<process::ImagingMode> mode;
+  std::optional<ultrasound::ImagingMode> mode;
   std::optional<double> fNumber;
-  std::optional<process::Apodisation> apodisation;
-  std::optional<process::ImagingGrid> grid;  // metres
+  std::optional<ultrasound::Apodisation> apodisation;
+  std::optional<ultrasound::ImagingGrid> grid;  // metres
   std::optional<double> iqBandwidthPercent;
   // Colour and power Doppler: the ensemble, the wall filter ("regression:1", ...), the averaging
   // window ("3x3"), and how flow is shown (threshold over the black level, B-mode priority).
   std::optional<int> dopplerEnsemble;
-  std::optional<process::EnsembleMode> dopplerEnsembleMode;
+  std::optional<ultrasound::EnsembleMode> dopplerEnsembleMode;
   std::optional<std::string> wallFilter;
   std::optional<std::string> dopplerAverage;
   std::optional<double> flowThresholdDb, flowPriority;

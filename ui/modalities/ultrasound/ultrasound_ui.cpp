@@ -37,7 +37,7 @@ class UltrasoundPanels : public ModalityPanels {
     if (!us.setsImaging()) {
       return {};
     }
-    process::ImagingParams params = controller_.imagingParams();
+    ultrasound::ImagingParams params = controller_.imagingParams();
     params.mode = us.mode.value_or(params.mode);
     params.fNumber = us.fNumber.value_or(params.fNumber);
     params.apodisation = us.apodisation.value_or(params.apodisation);
@@ -45,7 +45,7 @@ class UltrasoundPanels : public ModalityPanels {
     if (us.iqBandwidthPercent) {
       params.iqBandwidthRel = *us.iqBandwidthPercent / 100.0;
     }
-    process::DopplerParams& doppler = params.doppler;
+    ultrasound::DopplerParams& doppler = params.doppler;
     doppler.ensemble = us.dopplerEnsemble.value_or(doppler.ensemble);
     doppler.ensembleMode = us.dopplerEnsembleMode.value_or(doppler.ensembleMode);
     if (us.wallFilter) {
@@ -121,9 +121,9 @@ bool UltrasoundUi::takeOpenRequest(const QString& spec, EngineController& contro
 
 bool importMatlabRecording(EngineController& controller, const QString& path, QWidget* parent) {
   const auto settings = openAppSettings();
-  acquire::MatMapping last = acquire::MatMapping::verasonics();
+  ultrasound::MatMapping last = ultrasound::MatMapping::verasonics();
   try {
-    last = acquire::MatMapping::parse(
+    last = ultrasound::MatMapping::parse(
         settings->value(settings_keys::kMatMapping).toString().toStdString());
   } catch (const std::invalid_argument&) {
     // A damaged setting: start from the preset.
@@ -133,7 +133,7 @@ bool importMatlabRecording(EngineController& controller, const QString& path, QW
   if (dialog.exec() != QDialog::Accepted) {
     return false;
   }
-  const acquire::MatMapping mapping = dialog.mapping();
+  const ultrasound::MatMapping mapping = dialog.mapping();
   settings->setValue(settings_keys::kMatMapping, QString::fromStdString(mapping.toString()));
   settings->setValue(settings_keys::kMatPath, dialog.path());
   controller.open(dialog.path(), true, mapping);
