@@ -62,14 +62,12 @@ sanitize: build
 	ctest --preset tsan -j $(JOBS)
 
 # Every fuzz harness (tests/fuzz) for FUZZ_RUNS inputs each, or FUZZ_SECONDS each when set; the
-# seed corpora come from the real recordings in SHARED_DATA where it exists.
+# seed corpora come from the real recordings in data/.
 FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
-SHARED_DATA ?= ../shared/data
 fuzz: deps
 	cmake --preset fuzz $(LAUNCHER) >/dev/null && cmake --build --preset fuzz -j $(JOBS)
-	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
-	  --shared-data $(SHARED_DATA)
+	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build

@@ -59,7 +59,7 @@ BenchWorkload courseWorkload() {
   return workload;
 }
 
-// The Verasonics rotating-disk recording's acquisition (../shared/data: an L7-4 at 5 MHz, RF
+// The Verasonics rotating-disk recording's acquisition (data/: an L7-4 at 5 MHz, RF
 // sampled at 6.67 MHz, one plane wave per frame at a PRF of 10 kHz) on PyMUST's grid, in colour
 // Doppler with PyMUST's choices (no wall filter, f-number 1.125, 15 % I/Q bandwidth) and a
 // 32-frame sliding ensemble: the live colour Doppler of the disk.

@@ -2,19 +2,19 @@
 # Installs Cineflow's .deb into a fresh minimal Debian root (debootstrap --variant=minbase, then
 # `apt-get install ./cineflow_*.deb` in a chroot, dependencies and recommends from the Debian
 # archive) and runs the installed program there: --version, plugin discovery, a headless run on
-# the Field II recording (when the shared data has it) and the window under Xvfb (a screenshot).
+# the Field II recording of data/ and the window under Xvfb (a screenshot).
 # This proves the package's dependencies complete on a system that has only what they pull in.
 # Run by hand, as root, with network to the Debian archive; it takes a few minutes and ~1.5 GB of
 # disk. The CTest test package_deb checks the package without network (tests/package/).
 #
-#   packaging/check-install-chroot.sh [DEB] [SHARED_DATA_DIR]
-#   (defaults: the newest build/release/packages/cineflow_*.deb, ../shared/data)
+#   packaging/check-install-chroot.sh [DEB] [DATA_DIR]
+#   (defaults: the newest build/release/packages/cineflow_*.deb, the repository's data/)
 # Environment: CINEFLOW_DEBIAN_MIRROR (default http://deb.debian.org/debian), CINEFLOW_KEEP_ROOT=1
 # keeps the root for a look (its path is printed).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 deb=${1:-$(ls -t "$repo"/build/release/packages/cineflow_*.deb 2>/dev/null | head -n 1)}
-data=${2:-$repo/../shared/data}
+data=${2:-$repo/data}
 mirror=${CINEFLOW_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 

@@ -18,7 +18,7 @@
 #   gl/                         the libglvnd packages (.deb) to unpack into / where the machine
 #                               has no libGLX (the device machine's recipe)
 #   data/ testdata/             the real datasets the GPU and Python tests read
-#                               (../shared/data) and tests/data's reference files
+#                               (data/) and tests/data's reference files
 # The CUDA runtime libraries (cudart, cuFFT), the driver and compute-sanitizer are expected on
 # the GPU machine (a CUDA toolkit there). The payload is one xz stream with a large dictionary,
 # so that the CUDA code the test executables share is stored about once; the carried folder has
@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(cd "${1:-$root/build/release}" && pwd)
 bundle=${2:-$root/.gpu-bundle}
-shared_data=${CINEFLOW_SHARED_DATA_DIR:-$root/../shared/data}
+data=$root/data
 stage=$(mktemp -d /tmp/cineflow-gpu-bundle.XXXXXX)
 trap '[ -n "${CINEFLOW_BUNDLE_KEEP:-}" ] || rm -rf "$stage"' EXIT
 p=$stage/payload
@@ -238,7 +238,7 @@ CONF
 # --- Data ---------------------------------------------------------------------------------
 mkdir -p "$p/data" "$p/testdata"
 for file in field2_pw3_points.h5 verasonics_rotating_disk.h5; do
-  if [ -e "$shared_data/$file" ]; then cp -f "$shared_data/$file" "$p/data/"; fi
+  cp -f "$data/$file" "$p/data/"
 done
 cp -f "$root"/tests/data/*.h5 "$p/testdata/"
 

@@ -76,7 +76,7 @@ done
 lib_path="$b/lib$cuda_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 py=("$b/py/bin/python3")
 export CINEFLOW_CACHE_DIR=$work/cache CINEFLOW_TEST_ARTEFACTS=$work/artefacts \
-  CINEFLOW_DATA_DIR=$b/data CINEFLOW_TEST_DATA_DIR=$b/testdata CINEFLOW_SHARED_DATA=$b/data \
+  CINEFLOW_DATA_DIR=$b/data CINEFLOW_TEST_DATA_DIR=$b/testdata \
   CINEFLOW_APP=$b/bin/cineflow QT_PLUGIN_PATH=$b/plugins HOME=$work/home \
   XDG_RUNTIME_DIR=$work/home PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 # The GUI's text: the bundle's fonts (the device machine has no fontconfig configuration, and

@@ -1,6 +1,6 @@
 #pragma once
 // Accuracy figures of a batch job whose recording carries a known answer (the datasets of
-// ../shared/data/README.md), measured on the job's output file:
+// data/README.md), measured on the job's output file:
 //   known scatterers (/reference/scatterers_m [n][x, y, z] in the recording, as the Field II
 //     file has): every isolated one (no other within 2 mm; the Field II file's four on the axis)
 //     inside the grid, found as the sub-pixel peak of the first frame within 1 mm of it: "points",

@@ -3,7 +3,7 @@
 
     PYTHONPATH=build/release/python python3 examples/python/pymust_swap.py [DISK.h5] [--backend B]
 
-PyMUST's example images the Verasonics rotating disk (../shared/data/verasonics_rotating_disk.h5,
+PyMUST's example images the Verasonics rotating disk (data/verasonics_rotating_disk.h5,
 PyMUST's PWI_disk.mat) like this:
 
     IQ = pymust.rf2iq(RF, param)                    # demodulate
@@ -17,7 +17,7 @@ after it is unchanged. PyMUST's bmode is used where PyMUST is installed; otherwi
 formula in NumPy (20 log10 of the envelope over its maximum, 30 dB to 0..255). Each frame is
 compared with the B-mode PyMUST itself made of it (the file's /reference/bmode_u8): the Pearson
 correlation must reach 0.99 in every frame (0.995 is what an exact I/Q beamformer reaches:
-../shared/data/README.md). Pass a NumPy frame for NumPy out, or cineflow.push(frame) (or a CuPy
+data/README.md). Pass a NumPy frame for NumPy out, or cineflow.push(frame) (or a CuPy
 array, on the cuda backend) to keep the image in the backend's memory.
 """
 import argparse
@@ -46,7 +46,7 @@ def pymust_bmode(iq, dynamic_range_db):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("input", nargs="?", default=os.path.join(
-        HERE, "..", "..", "..", "shared", "data", "verasonics_rotating_disk.h5"))
+        HERE, "..", "..", "data", "verasonics_rotating_disk.h5"))
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--frames", type=int, default=32)
     args = parser.parse_args()

@@ -1,8 +1,8 @@
 """Fixtures for the Python module's tests (CTest runs them: tests/CMakeLists.txt, `python_module`).
 
 The environment says where things are: PYTHONPATH the built module, CINEFLOW_APP the `cineflow`
-executable (the command line the module is compared with), CINEFLOW_SHARED_DATA the real datasets
-(tests that need them skip when absent), CINEFLOW_CACHE_DIR the simulator's cache.
+executable (the command line the module is compared with), CINEFLOW_DATA_DIR the real datasets
+(the repository's data/ by default), CINEFLOW_CACHE_DIR the simulator's cache.
 """
 import os
 import pathlib
@@ -12,10 +12,11 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def shared_data():
-    folder = pathlib.Path(os.environ.get("CINEFLOW_SHARED_DATA", "../shared/data"))
+def datasets():
+    default = pathlib.Path(__file__).resolve().parents[2] / "data"
+    folder = pathlib.Path(os.environ.get("CINEFLOW_DATA_DIR", default))
     if not (folder / "field2_pw3_points.h5").exists():
-        pytest.skip(f"no real datasets in {folder} (../shared/data is not part of a clone)")
+        pytest.fail(f"no real datasets in {folder}: data/ is part of the repository (data/README.md)")
     return folder
 
 

@@ -11,8 +11,8 @@ import pytest
 import cineflow
 
 
-def test_source_reads_the_recordings_samples(shared_data):
-    path = shared_data / "field2_pw3_points.h5"
+def test_source_reads_the_recordings_samples(datasets):
+    path = datasets / "field2_pw3_points.h5"
     with h5py.File(path, "r") as f:  # an independent reader (before Cineflow holds the file)
         expected = f["rf"][0]
     source = cineflow.Source(str(path))
@@ -26,8 +26,8 @@ def test_source_reads_the_recordings_samples(shared_data):
         source.read(1)
 
 
-def test_bmode_equals_the_command_line_bit_for_bit(shared_data, run_app, tmp_path, no_history):
-    path = str(shared_data / "verasonics_rotating_disk.h5")
+def test_bmode_equals_the_command_line_bit_for_bit(datasets, run_app, tmp_path, no_history):
+    path = str(datasets / "verasonics_rotating_disk.h5")
     grid = "-12.5:12.5:0.1,10:35:0.1"
     out = tmp_path / "out.h5"
     code, _, err = run_app("--headless", "--backend", "cpu", "--no-tune", "--input", path,
@@ -42,10 +42,10 @@ def test_bmode_equals_the_command_line_bit_for_bit(shared_data, run_app, tmp_pat
         assert np.array_equal(image, expected[index]), f"frame {index} differs"
 
 
-def test_isolated_points_peak_where_field_ii_put_them(shared_data):
+def test_isolated_points_peak_where_field_ii_put_them(datasets):
     """In I/Q mode each isolated point on the axis peaks within 0.03 mm of its true depth
-    (../shared/data/README.md); 0.05 mm allowed here, half the 0.1 mm lateral step."""
-    source = cineflow.Source(str(shared_data / "field2_pw3_points.h5"))
+    (data/README.md); 0.05 mm allowed here, half the 0.1 mm lateral step."""
+    source = cineflow.Source(str(datasets / "field2_pw3_points.h5"))
     image = cineflow.bmode(source.read(0), source.acquisition, mode="iq", backend="cpu",
                            grid="-0.5:0.5:0.1,9:47:0.01")
     z = 9e-3 + 0.01e-3 * np.arange(image.shape[0])
@@ -56,10 +56,10 @@ def test_isolated_points_peak_where_field_ii_put_them(shared_data):
         assert abs(peak - depth) < 0.05e-3, f"point at {depth * 1e3:.2f} mm peaks at {peak * 1e3:.3f} mm"
 
 
-def test_beamform_before_detection(shared_data):
+def test_beamform_before_detection(datasets):
     """The I/Q sum's magnitude is the envelope bmode compresses: 20 log10 |sum| equals bmode's
     dB image (float32 rounding)."""
-    source = cineflow.Source(str(shared_data / "field2_pw3_points.h5"))
+    source = cineflow.Source(str(datasets / "field2_pw3_points.h5"))
     rf, acq = source.read(0), source.acquisition
     grid = "-5:5:0.2,20:25:0.05"
     summed = cineflow.beamform(rf, acq, mode="iq", grid=grid, backend="cpu")
@@ -122,8 +122,8 @@ def test_a_bandwidth_outside_0_to_2_is_refused_naming_its_unit(bandwidth, shown)
 
 @pytest.mark.parametrize("option,value", [("--grid", "1:2"), ("--fnumber", "-1"),
                                           ("--apodisation", "gauss"), ("--mode", "colour")])
-def test_errors_carry_the_command_lines_messages(shared_data, run_app, tmp_path, option, value):
-    path = str(shared_data / "field2_pw3_points.h5")
+def test_errors_carry_the_command_lines_messages(datasets, run_app, tmp_path, option, value):
+    path = str(datasets / "field2_pw3_points.h5")
     code, _, err = run_app("--headless", "--backend", "cpu", "--input", path, option, value,
                            "--output", str(tmp_path / "out.h5"))
     assert code == 2  # a bad value of a known option

@@ -114,7 +114,7 @@ def test_device_input_gives_a_device_array_with_the_same_values(call, mode, dtyp
     assert np.abs(expected).max() > 0
 
 
-def test_oct_bscan_and_doppler_on_device_input(shared_data):
+def test_oct_bscan_and_doppler_on_device_input(datasets):
     source = cineflow.Source("oct-sim")
     spectra = source.read(0)
     expected = cineflow.oct_bscan(spectra, source.acquisition, backend="cpu", tune=False)
@@ -123,7 +123,7 @@ def test_oct_bscan_and_doppler_on_device_input(shared_data):
     assert isinstance(image, cineflow.DeviceArray)
     assert np.array_equal(cineflow.pull(image), expected)
 
-    disk = cineflow.Source(str(shared_data / "verasonics_rotating_disk.h5"))
+    disk = cineflow.Source(str(datasets / "verasonics_rotating_disk.h5"))
     frames = np.stack([disk.read(i) for i in range(16)])
     keywords = dict(grid="-5:5:0.25,15:25:0.25", ensemble=16, backend="cpu", tune=False)
     flow = cineflow.doppler(frames, disk.acquisition, **keywords)

@@ -83,7 +83,7 @@ def test_the_buffer_is_handed_back_after_the_callback():
 
 
 @pytest.mark.parametrize("keep_every", [1, 3])
-def test_images_kept_from_callbacks_outlive_the_queue_and_the_engine(shared_data, keep_every):
+def test_images_kept_from_callbacks_outlive_the_queue_and_the_engine(datasets, keep_every):
     """An image kept from a callback (queue of 2, so each slot holds many frames in turn) stays
     the image its callback saw, after later frames, after the engine is deleted and its memory
     reused (new arrays of 7.0). Keeping every third image, the ones dropped give their buffers to
@@ -97,7 +97,7 @@ def test_images_kept_from_callbacks_outlive_the_queue_and_the_engine(shared_data
         else:
             assert frame.image.shape == seen[-1].shape
 
-    engine = cineflow.Engine(str(shared_data / "verasonics_rotating_disk.h5"), backend="cpu",
+    engine = cineflow.Engine(str(datasets / "verasonics_rotating_disk.h5"), backend="cpu",
                              tune=False, frames=12, pace=False, policy="block", mode="iq")
     engine.on_frame(keep, queue=2)
     engine.start()

@@ -7,18 +7,18 @@ import pytest
 import cineflow
 
 
-def test_doppler_velocity_matches_pymust(shared_data):
-    """PyMUST's choices (../shared/data/README.md): 15 % demodulation bandwidth, f-number 1.125,
+def test_doppler_velocity_matches_pymust(datasets):
+    """PyMUST's choices (data/README.md): 15 % demodulation bandwidth, f-number 1.125,
     no apodisation window, the whole 32-frame ensemble, no wall filter. Inside the disk (mean
     B-mode above 64 of 255) the velocity correlates with PyMUST's at 0.99 or better (an
     independent implementation with linear interpolation measured 0.9989); the disk turns so that
     its left side comes towards the probe (positive) and its right side goes away."""
-    with h5py.File(shared_data / "verasonics_disk_doppler_reference.h5", "r") as f:
+    with h5py.File(datasets / "verasonics_disk_doppler_reference.h5", "r") as f:
         reference = f["velocity_m_s"][:]
         inside = f["bmode_u8"][:].mean(axis=0) > 64
         x = f["x_m"][:]
         nyquist = f.attrs["nyquist_velocity_m_s"]
-    source = cineflow.Source(str(shared_data / "verasonics_rotating_disk.h5"))
+    source = cineflow.Source(str(datasets / "verasonics_rotating_disk.h5"))
     frames = np.stack([source.read(i) for i in range(32)])
     flow = cineflow.doppler(frames, source.acquisition, grid="-12.5:12.5:0.1,10:35:0.1",
                             fnumber=1.125, apodisation="rect", iq_bandwidth=15, ensemble=32,
@@ -35,8 +35,8 @@ def test_doppler_velocity_matches_pymust(shared_data):
         assert flow[layer].shape == reference.shape
 
 
-def test_doppler_needs_an_ensemble(shared_data):
-    source = cineflow.Source(str(shared_data / "verasonics_rotating_disk.h5"))
+def test_doppler_needs_an_ensemble(datasets):
+    source = cineflow.Source(str(datasets / "verasonics_rotating_disk.h5"))
     frames = np.stack([source.read(i) for i in range(4)])
     with pytest.raises(ValueError, match="ensemble of 16"):
         cineflow.doppler(frames, source.acquisition, backend="cpu")

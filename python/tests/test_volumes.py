@@ -173,11 +173,11 @@ def test_the_examples_run(script, args, tmp_path):
             assert f["volume"].shape[0] == FRAMES_PER_VOLUME
 
 
-def test_the_pymust_example_matches_pymusts_bmode(shared_data):
+def test_the_pymust_example_matches_pymusts_bmode(datasets):
     """examples/python/pymust_swap.py: PyMUST's B-mode script with cineflow.beamform swapped in;
     it fails unless every frame correlates with PyMUST's own B-mode at 0.99 or better."""
     done = subprocess.run([sys.executable, str(EXAMPLES / "pymust_swap.py"),
-                           str(shared_data / "verasonics_rotating_disk.h5"), "--backend", "cpu",
+                           str(datasets / "verasonics_rotating_disk.h5"), "--backend", "cpu",
                            "--frames", "4"], capture_output=True, text=True, timeout=600,
                           env=dict(os.environ))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,11 +1,11 @@
 // `cineflow batch --slurm` on a real Slurm: a single-node cluster started from Debian's packages
 // (tests/batch/slurm_cluster.sh: munged, slurmctld and slurmd as root, no cgroups) runs a plan of
-// eight jobs (the two shared datasets, or two seeded recordings where ../shared/data is absent, x
-// two f-numbers x two apodisations) as a job array; one job's process is killed mid-run and its
-// retry is checked; every output equals, bit for bit, the same plan run locally; then the cluster
-// is shut down. When the daemons cannot start here the test fails with their own words; without
-// the packages or root it skips, saying which. A task cancelled with `scancel --batch` (which
-// signals only the batch script) or plain `scancel` must end its job's process with it.
+// eight jobs (the two real datasets of data/ x two f-numbers x two apodisations) as a job array;
+// one job's process is killed mid-run and its retry is checked; every output equals, bit for bit,
+// the same plan run locally; then the cluster is shut down. When the daemons cannot start here the
+// test fails with their own words; without the packages or root it skips, saying which. A task
+// cancelled with `scancel --batch` (which signals only the batch script) or plain `scancel` must
+// end its job's process with it.
 
 #include <QDir>
 #include <QFile>
@@ -100,24 +100,14 @@ class TestCliBatchSlurm : public QObject {
   }
 
   void aPlanRunsOnTheClusterAsItDoesLocally() {
-    // The two shared datasets when this clone has them; otherwise two seeded recordings, so that
-    // the cluster runs in every CI.
+    // The two real datasets (data/): the Field II points and the Verasonics disk.
     QStringList inputs;
-    const std::string field2 = test::sharedDataFile("field2_pw3_points.h5");
-    const std::string disk = test::sharedDataFile("verasonics_rotating_disk.h5");
-    if (!field2.empty() && !disk.empty()) {
-      inputs << QString::fromStdString(field2) << QString::fromStdString(disk);
-    } else {
-      qInfo("../shared/data is absent: two seeded recordings stand in for the shared datasets");
-      test::RfFileSpec spec;
-      spec.frames = 4;
-      spec.elements = 64;
-      spec.samples = 1024;
-      for (const char* name : {"first.h5", "second.h5"}) {
-        inputs << dir_.filePath(name);
-        test::writeRfFile(inputs.back().toStdString(), spec);
-        ++spec.seed;
+    for (const char* name : {"field2_pw3_points.h5", "verasonics_rotating_disk.h5"}) {
+      const std::string path = test::datasetFile(name);
+      if (path.empty()) {
+        QFAIL(qPrintable(QString("data/%1 is missing from this clone (data/README.md)").arg(name)));
       }
+      inputs << QString::fromStdString(path);
     }
     Json plan = {{"schema", "cineflow.batch/1"},
                  {"inputs", {inputs[0].toStdString(), inputs[1].toStdString()}},
@@ -228,8 +218,9 @@ class TestCliBatchSlurm : public QObject {
     if (outlived) {
       ::kill(job, SIGKILL);  // this test's own job: not left behind
     }
-    QVERIFY2(!outlived, qPrintable("the job's process outlived its cancelled task by 30 s (scancel " +
-                                   scancel.join(' ') + ")"));
+    QVERIFY2(!outlived,
+             qPrintable("the job's process outlived its cancelled task by 30 s (scancel " +
+                        scancel.join(' ') + ")"));
   }
 };
 

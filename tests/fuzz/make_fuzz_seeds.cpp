@@ -1,10 +1,10 @@
 // Writes the fuzz harnesses' seed corpora into DIR/<harness>/: valid inputs each harness's format
 // starts from, so that the fuzzer begins inside the formats rather than at random bytes.
-//   make_fuzz_seeds DIR [SHARED_DATA]
-// The recordings are made from the real ones in SHARED_DATA (../shared/data: the Field II points
+//   make_fuzz_seeds DIR [DATA]
+// The recordings are made from the real ones in DATA (the repository's data/: the Field II points
 // and the Verasonics rotating disk, cut down to a few elements and samples so that each input
 // parses in microseconds), written plain and as raw recordings in every compression; without
-// SHARED_DATA, from a seeded synthetic recording. OCT recordings come from the OCT simulator,
+// DATA, from a seeded synthetic recording. OCT recordings come from the OCT simulator,
 // MATLAB files from the same cut-down channel data (v5 plain and compressed, v7.3), the text
 // formats from typical files.
 #include <lz4.h>
@@ -460,7 +460,7 @@ void textSeeds(const fs::path& root) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 3) {
-    std::cerr << "usage: make_fuzz_seeds DIR [SHARED_DATA]\n";
+    std::cerr << "usage: make_fuzz_seeds DIR [DATA]\n";
     return 2;
   }
   const fs::path root = argv[1];

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Runs every fuzz harness of the fuzz build over its corpus (make fuzz).
 
-    run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--shared-data DIR] [--only NAME]
+    run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--data DIR] [--only NAME]
 
 Each harness (BUILD_DIR/tests/fuzz/fuzz_*) runs for at least N inputs (libFuzzer's -runs), or for
 S seconds when S > 0, over BUILD_DIR/corpus/<harness>, which make_fuzz_seeds fills first from the
-real recordings in DIR (../shared/data) and typical files; tests/fuzz/<name>.dict is its
+real recordings in DIR (the repository's data/) and typical files; tests/fuzz/<name>.dict is its
 dictionary. The runs are deterministic (a fixed -seed).
 
 What stops a harness is a crash, a leak, a timeout (10 s per input), an allocation of 1 GiB or more,
@@ -191,7 +191,7 @@ def main():
     parser.add_argument("build", type=pathlib.Path)
     parser.add_argument("--runs", type=int, default=10000)
     parser.add_argument("--seconds", type=int, default=0)
-    parser.add_argument("--shared-data", type=pathlib.Path)
+    parser.add_argument("--data", type=pathlib.Path, default=HERE.parent.parent / "data")
     parser.add_argument("--only")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -202,8 +202,9 @@ def main():
     os.environ["ASAN_OPTIONS"] = "allocator_may_return_null=1"
     os.environ["LSAN_OPTIONS"] = f"suppressions={HERE.parent / 'lsan.supp'}:print_suppressions=0"
     seeds = [str(build / "tests/fuzz/make_fuzz_seeds"), str(build / "corpus")]
-    if args.shared_data and args.shared_data.is_dir():
-        seeds.append(str(args.shared_data))
+    if not (args.data / "field2_pw3_points.h5").is_file():
+        sys.exit(f"run_fuzzers: {args.data} lacks the real recordings (data/README.md)")
+    seeds.append(str(args.data))
     # The seed writer is built like the harnesses; the libraries it writes with keep a few bytes
     # until exit, which is not what is fuzzed.
     subprocess.run(seeds, check=True, env={**os.environ, "ASAN_OPTIONS": "detect_leaks=0"})

@@ -364,9 +364,9 @@ class TestCudaStages : public QObject {
 
   void chainMatchesCpuOnFieldII() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    const std::string path = test::sharedDataFile("field2_pw3_points.h5");
+    const std::string path = test::datasetFile("field2_pw3_points.h5");
     if (path.empty())
-      QSKIP("../shared/data/field2_pw3_points.h5 is absent");
+      QFAIL("data/field2_pw3_points.h5 is missing from this clone (data/README.md)");
     auto source = acquire::openSource(path);
     const auto imaging =
         ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(*source).params());
@@ -378,9 +378,9 @@ class TestCudaStages : public QObject {
 
   void iqChainMatchesCpuOnTheVerasonicsDisk() {
     CINEFLOW_REQUIRE_CUDA(cuda_);
-    const std::string path = test::sharedDataFile("verasonics_rotating_disk.h5");
+    const std::string path = test::datasetFile("verasonics_rotating_disk.h5");
     if (path.empty())
-      QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+      QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
     auto source = acquire::openSource(path);
     ultrasound::ImagingParams imaging =
         ultrasound::ImagingParams::defaultsFor(ultrasound::requireUltrasound(*source).params());

@@ -6,14 +6,14 @@
 # dependency here; then unpacks it into a temporary root and runs the unpacked /usr/bin/cineflow:
 # --version, plugin discovery next to it, --backend auto (the CPU backend without an NVIDIA
 # driver), a plugin built from the installed template and header, and a headless run on the
-# Field II recording (skipped, saying so, when the shared data lack it). Exit status 77 (skipped)
+# Field II recording of data/. Exit status 77 (skipped)
 # when a tool it needs is missing. packaging/check-install-chroot.sh installs it into a fresh
 # Debian root instead (by hand: it downloads the dependencies).
 #
-#   tests/package/check_package.sh BUILD_DIR SHARED_DATA_DIR CPACK VERSION
+#   tests/package/check_package.sh BUILD_DIR DATA_DIR CPACK VERSION
 set -euo pipefail
 if [ $# -ne 4 ]; then
-  echo "usage: $0 BUILD_DIR SHARED_DATA_DIR CPACK VERSION" >&2
+  echo "usage: $0 BUILD_DIR DATA_DIR CPACK VERSION" >&2
   exit 2
 fi
 build=$(cd "$1" && pwd)
@@ -189,17 +189,13 @@ cineflow --headless --backend cpu --no-tune --frames 1 --output "$work/lab.h5" \
   --input "plugin:$work/lab/libmy-scanner.so#{\"frames\": 1}" >"$work/lab-run.log" 2>&1 ||
   { cat "$work/lab-run.log"; fail "headless run on the lab's plugin"; }
 
-if [ -f "$field2" ]; then
-  step "headless on the Field II recording"
-  cineflow --headless --backend cpu --no-tune --input "$field2" --output "$work/field2.h5" \
-    >"$work/field2.log" 2>&1 || { cat "$work/field2.log"; fail "headless run on $field2"; }
-  grep -q "^wrote 1 frames" "$work/field2.log" && [ -s "$work/field2.h5" ] ||
-    { cat "$work/field2.log"; fail "no B-mode written from $field2"; }
-  grep "^wrote" "$work/field2.log" | sed 's/^/   /'
-else
-  echo "SKIP: headless run on the Field II recording: $field2 is absent (../shared/data is not" \
-    "part of a clone); every other check ran"
-fi
+[ -f "$field2" ] || fail "$field2 is missing from this clone (data/README.md)"
+step "headless on the Field II recording"
+cineflow --headless --backend cpu --no-tune --input "$field2" --output "$work/field2.h5" \
+  >"$work/field2.log" 2>&1 || { cat "$work/field2.log"; fail "headless run on $field2"; }
+grep -q "^wrote 1 frames" "$work/field2.log" && [ -s "$work/field2.h5" ] ||
+  { cat "$work/field2.log"; fail "no B-mode written from $field2"; }
+grep "^wrote" "$work/field2.log" | sed 's/^/   /'
 if [ -n "$python_module" ]; then
   step "import cineflow from the package (Debian's python3)"
   env -i PATH=/usr/bin:/bin HOME="$work/home" CINEFLOW_CACHE_DIR="$work/cache" \

@@ -1,5 +1,5 @@
 #pragma once
-// The known answers of the real datasets in ../shared/data (its README): PyMUST's B-mode of the
+// The known answers of the real datasets in data/ (its README): PyMUST's B-mode of the
 // Verasonics rotating disk and the Field II scatterer positions, read with the plain HDF5 C API,
 // and the measures the validation and GUI tests apply to Cineflow's images of them.
 

@@ -5,9 +5,9 @@
 
 namespace cineflow::test {
 
-std::string sharedDataFile(const std::string& name) {
+std::string datasetFile(const std::string& name) {
   const char* env = std::getenv("CINEFLOW_DATA_DIR");
-  const std::filesystem::path dir = env != nullptr ? env : CINEFLOW_SHARED_DATA_DIR;
+  const std::filesystem::path dir = env != nullptr ? env : CINEFLOW_DATA_DIR;
   const std::filesystem::path file = dir / name;
   std::error_code ec;
   return std::filesystem::is_regular_file(file, ec) ? file.string() : std::string();

@@ -5,9 +5,9 @@
 
 namespace cineflow::test {
 
-// Path of `name` in ../shared/data (or $CINEFLOW_DATA_DIR); empty when the file is absent, in
-// which case the test QSKIPs with a message naming the file.
-std::string sharedDataFile(const std::string& name);
+// Path of `name` in the repository's real datasets, data/ (or $CINEFLOW_DATA_DIR: a copy carried
+// to another machine); empty when the file is absent, in which case the test fails naming it.
+std::string datasetFile(const std::string& name);
 // Path of `name` in tests/data (or $CINEFLOW_TEST_DATA_DIR: the tests' reference files carried
 // to another machine).
 std::string testDataFile(const std::string& name);

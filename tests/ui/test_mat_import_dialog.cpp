@@ -1,6 +1,6 @@
 // MATLAB import in the GUI: the mapping dialog starts from the last mapping, its preset restores
 // the Verasonics layout, a malformed field is refused with the field's name, and PyMUST's
-// PWI_disk.mat (skipped when ../shared/data is absent) opens through the controller with that
+// PWI_disk.mat (data/original) opens through the controller with that
 // mapping, in I/Q mode by itself (it is sampled below 2 f0), and its frames reach the GUI.
 #include <QComboBox>
 #include <QLineEdit>
@@ -43,9 +43,9 @@ class TestMatImportDialog : public QObject {
   }
 
   void pwiDiskOpensInIqModeAndDelivers() {
-    const std::string mat = cineflow::test::sharedDataFile("original/PWI_disk.mat");
+    const std::string mat = cineflow::test::datasetFile("original/PWI_disk.mat");
     if (mat.empty()) {
-      QSKIP("../shared/data/original/PWI_disk.mat is absent");
+      QFAIL("data/original/PWI_disk.mat is missing from this clone (data/README.md)");
     }
     cineflow::ui::EngineController controller(cineflow::compute::BackendRequest::Cpu);
     QSignalSpy opened(&controller, &cineflow::ui::EngineController::sourceOpened);

@@ -109,9 +109,9 @@ void TestOperatorControls::applyGridStaysReachableWithTheIqNote_data() {
 
 void TestOperatorControls::applyGridStaysReachableWithTheIqNote() {
   QFETCH(QSize, windowSize);
-  const std::string path = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+  const std::string path = cineflow::test::datasetFile("verasonics_rotating_disk.h5");
   if (path.empty()) {
-    QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
   }
   MainWindow window(cineflow::compute::BackendRequest::Cpu);
   window.setInteractiveErrors(false);
@@ -294,9 +294,9 @@ void TestOperatorControls::gainRisesToTheRightAndBrightens() {
 }
 
 void TestOperatorControls::frameRateUpArrowGoesUp() {
-  const std::string path = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+  const std::string path = cineflow::test::datasetFile("verasonics_rotating_disk.h5");
   if (path.empty()) {
-    QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
   }
   cineflow::ui::EngineController controller(cineflow::compute::BackendRequest::Cpu);
   cineflow::ui::AcquisitionPanel panel(controller);
@@ -359,9 +359,9 @@ void TestOperatorControls::imagingPanelWithoutASourceShowsBlanks() {
 }
 
 void TestOperatorControls::gainComesFromTheNewSource() {
-  const std::string path = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+  const std::string path = cineflow::test::datasetFile("verasonics_rotating_disk.h5");
   if (path.empty()) {
-    QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
   }
   auto window = cineflow::test::openSimulatorWindow();
   QVERIFY(window);

@@ -1,4 +1,4 @@
-// The real datasets imaged from the GUI (skipped when ../shared/data is absent): an operator opens
+// The real datasets imaged from the GUI (data/): an operator opens
 // a recording in the acquisition panel, sets the imaging parameters with its controls and starts;
 // the frames the GUI receives must be as correct as the headless validation's.
 // - Verasonics rotating disk: the panel picks I/Q mode by itself and says why; with f-number 1,
@@ -68,9 +68,9 @@ class TestRealDatasets : public QObject {
 };
 
 void TestRealDatasets::verasonicsDiskMatchesPyMustFromThePanel() {
-  const std::string path = test::sharedDataFile("verasonics_rotating_disk.h5");
+  const std::string path = test::datasetFile("verasonics_rotating_disk.h5");
   if (path.empty()) {
-    QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+    QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
   }
   const test::DiskReference reference = test::readDiskReference(path);
   EngineController controller(compute::BackendRequest::Cpu);
@@ -165,9 +165,9 @@ void TestRealDatasets::field2PointsFromThePanel_data() {
 
 void TestRealDatasets::field2PointsFromThePanel() {
   QFETCH(int, mode);
-  const std::string path = test::sharedDataFile("field2_pw3_points.h5");
+  const std::string path = test::datasetFile("field2_pw3_points.h5");
   if (path.empty()) {
-    QSKIP("../shared/data/field2_pw3_points.h5 is absent");
+    QFAIL("data/field2_pw3_points.h5 is missing from this clone (data/README.md)");
   }
   const auto scatterers = test::readScatterers(path);
   EngineController controller(compute::BackendRequest::Cpu);

@@ -294,9 +294,9 @@ class TestCli : public QObject {
   }
 
   void headlessReadsAMatlabFileWithAMapping() {
-    const std::string input = cineflow::test::sharedDataFile("original/PWI_disk.mat");
+    const std::string input = cineflow::test::datasetFile("original/PWI_disk.mat");
     if (input.empty()) {
-      QSKIP("../shared/data/original/PWI_disk.mat is absent");
+      QFAIL("data/original/PWI_disk.mat is missing from this clone (data/README.md)");
     }
     QTemporaryDir dir;
     const QString out = dir.filePath("pwi.h5");
@@ -317,9 +317,9 @@ class TestCli : public QObject {
   }
 
   void headlessImagesBandpassSampledRfInIqModeAndSaysSo() {
-    const std::string input = cineflow::test::sharedDataFile("verasonics_rotating_disk.h5");
+    const std::string input = cineflow::test::datasetFile("verasonics_rotating_disk.h5");
     if (input.empty()) {
-      QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent");
+      QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
     }
     QTemporaryDir dir;
     const QString out = dir.filePath("disk.h5");

@@ -235,7 +235,7 @@ class TestCliBatch : public QObject {
     QVERIFY2(accuracy.contains("points"), accuracy.dump().c_str());
     QCOMPARE(accuracy["points"].get<int>(), 3);
     // A beamformer that follows the delay convention puts each peak on its point up to its own
-    // interpolation (0.03 mm, ../shared/data/README.md) and the sub-pixel peak's: at most half a
+    // interpolation (0.03 mm, data/README.md) and the sub-pixel peak's: at most half a
     // pixel along each axis.
     const double bound = 0.03 + 0.5 * std::hypot(kDxMm, kDzMm);
     qInfo("3 points: largest error %.4f mm, mean %.4f mm (bound %.4f mm)",

@@ -1,6 +1,6 @@
 // MATLAB import (acquire/mat_import.hpp) and `cineflow convert`: PyMUST's PWI_disk.mat imports,
 // with the Verasonics preset, to exactly the samples and parameters of verasonics_rotating_disk.h5
-// (skipped when ../shared/data is absent), and the converted file replays them; .mat files written
+// (data/original), and the converted file replays them; .mat files written
 // here with matio cover the mapping: dimension orders with transmits, angles fitted from steered
 // plane-wave delays, float data, v7.3 (HDF5) files (recognised by their header whatever their
 // name); every inconsistency or bad value (cell or logical RF, NaN samples, non-positive
@@ -191,10 +191,12 @@ class TestMatImport : public QObject {
 
  private slots:
   void pwiDiskImportsToTheConvertedFileExactly() {
-    const std::string mat = test::sharedDataFile("original/PWI_disk.mat");
-    const std::string h5 = test::sharedDataFile("verasonics_rotating_disk.h5");
+    const std::string mat = test::datasetFile("original/PWI_disk.mat");
+    const std::string h5 = test::datasetFile("verasonics_rotating_disk.h5");
     if (mat.empty() || h5.empty()) {
-      QSKIP("../shared/data (PWI_disk.mat, verasonics_rotating_disk.h5) is absent");
+      QFAIL(
+          "data/original/PWI_disk.mat or data/verasonics_rotating_disk.h5 is missing from this "
+          "clone (data/README.md)");
     }
     std::vector<std::int16_t> expected;
     {

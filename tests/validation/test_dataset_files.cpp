@@ -1,4 +1,4 @@
-// The real recordings in ../shared/data (see its README) open through RfFileSource with the
+// The real recordings in data/ (see its README) open through RfFileSource with the
 // shapes and parameters the README states. Skipped, with a message, where the data is absent.
 #include <QtTest>
 
@@ -17,7 +17,7 @@ using namespace cineflow::ultrasound;
 namespace {
 
 std::string requireFile(const char* name) {
-  return cineflow::test::sharedDataFile(name);
+  return cineflow::test::datasetFile(name);
 }
 
 // Largest |sample| of a frame: real RF is never all zeros.
@@ -38,7 +38,7 @@ class TestDatasetFiles : public QObject {
   void field2PointPhantom() {
     const std::string path = requireFile("field2_pw3_points.h5");
     if (path.empty()) {
-      QSKIP("field2_pw3_points.h5 not found in ../shared/data (or $CINEFLOW_DATA_DIR)");
+      QFAIL("data/field2_pw3_points.h5 is missing from this clone (data/README.md)");
     }
     RfFileSource source(path);
     const AcquisitionParams& p = source.params();
@@ -69,7 +69,7 @@ class TestDatasetFiles : public QObject {
   void verasonicsRotatingDisk() {
     const std::string path = requireFile("verasonics_rotating_disk.h5");
     if (path.empty()) {
-      QSKIP("verasonics_rotating_disk.h5 not found in ../shared/data (or $CINEFLOW_DATA_DIR)");
+      QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
     }
     RfFileSource source(path);
     const AcquisitionParams& p = source.params();

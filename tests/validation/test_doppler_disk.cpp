@@ -1,4 +1,4 @@
-// Colour Doppler of real scanner data (../shared/data/verasonics_rotating_disk.h5: a rotating disk
+// Colour Doppler of real scanner data (data/verasonics_rotating_disk.h5: a rotating disk
 // acquired at a 10 kHz PRF) against PyMUST's (verasonics_disk_doppler_reference.h5, made by
 // rf2iq with a 15 % bandwidth, dasmtx with f-number 1.125 and no apodisation window, iq2doppler
 // over the 32-frame ensemble at lag 1 with no wall filter). With the same choices, Cineflow's
@@ -50,10 +50,12 @@ class TestDopplerDisk : public QObject {
 
  private slots:
   void velocityCorrelatesWithPyMust() {
-    const std::string path = test::sharedDataFile("verasonics_rotating_disk.h5");
-    const std::string referencePath = test::sharedDataFile("verasonics_disk_doppler_reference.h5");
+    const std::string path = test::datasetFile("verasonics_rotating_disk.h5");
+    const std::string referencePath = test::datasetFile("verasonics_disk_doppler_reference.h5");
     if (path.empty() || referencePath.empty()) {
-      QSKIP("../shared/data lacks the rotating disk or its Doppler reference: skipped");
+      QFAIL(
+          "data/verasonics_rotating_disk.h5 or its Doppler reference is missing from this clone "
+          "(data/README.md)");
     }
     const test::DiskReference disk = test::readDiskReference(path);
     std::vector<float> referenceVelocity;

@@ -1,4 +1,4 @@
-// Field II simulation with known scatterers (../shared/data/field2_pw3_points.h5): the engine,
+// Field II simulation with known scatterers (data/field2_pw3_points.h5): the engine,
 // run as `cineflow --headless` runs it (f-number 1.5, the band measured from the echoes, since the
 // file does not state it) on a 0.01 mm grid over the isolated points, puts every one of them
 // within 0.03 mm of its true position in I/Q mode and within 0.05 mm in RF mode.
@@ -29,9 +29,9 @@ class TestField2Points : public QObject {
   void isolatedPointsWhereTheyAre() {
     QFETCH(QString, mode);
     QFETCH(double, limitM);
-    const std::string path = test::sharedDataFile("field2_pw3_points.h5");
+    const std::string path = test::datasetFile("field2_pw3_points.h5");
     if (path.empty()) {
-      QSKIP("../shared/data/field2_pw3_points.h5 is absent: Field II validation skipped");
+      QFAIL("data/field2_pw3_points.h5 is missing from this clone (data/README.md)");
     }
     // Read before the engine opens the file: HDF5 refuses a second open with other file-close
     // properties in the same process.

@@ -1,4 +1,4 @@
-// Real scanner data (../shared/data/verasonics_rotating_disk.h5, a Verasonics Vantage with an
+// Real scanner data (data/verasonics_rotating_disk.h5, a Verasonics Vantage with an
 // L7-4 probe, RF sampled at 6.67 MHz for a 5 MHz carrier): Cineflow picks I/Q mode by itself, and
 // with f-number 1 on the reference's grid the 30 dB uint8 B-mode of every frame correlates with
 // PyMUST's (/reference/bmode_u8) at 0.95 or better (Pearson). As PyMUST's dasmtx does, the
@@ -31,9 +31,9 @@ class TestVerasonicsDisk : public QObject {
 
  private slots:
   void everyFrameCorrelatesWithPyMust() {
-    const std::string path = test::sharedDataFile("verasonics_rotating_disk.h5");
+    const std::string path = test::datasetFile("verasonics_rotating_disk.h5");
     if (path.empty()) {
-      QSKIP("../shared/data/verasonics_rotating_disk.h5 is absent: Verasonics validation skipped");
+      QFAIL("data/verasonics_rotating_disk.h5 is missing from this clone (data/README.md)");
     }
     const test::DiskReference ref = test::readDiskReference(path);
     QCOMPARE(ref.xM.size(), std::size_t{251});
