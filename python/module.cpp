@@ -13,8 +13,12 @@ PYBIND11_MODULE(cineflow, m) {
   m.attr("__version__") = CINEFLOW_VERSION;
   // A source that cannot be read is an OSError-like failure to the script: RuntimeError with the
   // reader's message (the file, the object, what was expected).
-  pybind11::register_exception<cineflow::acquire::SourceError>(m, "SourceError",
-                                                               PyExc_RuntimeError);
+  auto sourceError = pybind11::register_exception<cineflow::acquire::SourceError>(
+      m, "SourceError", PyExc_RuntimeError);
+  sourceError.doc() =
+      "A source that cannot be opened or read: a missing, truncated or malformed file, a MATLAB "
+      "field that does not map, a sender that went away. A RuntimeError whose message is the "
+      "reader's, as the command line prints it (the file, the object, what was expected).";
   cineflow::python::bindBackends(m);
   cineflow::python::bindAcquisition(m);
   cineflow::python::bindImaging(m);

@@ -53,22 +53,54 @@ class Source {
     return {{static_cast<py::ssize_t>(source_->frameBytes())}, py::dtype("uint8")};
   }
 
-  py::array read(std::uint64_t index) {
-    if (index >= source_->frameCount()) {
+  // Frame `index` (negative counts from the end, as in a list) as a new array.
+  py::array read(py::ssize_t index) {
+    const std::uint64_t at = position(index);
+    auto [shape, dtype] = frameLayout();
+    py::array frame(dtype, shape);
+    readInto(at, static_cast<std::byte*>(frame.mutable_data()));
+    return frame;
+  }
+
+  // Frames `slice` selects, stacked: [frames][...one frame's shape].
+  py::array readSlice(const py::slice& slice) {
+    py::ssize_t start = 0, stop = 0, step = 0, count = 0;
+    if (!slice.compute(static_cast<py::ssize_t>(source_->frameCount()), &start, &stop, &step,
+                       &count)) {
+      throw py::error_already_set();
+    }
+    auto [shape, dtype] = frameLayout();
+    shape.insert(shape.begin(), static_cast<py::ssize_t>(count));
+    py::array frames(dtype, shape);
+    auto* bytes = static_cast<std::byte*>(frames.mutable_data());
+    const std::size_t size = source_->frameBytes();
+    for (py::ssize_t i = 0; i < count; ++i) {
+      readInto(static_cast<std::uint64_t>(start + i * step),
+               bytes + static_cast<std::size_t>(i) * size);
+    }
+    return frames;
+  }
+
+ private:
+  std::uint64_t position(py::ssize_t index) const {
+    const auto count = static_cast<py::ssize_t>(source_->frameCount());
+    const py::ssize_t at = index < 0 ? index + count : index;
+    if (at < 0 || at >= count) {
       throw py::index_error("frame " + std::to_string(index) + " of a source with " +
                             acquire::framesText(source_->frameCount()));
     }
-    auto [shape, dtype] = frameLayout();
-    py::array frame(dtype, shape);
-    auto* bytes = static_cast<std::byte*>(frame.mutable_data());
+    return static_cast<std::uint64_t>(at);
+  }
+
+  void readInto(std::uint64_t index, std::byte* bytes) {
     const std::size_t size = source_->frameBytes();
     py::gil_scoped_release released;
     std::scoped_lock lock(mutex_);
     acquire::SliceInfo slice;
     source_->readFrame(index, {bytes, size}, slice);
-    return frame;
   }
 
+ public:
   // A plane-wave source's Acquisition, an OCT source's OctAcquisition.
   py::object acquisition() const {
     if (const auto* ultrasound = ultrasound::asUltrasound(source_.get())) {
@@ -152,8 +184,24 @@ void bindAcquisition(py::module_& m) {
                              "Acquisition (ultrasound) or OctAcquisition (OCT)")
       .def("read", &Source::read, "index"_a,
            "Frame `index` as a new NumPy array: ultrasound [transmits][elements][samples] int16 "
-           "or float32; OCT [ascans][samples] uint16.")
-      .def("__len__", &Source::frameCount)
+           "or float32; OCT [ascans][samples] uint16. A negative index counts from the end; "
+           "one past either end raises IndexError.")
+      .def("__getitem__", &Source::read, "index"_a, "source[i]: read(i).")
+      .def("__getitem__", &Source::readSlice, "frames"_a,
+           "source[a:b:c]: those frames stacked into one new array [frames][...].")
+      .def(
+          "__iter__",
+          [](py::object self) {
+            // Every frame in order, each read when the loop reaches it.
+            auto& source = self.cast<Source&>();
+            return py::iter(
+                py::module_::import("builtins")
+                    .attr("map")(
+                        self.attr("read"),
+                        py::module_::import("builtins").attr("range")(source.frameCount())));
+          },
+          "for frame in source: every frame in order, each read when the loop reaches it.")
+      .def("__len__", &Source::frameCount, "The number of frames.")
       .def("__repr__", [](const Source& s) { return "Source(" + s.source().describe() + ")"; });
 }
 

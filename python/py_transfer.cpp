@@ -54,9 +54,16 @@ py::array pull(const py::handle& object) {
   return copyToHost(*object.cast<std::shared_ptr<DeviceArray>>());
 }
 
-std::shared_ptr<DeviceArray> create(const std::vector<std::int64_t>& shape,
-                                    const std::string& dtype, const std::string& backendName) {
-  return DeviceArray::allocate(backendFor(backendName), shape, elementNamed(dtype, "dtype"));
+// `dtype` as NumPy takes it: a name ("float32"), a type (numpy.float32) or a numpy.dtype.
+std::shared_ptr<DeviceArray> create(const std::vector<std::int64_t>& shape, const py::object& dtype,
+                                    const std::string& backendName) {
+  std::string name;
+  try {
+    name = py::str(py::dtype::from_args(dtype));
+  } catch (const py::error_already_set&) {
+    throw py::type_error("dtype " + std::string(py::repr(dtype)) + " is not a NumPy dtype");
+  }
+  return DeviceArray::allocate(backendFor(backendName), shape, elementNamed(name, "dtype"));
 }
 
 py::dict memory(const std::string& backendName) {
@@ -80,7 +87,8 @@ void bindTransfers(py::module_& m) {
         "A DeviceArray already on that backend is returned as it is.");
   m.def("pull", &pull, "array"_a, "A NumPy copy of a cineflow.DeviceArray (from the GPU on CUDA).");
   m.def("create", &create, "shape"_a, "dtype"_a = "float32", "backend"_a = "auto",
-        "A new zeroed cineflow.DeviceArray of `shape` and `dtype` in the backend's memory.");
+        "A new zeroed cineflow.DeviceArray of `shape` and `dtype` in the backend's memory; "
+        "`dtype` as NumPy takes it: \"float32\", numpy.float32 or numpy.dtype(\"float32\").");
   m.def("memory", &memory, "backend"_a = "auto",
         "The backend's memory readout: free and total bytes (the GPU's on CUDA, the host's on "
         "the cpu backend) and the bytes the script's DeviceArrays hold there.");

@@ -26,6 +26,23 @@ def test_source_reads_the_recordings_samples(datasets):
         source.read(1)
 
 
+def test_a_source_indexes_slices_and_iterates_like_a_sequence(datasets):
+    path = datasets / "verasonics_rotating_disk.h5"
+    with h5py.File(path, "r") as f:  # the independent reader's frames, before Cineflow opens it
+        rf = f["rf"][:]
+    source = cineflow.Source(str(path))
+    assert len(source) == rf.shape[0] == 32
+    assert np.array_equal(source[-1], rf[-1]) and np.array_equal(source.read(-32), rf[0])
+    for key in (slice(2, 5), slice(None, None, -8), slice(30, 40), slice(5, 2)):
+        assert np.array_equal(source[key], rf[key]), key
+    assert source[3:3].shape == (0,) + source.frame_shape
+    assert all(np.array_equal(frame, rf[i]) for i, frame in enumerate(source))
+    assert sum(1 for _ in source) == 32
+    for index in (32, -33):
+        with pytest.raises(IndexError, match="of a source with 32 frames"):
+            source[index]
+
+
 def test_bmode_equals_the_command_line_bit_for_bit(datasets, run_app, tmp_path, no_history):
     path = str(datasets / "verasonics_rotating_disk.h5")
     grid = "-12.5:12.5:0.1,10:35:0.1"

@@ -71,6 +71,17 @@ def test_push_takes_any_layout_and_makes_float64_float32():
         cineflow.pull([1, 2, 3])
 
 
+@pytest.mark.parametrize("dtype", ["complex64", np.complex64, np.dtype("complex64")])
+def test_create_takes_a_dtype_as_numpy_does(dtype):
+    array = cineflow.create([2, 3], dtype=dtype, backend="cpu")
+    assert array.dtype == np.complex64 and array.shape == (2, 3)
+    assert np.array_equal(cineflow.pull(array), np.zeros((2, 3), np.complex64))
+    with pytest.raises(TypeError, match="float16' is not one Cineflow keeps"):
+        cineflow.create([2], dtype=np.float16, backend="cpu")
+    with pytest.raises(TypeError, match="is not a NumPy dtype"):
+        cineflow.create([2], dtype="no such type", backend="cpu")
+
+
 def test_create_and_the_memory_readout():
     before = cineflow.memory("cpu")
     assert before["backend"] == "cpu" and before["total_bytes"] >= before["free_bytes"] > 0
