@@ -36,9 +36,10 @@ using namespace pybind11::literals;
 
 class PyEngine {
  public:
-  PyEngine(const std::string& spec, const std::string& backendName, std::uint64_t frames,
-           const std::string& policy, bool pace, const std::optional<double>& rate,
-           ImagingArgs imaging, bool tune, std::size_t storeBytes)
+  PyEngine(const std::string& spec, const std::string& backendName,
+           const std::optional<std::uint64_t>& frames, const std::string& policy, bool pace,
+           const std::optional<double>& rate, ImagingArgs imaging, bool tune,
+           std::size_t storeBytes)
       : spec_(spec),
         backend_(backendFor(backendName)),
         imaging_(std::move(imaging)),
@@ -51,11 +52,14 @@ class PyEngine {
     }
     config_.overflow = pipeline::parseOverflowPolicy(policy);
     config_.pace = pace;
-    config_.maxFrames = frames;
     config_.frameRateHz = rate.value_or(0.0);
     config_.validate();
     py::gil_scoped_release released;
     source_ = acquire::openSource(spec_);
+    // As the command line: a file ends with its last frame; a simulator, plugin or network
+    // stream runs until stop() (frames=0 asks that of a file too: it then replays).
+    config_.maxFrames =
+        frames.value_or(acquire::readsFileFromOutside(spec_) ? source_->frameCount() : 0);
     settings_ = settingsFor(imaging_);
   }
 
@@ -160,25 +164,47 @@ class PyEngine {
   }
 
   // Until the engine has acquired its `frames` (or failed), then every queued frame has reached
-  // the callable. Returns the state. `timeout` seconds (None: no limit): "running" when it passed.
+  // the callable. Returns "finished" or "stopped"; raises RuntimeError with the engine's message
+  // when it failed, and TimeoutError when `timeout` seconds (None: no limit) passed first.
   std::string wait(const std::optional<double>& timeout) {
     if (!engine_) {
       return "stopped";
     }
-    py::gil_scoped_release released;
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout.value_or(1e9));
-    while (engine_->state() == pipeline::EngineState::Running) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        return "running";
+    if (timeout && !(*timeout >= 0)) {
+      throw py::value_error("timeout must be 0 seconds or more (None: no limit)");
+    }
+    pipeline::EngineStats stats;
+    {
+      py::gil_scoped_release released;
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout.value_or(1e9));
+      while (engine_->state() == pipeline::EngineState::Running) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+          stats = engine_->stats();
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (stats.state != pipeline::EngineState::Running) {
+        drainQueue();
+        if (volumeFeed_) {
+          volumeFeed_->drain();
+        }
+        stats = engine_->stats();
+      }
     }
-    drainQueue();
-    if (volumeFeed_) {
-      volumeFeed_->drain();
+    if (stats.state == pipeline::EngineState::Running) {
+      PyErr_SetString(PyExc_TimeoutError,
+                      ("the engine is still running after " + acquire::numberText(*timeout) +
+                       " s (" + std::to_string(stats.processed) +
+                       " frames imaged; frames=0 or a live source runs until stop())")
+                          .c_str());
+      throw py::error_already_set();
     }
-    return pipeline::toString(engine_->state());
+    if (stats.state == pipeline::EngineState::Failed) {
+      throw std::runtime_error(stats.error.empty() ? "the engine failed" : stats.error);
+    }
+    return pipeline::toString(stats.state);
   }
 
   void stop() {
@@ -364,20 +390,27 @@ class PyEngine {
 void bindEngine(py::module_& m) {
   py::class_<PyEngine>(m, "Engine",
                        "An imaging engine on a source (what --input takes), on a backend.")
-      .def(py::init([](const std::string& source, const std::string& backend, std::uint64_t frames,
-                       const std::string& policy, bool pace, const std::optional<double>& rate,
+      .def(py::init([](const std::string& source, const std::string& backend,
+                       const std::optional<std::uint64_t>& frames, const std::string& policy,
+                       bool pace, const std::optional<double>& rate,
                        const std::optional<std::string>& grid, const std::optional<double>& fnumber,
                        const std::optional<std::string>& apodisation,
-                       const std::optional<std::string>& mode, bool tune, std::size_t storeBytes) {
-             return std::make_unique<PyEngine>(source, backend, frames, policy, pace, rate,
-                                               imagingArgs(grid, fnumber, apodisation, mode), tune,
-                                               storeBytes);
+                       const std::optional<std::string>& mode,
+                       const std::optional<double>& iqBandwidth,
+                       const std::optional<int>& iqDecimation, bool tune, std::size_t storeBytes) {
+             return std::make_unique<PyEngine>(
+                 source, backend, frames, policy, pace, rate,
+                 imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), tune,
+                 storeBytes);
            }),
-           "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = 0,
+           "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = py::none(),
            "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
            "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
-           "tune"_a = true, "store_bytes"_a = 0,
-           "frames: stop after this many (0: until stop()); policy: \"block\" (lose nothing) or "
+           "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(), "tune"_a = true,
+           "store_bytes"_a = 0,
+           "frames: stop after this many (None: a file's last frame, as the command line; a "
+           "simulator, plugin or network stream until stop(); 0: until stop(), a file replaying); "
+           "policy: \"block\" (lose nothing) or "
            "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
            "keywords are cineflow.bmode's; tune: the tuning history's variants, measured at "
            "start where it has none (False: the defaults, as --no-tune); store_bytes: the "
@@ -395,17 +428,21 @@ void bindEngine(py::module_& m) {
       .def("start", &PyEngine::start)
       .def("stop", &PyEngine::stop)
       .def("wait", &PyEngine::wait, "timeout"_a = py::none(),
-           "Waits until the engine has its frames (or failed); returns the state.")
+           "Waits until the engine has its frames and every callback has run; returns "
+           "\"finished\" (or \"stopped\" after stop()). Raises RuntimeError with the engine's "
+           "message when it failed, TimeoutError when `timeout` seconds pass first (None: no "
+           "limit).")
       .def(
           "set",
           [](PyEngine& engine, const std::optional<std::string>& grid,
              const std::optional<double>& fnumber, const std::optional<std::string>& apodisation,
-             const std::optional<std::string>& mode) {
-            engine.set(imagingArgs(grid, fnumber, apodisation, mode));
+             const std::optional<std::string>& mode, const std::optional<double>& iqBandwidth,
+             const std::optional<int>& iqDecimation) {
+            engine.set(imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation));
           },
           py::kw_only(), "grid"_a = py::none(), "fnumber"_a = py::none(),
-          "apodisation"_a = py::none(), "mode"_a = py::none(),
-          "Changes imaging parameters, live while running.")
+          "apodisation"_a = py::none(), "mode"_a = py::none(), "iq_bandwidth"_a = py::none(),
+          "iq_decimation"_a = py::none(), "Changes imaging parameters, live while running.")
       .def("stats", &PyEngine::stats,
            "The engine's counts, rates and per-stage times (the profiler's statistics), and the "
            "callback's deliveries, drops and errors.")

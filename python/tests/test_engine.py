@@ -115,6 +115,34 @@ def test_images_kept_from_callbacks_outlive_the_queue_and_the_engine(datasets, k
     assert filler[-1][0, 0] == 7.0
 
 
+def test_an_engine_on_a_file_stops_at_its_end_with_the_keywords_bmode_takes(datasets):
+    """As the command line: a recording's 32 frames and no more, unless frames says otherwise;
+    the I/Q keywords reach the engine (its image equals bmode's with the same keywords, and
+    differs from the default's); wait() raises on a timeout and on a refused value."""
+    path = str(datasets / "verasonics_rotating_disk.h5")
+    source = cineflow.Source(path)
+    images = {}
+    engine = cineflow.Engine(path, backend="cpu", tune=False, pace=False, iq_bandwidth=30,
+                             iq_decimation=2)
+    engine.on_frame(lambda f: images.setdefault(f.source_index, f.image.copy()), queue=4)
+    engine.start()
+    assert engine.wait(120) == "finished"
+    assert sorted(images) == list(range(32))
+    same = cineflow.bmode(source[0], source.acquisition, iq_bandwidth=30, iq_decimation=2,
+                          backend="cpu", tune=False)
+    default = cineflow.bmode(source[0], source.acquisition, backend="cpu", tune=False)
+    assert np.array_equal(images[0], same)
+    assert images[0].shape != default.shape or not np.array_equal(images[0], default)
+    with pytest.raises(ValueError, match="I/Q bandwidth 500 % of f0"):
+        cineflow.Engine(path, backend="cpu", iq_bandwidth=500)
+    with cineflow.Engine("sim", backend="cpu", tune=False, rate=20.0) as live:
+        live.start()
+        with pytest.raises(TimeoutError, match="still running after 0.2 s"):
+            live.wait(0.2)
+        live.stop()
+        assert live.wait() == "stopped"
+
+
 def test_frames_say_whether_their_flow_layers_are_fresh():
     """Doppler's flow layers hold no estimate before the first full ensemble (16 frames by
     default): those frames are not fresh, every later one (sliding ensembles) is; a B-mode frame
