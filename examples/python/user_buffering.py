@@ -9,6 +9,7 @@ same copy runs on the GPU: cupy.asarray(volume.volume) shares the memory); it ke
 second volume in the engine's store, which the script saves and then discards.
 """
 import sys
+from typing import List, Optional
 
 import numpy as np
 
@@ -19,8 +20,8 @@ VOLUMES = 4
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "kept_volume.h5"
-    mine = None  # the script's own buffer: [volume][ny][nz][nx]
-    filled = []
+    mine: Optional[np.ndarray] = None  # the script's own buffer: [volume][ny][nz][nx]
+    filled: List[int] = []
 
     def on_volume(volume):
         nonlocal mine
@@ -37,6 +38,9 @@ def main():
         engine.start()
         engine.wait()
         kept = engine.store.list()
+        if mine is None:
+            print("no volume reached the callback", file=sys.stderr)
+            return 1
         print(f"own buffer: volumes {filled}, {mine.nbytes / 2**20:.1f} MiB; kept in the store:",
               [k["number"] for k in kept])
         engine.store.save(kept[0]["id"], out)
