@@ -59,6 +59,8 @@ def main():
             f"{z[0] * 1e3:g}:{z[-1] * 1e3:g}:{(z[1] - z[0]) * 1e3:g}")
     source = cineflow.Source(args.input)
     acq = source.acquisition
+    if not isinstance(acq, cineflow.Acquisition):
+        sys.exit(f"{args.input} is not plane-wave ultrasound ({source.modality})")
     print(f"{args.input}: {acq}; grid {grid} mm; backend {cineflow.backend_info(args.backend)['device']}")
 
     worst = 1.0
