@@ -1,9 +1,11 @@
-# Cineflow's two entry points (README Quick start):
+# Cineflow's two entry points (README, Quick start):
 #   make run   installs what is missing, builds, starts the GUI on the built-in simulator
 #   make test  installs what is missing, builds, runs every test (GUI tests under xvfb-run)
 # Further targets: make build, make sanitize (engine tests under asan+ubsan and tsan; CI runs it
 # after make test), make package (the Debian package, into build/<preset>/packages), make fuzz
-# (every libFuzzer harness, FUZZ_RUNS inputs each or FUZZ_SECONDS each), make clean.
+# (every libFuzzer harness, FUZZ_RUNS inputs each or FUZZ_SECONDS each), make docs (the manual in
+# docs/ as a site, every link checked: build/<preset>/docs-site/index.html), make screenshots (its
+# pictures, docs/images, taken of the window this build draws), make clean.
 # CUDA_ARCHITECTURES=... builds the CUDA code for those GPUs only (CI: one).
 
 PRESET ?= release
@@ -24,7 +26,7 @@ LAUNCHER := $$(command -v ccache >/dev/null && echo -DCMAKE_C_COMPILER_LAUNCHER=
 export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 CMAKE_ARGS := $(LAUNCHER) $(if $(CUDA_ARCHITECTURES),-DCINEFLOW_CUDA_ARCHITECTURES="$(CUDA_ARCHITECTURES)")
 
-.PHONY: deps configure build run test sanitize package fuzz clean
+.PHONY: deps configure build run test sanitize package fuzz docs screenshots clean
 
 deps:
 	@bash packaging/install-deps.sh
@@ -72,6 +74,15 @@ fuzz: deps
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build
 	cd $(BUILD_DIR) && cpack --config CPackConfig.cmake
+
+# The manual (mkdocs.yml, docs/) with its generated pages: the command-line reference from this
+# build's --help texts, the Python API from its module's docstrings (tools/docs/build_docs.py).
+docs: build
+	python3 -B tools/docs/build_docs.py $(BUILD_DIR) $(BUILD_DIR)/docs-site
+
+# The README's and the manual's pictures (docs/images), taken of the window this build draws.
+screenshots: build
+	tools/docs/screenshots.sh $(BUILD_DIR) docs/images
 
 clean:
 	rm -rf build

@@ -1,6 +1,7 @@
 #pragma once
 // The numbers one `cineflow bench` run measured, and their two renderings: a table for people
-// and a JSON file for scripts (the README's figures come from these, DESIGN.md §6 rule 12).
+// and a JSON file for scripts (the manual's figures come from these, house style rule 12
+// (docs/development.md)).
 
 #include <cstddef>
 #include <cstdint>

@@ -24,7 +24,7 @@ Options:
                          Doppler), 'plugin:NAME' or 'plugin:NAME#{JSON parameters}' (a source
                          plugin, found in $CINEFLOW_PLUGIN_PATH or lib/cineflow/plugins next to
                          the executable), 'zmq:ENDPOINT' (frames a sender pushes over ZeroMQ,
-                         e.g. zmq:tcp://*:5555; README "Streaming frames over the network"),
+                         e.g. zmq:tcp://*:5555; manual: Plugins and streaming),
                          'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the

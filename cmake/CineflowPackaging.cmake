@@ -17,7 +17,7 @@ install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.desktop DESTINATION share/appl
 install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.metainfo.xml DESTINATION share/metainfo)
 install(FILES ${packaging_dir}/${CINEFLOW_APP_ID}.svg DESTINATION share/icons/hicolor/scalable/apps)
 install(FILES ${packaging_dir}/template-plugin/Makefile DESTINATION ${doc_dir}/examples/template-plugin)
-# The network sender a lab's acquisition script can start from (README "Streaming frames").
+# The network sender a lab's acquisition script can start from (docs/plugins-and-streaming.md).
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/send_frames.py DESTINATION share/cineflow/tools)
 
 # The manual page and the bash completion are written from the built executable's --help texts

@@ -1,4 +1,5 @@
-# Warnings are errors (DESIGN.md §6 rule 10); one place sets them for every target.
+# Warnings are errors (house style rule 10, docs/development.md); one place sets them for every
+# target.
 add_library(cineflow_warnings INTERFACE)
 target_compile_options(cineflow_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wnon-virtual-dtor>

@@ -48,7 +48,7 @@ unsupported() {  # the one paragraph, then stop
     echo "matio, nlohmann JSON, LZ4, xxHash, GLEW, FFmpeg's libraries, DCMTK, ZeroMQ (libzmq,"
     echo "cppzmq), pybind11 with python3-dev and NumPy, and Xvfb yourself, then build without this"
     echo "script:"
-    echo "cmake --preset release && cmake --build --preset release (see README.md)."
+    echo "cmake --preset release && cmake --build --preset release (see docs/install.md)."
   } >&2
   exit 1
 }

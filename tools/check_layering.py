@@ -3,8 +3,8 @@
 on any include that runs against the declared order of their rooms, and on any cycle between
 rooms, naming the file and line.
 
-The order (README, "Layout"): a room may include its own files and those of the rooms listed
-below it; rooms on one line are peers that must not include each other.
+The order (docs/development.md, The engine's layers): a room may include its own files and those
+of the rooms listed below it; rooms on one line are peers that must not include each other.
 """
 import argparse
 import os
@@ -124,7 +124,7 @@ def scan(root):
                     continue
                 if room not in allowed:
                     wrong.append(f"{os.path.relpath(path, root)}: folder {room} is in no layer "
-                                 "(declare it in tools/check_layering.py and the README)")
+                                 "(declare it in tools/check_layering.py and docs/development.md)")
                     continue
                 with open(path, encoding="utf-8", errors="replace") as text:
                     for number, line in enumerate(text, 1):

@@ -2,11 +2,12 @@
 """Streams a cineflow.rf/1 recording to Cineflow over ZeroMQ, the way a live scanner would.
 
 Cineflow listens (``cineflow --input zmq:tcp://*:5555``); this sender connects a PUSH socket and
-sends the cineflow.stream/1 messages described in Cineflow's README ("Streaming frames over the
-network"): a JSON header describing the stream (sent first, then again every --header-every
-seconds so that a Cineflow started later picks the stream up), then one two-part message per frame
-(JSON with its sequence number and timestamp, then the frame's little-endian samples), and an
-"end" message when it finishes. A lab's own acquisition script sends the same messages.
+sends the cineflow.stream/1 messages described in Cineflow's manual (docs/plugins-and-streaming.md,
+"Live frames over the network"): a JSON header describing the stream (sent first, then again every
+--header-every seconds so that a Cineflow started later picks the stream up), then one two-part
+message per frame (JSON with its sequence number and timestamp, then the frame's little-endian
+samples), and an "end" message when it finishes. A lab's own acquisition script sends the same
+messages.
 
 Like a scanner, it does not wait for a Cineflow that cannot keep up: a frame Cineflow's queue has
 no room for is not sent, and the gap in sequence numbers tells Cineflow it was lost. --block waits

@@ -4,7 +4,7 @@
 // recording, where the outputs go, and how to run (backend, frames, Slurm's partition, time and
 // account). Each (recording, option set) is one job. A job's id is stable (the recording's name
 // and a hash of its path and options), so that a plan run again, here or on a cluster, finds
-// what is already done. README "Reprocessing archives" documents the format.
+// what is already done. docs/batch.md documents the format.
 
 #include <cstdint>
 #include <filesystem>

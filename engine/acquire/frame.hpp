@@ -1,5 +1,5 @@
 #pragma once
-// Raw plane-wave frames and their acquisition metadata (DESIGN.md §4, §5).
+// Raw plane-wave frames and their acquisition metadata (docs/ultrasound.md, docs/file-formats.md).
 // A raw frame is [transmits][elements][samples], int16 or float32, row-major, samples fastest.
 
 #include <cstddef>
@@ -49,7 +49,8 @@ struct SliceInfo {
   double elevationM = 0.0;  // elevation (y) of this frame
 };
 
-// Travels with every frame from the source to the display and to disk (DESIGN.md §3).
+// Travels with every frame from the source to the display and to disk (docs/development.md, The
+// pipeline).
 struct FrameHeader {
   std::uint64_t sequence = 0;     // 0, 1, 2, ... in acquisition order, gaps where frames dropped
   std::int64_t timestampNs = 0;   // steady clock, when the frame was acquired

@@ -3,7 +3,7 @@
 // acquisition script in Python or MATLAB, tools/send_frames.py). Cineflow binds a PULL socket at
 // the endpoint; senders connect PUSH sockets to it, and may come and go.
 //
-// The message layout, cineflow.stream/1 (README "Streaming frames over the network"): every
+// The message layout, cineflow.stream/1 (manual: Plugins and streaming): every
 // message is multipart and its first part is one UTF-8 JSON object whose "type" says what it is:
 //   header  the stream's description: {"type": "header", "schema": "cineflow.stream/1",
 //           "modality": "ultrasound", ...the modality's fields}; one part. Sent first, and again

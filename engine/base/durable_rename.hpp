@@ -1,8 +1,8 @@
 #pragma once
 // Giving a finished temporary file its final name so that the name survives a power cut with the
-// data under it (DESIGN.md §5): fsync the file, rename it onto the final path, fsync the folder.
-// Without the first fsync the rename can reach the disk before the data, and a crash leaves an
-// empty or partial file under the final name; without the last, the rename itself can be lost.
+// data under it (docs/file-formats.md): fsync the file, rename it onto the final path, fsync the
+// folder. Without the first fsync the rename can reach the disk before the data, and a crash leaves
+// an empty or partial file under the final name; without the last, the rename itself can be lost.
 // Every writer that stages a file (StagedH5File, writeFileAtomically) publishes it through here.
 //
 // Threading: publishFile() may run on any thread. The FileSystemCalls override is process-wide

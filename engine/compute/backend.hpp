@@ -1,7 +1,8 @@
 #pragma once
-// The execution model (DESIGN.md §2): a small mirror of CUDA that the pipeline is written against
-// once. CUDA backend: cudaStream_t / cudaEvent_t / cudaMalloc / cudaHostAlloc. CPU backend: a
-// worker thread per stream running tasks in order, host-side events, aligned host memory.
+// The execution model (docs/development.md, Execution model and backends): a small mirror of CUDA
+// that the pipeline is written against once. CUDA backend: cudaStream_t / cudaEvent_t / cudaMalloc
+// / cudaHostAlloc. CPU backend: a worker thread per stream running tasks in order, host-side
+// events, aligned host memory.
 //
 // Threading contract: a Stream may be used (enqueued to) from one host thread at a time; Events
 // may be queried and synchronised from any thread. Work enqueued on a Stream runs in order;

@@ -1,7 +1,7 @@
 #pragma once
-// Typed RAII owners of backend memory (DESIGN.md §6 rule 2): one owner per allocation, copies
-// deleted, moves allowed, noexcept destructors. DeviceBuffer memory is only touched by stream work
-// (kernels, copies); PinnedBuffer and HostBuffer memory is host-accessible.
+// Typed RAII owners of backend memory (house style rule 2, docs/development.md): one owner per
+// allocation, copies deleted, moves allowed, noexcept destructors. DeviceBuffer memory is only
+// touched by stream work (kernels, copies); PinnedBuffer and HostBuffer memory is host-accessible.
 
 #include <cstddef>
 #include <span>

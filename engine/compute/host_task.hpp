@@ -1,7 +1,7 @@
 #pragma once
 // HostTask: a move-only callable with inline storage, so enqueuing work never allocates
-// (DESIGN.md §6 rule 5: no allocation in the frame loop). Callables larger than the inline
-// capacity are rejected at compile time.
+// (house style rule 5 (docs/development.md): no allocation in the frame loop). Callables larger
+// than the inline capacity are rejected at compile time.
 
 #include <cstddef>
 #include <new>

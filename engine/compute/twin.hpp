@@ -1,12 +1,12 @@
 #pragma once
-// The one twin mechanism (DESIGN.md §2): a stage has a CPU kernel and a CUDA kernel behind one
-// contract, and which one runs follows the backend it is configured on. Whether the CUDA twins
-// exist is decided once, at configure time (CINEFLOW_HAVE_CUDA, kCudaBuilt below). Their
-// declarations (NAME/cuda/*_kernels.hpp, plain C++) are visible in every build; their
-// definitions (*.cu) are compiled only with CUDA. Code that names a CUDA twin does so inside
-// `if constexpr (compute::kCudaBuilt)`, whose discarded branch needs no definition, so no source
-// file carries #if CINEFLOW_HAVE_CUDA for a stage. createBackend() never makes a CUDA backend in
-// a build without CUDA.
+// The one twin mechanism (docs/development.md, Execution model and backends): a stage has a CPU
+// kernel and a CUDA kernel behind one contract, and which one runs follows the backend it is
+// configured on. Whether the CUDA twins exist is decided once, at configure time
+// (CINEFLOW_HAVE_CUDA, kCudaBuilt below). Their declarations (NAME/cuda/*_kernels.hpp, plain C++)
+// are visible in every build; their definitions (*.cu) are compiled only with CUDA. Code that names
+// a CUDA twin does so inside `if constexpr (compute::kCudaBuilt)`, whose discarded branch needs no
+// definition, so no source file carries #if CINEFLOW_HAVE_CUDA for a stage. createBackend() never
+// makes a CUDA backend in a build without CUDA.
 
 #include <memory>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
 // Engine: the acquisition thread, the pinned host ring, the engine thread with its in-flight slots,
-// the processor and the cineloop (DESIGN.md §3).
+// the processor and the cineloop (docs/development.md, The pipeline).
 //
 //   acquisition thread ("cf-acquire"): source -> free host slot (Block: waits; Drop: counts)
 //   engine thread ("cf-engine"): filled host slot -> [upload stream] H2D into an in-flight slot

@@ -1,4 +1,4 @@
-// The acquisition thread and the engine thread (DESIGN.md §3).
+// The acquisition thread and the engine thread (docs/development.md, The pipeline).
 #include <algorithm>
 #include <chrono>
 #include <exception>

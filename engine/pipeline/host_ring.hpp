@@ -2,8 +2,8 @@
 // HostRing: N pinned host slots between the acquisition thread (producer) and the engine thread
 // (consumer). A slot goes Free -> Filling (producer) -> Filled (FIFO) -> InFlight (consumer) ->
 // Free, and returns to Free only through release(), which the engine calls from a host callback
-// on the notify stream once the slot's upload has completed (DESIGN.md §3), or discard() (a
-// damaged frame skipped before it was filled).
+// on the notify stream once the slot's upload has completed (docs/development.md, The pipeline), or
+// discard() (a damaged frame skipped before it was filled).
 
 #include <condition_variable>
 #include <cstddef>

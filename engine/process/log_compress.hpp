@@ -1,5 +1,5 @@
 #pragma once
-// Log compression of the envelope into absolute decibels (DESIGN.md §4).
+// Log compression of the envelope into absolute decibels (docs/ultrasound.md).
 //
 // Contract
 //   input   envelope float32 (any layout; [nz][nx] in the B-mode chain), device memory.

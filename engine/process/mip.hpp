@@ -1,5 +1,5 @@
 #pragma once
-// Maximum-intensity projections of a B-mode volume (DESIGN.md §4).
+// Maximum-intensity projections of a B-mode volume (docs/ultrasound.md).
 //
 // Contract
 //   volume  float32 dB [ny][nz][nx] (y: elevation slice, z: depth, x: lateral), device memory.

@@ -1,5 +1,6 @@
 #pragma once
-// Boundary checks shared by the stages (DESIGN.md §6 rule 6): one wording for every stage.
+// Boundary checks shared by the stages (house style rule 6, docs/development.md): one wording for
+// every stage.
 
 #include <cstddef>
 

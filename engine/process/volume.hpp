@@ -1,7 +1,7 @@
 #pragma once
-// Volumes (DESIGN.md §3, §4): every elevation sweep of K frames becomes a volume [y][z][x] in
-// device memory, and its three maximum-intensity projections are computed on the engine's
-// endpoint stream as soon as the sweep's last frame is dispatched.
+// Volumes (docs/development.md, The pipeline; docs/volumes.md): every elevation sweep of K frames
+// becomes a volume [y][z][x] in device memory, and its three maximum-intensity projections are
+// computed on the engine's endpoint stream as soon as the sweep's last frame is dispatched.
 //
 // The volume is not a copy: the engine lays the cineloop out in blocks of K slots and writes each
 // frame of a sweep straight into the slot of its slice, so a block of the cineloop is the volume.

@@ -12,7 +12,7 @@
 // frames is still read in Cineflow's own process (each frame's stored bytes are checked where the
 // recording holds checksums).
 //
-// Costs one process start per file opened (about 0.1 s for a recording; README, Robustness), and
+// Costs one process start per file opened (about 0.1 s for a recording; docs/robustness.md), and
 // never twice for the same file: a check the file passed is remembered in the cache folder
 // (base/cache_directory.hpp, "file-checks.txt"), keyed by the file's device,
 // inode, size and modification and change times and by the checking program's own size and time,

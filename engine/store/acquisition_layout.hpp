@@ -1,6 +1,7 @@
 #pragma once
-// The parts every Cineflow file shares (DESIGN.md §5): the acquisition as root attributes and
-// datasets, and coordinate axes in metres. Internal to the store (HDF5 is a private dependency).
+// The parts every Cineflow file shares (docs/file-formats.md): the acquisition as root attributes
+// and datasets, and coordinate axes in metres. Internal to the store (HDF5 is a private
+// dependency).
 
 #include <span>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
-// BmodeWriter: writes a B-mode cineloop to a self-describing HDF5 file (DESIGN.md §5), schema
-// "cineflow.bmode/1", readable by h5py, HDFView and MATLAB without Cineflow:
+// BmodeWriter: writes a B-mode cineloop to a self-describing HDF5 file (docs/file-formats.md),
+// schema "cineflow.bmode/1", readable by h5py, HDFView and MATLAB without Cineflow:
 //
 //   /bmode_db      float32 [frames][z][x], chunked one frame per chunk, attribute units = "dB"
 //   an image with flow layers (process/image_geometry.hpp) adds /velocity_m_s (m/s, positive

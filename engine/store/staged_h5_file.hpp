@@ -1,7 +1,7 @@
 #pragma once
 // An HDF5 file written under a temporary name and renamed onto its final path only when complete
-// (DESIGN.md §5): "<final>.partial-<pid>" in the same directory, published durably (synced before
-// the rename, its folder after: store/durable_rename.hpp). Until commit() succeeds, and
+// (docs/file-formats.md): "<final>.partial-<pid>" in the same directory, published durably (synced
+// before the rename, its folder after: store/durable_rename.hpp). Until commit() succeeds, and
 // whenever anything fails, nothing exists under the final name; destroying an uncommitted file
 // removes the temporary. Shared by every writer (BmodeWriter, VolumeWriter). Internal to the
 // store: only .cpp files include it (HDF5 is a private dependency).

@@ -1,7 +1,7 @@
 #pragma once
 // VolumeSaver: saves buffered volumes, and opens saved ones for review, on its own I/O thread, so
-// that neither acquisition nor the GUI waits for a disk (DESIGN.md §3: VolumeStore -> D2H
-// (pinned) -> HDF5 file, and back).
+// that neither acquisition nor the GUI waits for a disk (docs/development.md, The pipeline:
+// VolumeStore -> D2H (pinned) -> HDF5 file, and back).
 //
 // Each job holds the volume's VolumeStore::Access (so it cannot be discarded meanwhile), copies
 // the volume and its MIPs device-to-host into pinned staging on the saver's own stream, then

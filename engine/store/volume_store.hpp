@@ -1,6 +1,6 @@
 #pragma once
 // VolumeStore: volumes the operator keeps for review, in device memory (host memory on the CPU
-// backend), until they are saved or discarded (DESIGN.md §3).
+// backend), until they are saved or discarded (docs/development.md, The pipeline).
 //
 // The store reserves its whole capacity at once (setCapacity) and carves volumes out of that
 // reservation, so buffering never calls the device allocator and never waits for the device:

@@ -1,5 +1,5 @@
 #pragma once
-// Saved volumes, schema "cineflow.volume/1" (DESIGN.md §5): self-describing HDF5 that h5py,
+// Saved volumes, schema "cineflow.volume/1" (docs/file-formats.md): self-describing HDF5 that h5py,
 // HDFView and MATLAB read without Cineflow.
 //
 //   /volume        float32 [y][z][x] dB, chunked one slice per chunk, optionally compressed

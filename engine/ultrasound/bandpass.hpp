@@ -1,7 +1,7 @@
 #pragma once
-// Bandpass FIR along fast time, the first stage of the RF chain (DESIGN.md §4), which also
+// Bandpass FIR along fast time, the first stage of the RF chain (docs/ultrasound.md), which also
 // interpolates the RF by U = ImagingParams::rfUpsamplingFor(acq) so that the beamformer's linear
-// interpolation is accurate (README, "Accuracy").
+// interpolation is accurate (docs/ultrasound.md).
 //
 // Contract
 //   input   raw frame [transmits][elements][samples], int16 or float32 (the configured type),

@@ -1,5 +1,5 @@
 #pragma once
-// Delay-and-sum beamforming of plane-wave RF with coherent compounding (DESIGN.md §4).
+// Delay-and-sum beamforming of plane-wave RF with coherent compounding (docs/ultrasound.md).
 //
 // Contract
 //   input   rf float32 [transmits][elements][samples] (bandpassed RF at `sampleRateHz`: the

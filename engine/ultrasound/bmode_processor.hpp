@@ -1,5 +1,5 @@
 #pragma once
-// BmodeProcessor: the B-mode imaging chain (DESIGN.md §4) as one FrameProcessor, in the mode
+// BmodeProcessor: the B-mode imaging chain (docs/ultrasound.md) as one FrameProcessor, in the mode
 // ImagingParams::mode chooses:
 //   RF:  raw [T][E][S] int16/float32 -> bandpass, interpolated by U [T][E][S U] -> DAS beamform
 //        [z][x] -> envelope -> dB [z][x]

@@ -3,7 +3,7 @@
 // not state their bandwidth: the RF and I/Q chains pass that band (ImagingParams::rfBandFor,
 // iqBandwidthFor). A wide default band lets through the spectral structure of a pulse whose
 // envelope has a flat, rippled top, and the image then peaks on a ripple instead of the
-// pulse's centre (0.1 mm too deep on the Field II points: README, "Accuracy").
+// pulse's centre (0.1 mm too deep on the Field II points: docs/ultrasound.md).
 
 #include <cstddef>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Envelope detection: magnitude of the analytic signal along depth (DESIGN.md §4).
+// Envelope detection: magnitude of the analytic signal along depth (docs/ultrasound.md).
 //
 // Contract
 //   input   beamformed RF float32 [nz][nx] (x fastest), device memory.

@@ -1,5 +1,5 @@
 #pragma once
-// FIR designs of the signal chain (DESIGN.md §4): the RF chain's bandpass and the I/Q chain's
+// FIR designs of the signal chain (docs/ultrasound.md): the RF chain's bandpass and the I/Q chain's
 // demodulation low-pass, both Hamming-windowed sincs of odd length (zero phase when centred).
 
 #include <cstddef>

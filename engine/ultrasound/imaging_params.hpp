@@ -1,5 +1,5 @@
 #pragma once
-// Imaging parameters: the reconstruction grid and the signal-chain settings (DESIGN.md §4).
+// Imaging parameters: the reconstruction grid and the signal-chain settings (docs/ultrasound.md).
 
 #include <string>
 #include <utility>
@@ -24,7 +24,7 @@ struct ImagingGrid {
 };
 
 // RF: bandpass, DAS on RF, Hilbert envelope. I/Q: demodulation and low-pass, DAS on I/Q with phase
-// rotation, |IQ| (DESIGN.md §4). RF data sampled below 2 f0 (bandpass sampling) can only be
+// rotation, |IQ| (docs/ultrasound.md). RF data sampled below 2 f0 (bandpass sampling) can only be
 // imaged in I/Q mode. Colour and power Doppler: the I/Q chain, and from its beamformed I/Q the
 // flow (ultrasound/flow_estimator.hpp) as the image's flow layers (process/image_geometry.hpp);
 // the two differ in how the image is shown (velocity, or power), not in what is computed.
@@ -56,7 +56,7 @@ inline constexpr double kDefaultIqBandwidthRel = 1.0;
 // RF mode: linear interpolation between samples of a sinusoid at f loses up to 1 - cos(pi f / fs)
 // of its amplitude between samples, which distorts the envelope and moves its peak; at 8 samples
 // per period of the band's upper edge that is under 8 %. Measured on the Field II points and on
-// random phantoms (test_point_accuracy): README, "Accuracy".
+// random phantoms (test_point_accuracy): docs/ultrasound.md.
 inline constexpr double kRfSamplesPerPeriod = 8.0;
 inline constexpr int kMaxRfUpsampling = 8;
 

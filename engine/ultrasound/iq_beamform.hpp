@@ -1,6 +1,6 @@
 #pragma once
 // Delay-and-sum beamforming of plane-wave I/Q with phase rotation and coherent compounding, then
-// detection (DESIGN.md §4): the second stage of the I/Q chain.
+// detection (docs/ultrasound.md): the second stage of the I/Q chain.
 //
 // Contract
 //   input   iq complex float32 [transmits][elements][S][2] (IqDemodulator's output: S samples at

@@ -1,6 +1,6 @@
 #pragma once
-// I/Q demodulation, the first stage of the I/Q chain (DESIGN.md §4): down-mixing by the carrier,
-// a low-pass filter and optional decimation along fast time.
+// I/Q demodulation, the first stage of the I/Q chain (docs/ultrasound.md): down-mixing by the
+// carrier, a low-pass filter and optional decimation along fast time.
 //
 // Contract
 //   input   raw frame [transmits][elements][samples], int16 or float32 (the configured type),

@@ -227,8 +227,8 @@ ImportedRecording importMat(const std::filesystem::path& path, const MatMapping&
         planeWavesFromDelays(reader.lookup(spec, "transmit delays"),
                              reader.numbers(spec, "transmit delays"), spec, acq, reader);
     acq.anglesRad = waves.anglesRad;
-    // Time 0 is when a wave crosses the array centre (DESIGN.md §4), the delays' origin is the
-    // first firing: t0 moves by the crossing time, which one t0 can do only if every wave has
+    // Time 0 is when a wave crosses the array centre (docs/ultrasound.md), the delays' origin is
+    // the first firing: t0 moves by the crossing time, which one t0 can do only if every wave has
     // the same (e.g. symmetric angles about 0 do not).
     const auto [earliest, latest] =
         std::minmax_element(waves.centreCrossingS.begin(), waves.centreCrossingS.end());

@@ -1,5 +1,5 @@
 #pragma once
-// RfFileSource: replays an RF recording in schema cineflow.rf/1 (DESIGN.md §5):
+// RfFileSource: replays an RF recording in schema cineflow.rf/1 (docs/file-formats.md):
 //
 //   /rf           int16 or float32 [frames][transmits][elements][samples]
 //                 attributes schema = "cineflow.rf/1", sampling_frequency_hz, center_frequency_hz,

@@ -1,7 +1,7 @@
 #pragma once
 // Writes a recording held in memory (ultrasound::ImportedRecording, e.g. a MATLAB import) as an RF
-// recording in schema cineflow.rf/1 (DESIGN.md §5), which RfFileSource replays: /rf int16 or
-// float32 [frames][transmits][elements][samples] (one chunk per frame, so that a replay reads a
+// recording in schema cineflow.rf/1 (docs/file-formats.md), which RfFileSource replays: /rf int16
+// or float32 [frames][transmits][elements][samples] (one chunk per frame, so that a replay reads a
 // frame at a time), the acquisition as root attributes (with the optional ones it knows:
 // optionalRfAttributes), /angles_rad and /element_x_m. Written under a temporary name and renamed
 // when complete; on failure nothing is left under `path` and StoreError says why (full disk,

@@ -5,7 +5,7 @@
 // (cacheDirectory()/sim-<hash>.bin, keyed by every config field and the phantom's scatterers), so
 // the second start with the same config takes milliseconds.
 //
-// Signal model (DESIGN.md §4): the plane wave steered by angle a crosses (0, 0) at t = 0; a
+// Signal model (docs/ultrasound.md): the plane wave steered by angle a crosses (0, 0) at t = 0; a
 // scatterer (x, y, z) echoes into element x_e at
 //   tau = (z cos a + x sin a + sqrt((x - x_e)^2 + z^2)) / c,
 // sample n is taken at t0 + n / fs, the pulse is exp(-t^2 / (2 sigma_t^2)) cos(2 pi f0 t) with

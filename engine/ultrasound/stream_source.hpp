@@ -1,10 +1,10 @@
 #pragma once
 // NetworkSource: plane-wave channel data pushed over ZeroMQ (acquire/stream_feed.hpp). The
-// header's fields are a source plugin's cf_stream fields by the same names (README "Streaming
-// frames over the network"), checked by the same rules (stream_description.hpp). Frames arrive
-// as the sender acquires them: the source is endless and unpaced (frameRateHz() 0), gaps in the
-// sender's sequence count as lost frames, and a silent or finished sender is shown as waiting
-// (or ends the source, endWithSender).
+// header's fields are a source plugin's cf_stream fields by the same names
+// (docs/plugins-and-streaming.md: live frames over the network"), checked by the same rules
+// (stream_description.hpp). Frames arrive as the sender acquires them: the source is endless and
+// unpaced (frameRateHz() 0), gaps in the sender's sequence count as lost frames, and a silent or
+// finished sender is shown as waiting (or ends the source, endWithSender).
 //
 // A header without "fractional_bandwidth" has the band measured from the stream's first frame,
 // as a recording's from its first frame's echoes (ultrasound/echo_band.hpp): the source waits for

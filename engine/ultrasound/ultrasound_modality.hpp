@@ -28,7 +28,7 @@ std::shared_ptr<const UltrasoundSettings> makeSettings(const ultrasound::Imaging
 const ultrasound::ImagingParams& requireImaging(const modality::ProcessingSettings& settings);
 
 // The processing parameters in effect, as root attributes, so that the image can be made again;
-// shared by the B-mode output and saved volumes (README, "Files"): imaging_mode ("rf" | "iq"),
+// shared by the B-mode output and saved volumes (docs/file-formats.md): imaging_mode ("rf" | "iq"),
 // f_number, apodisation ("hann" | "rect"), grid_mm ("x0:x1:dx,z0:z1:dz"); RF mode:
 // bandpass_percent_of_f0 ("70:130"), rf_interpolation and fir_taps (int64); I/Q mode:
 // iq_bandwidth_percent and iq_decimation (int64). The values are those in effect for

@@ -1,6 +1,6 @@
 #pragma once
-// UltrasoundSource: a FrameSource of plane-wave channel data (DESIGN.md §4): each raw frame is
-// [transmits][elements][samples] of sampleType(), described by params(). The simulator, RF
+// UltrasoundSource: a FrameSource of plane-wave channel data (docs/ultrasound.md): each raw frame
+// is [transmits][elements][samples] of sampleType(), described by params(). The simulator, RF
 // recordings, MATLAB imports and test sources derive from it; the ultrasound modality
 // (ultrasound_modality.hpp) images them.
 

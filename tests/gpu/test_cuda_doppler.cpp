@@ -5,7 +5,7 @@
 // 60 dB of its peak (below that a pixel holds noise whose phase float rounding may move freely),
 // power within 0.01 dB there. Through the whole chain the I/Q the estimator sees already differs
 // between the twins by the beamformer's float rounding, about 1e-6 of the peak amplitude (the
-// chain's relative L2 difference, README "Measured"): a pixel whose flow is D dB below the peak
+// chain's relative L2 difference, docs/performance.md): a pixel whose flow is D dB below the peak
 // then has its autocorrelation's phase moved by up to about 1e-6 x 10^(D/20) rad, and its
 // velocity by v_a / pi times that. The chain's velocities are held to 1e-5 x 10^(D/20) / pi of
 // v_a (ten times that rounding), at most 1e-4 of v_a as above where that is larger.
@@ -24,7 +24,7 @@ using namespace cineflow;
 namespace {
 
 constexpr double kAliasing = 0.5;
-// The whole chain's CUDA - CPU relative L2 difference is 0.6-1.4e-6 (README, "Measured").
+// The whole chain's CUDA - CPU relative L2 difference is 0.6-1.4e-6 (docs/performance.md).
 constexpr double kChainRounding = 1e-6;
 
 // Compares two flow images [velocity, variance, power][pixels] where the power is within 60 dB

@@ -1,8 +1,8 @@
 #pragma once
 // Event-loop latency for the GUI tests: how late 10 ms single-shot timers fire while the engine
-// runs. The GUI thread never waits for the engine (DESIGN.md §3), so every timer fires; how late
-// depends on the machine's load (Xvfb's software OpenGL shares its cores), so tests assert that
-// the timers fire, and report the delays rather than bound them.
+// runs. The GUI thread never waits for the engine (docs/development.md, The pipeline), so every
+// timer fires; how late depends on the machine's load (Xvfb's software OpenGL shares its cores), so
+// tests assert that the timers fire, and report the delays rather than bound them.
 
 #include <QtGlobal>
 

@@ -1,7 +1,8 @@
 #pragma once
 // Pipeline checks shared by the CPU test (tests/unit/test_pipeline.cpp) and the CUDA test
-// (tests/gpu/test_cuda_pipeline.cpp): one body, both backends (DESIGN.md §6 rule 9). They use
-// QTest macros: call them from a test slot, then return if QTest::currentTestFailed().
+// (tests/gpu/test_cuda_pipeline.cpp): one body, both backends (house style rule 9,
+// docs/development.md). They use QTest macros: call them from a test slot, then return if
+// QTest::currentTestFailed().
 
 #include <chrono>
 #include <condition_variable>

@@ -1,7 +1,7 @@
 #pragma once
-// Random point phantoms synthesised straight from DESIGN.md §4's delay convention, independently
-// of the engine's simulator: the echo of a point (x, z) on element x_e for a plane wave at angle a
-// is a Gaussian-windowed cosine at f0 centred on
+// Random point phantoms synthesised straight from the delay convention of docs/ultrasound.md,
+// independently of the engine's simulator: the echo of a point (x, z) on element x_e for a plane
+// wave at angle a is a Gaussian-windowed cosine at f0 centred on
 //   tau = (z cos a + x sin a + sqrt((x - x_e)^2 + z^2)) / c,   sample n taken at t0 + n / fs.
 // A beamformer that follows the convention images each point exactly at (x, z), up to its own
 // interpolation: the tests' oracle for sub-pixel accuracy.

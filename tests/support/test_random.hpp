@@ -1,8 +1,8 @@
 #pragma once
-// Seeded random test inputs (DESIGN.md §6 rule 9: tests draw seeded random inputs, never only
-// zeros). The mapping from std::mt19937_64 output to values is written out here rather than left
-// to std::uniform_*_distribution, whose results differ between standard libraries; so a seed
-// names the same input everywhere.
+// Seeded random test inputs (house style rule 9 (docs/development.md): tests draw seeded random
+// inputs, never only zeros). The mapping from std::mt19937_64 output to values is written out here
+// rather than left to std::uniform_*_distribution, whose results differ between standard libraries;
+// so a seed names the same input everywhere.
 
 #include <cstddef>
 #include <cstdint>

@@ -165,6 +165,11 @@ class TestMeasurementsGui : public QObject {
     QCOMPARE(list().all().size(), before);
     useTool(MeasureTool::None);
     QCOMPARE(view().measureTool(), MeasureTool::None);
+    // The window with every kind of measurement on the image, for people to look at (the
+    // manual's picture: tools/docs/screenshots.sh).
+    const QString artefact =
+        QString::fromStdString(test::artefactPath("test_measurements_gui.png"));
+    QVERIFY2(window_->grab().toImage().save(artefact), qPrintable(artefact));
   }
 
   void doubleClickingARowShowsItsFrame() {

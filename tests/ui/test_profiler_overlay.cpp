@@ -267,7 +267,7 @@ class TestProfilerOverlay : public QObject {
         view.profilerPaintMs(), view.profilerRenderMs(), pollMs, stats.stages.size(),
         timeline.size());
 
-    // Both overlays at once, for the README: a line profile across the middle of the image.
+    // Both overlays at once, for the manual: a line profile across the middle of the image.
     view.setProfileLine({-6e-3, 19.5e-3}, {6e-3, 19.5e-3});
     QVERIFY(!view.lineProfile().empty());
     QTest::qWait(200);

@@ -61,6 +61,11 @@ class TestVolume3dGui : public QObject {
     // It follows the engine: a newer volume replaces it.
     const std::uint64_t first = volume->number;
     QTRY_VERIFY_WITH_TIMEOUT(view.volume()->number > first, kTimeoutMs);
+    // The window with its 3-D view, for people to look at (the manual's picture:
+    // tools/docs/screenshots.sh).
+    const QString artefact =
+        QString::fromStdString(cineflow::test::artefactPath("test_volume_3d_gui.png"));
+    QVERIFY2(window_->grab().toImage().save(artefact), qPrintable(artefact));
   }
 
   void reviewShowsTheSelectedVolume() {

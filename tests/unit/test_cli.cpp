@@ -177,7 +177,7 @@ class TestCli : public QObject {
   }
 
   // A file that cannot be read exits 1; a bad value of a known option (also one that this input
-  // cannot take) is a bad command line and exits 2, as the README says.
+  // cannot take) is a bad command line and exits 2, as the manual says.
   void badInputsAndValuesExitNonZeroAndNameTheProblem() {
     QTemporaryDir dir;
     const QString out = dir.filePath("out.h5");

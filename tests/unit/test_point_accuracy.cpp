@@ -1,8 +1,8 @@
-// Sub-pixel accuracy on random point phantoms synthesised from DESIGN.md §4's delay convention
-// (support/point_phantom): in I/Q mode every point images within 0.03 mm of where it is, in RF
-// mode within 0.05 mm, whether the recording states its bandwidth or Cineflow measures it from
-// the echoes. The limits are the goals; interpolation and the 0.02 mm grid's parabolic
-// peak refinement are the only error left when the chain follows the convention.
+// Sub-pixel accuracy on random point phantoms synthesised from the delay convention of
+// docs/ultrasound.md (support/point_phantom): in I/Q mode every point images within 0.03 mm of
+// where it is, in RF mode within 0.05 mm, whether the recording states its bandwidth or Cineflow
+// measures it from the echoes. The limits are the goals; interpolation and the 0.02 mm
+// grid's parabolic peak refinement are the only error left when the chain follows the convention.
 
 #include <QtTest>
 
@@ -73,7 +73,7 @@ class TestPointAccuracy : public QObject {
     const double iq = worstError(*backend, phantom, imaging);
     imaging.mode = ultrasound::ImagingMode::Rf;
     const double rf = worstError(*backend, phantom, imaging);
-    // Linear interpolation at the recorded rate, for comparison (README, "Accuracy").
+    // Linear interpolation at the recorded rate, for comparison (docs/ultrasound.md).
     imaging.rfUpsampling = 1;
     const double rfLinear = worstError(*backend, phantom, imaging);
     qInfo(

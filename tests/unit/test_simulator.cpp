@@ -1,6 +1,6 @@
 // The simulator: deterministic per seed, cached on disk (and robust to a bad cache), echoes at
-// the delays of DESIGN.md §4, slices cycling through the elevation sweep. Small configurations
-// keep every case well under a second.
+// the delays of docs/ultrasound.md, slices cycling through the elevation sweep. Small
+// configurations keep every case well under a second.
 #include <QtTest>
 
 #include <cmath>
@@ -224,8 +224,9 @@ class TestSimulator : public QObject {
     freshCache();
   }
 
-  // One scatterer, no noise: every (transmit, element) line peaks at the DESIGN.md §4 delay, and
-  // the samples around the peak follow the Gaussian pulse of the configured bandwidth.
+  // One scatterer, no noise: every (transmit, element) line peaks at the delay of
+  // docs/ultrasound.md, and the samples around the peak follow the Gaussian pulse of the configured
+  // bandwidth.
   void singlePointEchoArrivesOnTime() {
     freshCache();
     SimulatorConfig c = smallConfig();

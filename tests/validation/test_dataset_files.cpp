@@ -1,5 +1,5 @@
 // The real recordings in data/ (see its README) open through RfFileSource with the
-// shapes and parameters the README states. Skipped, with a message, where the data is absent.
+// shapes and parameters the README states.
 #include <QtTest>
 
 #include <cmath>

@@ -67,7 +67,7 @@ class TestVerasonicsDisk : public QObject {
     qInfo("Pearson correlation with PyMUST's B-mode over 32 frames: worst %.4f, mean %.4f", worst,
           sum / 32);
 
-    // Frame 0 beside the reference, 2 pixels per 0.1 mm, for the README.
+    // Frame 0 beside the reference, 2 pixels per 0.1 mm, for the manual.
     QImage figure(2 * 251 * 2 + 8, 251 * 2, QImage::Format_Grayscale8);
     figure.fill(0);
     const std::vector<double> ours = test::bmodeUint8(frames[0], test::kDiskDynamicRangeDb);

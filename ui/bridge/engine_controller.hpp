@@ -1,5 +1,6 @@
 #pragma once
-// EngineController: the only bridge between the GUI and the engine (DESIGN.md §6 rule 7).
+// EngineController: the only bridge between the GUI and the engine (house style rule 7,
+// docs/development.md).
 //
 // It owns the compute backend and the engine, opens sources off the GUI thread, and turns the
 // engine's state into signals on the GUI thread: a QTimer polls the newest completed image

@@ -1,9 +1,10 @@
 #pragma once
-// CineloopPanel: review of the last M frames kept by the engine's cineloop (DESIGN.md §3). While
-// acquiring, the timeline follows the newest frame and the controls are disabled; when frozen or
-// stopped, the operator plays, pauses, steps and scrubs through the kept frames (sequence numbers
-// and timestamps on the timeline), sets the playback speed, and exports the loop as PNG frames.
-// It reads the cineloop through the engine's const reader API only (never blocks the engine).
+// CineloopPanel: review of the last M frames kept by the engine's cineloop (docs/development.md,
+// The pipeline). While acquiring, the timeline follows the newest frame and the controls are
+// disabled; when frozen or stopped, the operator plays, pauses, steps and scrubs through the kept
+// frames (sequence numbers and timestamps on the timeline), sets the playback speed, and exports
+// the loop as PNG frames. It reads the cineloop through the engine's const reader API only (never
+// blocks the engine).
 //
 // Keyboard: the panel registers no shortcut itself. The owner adds the actions below to its window
 // (QWidget::addAction) and gives them shortcuts, conventionally:

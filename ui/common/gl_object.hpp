@@ -1,9 +1,10 @@
 #pragma once
-// RAII owners of OpenGL object names (DESIGN.md §6 rule 2): one owner per texture, program,
-// vertex array or framebuffer, deleted by its destructor, so that a renderer whose constructor
-// throws half-way leaks none of what it had made. Move-only. Like every GL call, making and
-// destroying one needs the owning widget's context current on the GUI thread. This header names
-// no OpenGL type (GLEW must precede every other OpenGL header, and users include Qt's).
+// RAII owners of OpenGL object names (house style rule 2, docs/development.md): one owner per
+// texture, program, vertex array or framebuffer, deleted by its destructor, so that a renderer
+// whose constructor throws half-way leaks none of what it had made. Move-only. Like every GL call,
+// making and destroying one needs the owning widget's context current on the GUI thread. This
+// header names no OpenGL type (GLEW must precede every other OpenGL header, and users include
+// Qt's).
 
 #include <utility>
 

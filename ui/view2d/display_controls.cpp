@@ -62,7 +62,7 @@ DisplayControls::DisplayControls(QWidget* parent)
   for (const ColourMap map : kColourMaps) {
     colourMapCombo_->addItem(colourMapName(map), static_cast<int>(map));
   }
-  // The slider's value is minus the white level (DESIGN.md §4): it rises to the right, as the
+  // The slider's value is minus the white level (docs/ultrasound.md): it rises to the right, as the
   // gain does, and brightens the image.
   gainSlider_->setRange(-200, 100);
   gainSlider_->setValue(0);

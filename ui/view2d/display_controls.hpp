@@ -3,7 +3,7 @@
 // as whole-dB sliders with their values beside them, and the colour map. The gain slider reads as
 // on a scanner: right is more gain and a brighter image; its label is the gain relative to the
 // level suggested for the source ("+0 dB" when opened). gainDb() and gainChanged() carry the
-// white level the view takes (DESIGN.md §4): more gain is a lower white level.
+// white level the view takes (docs/ultrasound.md): more gain is a lower white level.
 
 #include <QWidget>
 

@@ -5,7 +5,7 @@
 // (empty) vertex array for the generated quad.
 //
 // Every method, the destructor included, must be called on the GUI thread with the owning
-// widget's context current (DESIGN.md §6 rule 7); ImageView guarantees that.
+// widget's context current (house style rule 7, docs/development.md); ImageView guarantees that.
 //
 // This header names no OpenGL type on purpose: GLEW (used by the implementation) must be included
 // before any other OpenGL header, Qt's included, and users of this class include Qt's.

@@ -42,7 +42,8 @@ ImageView::~ImageView() {
   if (QOpenGLContext* current = context()) {
     disconnect(current, nullptr, this, nullptr);
   }
-  // GL objects die with the context current, on the GUI thread (DESIGN.md §6 rule 7).
+  // GL objects die with the context current, on the GUI thread (house style rule 7,
+  // docs/development.md).
   if (renderer_ || overlayDevice_ || deviceUpload_) {
     onContextAboutToBeDestroyed();
   }

@@ -17,7 +17,7 @@
 // device (DeviceImageUpload), and through a host copy otherwise; displayPathChanged() says which.
 //
 // Frames are a mailbox, not a queue: setFrame() replaces any frame not yet painted, so a slow
-// display skips frames instead of falling behind (DESIGN.md §3).
+// display skips frames instead of falling behind (docs/development.md, The pipeline).
 
 #include <array>
 #include <cstdint>
@@ -235,7 +235,8 @@ class ImageView : public QOpenGLWidget {
   void leaveEvent(QEvent* event) override;
 
  private:
-  // Deletes the GL objects while their context still exists (DESIGN.md §6 rule 7).
+  // Deletes the GL objects while their context still exists (house style rule 7,
+  // docs/development.md).
   void onContextAboutToBeDestroyed();
   // Where the profiler panel may go (widget pixels): clear of the rulers.
   QRectF profilerArea() const;

@@ -1,8 +1,8 @@
 #pragma once
-// Every CUDA runtime call is checked with context (DESIGN.md §6 rule 4): what was attempted, how
-// many bytes, on which device. Launchers call checkLaunch() after each kernel; with the
-// environment variable CINEFLOW_CUDA_SYNC=1 it also synchronises, so an asynchronous fault is
-// reported by the kernel that caused it.
+// Every CUDA runtime call is checked with context (house style rule 4, docs/development.md): what
+// was attempted, how many bytes, on which device. Launchers call checkLaunch() after each kernel;
+// with the environment variable CINEFLOW_CUDA_SYNC=1 it also synchronises, so an asynchronous fault
+// is reported by the kernel that caused it.
 
 #include <cuda_runtime.h>
 

@@ -95,7 +95,7 @@ CudaFacts diagnoseCuda() noexcept {
   facts.deviceSetting = environment("CINEFLOW_CUDA_DEVICE");
   cudaRuntimeGetVersion(&facts.runtimeVersion);
   cudaDriverGetVersion(&facts.driverVersion);  // 0 when no driver is installed
-  // Without a driver this fails rather than reporting zero devices (DESIGN.md §7).
+  // Without a driver this fails rather than reporting zero devices.
   if (failed(cudaGetDeviceCount(&facts.deviceCount), "cudaGetDeviceCount", facts)) {
     facts.deviceCount = 0;
     return facts;

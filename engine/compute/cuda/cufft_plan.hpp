@@ -1,9 +1,10 @@
 #pragma once
-// RAII owner of a batched 1-D cuFFT plan whose work area comes from the backend (DESIGN.md §6
-// rule 2): the plan is made without cuFFT's own allocation (cufftSetAutoAllocation 0), and its
-// work area is a DeviceBuffer, so the device memory budget counts it and a shortage is the
-// budget's clear error, not a cuFFT status. The destructor destroys the plan, then the area frees.
-// Held by pointer where a header must not include cuFFT (the kernels' headers are plain C++).
+// RAII owner of a batched 1-D cuFFT plan whose work area comes from the backend (house style
+// rule 2, docs/development.md): the plan is made without cuFFT's own allocation
+// (cufftSetAutoAllocation 0), and its work area is a DeviceBuffer, so the device memory budget
+// counts it and a shortage is the budget's clear error, not a cuFFT status. The destructor destroys
+// the plan, then the area frees. Held by pointer where a header must not include cuFFT (the
+// kernels' headers are plain C++).
 
 #include <cufft.h>
 

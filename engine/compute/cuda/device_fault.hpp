@@ -18,7 +18,8 @@ unsigned registerDeviceFault(std::string message);
 // The message registered under `code`, or one that says the code is unknown.
 std::string deviceFaultMessage(unsigned code);
 
-// One mapped pinned word: the owner of a stream's fault reports (DESIGN.md §6 rule 2).
+// One mapped pinned word: the owner of a stream's fault reports (house style rule 2,
+// docs/development.md).
 class DeviceFaultWord {
  public:
   DeviceFaultWord();  // throws CudaError

@@ -1,9 +1,9 @@
 #pragma once
-// RAII owners for CUDA-OpenGL interop (DESIGN.md §6 rule 2). The GUI registers a GL texture once
-// (cudaGraphicsGLRegisterImage, which needs GL headers and so lives in ui/) and hands the handle to
-// GraphicsResource; each paint maps it on the display stream through a ScopedMapping, copies into
-// the mapped array, and the mapping's destructor unmaps. Both must be used on the GUI thread with
-// the GL context current.
+// RAII owners for CUDA-OpenGL interop (house style rule 2, docs/development.md). The GUI registers
+// a GL texture once (cudaGraphicsGLRegisterImage, which needs GL headers and so lives in ui/) and
+// hands the handle to GraphicsResource; each paint maps it on the display stream through a
+// ScopedMapping, copies into the mapped array, and the mapping's destructor unmaps. Both must be
+// used on the GUI thread with the GL context current.
 
 #include <cuda_runtime.h>
 

@@ -1,7 +1,7 @@
 #pragma once
-// RAII owners for FFTW single-precision resources (DESIGN.md §6 rule 2): plans are destroyed
-// under the planner mutex, arrays come from fftwf_malloc (SIMD-aligned, so one plan can execute
-// on every array of the same kind through the new-array interface).
+// RAII owners for FFTW single-precision resources (house style rule 2, docs/development.md): plans
+// are destroyed under the planner mutex, arrays come from fftwf_malloc (SIMD-aligned, so one plan
+// can execute on every array of the same kind through the new-array interface).
 
 #include <fftw3.h>
 
