@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "compute/buffer.hpp"
+#include "process/log_compress.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/iq_beamform.hpp"
 
 namespace cineflow::python {
 namespace {
@@ -39,12 +41,80 @@ acquire::SampleType checkFrame(const InputArray& rf, const acquire::AcquisitionP
   return sampleTypeOf(rf.element);
 }
 
+// Channel data a scanner or a script already demodulated (complex64 [transmits][elements][S], S
+// samples at the acquisition's fs from its t0): the I/Q chain without its demodulator. A phase
+// convention other than Cineflow's (a demodulation without t0) is one constant phase for every
+// sample, which neither the magnitude nor Doppler's lag-one phase sees. Returns the imaging
+// parameters: I/Q mode, no decimation.
+ultrasound::ImagingParams demodulatedImaging(const ImagingArgs& args,
+                                             const acquire::AcquisitionParams& acq,
+                                             bool dopplerAllowed) {
+  if (args.iqBandwidthPercent || args.iqDecimation) {
+    throw py::value_error(
+        "complex64 input is already demodulated: iq_bandwidth and iq_decimation do not apply "
+        "(give the acquisition the I/Q's own sampling rate)");
+  }
+  ImagingArgs iq = args;
+  if (!iq.mode) {
+    iq.mode = "iq";
+  }
+  const auto refused = [&] {
+    const ultrasound::ImagingMode mode = ultrasound::parseImagingMode(*iq.mode);
+    return mode == ultrasound::ImagingMode::Rf || (!dopplerAllowed && ultrasound::isDoppler(mode));
+  };
+  if (refused()) {
+    throw py::value_error("complex64 input is I/Q: mode must be 'iq'" +
+                          std::string(dopplerAllowed ? ", 'doppler' or 'power-doppler'" : "") +
+                          ", not '" + *args.mode + "'");
+  }
+  return imagingFor(iq, acq);
+}
+
+// The demodulated input as the I/Q beamformer reads it: interleaved float32 (re, im).
+compute::DeviceSpan<const float> iqFloats(compute::DeviceSpan<const std::byte> bytes) {
+  return {reinterpret_cast<const float*>(bytes.data()), bytes.size() / sizeof(float)};
+}
+
+// B-mode (dB) or the complex sum of demodulated input `iq`: the I/Q beamformer, then (dB) log
+// compression.
+py::object imageOfDemodulated(const InputArray& iq, const acquire::AcquisitionParams& acq,
+                              const ultrasound::ImagingParams& imaging, compute::Backend& backend,
+                              bool complexSum) {
+  ultrasound::IqBeamformer beamformer;
+  beamformer.configure(backend, acq, imaging, static_cast<std::size_t>(acq.samples));
+  const process::ImageGeometry grid = imaging.geometry();
+  process::LogCompressor log;
+  log.configure(backend, grid);
+  OutputArray image(iq, backend, {grid.nz, grid.nx},
+                    complexSum ? Element::Complex64 : Element::Float32);
+  py::gil_scoped_release released;
+  compute::DeviceBuffer<std::byte> copy;
+  compute::DeviceBuffer<float> envelope(backend, grid.pixels());
+  compute::DeviceBuffer<float> summed(backend, complexSum ? grid.pixels() * 2 : 0);
+  compute::DeviceBuffer<float> db(backend, complexSum ? 0 : grid.pixels());
+  const auto stream = backend.createStream("python");
+  beamformer.enqueue(*stream, iqFloats(staged(iq, 0, iq.bytes(), backend, *stream, copy)),
+                     envelope.view(), complexSum ? summed.view() : compute::DeviceSpan<float>{});
+  if (complexSum) {
+    stream->copyAsync(image.data(), summed.data(), summed.bytes());
+  } else {
+    log.enqueue(*stream, envelope.view(), db.view());
+    stream->copyAsync(image.data(), db.data(), db.bytes());
+  }
+  finishStream(*stream);
+  return image.result();
+}
+
 py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
                  const ImagingArgs& args, const std::string& backendName,
                  const std::map<std::string, std::string>& variants, bool tuned) {
   compute::Backend& backend = backendFor(backendName);
-  const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
+  const InputArray rf =
+      inputArray(rfObject, "rf", {Element::Int16, Element::Float32, Element::Complex64}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
+  if (rf.element == Element::Complex64) {
+    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, false);
+  }
   const ultrasound::ImagingParams imaging = imagingFor(args, acq);
 
   ultrasound::BmodeProcessor processor;
@@ -72,8 +142,12 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
                     const ImagingArgs& args, const std::string& backendName,
                     const std::map<std::string, std::string>& variants) {
   compute::Backend& backend = backendFor(backendName);
-  const InputArray rf = inputArray(rfObject, "rf", {Element::Int16, Element::Float32}, backend);
+  const InputArray rf =
+      inputArray(rfObject, "rf", {Element::Int16, Element::Float32, Element::Complex64}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
+  if (rf.element == Element::Complex64) {
+    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, true);
+  }
   const ultrasound::ImagingParams imaging = imagingFor(args, acq);
   if (ultrasound::isDoppler(imaging.mode)) {
     throw py::value_error("beamform takes mode='rf' or 'iq'; cineflow.doppler images flow");
@@ -161,8 +235,10 @@ void bindImaging(py::module_& m) {
       R"doc(B-mode image (dB, float32 [nz][nx]) of one plane-wave frame.
 
 rf: int16 or float32 array [transmits][elements][samples] (C order; [elements][samples] for one
-transmit): NumPy (returns NumPy), or a cineflow.DeviceArray or, on the cuda backend, any GPU array
-with __cuda_array_interface__ or DLPack (read in place; returns a cineflow.DeviceArray). acquisition: cineflow.Acquisition. The keywords are the command line's options:
+transmit), or complex64 I/Q a scanner or script already demodulated (samples at the acquisition's
+fs: the I/Q chain without its demodulator): NumPy (returns NumPy), or a cineflow.DeviceArray or,
+on the cuda backend, any GPU array with __cuda_array_interface__ or DLPack (read in place; returns
+a cineflow.DeviceArray). acquisition: cineflow.Acquisition. The keywords are the command line's options:
 grid "x0:x1:dx,z0:z1:dz" in mm (--grid), fnumber, apodisation ("hann", "rect"), mode ("rf", "iq"),
 iq_bandwidth (% of f0), iq_decimation. backend: "auto", "cpu" or "cuda". variants: pinned
 variants {"beamform": "avx2"}; other stages take the tuning history's choice (cineflow tune), or
@@ -185,7 +261,8 @@ their defaults with tune=False (as --no-tune).)doc");
       R"doc(Delay-and-sum of one plane-wave frame, before detection.
 
 mode "rf" (default for RF-sampled data): the band-pass filtered, interpolated RF summed, float32
-[nz][nx]; mode "iq": the demodulated I/Q summed, complex64 [nz][nx]. The arguments are bmode's.)doc");
+[nz][nx]; mode "iq" (and complex64 input, already demodulated): the I/Q summed, complex64
+[nz][nx]. The arguments are bmode's.)doc");
 }
 
 }  // namespace cineflow::python
