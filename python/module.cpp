@@ -28,4 +28,5 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindVolumes(m);
   cineflow::python::bindFrames(m);
   cineflow::python::bindEngine(m);
+  cineflow::python::shortenArgumentErrors(m);
 }

@@ -18,6 +18,9 @@ void bindEngine(pybind11::module_& m);        // Engine
 void bindVolumes(pybind11::module_& m);       // Volume, Store
 void bindDeviceArrays(pybind11::module_& m);  // DeviceArray
 void bindTransfers(pybind11::module_& m);     // push, pull, create, memory
+// Last: wraps every function bound before it so that a call pybind11 cannot match is refused in
+// one line (py_short_errors.cpp).
+void shortenArgumentErrors(pybind11::module_& m);
 
 // An OCT source's cineflow.OctAcquisition (py_flow.cpp), for Source.acquisition.
 pybind11::object octInputOf(const oct::OctSource& source);

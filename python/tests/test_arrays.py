@@ -189,3 +189,22 @@ def test_errors_carry_the_command_lines_messages(datasets, run_app, tmp_path, op
         cineflow.bmode(source.read(0), source.acquisition, backend="cpu",
                        **{keyword: float(value) if keyword == "fnumber" else value})
     assert str(raised.value) in err, f"python: {raised.value!r}\ncommand line: {err!r}"
+
+
+def test_a_call_the_module_cannot_match_is_refused_in_one_line(datasets):
+    """A misspelt keyword or an argument of the wrong type: one line naming what was wrong, never
+    the arrays' values (pybind11 alone prints every argument, whole arrays included)."""
+    source = cineflow.Source(str(datasets / "field2_pw3_points.h5"))
+    rf = source[0]
+    with pytest.raises(TypeError) as raised:
+        cineflow.bmode(rf, source.acquisition, fnumbr=1.5)
+    text = str(raised.value)
+    assert text.startswith("bmode() got an unexpected keyword argument 'fnumbr'; it takes rf, "
+                           "acquisition, grid, fnumber,")
+    with pytest.raises(TypeError) as raised:
+        cineflow.beamform(rf, "not an acquisition")
+    text = str(raised.value)
+    assert "beamform() cannot take (ndarray int16 (3, 192, 2313), str)" in text
+    for refused in (text, str(raised.value)):
+        assert "\n" not in refused and "[[" not in refused and len(refused) < 600
+    assert cineflow.bmode.__doc__.startswith("bmode(rf: ")  # help() and the reference unchanged
