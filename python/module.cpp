@@ -21,6 +21,7 @@ PYBIND11_MODULE(cineflow, m) {
       "reader's, as the command line prints it (the file, the object, what was expected).";
   cineflow::python::bindBackends(m);
   cineflow::python::bindAcquisition(m);
+  cineflow::python::bindImage(m);
   cineflow::python::bindImaging(m);
   cineflow::python::bindFlow(m);
   cineflow::python::bindDeviceArrays(m);

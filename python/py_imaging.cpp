@@ -102,7 +102,8 @@ py::object imageOfDemodulated(const InputArray& iq, const acquire::AcquisitionPa
     stream->copyAsync(image.data(), db.data(), db.bytes());
   }
   finishStream(*stream);
-  return image.result();
+  py::gil_scoped_acquire gil;  // the result is a Python object
+  return withAxes(image.result(), grid);
 }
 
 py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
@@ -135,7 +136,7 @@ py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& a
     stream->copyAsync(image.data(), pixels.data(), pixels.bytes());
     finishStream(*stream);
   }
-  return image.result();
+  return withAxes(image.result(), geometry);
 }
 
 py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams& acq,
@@ -191,7 +192,8 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
     beamformer.enqueue(*stream, filtered.view(), summed.view());
     stream->copyAsync(image.data(), summed.data(), summed.bytes());
     finishStream(*stream);
-    return image.result();
+    py::gil_scoped_acquire gil;  // the result is a Python object
+    return withAxes(image.result(), grid);
   }
   // I/Q: demodulated, then the complex delay-and-sum, complex64 [nz][nx].
   ultrasound::IqDemodulator demodulator;
@@ -210,7 +212,8 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
   beamformer.enqueue(*stream, iq.view(), envelope.view(), summed.view());
   stream->copyAsync(image.data(), summed.data(), summed.bytes());
   finishStream(*stream);
-  return image.result();
+  py::gil_scoped_acquire gil;  // the result is a Python object
+  return withAxes(image.result(), grid);
 }
 
 }  // namespace

@@ -67,10 +67,9 @@ def main():
     for index in range(min(args.frames, source.frame_count)):
         rf = source.read(index)
         # The swapped call: PyMUST's rf2iq + dasmtx + product.
-        iq = cineflow.beamform(rf, acq, mode="iq", grid=grid, fnumber=1.125, apodisation="rect",
-                               iq_bandwidth=15, backend=args.backend)
-        if isinstance(iq, cineflow.DeviceArray):
-            iq = cineflow.pull(iq)
+        summed = cineflow.beamform(rf, acq, mode="iq", grid=grid, fnumber=1.125,
+                                   apodisation="rect", iq_bandwidth=15, backend=args.backend)
+        iq = cineflow.pull(summed) if isinstance(summed, cineflow.DeviceArray) else summed
         image = pymust_bmode(iq, 30)
         r = np.corrcoef(image.ravel().astype(float), reference[index].ravel().astype(float))[0, 1]
         worst = min(worst, r)

@@ -208,3 +208,22 @@ def test_a_call_the_module_cannot_match_is_refused_in_one_line(datasets):
     for refused in (text, str(raised.value)):
         assert "\n" not in refused and "[[" not in refused and len(refused) < 600
     assert cineflow.bmode.__doc__.startswith("bmode(rf: ")  # help() and the reference unchanged
+
+
+def test_an_image_carries_its_axes(datasets):
+    """bmode's and beamform's NumPy results are cineflow.Image arrays with the grid's pixel
+    centres (x_m, z_m in metres, as the command line's output file stores them); arithmetic keeps
+    them, a slice drops them rather than mislabel, a reduction is a plain scalar."""
+    source = cineflow.Source(str(datasets / "field2_pw3_points.h5"))
+    image = cineflow.bmode(source[0], source.acquisition, grid="-5:5:0.1,10:20:0.05",
+                           backend="cpu", tune=False)
+    assert isinstance(image, cineflow.Image) and isinstance(image, np.ndarray)
+    assert image.shape == (201, 101) == (image.z_m.size, image.x_m.size)
+    assert np.allclose(image.x_m, np.linspace(-5e-3, 5e-3, 101), atol=1e-12)
+    assert np.allclose(image.z_m, np.linspace(10e-3, 20e-3, 201), atol=1e-12)
+    assert (image - image.max()).x_m is image.x_m
+    assert image[10:].x_m is None and image[10:].z_m is None
+    assert type(image.max()) is np.float32
+    summed = cineflow.beamform(source[0], source.acquisition, grid="-5:5:0.1,10:20:0.05",
+                               mode="iq", backend="cpu")
+    assert np.array_equal(summed.x_m, image.x_m) and np.array_equal(summed.z_m, image.z_m)

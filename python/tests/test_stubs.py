@@ -108,7 +108,8 @@ def test_the_stubs_name_what_the_module_has():
             assert wanted == set(members), f"cineflow.{name}: {wanted ^ set(members)}"
             for member, function in members.items():
                 attribute = vars(obj)[member]
-                if isinstance(attribute, property) or member in ("__exit__", "__getitem__"):
+                if isinstance(attribute, property) or not callable(attribute) or member in (
+                        "__exit__", "__getitem__"):
                     continue  # properties have no parameters; overloads are checked by mypy
                 check_signature(f"cineflow.{name}.{member}", attribute, function)
 
