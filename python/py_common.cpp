@@ -139,4 +139,32 @@ ultrasound::ImagingParams imagingFor(const ImagingArgs& args,
   return imaging;
 }
 
+ultrasound::ImagingParams demodulatedImaging(const ImagingArgs& args,
+                                             const acquire::AcquisitionParams& acq,
+                                             bool dopplerAllowed) {
+  if (args.iqBandwidthPercent || args.iqDecimation) {
+    throw py::value_error(
+        "complex64 input is already demodulated: iq_bandwidth and iq_decimation do not apply "
+        "(give the acquisition the I/Q's own sampling rate)");
+  }
+  ImagingArgs iq = args;
+  if (!iq.mode) {
+    iq.mode = "iq";
+  }
+  const auto refused = [&] {
+    const ultrasound::ImagingMode mode = ultrasound::parseImagingMode(*iq.mode);
+    return mode == ultrasound::ImagingMode::Rf || (!dopplerAllowed && ultrasound::isDoppler(mode));
+  };
+  if (refused()) {
+    throw py::value_error("complex64 input is I/Q: mode must be 'iq'" +
+                          std::string(dopplerAllowed ? ", 'doppler' or 'power-doppler'" : "") +
+                          ", not '" + *args.mode + "'");
+  }
+  return imagingFor(iq, acq);
+}
+
+compute::DeviceSpan<const float> iqFloats(compute::DeviceSpan<const std::byte> bytes) {
+  return {reinterpret_cast<const float*>(bytes.data()), bytes.size() / sizeof(float)};
+}
+
 }  // namespace cineflow::python

@@ -56,6 +56,18 @@ ImagingArgs imagingArgs(const std::optional<std::string>& grid,
 ultrasound::ImagingParams imagingFor(const ImagingArgs& args,
                                      const acquire::AcquisitionParams& acq);
 
+// Channel data a scanner or a script already demodulated (complex64 [transmits][elements][S], S
+// samples at the acquisition's fs from its t0): the I/Q chain without its demodulator. A phase
+// convention other than Cineflow's (a demodulation without t0) is one constant phase for every
+// sample, which neither the magnitude nor Doppler's lag-one phase sees. Returns the imaging
+// parameters (I/Q mode unless `args` names another, no decimation); refuses, with the reason,
+// iq_bandwidth, iq_decimation, RF mode and (unless `dopplerAllowed`) Doppler modes.
+ultrasound::ImagingParams demodulatedImaging(const ImagingArgs& args,
+                                             const acquire::AcquisitionParams& acq,
+                                             bool dopplerAllowed);
+// The demodulated input as the I/Q beamformer reads it: interleaved float32 (re, im).
+compute::DeviceSpan<const float> iqFloats(compute::DeviceSpan<const std::byte> bytes);
+
 // Waits for `stream` and raises (RuntimeError) what it reported.
 void finishStream(compute::Stream& stream);
 

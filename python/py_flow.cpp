@@ -14,21 +14,69 @@
 #include "oct/oct_modality.hpp"
 #include "oct/oct_processor.hpp"
 #include "oct/oct_source.hpp"
+#include "process/log_compress.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/bmode_processor.hpp"
+#include "ultrasound/flow_estimator.hpp"
+#include "ultrasound/iq_beamform.hpp"
 
 namespace cineflow::python {
 namespace {
 
 using namespace pybind11::literals;
 
+py::dict flowResult(const OutputArray& layers, const process::ImageGeometry& geometry) {
+  return py::dict("bmode"_a = layers.part(0), "velocity"_a = layers.part(1),
+                  "variance"_a = layers.part(2), "power"_a = layers.part(3),
+                  "aliasing_velocity"_a = geometry.aliasingVelocity);
+}
+
+// Doppler of `count` consecutive frames of demodulated I/Q (py_common.hpp, demodulatedImaging):
+// each frame's complex sum into the estimator's ensemble, then the last frame's B-mode and the
+// latest estimate, the layers BmodeProcessor makes from channel data.
+py::dict dopplerOfDemodulated(const InputArray& frames, std::size_t count, std::size_t frameBytes,
+                              const acquire::AcquisitionParams& acq,
+                              const ultrasound::ImagingParams& imaging, compute::Backend& backend) {
+  const process::ImageGeometry grid = imaging.geometry();
+  const process::ImageGeometry geometry = imaging.imageGeometry(acq);
+  ultrasound::IqBeamformer beamformer;
+  beamformer.configure(backend, acq, imaging, static_cast<std::size_t>(acq.samples));
+  process::LogCompressor log;
+  log.configure(backend, grid);
+  ultrasound::FlowEstimator flow;
+  flow.configure(backend, grid, imaging.doppler, imaging.doppler.aliasingVelocityFor(acq));
+  OutputArray layers(frames, backend, {geometry.layers, geometry.nz, geometry.nx});
+  {
+    py::gil_scoped_release released;
+    compute::DeviceBuffer<std::byte> copy;
+    compute::DeviceBuffer<float> envelope(backend, grid.pixels());
+    compute::DeviceBuffer<float> image(backend, geometry.values());
+    const auto stream = backend.createStream("python");
+    const compute::DeviceSpan<float> flowLayers =
+        image.view().subspan(grid.pixels(), 3 * grid.pixels());
+    for (std::size_t i = 0; i < count; ++i) {
+      acquire::FrameHeader header;
+      header.sequence = i;
+      header.sourceIndex = i;
+      beamformer.enqueue(
+          *stream, iqFloats(staged(frames, i * frameBytes, frameBytes, backend, *stream, copy)),
+          envelope.view(), flow.nextFrame());
+      flow.enqueue(*stream, header, flowLayers);
+    }
+    log.enqueue(*stream, envelope.view(), image.view().subspan(0, grid.pixels()));
+    stream->copyAsync(layers.data(), image.data(), image.bytes());
+    finishStream(*stream);
+  }
+  return flowResult(layers, geometry);
+}
+
 py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParams& acq,
                  ImagingArgs args, const std::string& backendName, bool tuned) {
   compute::Backend& backend = backendFor(backendName);
-  const InputArray frames =
-      inputArray(framesObject, "frames", {Element::Int16, Element::Float32}, backend);
+  const InputArray frames = inputArray(
+      framesObject, "frames", {Element::Int16, Element::Float32, Element::Complex64}, backend);
   const acquire::SampleType type = sampleTypeOf(frames.element);
   const auto& shape = frames.shape;
   if (shape.size() != 4 || shape[1] != acq.transmits() || shape[2] != acq.elements() ||
@@ -41,7 +89,9 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
   if (!args.mode) {
     args.mode = "doppler";
   }
-  const ultrasound::ImagingParams imaging = imagingFor(args, acq);
+  const bool demodulated = frames.element == Element::Complex64;
+  const ultrasound::ImagingParams imaging =
+      demodulated ? demodulatedImaging(args, acq, true) : imagingFor(args, acq);
   if (!ultrasound::isDoppler(imaging.mode)) {
     throw py::value_error("doppler takes mode='doppler' or 'power-doppler'; bmode images the rest");
   }
@@ -50,12 +100,15 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
     throw py::value_error(std::to_string(count) + " frames: an estimate needs an ensemble of " +
                           std::to_string(imaging.doppler.ensemble) + " (ensemble=)");
   }
+  const std::size_t frameBytes = frames.bytes() / count;
+  if (demodulated) {
+    return dopplerOfDemodulated(frames, count, frameBytes, acq, imaging, backend);
+  }
   ultrasound::BmodeProcessor processor;
   processor.configure(backend, acq, type, imaging);
   chooseVariants(processor, backend, {}, tuned);
   const process::ImageGeometry geometry = processor.geometry();
   OutputArray layers(frames, backend, {geometry.layers, geometry.nz, geometry.nx});
-  const std::size_t frameBytes = frames.bytes() / count;
   {
     py::gil_scoped_release released;
     compute::DeviceBuffer<std::byte> raw;
@@ -73,9 +126,7 @@ py::dict doppler(const py::handle& framesObject, const acquire::AcquisitionParam
     stream->copyAsync(layers.data(), image.data(), image.bytes());
     finishStream(*stream);
   }
-  return py::dict("bmode"_a = layers.part(0), "velocity"_a = layers.part(1),
-                  "variance"_a = layers.part(2), "power"_a = layers.part(3),
-                  "aliasing_velocity"_a = geometry.aliasingVelocity);
+  return flowResult(layers, geometry);
 }
 
 // An OCT source's acquisition with the parameters it states (a recording's dispersion), which

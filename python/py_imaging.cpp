@@ -41,40 +41,6 @@ acquire::SampleType checkFrame(const InputArray& rf, const acquire::AcquisitionP
   return sampleTypeOf(rf.element);
 }
 
-// Channel data a scanner or a script already demodulated (complex64 [transmits][elements][S], S
-// samples at the acquisition's fs from its t0): the I/Q chain without its demodulator. A phase
-// convention other than Cineflow's (a demodulation without t0) is one constant phase for every
-// sample, which neither the magnitude nor Doppler's lag-one phase sees. Returns the imaging
-// parameters: I/Q mode, no decimation.
-ultrasound::ImagingParams demodulatedImaging(const ImagingArgs& args,
-                                             const acquire::AcquisitionParams& acq,
-                                             bool dopplerAllowed) {
-  if (args.iqBandwidthPercent || args.iqDecimation) {
-    throw py::value_error(
-        "complex64 input is already demodulated: iq_bandwidth and iq_decimation do not apply "
-        "(give the acquisition the I/Q's own sampling rate)");
-  }
-  ImagingArgs iq = args;
-  if (!iq.mode) {
-    iq.mode = "iq";
-  }
-  const auto refused = [&] {
-    const ultrasound::ImagingMode mode = ultrasound::parseImagingMode(*iq.mode);
-    return mode == ultrasound::ImagingMode::Rf || (!dopplerAllowed && ultrasound::isDoppler(mode));
-  };
-  if (refused()) {
-    throw py::value_error("complex64 input is I/Q: mode must be 'iq'" +
-                          std::string(dopplerAllowed ? ", 'doppler' or 'power-doppler'" : "") +
-                          ", not '" + *args.mode + "'");
-  }
-  return imagingFor(iq, acq);
-}
-
-// The demodulated input as the I/Q beamformer reads it: interleaved float32 (re, im).
-compute::DeviceSpan<const float> iqFloats(compute::DeviceSpan<const std::byte> bytes) {
-  return {reinterpret_cast<const float*>(bytes.data()), bytes.size() / sizeof(float)};
-}
-
 // B-mode (dB) or the complex sum of demodulated input `iq`: the I/Q beamformer, then (dB) log
 // compression.
 py::object imageOfDemodulated(const InputArray& iq, const acquire::AcquisitionParams& acq,
