@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,18 +39,19 @@ class PyEngine {
  public:
   PyEngine(const std::string& spec, const std::string& backendName,
            const std::optional<std::uint64_t>& frames, const std::string& policy, bool pace,
-           const std::optional<double>& rate, ImagingArgs imaging, bool tune,
-           std::size_t storeBytes)
+           const std::optional<double>& rate, ImagingArgs imaging,
+           const std::map<std::string, std::string>& variants, bool tune, std::size_t storeBytes)
       : spec_(spec),
         backend_(backendFor(backendName)),
         imaging_(std::move(imaging)),
         storeBytes_(storeBytes) {
-    // As the command line: the tuning history's choices, measured at start where it has none
-    // (tune=False: every stage its default, as --no-tune).
-    if (tune) {
-      std::string message;
-      tuner_ = tune::makeTuner(backend_, {}, message);
-    }
+    // As the command line: pinned variants, else the tuning history's choices, measured at
+    // start where it has none (tune=False: the pins, every other stage its default, as
+    // --no-tune).
+    tune::VariantPins pins(variants.begin(), variants.end());
+    std::string message;
+    tuner_ = tune ? tune::makeTuner(backend_, std::move(pins), message)
+                  : tune::makePinsOnlyTuner(backend_, std::move(pins));
     config_.overflow = pipeline::parseOverflowPolicy(policy);
     config_.pace = pace;
     config_.frameRateHz = rate.value_or(0.0);
@@ -397,23 +399,27 @@ void bindEngine(py::module_& m) {
                        const std::optional<std::string>& apodisation,
                        const std::optional<std::string>& mode,
                        const std::optional<double>& iqBandwidth,
-                       const std::optional<int>& iqDecimation, bool tune, std::size_t storeBytes) {
+                       const std::optional<int>& iqDecimation,
+                       const std::map<std::string, std::string>& variants, bool tune,
+                       std::size_t storeBytes) {
              return std::make_unique<PyEngine>(
                  source, backend, frames, policy, pace, rate,
-                 imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), tune,
-                 storeBytes);
+                 imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), variants,
+                 tune, storeBytes);
            }),
            "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = py::none(),
            "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
            "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
-           "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(), "tune"_a = true,
+           "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(),
+           "variants"_a = std::map<std::string, std::string>{}, "tune"_a = true,
            "store_bytes"_a = 0,
            "frames: stop after this many (None: a file's last frame, as the command line; a "
            "simulator, plugin or network stream until stop(); 0: until stop(), a file replaying); "
            "policy: \"block\" (lose nothing) or "
            "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
-           "keywords are cineflow.bmode's; tune: the tuning history's variants, measured at "
-           "start where it has none (False: the defaults, as --no-tune); store_bytes: the "
+           "keywords and variants (pinned stage variants) are cineflow.bmode's; tune: the "
+           "tuning history's variants, measured at start where it has none (False: the pins, "
+           "every other stage its default, as --no-tune); store_bytes: the "
            "VolumeStore's reservation (0: half the device's free memory; on the CPU a quarter "
            "of the host's, at most 4 GiB).")
       .def("on_frame", &PyEngine::onFrame, "callback"_a, "queue"_a = 8,

@@ -135,6 +135,13 @@ def test_an_engine_on_a_file_stops_at_its_end_with_the_keywords_bmode_takes(data
     assert images[0].shape != default.shape or not np.array_equal(images[0], default)
     with pytest.raises(ValueError, match="I/Q bandwidth 500 % of f0"):
         cineflow.Engine(path, backend="cpu", iq_bandwidth=500)
+    pinned = cineflow.Engine(path, backend="cpu", tune=False, pace=False, frames=2,
+                             variants={"beamform": "portable"})
+    pinned.start()
+    assert pinned.wait(120) == "finished"
+    assert {s["name"]: s["variant"] for s in pinned.stats()["stages"]}["beamform"] == "portable"
+    with pytest.raises(ValueError, match="'nope' pinned for beamform"):
+        cineflow.Engine(path, backend="cpu", variants={"beamform": "nope"}).start()
     with cineflow.Engine("sim", backend="cpu", tune=False, rate=20.0) as live:
         live.start()
         with pytest.raises(TimeoutError, match="still running after 0.2 s"):
