@@ -4,6 +4,8 @@ Checked against the command line (the same frame imaged by `cineflow --headless`
 bit), against the Field II phantom's known scatterer positions (an independent reference), and
 for the errors a script meets (each a clear Python exception carrying the command line's message).
 """
+import inspect
+
 import h5py
 import numpy as np
 import pytest
@@ -207,7 +209,10 @@ def test_a_call_the_module_cannot_match_is_refused_in_one_line(datasets):
     assert "beamform() cannot take (ndarray int16 (3, 192, 2313), str)" in text
     for refused in (text, str(raised.value)):
         assert "\n" not in refused and "[[" not in refused and len(refused) < 600
-    assert cineflow.bmode.__doc__.startswith("bmode(rf: ")  # help() and the reference unchanged
+    assert cineflow.bmode.__doc__.startswith("bmode(rf: ")  # the reference unchanged
+    shown = inspect.signature(cineflow.bmode).parameters  # what help() shows
+    assert list(shown)[:4] == ["rf", "acquisition", "grid", "fnumber"]
+    assert shown["grid"].kind is inspect.Parameter.KEYWORD_ONLY and shown["backend"].default == "auto"
 
 
 def test_an_image_carries_its_axes(datasets):
