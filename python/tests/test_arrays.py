@@ -212,7 +212,8 @@ def test_a_call_the_module_cannot_match_is_refused_in_one_line(datasets):
     assert cineflow.bmode.__doc__.startswith("bmode(rf: ")  # the reference unchanged
     shown = inspect.signature(cineflow.bmode).parameters  # what help() shows
     assert list(shown)[:4] == ["rf", "acquisition", "grid", "fnumber"]
-    assert shown["grid"].kind is inspect.Parameter.KEYWORD_ONLY and shown["backend"].default == "auto"
+    assert shown["grid"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert shown["backend"].default == "auto"
 
 
 def test_an_image_carries_its_axes(datasets):
