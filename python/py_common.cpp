@@ -151,11 +151,8 @@ ultrasound::ImagingParams demodulatedImaging(const ImagingArgs& args,
   if (!iq.mode) {
     iq.mode = "iq";
   }
-  const auto refused = [&] {
-    const ultrasound::ImagingMode mode = ultrasound::parseImagingMode(*iq.mode);
-    return mode == ultrasound::ImagingMode::Rf || (!dopplerAllowed && ultrasound::isDoppler(mode));
-  };
-  if (refused()) {
+  const ultrasound::ImagingMode mode = ultrasound::parseImagingMode(*iq.mode);
+  if (mode == ultrasound::ImagingMode::Rf || (!dopplerAllowed && ultrasound::isDoppler(mode))) {
     throw py::value_error("complex64 input is I/Q: mode must be 'iq'" +
                           std::string(dopplerAllowed ? ", 'doppler' or 'power-doppler'" : "") +
                           ", not '" + *args.mode + "'");

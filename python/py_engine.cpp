@@ -176,26 +176,26 @@ class PyEngine {
       throw py::value_error("timeout must be 0 seconds or more (None: no limit)");
     }
     pipeline::EngineStats stats;
+    bool timedOut = false;
     {
       py::gil_scoped_release released;
       const auto deadline =
           std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout.value_or(1e9));
-      while (engine_->state() == pipeline::EngineState::Running) {
-        if (std::chrono::steady_clock::now() >= deadline) {
-          stats = engine_->stats();
-          break;
+      while (engine_->state() == pipeline::EngineState::Running && !timedOut) {
+        timedOut = std::chrono::steady_clock::now() >= deadline;
+        if (!timedOut) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
-      if (stats.state != pipeline::EngineState::Running) {
+      if (!timedOut) {
         drainQueue();
         if (volumeFeed_) {
           volumeFeed_->drain();
         }
-        stats = engine_->stats();
       }
+      stats = engine_->stats();
     }
-    if (stats.state == pipeline::EngineState::Running) {
+    if (timedOut) {
       PyErr_SetString(PyExc_TimeoutError,
                       ("the engine is still running after " + acquire::numberText(*timeout) +
                        " s (" + std::to_string(stats.processed) +

@@ -41,13 +41,37 @@ acquire::SampleType checkFrame(const InputArray& rf, const acquire::AcquisitionP
   return sampleTypeOf(rf.element);
 }
 
+// Selects the beamformer variant `variants` pins ({"beamform": "avx2"}), if any; refuses a name
+// this machine's beamformer does not have.
+template <class Beamformer>
+void pinBeamform(Beamformer& stage, const std::map<std::string, std::string>& variants) {
+  const auto pinned = variants.find("beamform");
+  if (pinned == variants.end()) {
+    return;
+  }
+  const std::vector<std::string> names = stage.variants();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == pinned->second) {
+      stage.selectVariant(i);
+      return;
+    }
+  }
+  std::string known;
+  for (const std::string& name : names) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  throw py::value_error("beamform has no variant '" + pinned->second + "' here (it has " + known +
+                        ")");
+}
+
 // B-mode (dB) or the complex sum of demodulated input `iq`: the I/Q beamformer, then (dB) log
 // compression.
 py::object imageOfDemodulated(const InputArray& iq, const acquire::AcquisitionParams& acq,
                               const ultrasound::ImagingParams& imaging, compute::Backend& backend,
-                              bool complexSum) {
+                              const std::map<std::string, std::string>& variants, bool complexSum) {
   ultrasound::IqBeamformer beamformer;
   beamformer.configure(backend, acq, imaging, static_cast<std::size_t>(acq.samples));
+  pinBeamform(beamformer, variants);
   const process::ImageGeometry grid = imaging.geometry();
   process::LogCompressor log;
   log.configure(backend, grid);
@@ -80,7 +104,8 @@ py::object bmode(const py::handle& rfObject, const acquire::AcquisitionParams& a
       inputArray(rfObject, "rf", {Element::Int16, Element::Float32, Element::Complex64}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
   if (rf.element == Element::Complex64) {
-    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, false);
+    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, variants,
+                              false);
   }
   const ultrasound::ImagingParams imaging = imagingFor(args, acq);
 
@@ -113,33 +138,14 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
       inputArray(rfObject, "rf", {Element::Int16, Element::Float32, Element::Complex64}, backend);
   const acquire::SampleType type = checkFrame(rf, acq);
   if (rf.element == Element::Complex64) {
-    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, true);
+    return imageOfDemodulated(rf, acq, demodulatedImaging(args, acq, false), backend, variants,
+                              true);
   }
   const ultrasound::ImagingParams imaging = imagingFor(args, acq);
   if (ultrasound::isDoppler(imaging.mode)) {
     throw py::value_error("beamform takes mode='rf' or 'iq'; cineflow.doppler images flow");
   }
   const process::ImageGeometry grid = imaging.geometry();
-  const auto pick = [&](auto& stage) {
-    const auto pinned = variants.find("beamform");
-    if (pinned == variants.end()) {
-      return;
-    }
-    const std::vector<std::string> names = stage.variants();
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (names[i] == pinned->second) {
-        stage.selectVariant(i);
-        return;
-      }
-    }
-    std::string known;
-    for (const std::string& name : names) {
-      known += (known.empty() ? "" : ", ") + name;
-    }
-    throw py::value_error("beamform has no variant '" + pinned->second + "' here (it has " + known +
-                          ")");
-  };
-
   if (imaging.mode == ultrasound::ImagingMode::Rf) {
     // The RF chain's first two stages: band-pass filtered and interpolated, then delayed and
     // summed.
@@ -147,7 +153,7 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
     bandpass.configure(backend, acq, type, imaging);
     ultrasound::DasBeamformer beamformer;
     beamformer.configure(backend, acq, imaging, bandpass.outputRateHz(), bandpass.outputSamples());
-    pick(beamformer);
+    pinBeamform(beamformer, variants);
     OutputArray image(rf, backend, {grid.nz, grid.nx});
     py::gil_scoped_release released;
     compute::DeviceBuffer<std::byte> raw;
@@ -166,7 +172,7 @@ py::object beamform(const py::handle& rfObject, const acquire::AcquisitionParams
   demodulator.configure(backend, acq, type, imaging);
   ultrasound::IqBeamformer beamformer;
   beamformer.configure(backend, acq, imaging, demodulator.iqSamples());
-  pick(beamformer);
+  pinBeamform(beamformer, variants);
   OutputArray image(rf, backend, {grid.nz, grid.nx}, Element::Complex64);
   py::gil_scoped_release released;
   compute::DeviceBuffer<std::byte> raw;

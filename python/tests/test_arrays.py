@@ -78,6 +78,8 @@ def test_demodulated_iq_input_images_like_pymust(datasets):
     assert np.allclose(20 * np.log10(np.abs(summed) + 1e-30), image, atol=1e-3)
     with pytest.raises(ValueError, match="already demodulated"):
         cineflow.bmode(iq, acq, iq_bandwidth=15, backend="cpu")
+    with pytest.raises(ValueError, match="beamform has no variant 'nope'"):  # pins still apply
+        cineflow.bmode(iq, acq, variants={"beamform": "nope"}, backend="cpu")
     for mode in ("rf", "doppler"):
         with pytest.raises(ValueError, match="complex64 input is I/Q: mode must be 'iq'"):
             cineflow.bmode(iq, acq, mode=mode, backend="cpu")

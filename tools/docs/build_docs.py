@@ -14,6 +14,7 @@ heading that is not there, or an option the reference no longer has fails the bu
 page and the link. The site lands in OUT_DIR (default BUILD_DIR/docs-site).
 """
 
+import functools
 import os
 import pathlib
 import re
@@ -55,7 +56,9 @@ def outside_code(text):
             yield number, re.sub(r"`[^`]*`", "", line)
 
 
+@functools.lru_cache(maxsize=None)
 def anchors(path):
+    """The anchors of the headings of `path` (read once per build)."""
     found = set()
     inside = False
     for line in path.read_text(encoding="utf-8").split("\n"):
