@@ -25,6 +25,9 @@ Options:
                          plugin, found in $CINEFLOW_PLUGIN_PATH or lib/cineflow/plugins next to
                          the executable), 'zmq:ENDPOINT' (frames a sender pushes over ZeroMQ,
                          e.g. zmq:tcp://*:5555; manual: Plugins and streaming),
+                         'genicam://ID#DESC.json' (a spectrometer's GenICam camera, ID as
+                         cineflow cameras lists it, empty for the first; DESC.json its OCT
+                         geometry and features, or an inline {JSON}; manual: OCT),
                          'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
@@ -128,6 +131,9 @@ Benchmark: cineflow bench [--backend cpu|cuda] [--preset default|course] [--mode
 Batch:     cineflow batch PLAN.json [--jobs N] [--slurm [--wait]] [--collect]
                           a parameter study over many recordings, here or as a Slurm job
                           array (cineflow batch --help for details)
+Cameras:   cineflow cameras [ID] [--json]
+                          the GenICam cameras reachable now; with ID, what it offers
+                          (cineflow cameras --help for details)
 Soak:      cineflow soak [--minutes N] [--overload F] [--policy block|drop] [--report FILE]
                           the simulator faster than this machine processes, for minutes, with
                           the display and the recorder attached: every frame accounted for,

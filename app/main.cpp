@@ -7,6 +7,7 @@
 #include "acquire/child_process.hpp"
 #include "batch/batch_command.hpp"
 #include "bench.hpp"
+#include "cameras_command.hpp"
 #include "check_file.hpp"
 #include "cli_options.hpp"
 #include "convert.hpp"
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::string_view(argv[1]) == "batch") {
     return runBatch(argc, argv);
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "cameras") {
+    return runCameras(argc, argv);
   }
   if (argc >= 2 && std::string_view(argv[1]) == "soak") {
     return runSoak(argc, argv);

@@ -49,6 +49,10 @@ if(CPPZMQ_INCLUDE_DIR)
   set(CPPZMQ_FOUND TRUE)
 endif()
 cineflow_require(CPPZMQ_FOUND "cppzmq (zmq.hpp)" "cppzmq-dev")
+# Aravis: GenICam cameras (GigE Vision, USB3 Vision) as frame sources (acquire/genicam_camera).
+# Its .pc file requires libusb-1.0's.
+pkg_check_modules(ARAVIS QUIET IMPORTED_TARGET aravis-0.8>=0.8.20)
+cineflow_require(ARAVIS_FOUND "Aravis 0.8 (GenICam cameras)" "libaravis-dev libusb-1.0-0-dev")
 
 if(CINEFLOW_BUILD_UI OR CINEFLOW_BUILD_TESTS)
   find_package(Qt6 QUIET COMPONENTS Core Widgets OpenGLWidgets Test)

@@ -19,6 +19,7 @@ packages=(
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
+  libaravis-dev libusb-1.0-0-dev aravis-tools
   python3-dev pybind11-dev libdlpack-dev python3-pytest mypy mkdocs
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client
@@ -46,8 +47,8 @@ unsupported() {  # the one paragraph, then stop
     echo "\`make test\` install everything themselves. Elsewhere, install CMake $min_cmake or newer,"
     echo "Ninja, a C++20 compiler, Qt $min_qt or newer (Widgets, OpenGLWidgets, Test), HDF5, FFTW,"
     echo "matio, nlohmann JSON, LZ4, xxHash, GLEW, FFmpeg's libraries, DCMTK, ZeroMQ (libzmq,"
-    echo "cppzmq), pybind11 with python3-dev and NumPy, and Xvfb yourself, then build without this"
-    echo "script:"
+    echo "cppzmq), Aravis 0.8, pybind11 with python3-dev and NumPy, and Xvfb yourself, then build"
+    echo "without this script:"
     echo "cmake --preset release && cmake --build --preset release (see docs/install.md)."
   } >&2
   exit 1

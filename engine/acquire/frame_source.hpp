@@ -104,6 +104,11 @@ class FrameSource {
   // Calling stopAcquisition() again, or without a start, does nothing. Files and simulators
   // ignore both.
   virtual void startAcquisition() {}
+  // Drop policy: the engine had no free host slot for frame `index`. A live source takes that
+  // frame from its sender and lets it go (waiting for it, and throwing, as readFrame() would),
+  // so that every frame the engine counts, imaged or dropped, is one the sender sent. Files and
+  // simulators do nothing.
+  virtual void skipFrame(std::uint64_t /*index*/) {}
   virtual void stopAcquisition() {}
   // Frames the source knows were lost before they reached Cineflow (a sender's sequence gaps, a
   // plugin's reported losses), since it opened. Any thread.

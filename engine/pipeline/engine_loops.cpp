@@ -53,6 +53,7 @@ void Engine::Impl::acquisitionLoop(EngineSession& run) {
         if (run.stopRequested) {
           break;
         }
+        source->skipFrame(index);  // a live source's frame is taken and let go
         ++run.dropped;  // Drop policy: the scanner's frame is gone, counted, never silent
       } else {
         acquire::FrameHeader& header = ring.header(slot);
@@ -82,6 +83,7 @@ void Engine::Impl::acquisitionLoop(EngineSession& run) {
           if (lostNow > run.lost) {
             sequence += lostNow - run.lost;
             header.sequence = sequence;
+            header.sourceIndex = sequence % frameCount;  // its place in a scan (bidirectional)
             run.lost = lostNow;
           }
           ring.publish(slot);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "oct/genicam_source.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
 #include "registry/file_check.hpp"
@@ -38,7 +39,7 @@ bool isMatFile(const std::string& spec) {
 
 bool readsFileFromOutside(const std::string& spec) {
   return spec != "sim" && spec != "sim-flow" && spec != "oct-sim" && !spec.starts_with("plugin:") &&
-         !spec.starts_with("zmq:");
+         !spec.starts_with("zmq:") && !spec.starts_with(kGenicamScheme);
 }
 
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
@@ -74,6 +75,18 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
   // "zmq:ENDPOINT": frames pushed by a sender over ZeroMQ ("zmq:tcp://*:5555").
   if (spec.starts_with("zmq:")) {
     return openNetworkStream(spec.substr(4), progress);
+  }
+  // "genicam://[ID]#DESCRIPTION": a spectrometer's camera (oct/genicam_source.hpp).
+  if (spec.starts_with(kGenicamScheme)) {
+    const std::string rest = spec.substr(std::string_view(kGenicamScheme).size());
+    const auto hash = rest.find('#');
+    if (hash == std::string::npos || hash + 1 == rest.size()) {
+      throw SourceError(spec +
+                        ": the OCT geometry is missing: genicam://ID#spectrometer.json, a JSON "
+                        "description of the wavelengths and the scan (docs/oct.md, GenICam cameras)");
+    }
+    return std::make_unique<oct::GenicamSource>(
+        rest.substr(0, hash), oct::readGenicamDescription(rest.substr(hash + 1)));
   }
   if (spec == "sim-flow") {
     ultrasound::FlowSimulatorConfig config;

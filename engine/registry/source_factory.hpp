@@ -3,7 +3,9 @@
 // simulator), "sim-flow" (the built-in flow simulator for colour Doppler), "plugin:NAME" or
 // "plugin:NAME#{JSON parameters}" (a source plugin, acquire/plugin_library.hpp), "zmq:ENDPOINT"
 // (frames a sender pushes over ZeroMQ, acquire/stream_receiver.hpp; "zmq:" alone listens on
-// tcp://*:5555), "oct-sim" (the
+// tcp://*:5555), "genicam://[ID]#DESCRIPTION" (a spectrometer's GenICam camera, ID as
+// `cineflow cameras` lists it, empty for the first; DESCRIPTION a JSON file or an inline JSON
+// object, oct/genicam_source.hpp), "oct-sim" (the
 // built-in OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by
 // its root attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported
 // with MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
@@ -15,6 +17,8 @@
 #include "ultrasound/mat_import.hpp"
 
 namespace cineflow::acquire {
+
+inline constexpr const char* kGenicamScheme = "genicam://";
 
 // `frameRateHz` paces recordings (0: the source's own default). Throws SourceError with the reason.
 std::unique_ptr<FrameSource> openSource(

@@ -55,6 +55,7 @@ class AdmittingSource final : public acquire::FrameSource {
     storedIndex_ = index;
     return source_->readStoredFrame(index, dst, slice);
   }
+  void skipFrame(std::uint64_t index) override { source_->skipFrame(index); }
   void startAcquisition() override { source_->startAcquisition(); }
   void stopAcquisition() override { source_->stopAcquisition(); }
   std::uint64_t lostFrames() const override { return source_->lostFrames(); }

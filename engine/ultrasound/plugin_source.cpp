@@ -55,7 +55,13 @@ void PluginSource::startAcquisition() {
     throw acquire::SourceError("source plugin '" + plugin_->name() + "' did not start: " +
                                (error[0] != '\0' ? error : "no reason given"));
   }
+  scratch_.resize(frameBytes());  // skipFrame's, once
   started_ = true;
+}
+
+void PluginSource::skipFrame(std::uint64_t index) {
+  acquire::SliceInfo slice;
+  readFrame(index, scratch_, slice);
 }
 
 void PluginSource::stopAcquisition() {

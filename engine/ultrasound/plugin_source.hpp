@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "acquire/plugin_library.hpp"
 #include "ultrasound/ultrasound_source.hpp"
@@ -35,6 +36,8 @@ class PluginSource final : public UltrasoundSource {
   // is the end of the run, not an error (SourceStopped).
   void startAcquisition() override;
   void stopAcquisition() override;
+  // Reads the frame into a buffer of its own and lets it go (Drop with no free host slot).
+  void skipFrame(std::uint64_t index) override;
   std::string describe() const override { return description_; }
   // Frames the plugin said it lost (its read_frame's `lost`), summed.
   std::uint64_t lostFrames() const override { return lost_; }
@@ -52,6 +55,7 @@ class PluginSource final : public UltrasoundSource {
   std::uint64_t frameCount_ = 0;
   std::string description_;
   std::atomic<std::uint64_t> lost_{0};
+  std::vector<std::byte> scratch_;  // skipFrame's destination, sized at start
   std::atomic<bool> started_{false};
   std::atomic<bool> stopping_{false};
   // When the read_frame in progress began (steady clock, ns); 0 while none runs.

@@ -140,6 +140,11 @@ acquire::StreamFeed::SameStream NetworkSource::sameStream() const {
   };
 }
 
+void NetworkSource::skipFrame(std::uint64_t /*index*/) {
+  scratch_.resize(frameBytes());  // once: the size never changes
+  feed_->nextFrame(scratch_, sameStream());
+}
+
 void NetworkSource::readFrame(std::uint64_t /*index*/, std::span<std::byte> dst,
                               acquire::SliceInfo& slice) {
   const nlohmann::json frame = feed_->nextFrame(dst, sameStream());

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "acquire/stream_feed.hpp"
 #include "ultrasound/stream_description.hpp"
@@ -34,6 +35,8 @@ class NetworkSource final : public UltrasoundSource {
   double frameRateHz() const override { return 0; }  // the sender paces
   std::uint64_t frameCount() const override { return stream_.frameCount; }
   void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
+  // Receives the next frame into a buffer of its own and lets it go (Drop, no free host slot).
+  void skipFrame(std::uint64_t index) override;
   void startAcquisition() override { feed_->start(); }
   void stopAcquisition() override { feed_->stop(); }
   std::uint64_t lostFrames() const override { return feed_->lost(); }
@@ -52,6 +55,7 @@ class NetworkSource final : public UltrasoundSource {
   std::string who_;  // "network stream on <endpoint>", for messages
   UltrasoundStream stream_;
   std::string description_;
+  std::vector<std::byte> scratch_;  // skipFrame's destination, one frame
 };
 
 // The header's fields as a stream description, checked. Throws SourceError ("<who>: ...").
