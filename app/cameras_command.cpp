@@ -106,8 +106,8 @@ int showOne(const std::string& id, bool json) {
   }
   std::string formats;
   for (const std::string& format : offered.pixelFormats) {
-    formats += (formats.empty() ? "" : " ") + format +
-               (acquire::bytesPerPixel(format) > 0 ? "*" : "");
+    formats +=
+        (formats.empty() ? "" : " ") + format + (acquire::bytesPerPixel(format) > 0 ? "*" : "");
   }
   std::string triggers;
   for (const std::string& source : offered.triggerSources) {

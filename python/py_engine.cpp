@@ -268,6 +268,11 @@ class PyEngine {
     out["acquired"] = s.acquired;
     out["dropped"] = s.dropped;
     out["lost"] = s.lost;
+    py::dict counters;
+    for (const auto& [name, value] : s.sourceCounters) {
+      counters[py::str(name)] = value;
+    }
+    out["source_counters"] = counters;
     out["processed"] = s.processed;
     out["damaged"] = s.damaged;
     out["volumes"] = s.volumes;

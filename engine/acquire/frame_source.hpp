@@ -12,6 +12,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "acquire/frame.hpp"
 #include "acquire/lost_frames.hpp"
@@ -124,6 +126,12 @@ class FrameSource {
   // What a live source is doing when it is not delivering frames ("waiting for frames on
   // tcp://*:5555: nothing for 4 s"); empty while frames arrive. Any thread.
   virtual std::string liveStatus() const { return {}; }
+  // A live source's transport counters since its run started, named as the operator reads them
+  // ("buffers completed", "buffers failed", "underruns", "packets resent" for a camera's
+  // stream); empty for sources without a transport of their own. Any thread.
+  virtual std::vector<std::pair<std::string, std::uint64_t>> transportCounters() const {
+    return {};
+  }
   // One line for logs and the status bar ("simulator seed 1", "file.h5 (32 frames)").
   virtual std::string describe() const = 0;
   // The source that says what the frames are: itself, or for a source that wraps another to add

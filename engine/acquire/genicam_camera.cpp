@@ -173,9 +173,9 @@ void GenicamCamera::requireFeature(const std::string& name) const {
   const bool available = arv_camera_is_feature_available(asCamera(camera_), name.c_str(), &error);
   if (error != nullptr || !available) {
     const std::string why = error != nullptr ? takeMessage(error) : std::string();
-    fail("feature " + name,
-         "the camera " + std::string(available ? "refuses it" : "does not have it") +
-             (why.empty() ? std::string() : " (" + why + ")"));
+    fail("feature " + name, "the camera " +
+                                std::string(available ? "refuses it" : "does not have it") +
+                                (why.empty() ? std::string() : " (" + why + ")"));
   }
 }
 
@@ -248,15 +248,16 @@ void GenicamCamera::configure(const CameraSettings& settings) {
     if (arv_camera_is_feature_available(camera, "AcquisitionLineRateEnable", nullptr)) {
       setFeature("AcquisitionLineRateEnable", {FeatureValue::Kind::Boolean, 0, true, {}});
     }
-    setFeature("AcquisitionLineRate", {FeatureValue::Kind::Number, *settings.lineRateHz, false, {}});
+    setFeature("AcquisitionLineRate",
+               {FeatureValue::Kind::Number, *settings.lineRateHz, false, {}});
   }
   if (settings.frameRateHz) {
     requireFeature("AcquisitionFrameRate");
     arv_camera_set_frame_rate(camera, *settings.frameRateHz, &error);
     if (error != nullptr) {
-      fail("feature AcquisitionFrameRate",
-           "the camera refuses " + numberText(*settings.frameRateHz) + " (" + takeMessage(error) +
-               ")");
+      fail("feature AcquisitionFrameRate", "the camera refuses " +
+                                               numberText(*settings.frameRateHz) + " (" +
+                                               takeMessage(error) + ")");
     }
   }
   if (settings.triggerSource == "Off") {
@@ -303,9 +304,9 @@ CameraCapabilities GenicamCamera::capabilities() const {
     std::vector<std::string> list;
     guint count = 0;
     const char** entries =
-        pixelFormats ? arv_camera_dup_available_pixel_formats_as_strings(camera, &count, nullptr)
-                     : arv_camera_dup_available_enumerations_as_strings(camera, feature, &count,
-                                                                        nullptr);
+        pixelFormats
+            ? arv_camera_dup_available_pixel_formats_as_strings(camera, &count, nullptr)
+            : arv_camera_dup_available_enumerations_as_strings(camera, feature, &count, nullptr);
     for (guint i = 0; entries != nullptr && i < count; ++i) {
       list.push_back(text(entries[i]));
     }
@@ -368,6 +369,16 @@ void GenicamCamera::stop() {
   arv_camera_stop_acquisition(asCamera(camera_), nullptr);
   g_object_unref(stream_);  // joins the stream's thread, frees its buffers
   stream_ = nullptr;
+}
+
+bool GenicamCamera::responding() const {
+  GError* error = nullptr;
+  arv_camera_get_payload(asCamera(camera_), &error);
+  if (error != nullptr) {
+    g_clear_error(&error);
+    return false;
+  }
+  return true;
 }
 
 CameraStreamStatistics GenicamCamera::statistics() const {

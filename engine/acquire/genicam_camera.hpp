@@ -10,8 +10,9 @@
 //
 // Faults are SourceError messages naming the camera and, where there is one, the feature: a
 // camera that is not found (with the cameras that are), a feature it lacks, a value it refuses.
-// A camera that stops answering (its heartbeat fails: unplugged, powered off, its simulator
-// killed) is reported by controlLost(); the owner reopens it (a new GenicamCamera) to reconnect.
+// A camera that stops answering (unplugged, powered off, its simulator killed) fails
+// responding(); one another program took over reports controlLost(). The owner reopens it (a new
+// GenicamCamera) to reconnect.
 //
 // Threads: one thread configures, starts and stops; nextBuffer() is the acquisition thread's;
 // controlLost() and statistics() may be read from any thread while buffers stream.
@@ -55,11 +56,11 @@ struct FeatureValue {
 
 // What configure() sets, in this order; an unset field leaves the camera's value.
 struct CameraSettings {
-  std::string pixelFormat;             // "Mono12"; empty: keep
-  int width = 0;                       // pixels per line (spectrometer pixels); 0: keep
-  int height = 0;                      // lines per buffer (A-scans); 0: keep
-  std::optional<double> exposureUs;    // ExposureTime (or ExposureTimeAbs)
-  std::optional<double> lineRateHz;    // AcquisitionLineRate (line-scan cameras)
+  std::string pixelFormat;            // "Mono12"; empty: keep
+  int width = 0;                      // pixels per line (spectrometer pixels); 0: keep
+  int height = 0;                     // lines per buffer (A-scans); 0: keep
+  std::optional<double> exposureUs;   // ExposureTime (or ExposureTimeAbs)
+  std::optional<double> lineRateHz;   // AcquisitionLineRate (line-scan cameras)
   std::optional<double> frameRateHz;  // AcquisitionFrameRate
   // TriggerSource for FrameStart with TriggerMode On ("Line1", "Software"); "Off": free running
   // (every trigger cleared); empty: keep.
@@ -149,8 +150,12 @@ class GenicamCamera {
   // The next buffer, waiting up to `timeout`; nullopt when none came in that time.
   std::optional<Buffer> nextBuffer(std::chrono::milliseconds timeout);
 
-  // Whether the camera stopped answering since it opened (any thread).
+  // Whether another program took the camera's control since it opened (any thread).
   bool controlLost() const { return controlLost_.load(); }
+  // Whether the camera answers a register read now (a GigE Vision camera gone from the network
+  // takes the transport's retries, about a second, to say no). Aravis' heartbeat notices a
+  // camera taken over, not one that went away: a source that hears nothing asks this.
+  bool responding() const;
   CameraStreamStatistics statistics() const;  // zeros before the first start()
   std::string describe() const;               // "Aravis Fake (Aravis-Fake-GV01, 127.0.0.1)"
 

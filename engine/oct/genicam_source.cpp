@@ -18,8 +18,8 @@ using Json = nlohmann::json;
 using acquire::SourceError;
 
 const std::set<std::string, std::less<>> kCameraKeys = {
-    "pixel_format", "exposure_us", "line_rate_hz", "frame_rate_hz",
-    "trigger_source", "buffers", "features"};
+    "pixel_format",   "exposure_us", "line_rate_hz", "frame_rate_hz",
+    "trigger_source", "buffers",     "features"};
 
 std::string keysText(const std::set<std::string, std::less<>>& keys) {
   std::string text;
@@ -207,9 +207,9 @@ void GenicamSource::openCamera() {
   const std::size_t imageBytes = static_cast<std::size_t>(camera->width()) *
                                  static_cast<std::size_t>(camera->height()) *
                                  static_cast<std::size_t>(bytes);
-  if (!pixelFormat_.empty() && (format != pixelFormat_ || imageBytes != imageBytes_ ||
-                                camera->width() != acquisition_.samples ||
-                                camera->height() != acquisition_.ascans)) {
+  if (!pixelFormat_.empty() &&
+      (format != pixelFormat_ || imageBytes != imageBytes_ ||
+       camera->width() != acquisition_.samples || camera->height() != acquisition_.ascans)) {
     throw SourceError("GenICam camera '" + camera->id() + "' now makes " +
                       std::to_string(camera->width()) + " x " + std::to_string(camera->height()) +
                       " " + format + " buffers, not the " + std::to_string(acquisition_.samples) +
@@ -235,8 +235,11 @@ void GenicamSource::startAcquisition() {
     openCamera();  // reconnect: the same camera, set up as before
   }
   lastFrameId_ = 0;
+  firstFrameId_ = 0;
+  lastFrameIdSeen_ = 0;
   position_ = 0;
   lastBufferNs_ = profile::steadyNowNs();
+  lastProbeNs_ = 0;
   {
     std::lock_guard statsLock(statsMutex_);
     stats_ = {};
@@ -265,7 +268,11 @@ void GenicamSource::noteFrameId(std::uint64_t frameId) {
     gaps_ += missed;
     position_ += missed;
   }
+  if (lastFrameId_ == 0) {
+    firstFrameId_ = frameId;
+  }
   lastFrameId_ = frameId;
+  lastFrameIdSeen_ = frameId;
   ++position_;
 }
 
@@ -285,10 +292,18 @@ acquire::GenicamCamera::Buffer GenicamSource::nextWholeBuffer(std::unique_lock<s
     }
     std::optional<acquire::GenicamCamera::Buffer> buffer = camera_->nextBuffer(milliseconds(50));
     if (!buffer) {
-      if (camera_->controlLost()) {
-        throw SourceError("GenICam camera '" + cameraId_ +
-                          "' stopped answering (unplugged, powered off or its network down); "
-                          "the frames acquired so far are kept; start again to reconnect");
+      // Quiet for a while (a triggered camera may be): is it still there? At most once a second.
+      const std::int64_t now = profile::steadyNowNs();
+      const bool probe = now - lastBufferNs_.load() > kQuietNs && now - lastProbeNs_ > kQuietNs;
+      if (probe) {
+        lastProbeNs_ = now;
+      }
+      if (camera_->controlLost() || (probe && !camera_->responding())) {
+        throw SourceError("GenICam camera '" + cameraId_ + "' stopped answering" +
+                          (camera_->controlLost()
+                               ? " (another program took its control)"
+                               : " (unplugged, powered off or its network down)") +
+                          "; the frames acquired so far are kept; start again to reconnect");
       }
       lock.unlock();  // lets a stop in between polls
       continue;
@@ -344,12 +359,20 @@ acquire::CameraStreamStatistics GenicamSource::cameraStatistics() const {
   return stats_;
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> GenicamSource::transportCounters() const {
+  const acquire::CameraStreamStatistics stats = cameraStatistics();
+  return {{"buffers completed", stats.completed},
+          {"buffers failed", stats.failed},
+          {"underruns", stats.underruns},
+          {"packets resent", stats.resentPackets}};
+}
+
 std::string GenicamSource::liveStatus() const {
   if (!waiting_) {
     return {};
   }
   const double quiet = static_cast<double>(profile::steadyNowNs() - lastBufferNs_.load()) * 1e-9;
-  if (quiet < kQuietSeconds) {
+  if (quiet < kQuietNs * 1e-9) {
     return {};
   }
   char seconds[32];

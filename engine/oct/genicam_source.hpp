@@ -40,7 +40,7 @@ struct GenicamDescription {
   // The description's geometry keys, checked when the camera's Width, Height and pixel format are
   // known (samples, ascans and bit_depth then filled in).
   std::string geometryJson;
-  std::string name;  // the description's file name, or "the description"
+  std::string name;              // the description's file name, or "the description"
   std::filesystem::path folder;  // where a relative wavelength_file lies
 };
 
@@ -72,10 +72,16 @@ class GenicamSource final : public OctSource {
 
   // The stream's counters (Aravis'), as of the last buffer, for the status bar and stats().
   acquire::CameraStreamStatistics cameraStatistics() const;
+  // The same, named: "buffers completed", "buffers failed", "underruns", "packets resent".
+  std::vector<std::pair<std::string, std::uint64_t>> transportCounters() const override;
+  // The camera's frame ids of this run's first and latest buffers (0: none yet). Any thread.
+  std::uint64_t firstFrameId() const { return firstFrameId_; }
+  std::uint64_t lastFrameId() const { return lastFrameIdSeen_; }
   const std::string& pixelFormat() const { return pixelFormat_; }
 
-  // How long without a buffer before liveStatus() says so, and how often a wait looks at stop().
-  static constexpr double kQuietSeconds = 1.0;
+  // How long without a buffer before liveStatus() says so and the camera is asked whether it is
+  // still there (then once a second).
+  static constexpr std::int64_t kQuietNs = 1'000'000'000;
 
  private:
   // The next whole buffer (counting incomplete ones and frame-id gaps as lost), or throws
@@ -96,9 +102,11 @@ class GenicamSource final : public OctSource {
   std::unique_ptr<acquire::GenicamCamera> camera_;
   std::atomic<bool> stopping_{false};
   std::uint64_t lastFrameId_ = 0;  // 0: none yet this run
-  std::uint64_t position_ = 0;     // camera frames since start (delivered and lost)
+  std::atomic<std::uint64_t> firstFrameId_{0}, lastFrameIdSeen_{0};
+  std::uint64_t position_ = 0;  // camera frames since start (delivered and lost)
   std::atomic<std::uint64_t> gaps_{0}, failed_{0};
   std::atomic<std::int64_t> lastBufferNs_{0};  // steady clock: the last buffer, or the start
+  std::int64_t lastProbeNs_ = 0;               // when responding() was last asked
   std::atomic<bool> waiting_{false};           // a readFrame is waiting for a buffer
   mutable std::mutex statsMutex_;              // stats_, refreshed with every buffer
   acquire::CameraStreamStatistics stats_;

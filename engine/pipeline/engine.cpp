@@ -237,6 +237,7 @@ EngineStats Engine::stats() const {
     std::lock_guard lock(impl_->sourceMutex);  // any thread polls; setSource() replaces it
     if (impl_->source) {
       s.sourceStatus = impl_->source->liveStatus();
+      s.sourceCounters = impl_->source->transportCounters();
       s.lostByKind = impl_->source->lostFramesByKind().since(impl_->lostByKindAtStart);
     }
   }

@@ -76,6 +76,9 @@ struct EngineStats {
   std::uint64_t dropped = 0;    // frames discarded by the Drop policy
   std::uint64_t lost = 0;       // frames a live source lost before Cineflow had them (sender gaps)
   std::string sourceStatus;     // a live source's state when it is not delivering (liveStatus())
+  // A live source's transport counters (FrameSource::transportCounters: a camera stream's
+  // completed, failed and underrun buffers, resent packets).
+  std::vector<std::pair<std::string, std::uint64_t>> sourceCounters;
   std::uint64_t processed = 0;  // frames whose image is complete
   std::uint64_t damaged = 0;    // frames skipped as damaged (DamagedFramePolicy::Skip)
   std::string lastDamage;       // what was wrong with the last of them

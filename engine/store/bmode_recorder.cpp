@@ -62,6 +62,9 @@ class AdmittingSource final : public acquire::FrameSource {
   acquire::LostFrames lostFramesByKind() const override { return source_->lostFramesByKind(); }
   void endWithSender(bool end) override { source_->endWithSender(end); }
   std::string liveStatus() const override { return source_->liveStatus(); }
+  std::vector<std::pair<std::string, std::uint64_t>> transportCounters() const override {
+    return source_->transportCounters();
+  }
   std::string describe() const override { return source_->describe(); }
 
  private:

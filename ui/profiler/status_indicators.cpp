@@ -5,6 +5,7 @@
 #include <QFontMetrics>
 #include <QLabel>
 #include <QStatusBar>
+#include <QStringList>
 
 #include "bridge/engine_controller.hpp"
 #include "view2d/image_view.hpp"
@@ -44,6 +45,12 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
   ratesLabel_ = addLabel(statusBar, QStringLiteral("statsLabel"), tr("stopped"));
   ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
   droppedLabel_ = addLabel(statusBar, QStringLiteral("droppedLabel"), tr("dropped 0"));
+  sourceLabel_ = addLabel(statusBar, QStringLiteral("sourceCountersLabel"), QString());
+  sourceLabel_->setToolTip(
+      tr("The camera's stream since the run started: buffers filled whole, buffers that arrived "
+         "incomplete (lost frames), frames sent while no buffer was free (underruns, lost), "
+         "network packets asked for again"));
+  sourceLabel_->hide();
   latencyLabel_ = addLabel(statusBar, QStringLiteral("latencyLabel"), QString());
   latencyLabel_->setToolTip(
       tr("Host ring: frames waiting for processing / slots; latency: from acquisition to the "
@@ -122,7 +129,26 @@ void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
                              ? tr("dropped %1").arg(stats.dropped)
                              : tr("dropped %1 · lost %2").arg(stats.dropped).arg(stats.lost));
   droppedLabel_->setStyleSheet(stats.dropped + stats.lost > 0 ? kAlertStyle : QString());
+  showSourceCounters(stats);
   showLatency(stats);
+}
+
+void StatusIndicators::showSourceCounters(const pipeline::EngineStats& stats) {
+  // A camera's stream counters ("buffers completed 1200 · buffers failed 0 · ..."), where the
+  // source has a transport of its own; anything but completed buffers above 0 is an alert.
+  QStringList counters;
+  bool trouble = false;
+  for (const auto& [name, value] : stats.sourceCounters) {
+    counters << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
+    trouble = trouble || (name != "buffers completed" && value > 0);
+  }
+  sourceLabel_->setText(counters.join(QStringLiteral(" · ")));
+  sourceLabel_->setStyleSheet(trouble ? kAlertStyle : QString());
+  sourceLabel_->setVisible(!counters.isEmpty());
+}
+
+QString StatusIndicators::sourceCountersText() const {
+  return sourceLabel_->isVisible() ? sourceLabel_->text() : QString();
 }
 
 void StatusIndicators::onFrameDisplayed() {

@@ -1,11 +1,12 @@
 #pragma once
 // The permanent part of the main window's status bar: backend and device, acquisition /
-// processing / display rates, dropped frames, the host ring's occupancy with the end-to-end
-// latency (an alert when the pipeline is behind: in Block mode a filling ring holds the source
-// back and the image lags, without drops to show it) and the compute device's memory. Rates and
-// drops follow the controller's statistics; memory is polled about once a second (a cheap query).
-// When CUDA was asked for (auto) but is unavailable, the backend field says so and why ("CPU
-// backend: CUDA unavailable: no NVIDIA driver ..."), elided, with the whole reason in its tooltip.
+// processing / display rates, dropped frames, a camera's stream counters, the host ring's occupancy
+// with the end-to-end latency (an alert when the pipeline is behind: in Block mode a filling ring
+// holds the source back and the image lags, without drops to show it) and the compute device's
+// memory. Rates and drops follow the controller's statistics; memory is polled about once a second
+// (a cheap query). When CUDA was asked for (auto) but is unavailable, the backend field says so and
+// why ("CPU backend: CUDA unavailable: no NVIDIA driver ..."), elided, with the whole reason in its
+// tooltip.
 
 #include <cstdint>
 
@@ -35,6 +36,7 @@ class StatusIndicators : public QObject {
   QString backendToolTip() const;
   QString ratesText() const;
   QString droppedText() const;
+  QString sourceCountersText() const;  // a camera's stream counters; "" for other sources
   QString latencyText() const;  // "ring 1/8 · latency 120 ms", "⚠ behind: ring 8/8 · ..."
   bool behindAlertShown() const { return behind_; }
   QString memoryText() const;
@@ -47,6 +49,7 @@ class StatusIndicators : public QObject {
   void onStatsUpdated(const pipeline::EngineStats& stats);
   void onRunningChanged(bool running);
   void showLatency(const pipeline::EngineStats& stats);
+  void showSourceCounters(const pipeline::EngineStats& stats);
   void refreshMemory();
   void showBackend(const QString& displayPath, bool deviceUpload);
 
@@ -55,6 +58,7 @@ class StatusIndicators : public QObject {
   QLabel* backendLabel_ = nullptr;
   QLabel* ratesLabel_ = nullptr;
   QLabel* droppedLabel_ = nullptr;
+  QLabel* sourceLabel_ = nullptr;  // a live source's transport counters, hidden without
   QLabel* latencyLabel_ = nullptr;
   bool behind_ = false;
   QLabel* memoryLabel_ = nullptr;
