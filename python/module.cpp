@@ -5,6 +5,7 @@
 
 #include "acquire/frame_source.hpp"
 #include "py_modules.hpp"
+#include "py_push_source.hpp"
 
 PYBIND11_MODULE(cineflow, m) {
   m.doc() =
@@ -28,6 +29,7 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindTransfers(m);
   cineflow::python::bindVolumes(m);
   cineflow::python::bindFrames(m);
+  cineflow::python::bindPushSource(m);  // before Engine, which takes one
   cineflow::python::bindEngine(m);
   cineflow::python::shortenArgumentErrors(m);
 }

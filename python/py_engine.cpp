@@ -23,6 +23,7 @@
 #include "py_common.hpp"
 #include "py_frames.hpp"
 #include "py_modules.hpp"
+#include "py_push_source.hpp"
 #include "py_volumes.hpp"
 #include "registry/source_factory.hpp"
 #include "store/bmode_recorder.hpp"
@@ -37,14 +38,11 @@ using namespace pybind11::literals;
 
 class PyEngine {
  public:
-  PyEngine(const std::string& spec, const std::string& backendName,
+  PyEngine(const py::object& source, const std::string& backendName,
            const std::optional<std::uint64_t>& frames, const std::string& policy, bool pace,
            const std::optional<double>& rate, ImagingArgs imaging,
            const std::map<std::string, std::string>& variants, bool tune, std::size_t storeBytes)
-      : spec_(spec),
-        backend_(backendFor(backendName)),
-        imaging_(std::move(imaging)),
-        storeBytes_(storeBytes) {
+      : backend_(backendFor(backendName)), imaging_(std::move(imaging)), storeBytes_(storeBytes) {
     // As the command line: pinned variants, else the tuning history's choices, measured at
     // start where it has none (tune=False: the pins, every other stage its default, as
     // --no-tune).
@@ -56,12 +54,20 @@ class PyEngine {
     config_.pace = pace;
     config_.frameRateHz = rate.value_or(0.0);
     config_.validate();
+    bool file = false;
+    if (const PushSourceHandle* pushed = pushSourceOf(source)) {
+      push_ = *pushed;  // shares the script's channel
+      spec_ = "a PushSource";
+    } else {
+      spec_ = source.cast<std::string>();
+      file = acquire::readsFileFromOutside(spec_);
+    }
     py::gil_scoped_release released;
-    source_ = acquire::openSource(spec_);
-    // As the command line: a file ends with its last frame; a simulator, plugin or network
-    // stream runs until stop() (frames=0 asks that of a file too: it then replays).
-    config_.maxFrames =
-        frames.value_or(acquire::readsFileFromOutside(spec_) ? source_->frameCount() : 0);
+    source_ = openSource();
+    // As the command line: a file ends with its last frame; a simulator, plugin, network stream
+    // or push source runs until stop() or its end (frames=0 asks that of a file too: it then
+    // replays).
+    config_.maxFrames = frames.value_or(file ? source_->frameCount() : 0);
     settings_ = settingsFor(imaging_);
   }
 
@@ -125,8 +131,7 @@ class PyEngine {
     shutDown();
     // The engine owns the source it runs: the first start takes the one opened with the engine
     // (opening is not part of a run; a live source is opened once), later ones open it again.
-    std::unique_ptr<acquire::FrameSource> source =
-        source_ ? std::move(source_) : acquire::openSource(spec_);
+    std::unique_ptr<acquire::FrameSource> source = source_ ? std::move(source_) : openSource();
     const process::ImageGeometry geometry = source->modality().geometry(*settings_, *source);
     {
       std::scoped_lock lock(metadata_->mutex);
@@ -319,6 +324,10 @@ class PyEngine {
 
   bool running() const { return engine_ && engine_->state() == pipeline::EngineState::Running; }
 
+  std::unique_ptr<acquire::FrameSource> openSource() const {
+    return push_ ? push_->open() : acquire::openSource(spec_);
+  }
+
   std::shared_ptr<const modality::ProcessingSettings> settingsFor(const ImagingArgs& args) const {
     if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&current())) {
       return ultrasound::makeSettings(imagingFor(args, ultrasound->params()));
@@ -366,6 +375,7 @@ class PyEngine {
   }
 
   std::string spec_;
+  std::optional<PushSourceHandle> push_;  // the script's push source, when it is one
   compute::Backend& backend_;
   ImagingArgs imaging_;
   std::size_t storeBytes_;
@@ -396,8 +406,9 @@ class PyEngine {
 
 void bindEngine(py::module_& m) {
   py::class_<PyEngine>(m, "Engine",
-                       "An imaging engine on a source (what --input takes), on a backend.")
-      .def(py::init([](const std::string& source, const std::string& backend,
+                       "An imaging engine on a source (what --input takes, or a "
+                       "cineflow.PushSource the script pushes frames into), on a backend.")
+      .def(py::init([](const py::object& source, const std::string& backend,
                        const std::optional<std::uint64_t>& frames, const std::string& policy,
                        bool pace, const std::optional<double>& rate,
                        const std::optional<std::string>& grid, const std::optional<double>& fnumber,
@@ -412,10 +423,10 @@ void bindEngine(py::module_& m) {
                  imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), variants,
                  tune, storeBytes);
            }),
-           "source"_a = "sim", py::kw_only(), "backend"_a = "auto", "frames"_a = py::none(),
-           "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
-           "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
-           "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(),
+           "source"_a = py::str("sim"), py::kw_only(), "backend"_a = "auto",
+           "frames"_a = py::none(), "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(),
+           "grid"_a = py::none(), "fnumber"_a = py::none(), "apodisation"_a = py::none(),
+           "mode"_a = py::none(), "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(),
            "variants"_a = std::map<std::string, std::string>{}, "tune"_a = true,
            "store_bytes"_a = 0,
            "frames: stop after this many (None: a file's last frame, as the command line; a "

@@ -1,0 +1,165 @@
+// Push sources (acquire/push_channel.hpp, ultrasound/push_source.hpp) from C++: a program's
+// thread pushes frames into a running engine. Every frame carries its tag (all its samples equal
+// the push's number) and the tagged processor writes the tag into its image, so each image names
+// the push it came from: Block images every push in order; Drop images exactly the pushes that
+// were taken, counts the others, and mixes none; stop() and close() end a waiting push or read.
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+
+#include "acquire/push_channel.hpp"
+#include "compute/backend.hpp"
+#include "pipeline/engine.hpp"
+#include "registry/ultrasound_engine.hpp"
+#include "support/pipeline_checks.hpp"
+#include "support/tagged_frames.hpp"
+#include "ultrasound/push_source.hpp"
+
+using namespace cineflow;
+using Pushed = acquire::PushChannel::Pushed;
+
+namespace {
+
+constexpr int kSamples = 8 * 1024;  // 1 transmit x 8 elements x 1024 samples, float32
+
+struct PushRig {
+  std::shared_ptr<acquire::PushChannel> channel;
+  std::unique_ptr<pipeline::Engine> engine;
+  std::vector<float> frame = std::vector<float>(kSamples);
+
+  PushRig(compute::Backend& backend, pipeline::EngineConfig config, test::Collector& collector,
+          std::chrono::microseconds work = std::chrono::microseconds(300)) {
+    const test::TaggedSource tagged(kSamples);
+    channel = std::make_shared<acquire::PushChannel>(tagged.frameBytes());
+    engine = std::make_unique<pipeline::Engine>(backend, config);
+    engine->setSource(std::make_unique<ultrasound::PushSource>(
+        tagged.params(), acquire::SampleType::Float32, channel));
+    engine->setProcessor(std::make_unique<test::TaggedProcessor>(work));
+    ultrasound::setImaging(*engine, test::smallGrid());
+    engine->setFrameObserver(collector.observer());
+  }
+  Pushed push(std::uint64_t tag) {
+    std::fill(frame.begin(), frame.end(), static_cast<float>(tag));
+    return channel->push(std::as_bytes(std::span<const float>(frame)));
+  }
+};
+
+}  // namespace
+
+class TestPushSource : public QObject {
+  Q_OBJECT
+
+ private:
+  std::unique_ptr<compute::Backend> cpu_ = compute::createBackend(compute::BackendRequest::Cpu);
+
+ private slots:
+  void blockImagesEveryPushInOrder() {
+    test::Collector collector;
+    pipeline::EngineConfig config;
+    config.hostRingSlots = 3;
+    PushRig rig(*cpu_, config, collector);
+    const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
+    collector.stallAt(0);  // the engine held: pushes must wait, not be lost
+    rig.engine->start();
+    std::atomic<int> taken{0};
+    std::thread program([&] {
+      for (std::uint64_t tag = 0; tag < 100; ++tag) {
+        taken += rig.push(tag) == Pushed::Taken ? 1 : 0;
+      }
+      rig.channel->close();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(collector.stalled(), 30'000);
+    collector.release();
+    program.join();
+    QCOMPARE(rig.engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    QCOMPARE(taken.load(), 100);
+    const pipeline::EngineStats stats = rig.engine->stats();
+    QCOMPARE(stats.processed, std::uint64_t(100));
+    QCOMPARE(stats.dropped, std::uint64_t(0));
+    const auto frames = collector.frames();
+    QCOMPARE(frames.size(), std::size_t(100));
+    test::verifyUnmixed(frames);  // image n holds push n: in order, none lost
+  }
+
+  void dropImagesExactlyThePushesTaken() {
+    test::Collector collector;
+    pipeline::EngineConfig config;
+    config.hostRingSlots = 2;
+    config.overflow = pipeline::OverflowPolicy::Drop;
+    PushRig rig(*cpu_, config, collector);
+    const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
+    collector.stallAt(0);
+    rig.engine->start();
+    std::vector<std::uint64_t> taken;
+    std::uint64_t dropped = 0;
+    std::thread program([&] {
+      for (std::uint64_t tag = 0; tag < 300; ++tag) {
+        const Pushed result = rig.push(tag);
+        if (result == Pushed::Taken) {
+          taken.push_back(tag);
+        } else if (result == Pushed::Dropped) {
+          ++dropped;
+        }
+      }
+      rig.channel->close();
+    });
+    // Held, the engine takes nothing: the program's frames drop for as long as it is held.
+    QTRY_VERIFY_WITH_TIMEOUT(collector.stalled() && rig.channel->dropped() >= 50, 30'000);
+    collector.release();
+    program.join();
+    QCOMPARE(rig.engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    const pipeline::EngineStats stats = rig.engine->stats();
+    QCOMPARE(taken.size() + dropped, std::size_t(300));
+    QCOMPARE(stats.dropped, dropped);
+    QCOMPARE(stats.processed, std::uint64_t(taken.size()));
+    const auto frames = collector.frames();
+    QCOMPARE(frames.size(), taken.size());
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      QCOMPARE(frames[i].lo, frames[i].hi);  // never two pushes in one image
+      QCOMPARE(static_cast<std::uint64_t>(frames[i].lo), taken[i]);  // the push it came from
+    }
+  }
+
+  void stopEndsAWaitingPushAndRefusesMore() {
+    test::Collector collector;
+    pipeline::EngineConfig config;
+    config.hostRingSlots = 2;
+    PushRig rig(*cpu_, config, collector);
+    const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
+    collector.stallAt(0);
+    rig.engine->start();
+    std::atomic<bool> refused{false};
+    std::thread program([&] {
+      for (std::uint64_t tag = 0;; ++tag) {
+        if (rig.push(tag) == Pushed::NotRunning) {
+          refused = true;
+          return;
+        }
+      }
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(collector.stalled() && rig.channel->pushed() >= 3, 30'000);
+    collector.release();
+    rig.engine->stop();  // the program's waiting push returns, refused
+    program.join();
+    QVERIFY(refused.load());
+    QCOMPARE(rig.push(0), Pushed::NotRunning);
+    const pipeline::EngineStats stats = rig.engine->stats();
+    QCOMPARE(stats.processed, stats.acquired);  // Block: what was taken was imaged
+    QCOMPARE(stats.processed, rig.channel->pushed());
+  }
+
+  void aPushOfAnotherSizeIsRefused() {
+    acquire::PushChannel channel(64);
+    channel.start();
+    std::vector<std::byte> wrong(63);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, channel.push(wrong));
+    std::vector<std::byte> right(64);
+    QCOMPARE(channel.push(right, {}, std::chrono::milliseconds(20)), Pushed::TimedOut);
+    channel.close();
+    QCOMPARE(channel.push(right), Pushed::Closed);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPushSource)
+#include "test_push_source.moc"
