@@ -346,6 +346,11 @@ void GenicamCamera::start(int buffers) {
   if (stream == nullptr) {
     fail("stream", "cannot open it (" + takeMessage(error) + ")");
   }
+  if (ARV_IS_GV_STREAM(stream)) {
+    // A receive buffer sized to a whole frame: a burst of packets while this computer is busy
+    // (the chain on every core) waits in the socket instead of being lost and resent.
+    g_object_set(stream, "socket-buffer", ARV_GV_STREAM_SOCKET_BUFFER_AUTO, nullptr);
+  }
   const std::size_t payload = payloadBytes();
   for (int i = 0; i < std::max(buffers, 2); ++i) {
     arv_stream_push_buffer(stream, arv_buffer_new_allocate(payload));

@@ -14,6 +14,10 @@ std::vector<std::string> lostFrameLines(const LostFrames& lost) {
     lines.push_back("lost " + framesText(lost.truncated) +
                     ": truncated (their bytes were not the header's frame_bytes)");
   }
+  if (lost.incomplete > 0) {
+    lines.push_back("lost " + framesText(lost.incomplete) +
+                    ": camera buffers that arrived incomplete (missing packets, a timeout)");
+  }
   if (lost.otherSender > 0) {
     lines.push_back("left out " + framesText(lost.otherSender) +
                     " from a second sender (one sender streams at a time; the first kept on)");

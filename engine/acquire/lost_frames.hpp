@@ -1,6 +1,7 @@
 #pragma once
 // Frames of a live source that were never imaged, by why (a network stream's sequence gaps,
-// truncated frames, frames from a second sender), and how a report says so.
+// truncated frames, frames from a second sender; a camera's frame-id gaps and incomplete
+// buffers), and how a report says so.
 
 #include <cstdint>
 #include <string>
@@ -18,14 +19,17 @@ struct LostFrames {
   // Frames from a second sender while the first was still streaming: not this stream's frames,
   // left out without a gap.
   std::uint64_t otherSender = 0;
+  // A camera's buffers that arrived incomplete (missing packets, a timeout): left out, their
+  // place in the sequence kept.
+  std::uint64_t incomplete = 0;
 
-  // The frames of this stream that never arrived whole (gaps and truncated): what moves the
-  // engine's sequence numbers on.
-  std::uint64_t ofThisStream() const { return sequenceGaps + truncated; }
-  bool any() const { return sequenceGaps + truncated + otherSender > 0; }
+  // The frames of this stream that never arrived whole (gaps, truncated, incomplete): what moves
+  // the engine's sequence numbers on.
+  std::uint64_t ofThisStream() const { return sequenceGaps + truncated + incomplete; }
+  bool any() const { return ofThisStream() + otherSender > 0; }
   LostFrames since(const LostFrames& earlier) const {
     return {sequenceGaps - earlier.sequenceGaps, truncated - earlier.truncated,
-            otherSender - earlier.otherSender};
+            otherSender - earlier.otherSender, incomplete - earlier.incomplete};
   }
 };
 

@@ -257,23 +257,25 @@ void GenicamSource::stopAcquisition() {
   }
 }
 
-void GenicamSource::noteFrameId(std::uint64_t frameId) {
+bool GenicamSource::noteFrameId(std::uint64_t frameId) {
   if (lastFrameId_ != 0) {
     std::uint64_t missed = 0;
     if (frameId > lastFrameId_) {
       missed = frameId - lastFrameId_ - 1;
-    } else if (lastFrameId_ <= 0xffff && frameId <= 0xffff) {
+    } else if (lastFrameId_ > 0xff00 && frameId < 0x100) {
       missed = (0xffff - lastFrameId_) + (frameId - 1);  // GigE Vision 1's 16-bit ids wrap to 1
+    } else {
+      return false;  // late (its place passed, counted as a gap then) or repeated
     }
     gaps_ += missed;
     position_ += missed;
-  }
-  if (lastFrameId_ == 0) {
+  } else {
     firstFrameId_ = frameId;
   }
   lastFrameId_ = frameId;
   lastFrameIdSeen_ = frameId;
   ++position_;
+  return true;
 }
 
 acquire::GenicamCamera::Buffer GenicamSource::nextWholeBuffer(std::unique_lock<std::mutex>& lock) {
@@ -309,7 +311,9 @@ acquire::GenicamCamera::Buffer GenicamSource::nextWholeBuffer(std::unique_lock<s
       continue;
     }
     lastBufferNs_ = profile::steadyNowNs();
-    noteFrameId(buffer->frameId());
+    if (!noteFrameId(buffer->frameId())) {
+      continue;  // a buffer whose place has passed: already counted lost
+    }
     {
       std::lock_guard statsLock(statsMutex_);
       stats_ = camera_->statistics();
@@ -351,7 +355,7 @@ void GenicamSource::skipFrame(std::uint64_t /*index*/) {
 }
 
 acquire::LostFrames GenicamSource::lostFramesByKind() const {
-  return {.sequenceGaps = gaps_.load(), .truncated = failed_.load()};
+  return {.sequenceGaps = gaps_.load(), .incomplete = failed_.load()};
 }
 
 acquire::CameraStreamStatistics GenicamSource::cameraStatistics() const {

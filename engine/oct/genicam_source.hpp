@@ -19,7 +19,7 @@
 //
 // Samples are copied once, from the camera's buffer into the engine's host slot (Mono8 widened to
 // uint16 on the way). A buffer that arrives incomplete and a gap in the camera's frame ids are
-// lost frames (lostFramesByKind(): failed buffers count as truncated); they keep their place in
+// lost frames (lostFramesByKind(): incomplete, sequenceGaps); they keep their place in
 // the sequence, so volumes and bidirectional scans stay in step. A camera that stops answering
 // ends the run with a SourceError saying so (the frames imaged so far stay); the next
 // startAcquisition() opens it again by its id, which is how the operator reconnects.
@@ -87,7 +87,9 @@ class GenicamSource final : public OctSource {
   // The next whole buffer (counting incomplete ones and frame-id gaps as lost), or throws
   // SourceStopped / SourceError (the camera stopped answering). Holds mutex_ while it waits.
   acquire::GenicamCamera::Buffer nextWholeBuffer(std::unique_lock<std::mutex>& lock);
-  void noteFrameId(std::uint64_t frameId);
+  // Counts the ids skipped before `frameId`; false for a buffer that comes after its place
+  // (already counted as a gap), which is left out.
+  bool noteFrameId(std::uint64_t frameId);
   void openCamera();  // (again): configure, check it still makes these frames
 
   std::string cameraId_;
