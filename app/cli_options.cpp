@@ -27,7 +27,8 @@ Options:
                          e.g. zmq:tcp://*:5555; manual: Plugins and streaming),
                          'genicam://ID#DESC.json' (a spectrometer's GenICam camera, ID as
                          cineflow cameras lists it, empty for the first; DESC.json its OCT
-                         geometry and features, or an inline {JSON}; manual: OCT),
+                         geometry and features, or an inline {JSON}; manual: Plugins and
+                         streaming),
                          'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
                          HDF5 recording, or a MATLAB file (.mat, read with --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the

@@ -127,8 +127,9 @@ class FrameSource {
   // tcp://*:5555: nothing for 4 s"); empty while frames arrive. Any thread.
   virtual std::string liveStatus() const { return {}; }
   // A live source's transport counters since its run started, named as the operator reads them
-  // ("buffers completed", "buffers failed", "underruns", "packets resent" for a camera's
-  // stream); empty for sources without a transport of their own. Any thread.
+  // ("buffers", "incomplete", "underruns", "packets resent" for a camera's stream), the first
+  // the count of whole deliveries, the others trouble; empty for sources without a transport of
+  // their own. Any thread.
   virtual std::vector<std::pair<std::string, std::uint64_t>> transportCounters() const {
     return {};
   }

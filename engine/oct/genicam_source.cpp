@@ -365,8 +365,8 @@ acquire::CameraStreamStatistics GenicamSource::cameraStatistics() const {
 
 std::vector<std::pair<std::string, std::uint64_t>> GenicamSource::transportCounters() const {
   const acquire::CameraStreamStatistics stats = cameraStatistics();
-  return {{"buffers completed", stats.completed},
-          {"buffers failed", stats.failed},
+  return {{"buffers", stats.completed},
+          {"incomplete", stats.failed},
           {"underruns", stats.underruns},
           {"packets resent", stats.resentPackets}};
 }

@@ -72,7 +72,7 @@ class GenicamSource final : public OctSource {
 
   // The stream's counters (Aravis'), as of the last buffer, for the status bar and stats().
   acquire::CameraStreamStatistics cameraStatistics() const;
-  // The same, named: "buffers completed", "buffers failed", "underruns", "packets resent".
+  // The same, named: "buffers" (completed), "incomplete", "underruns", "packets resent".
   std::vector<std::pair<std::string, std::uint64_t>> transportCounters() const override;
   // The camera's frame ids of this run's first and latest buffers (0: none yet). Any thread.
   std::uint64_t firstFrameId() const { return firstFrameId_; }

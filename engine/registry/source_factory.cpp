@@ -81,10 +81,10 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     const std::string rest = spec.substr(std::string_view(kGenicamScheme).size());
     const auto hash = rest.find('#');
     if (hash == std::string::npos || hash + 1 == rest.size()) {
-      throw SourceError(
-          spec +
-          ": the OCT geometry is missing: genicam://ID#spectrometer.json, a JSON "
-          "description of the wavelengths and the scan (docs/oct.md, GenICam cameras)");
+      throw SourceError(spec +
+                        ": the OCT geometry is missing: genicam://ID#spectrometer.json, a JSON "
+                        "description of the wavelengths and the scan (manual: Plugins and "
+                        "streaming, GenICam cameras)");
     }
     return std::make_unique<oct::GenicamSource>(rest.substr(0, hash),
                                                 oct::readGenicamDescription(rest.substr(hash + 1)));

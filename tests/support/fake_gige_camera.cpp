@@ -39,6 +39,14 @@ bool FakeGigeCamera::start() {
         "packaging/install-deps.sh installs it)");
     return false;
   }
+  // A second simulator on 127.0.0.1 would answer in this one's place (and survive its kill).
+  for (const acquire::CameraInfo& camera : acquire::listCameras()) {
+    if (camera.address == "127.0.0.1") {
+      why_ = QStringLiteral("another GigE Vision device already answers on 127.0.0.1 (") +
+             QString::fromStdString(camera.id) + QStringLiteral("): stop it first");
+      return false;
+    }
+  }
   process_ = std::make_unique<QProcess>();
   process_->setProcessChannelMode(QProcess::ForwardedErrorChannel);
   process_->setStandardOutputFile(QProcess::nullDevice());

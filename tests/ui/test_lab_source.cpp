@@ -36,7 +36,8 @@ class TestLabSource : public QObject {
       names << list->item(row)->text();
     }
     QVERIFY2(names.contains("Ultrasound simulator") && names.contains("Template point target") &&
-                 names.last() == "Network stream (ZeroMQ)",
+                 names.contains("Network stream (ZeroMQ)") &&
+                 names.last() == "GenICam camera (OCT)",
              qPrintable(names.join(", ")));
 
     // The template's form: its three parameters with their ranges, units and defaults.
@@ -61,7 +62,7 @@ class TestLabSource : public QObject {
     QCOMPARE(values.value("frame_rate_hz").toDouble(), 20.0);
 
     // The network stream: the endpoint, as typed.
-    list->setCurrentRow(list->count() - 1);
+    list->setCurrentRow(static_cast<int>(names.indexOf("Network stream (ZeroMQ)")));
     auto* endpoint = dialog.findChild<QLineEdit*>("streamEndpoint");
     QVERIFY(endpoint != nullptr && endpoint->isVisible());
     QCOMPARE(dialog.spec(), QString("zmq:tcp://*:5555"));

@@ -218,7 +218,7 @@ class TestGenicamSource : public QObject {
     }
     bool counted = false;
     for (const auto& [name, value] : stats.sourceCounters) {
-      if (name == "buffers completed") {
+      if (name == "buffers") {
         counted = value >= 40;
       }
     }

@@ -268,8 +268,8 @@ QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped, std::uint64_t 
               count(dropped));
   }
   const QString gaps =
-      tr("⚠ %n frame(s) lost before they reached Cineflow (the sender's sequence "
-         "has gaps)",
+      tr("⚠ %n frame(s) lost before they reached Cineflow (gaps in the source's sequence, or "
+         "frames that arrived incomplete)",
          nullptr, count(lost));
   return dropped == 0
              ? gaps
@@ -279,9 +279,9 @@ QString AcquisitionPanel::droppedAlertText(std::uint64_t dropped, std::uint64_t 
 
 void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   const std::uint64_t missing = stats.dropped + stats.lost;
-  droppedCount_->setText(
-      stats.lost == 0 ? QString::number(stats.dropped)
-                      : tr("%1 (%2 lost by the sender's link)").arg(missing).arg(stats.lost));
+  droppedCount_->setText(stats.lost == 0
+                             ? QString::number(stats.dropped)
+                             : tr("%1 (%2 lost before Cineflow)").arg(missing).arg(stats.lost));
   const QString status = QString::fromStdString(stats.sourceStatus);
   if (status != liveStatus_->text()) {
     liveStatus_->setText(status);

@@ -46,10 +46,6 @@ StatusIndicators::StatusIndicators(QStatusBar& statusBar, EngineController& cont
   ratesLabel_->setToolTip(tr("Frames per second: acquired · processed · displayed"));
   droppedLabel_ = addLabel(statusBar, QStringLiteral("droppedLabel"), tr("dropped 0"));
   sourceLabel_ = addLabel(statusBar, QStringLiteral("sourceCountersLabel"), QString());
-  sourceLabel_->setToolTip(
-      tr("The camera's stream since the run started: buffers filled whole, buffers that arrived "
-         "incomplete (lost frames), frames sent while no buffer was free (underruns, lost), "
-         "network packets asked for again"));
   sourceLabel_->hide();
   latencyLabel_ = addLabel(statusBar, QStringLiteral("latencyLabel"), QString());
   latencyLabel_->setToolTip(
@@ -134,17 +130,27 @@ void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
 }
 
 void StatusIndicators::showSourceCounters(const pipeline::EngineStats& stats) {
-  // A camera's stream counters ("buffers completed 1200 · buffers failed 0 · ..."), where the
-  // source has a transport of its own; anything but completed buffers above 0 is an alert.
-  QStringList counters;
+  // A camera's stream, where the source has a transport of its own: its whole deliveries, and
+  // any trouble counter above 0 (in alert colour); every counter in the tooltip.
+  QStringList shown;
+  QStringList all;
   bool trouble = false;
-  for (const auto& [name, value] : stats.sourceCounters) {
-    counters << QStringLiteral("%1 %2").arg(QString::fromStdString(name)).arg(value);
-    trouble = trouble || (name != "buffers completed" && value > 0);
+  for (std::size_t i = 0; i < stats.sourceCounters.size(); ++i) {
+    const auto& [name, value] = stats.sourceCounters[i];
+    const QString text = QStringLiteral("%1 %2").arg(value).arg(QString::fromStdString(name));
+    all << text;
+    if (i == 0 || value > 0) {
+      shown << text;
+      trouble = trouble || i > 0;
+    }
   }
-  sourceLabel_->setText(counters.join(QStringLiteral(" · ")));
+  sourceLabel_->setText(shown.join(QStringLiteral(" · ")));
+  sourceLabel_->setToolTip(tr("The camera's stream since the run started: %1. Buffers filled "
+                              "whole; incomplete (lost frames); underruns: frames sent while no "
+                              "buffer was free (lost); network packets asked for again.")
+                               .arg(all.join(QStringLiteral(", "))));
   sourceLabel_->setStyleSheet(trouble ? kAlertStyle : QString());
-  sourceLabel_->setVisible(!counters.isEmpty());
+  sourceLabel_->setVisible(!shown.isEmpty());
 }
 
 QString StatusIndicators::sourceCountersText() const {
