@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 namespace cineflow::acquire {
@@ -66,11 +67,13 @@ std::string bufferProblem(ArvBufferStatus status) {
   }
 }
 
-// A stream counter by name; 0 where this transport has none.
+// A stream counter by name; 0 where this transport has none. Read with every buffer: no
+// allocation.
 std::uint64_t streamInfo(ArvStream* stream, const char* name) {
   const guint count = arv_stream_get_n_infos(stream);
   for (guint i = 0; i < count; ++i) {
-    if (text(arv_stream_get_info_name(stream, i)) == name &&
+    const char* info = arv_stream_get_info_name(stream, i);
+    if (info != nullptr && std::strcmp(info, name) == 0 &&
         arv_stream_get_info_type(stream, i) == G_TYPE_UINT64) {
       return arv_stream_get_info_uint64(stream, i);
     }

@@ -141,7 +141,6 @@ acquire::StreamFeed::SameStream NetworkSource::sameStream() const {
 }
 
 void NetworkSource::skipFrame(std::uint64_t /*index*/) {
-  scratch_.resize(frameBytes());  // once: the size never changes
   feed_->nextFrame(scratch_, sameStream());
 }
 

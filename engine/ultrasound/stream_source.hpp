@@ -37,7 +37,10 @@ class NetworkSource final : public UltrasoundSource {
   void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   // Receives the next frame into a buffer of its own and lets it go (Drop, no free host slot).
   void skipFrame(std::uint64_t index) override;
-  void startAcquisition() override { feed_->start(); }
+  void startAcquisition() override {
+    scratch_.resize(frameBytes());  // skipFrame's, once: the size never changes
+    feed_->start();
+  }
   void stopAcquisition() override { feed_->stop(); }
   std::uint64_t lostFrames() const override { return feed_->lost(); }
   acquire::LostFrames lostFramesByKind() const override { return feed_->lostFramesByKind(); }
