@@ -187,8 +187,10 @@ class TestGenicamSource : public QObject {
     }
   }
 
-  // Block: an engine that cannot follow (held by its observer) loses nothing the camera's
-  // buffers and the host ring can hold; every frame keeps its place.
+  // Block: an engine that cannot follow (held by its observer) drops nothing: every frame the
+  // camera delivered is imaged, in order, what the camera's buffers and the host ring hold while
+  // it is held. A camera cannot be held back: a frame its link loses (a computer too busy to
+  // read the network, as under a sanitizer) is counted, in its place, never silent.
   void blockLosesNothing() {
     pipeline::EngineConfig config;
     config.maxFrames = 40;
@@ -196,7 +198,9 @@ class TestGenicamSource : public QObject {
     config.overflow = pipeline::OverflowPolicy::Block;
     test::Collector collector;  // outlives the engine, which calls it
     pipeline::Engine engine(*cpu_, config);
-    engine.setSource(open(description("Mono16", 200, 64)));
+    auto owned = open(description("Mono16", 200, 64));
+    const oct::GenicamSource* source = owned.get();
+    engine.setSource(std::move(owned));
     engine.setFrameObserver(collector.observer());
     const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
     collector.stallAt(0);
@@ -210,12 +214,20 @@ class TestGenicamSource : public QObject {
     const pipeline::EngineStats stats = engine.stats();
     QCOMPARE(stats.processed, std::uint64_t(40));
     QCOMPARE(stats.dropped, std::uint64_t(0));
-    QCOMPARE(stats.lost, std::uint64_t(0));
+    const std::uint64_t sent = source->lastFrameId() - source->firstFrameId() + 1;
+    QCOMPARE(stats.acquired + stats.lost, sent);
+    if (stats.lost > 0) {
+      qWarning(
+          "the camera's link lost %llu frames (counted): this computer did not read the "
+          "network in time",
+          static_cast<unsigned long long>(stats.lost));
+    }
     const auto frames = collector.frames();
     QCOMPARE(frames.size(), std::size_t(40));
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-      QCOMPARE(frames[i].sequence, std::uint64_t(i));
+    for (std::size_t i = 1; i < frames.size(); ++i) {
+      QVERIFY(frames[i].sequence > frames[i - 1].sequence);  // in order
     }
+    QCOMPARE(frames.back().sequence, std::uint64_t(39) + stats.lost);  // the gaps are the lost
     bool counted = false;
     for (const auto& [name, value] : stats.sourceCounters) {
       if (name == "buffers") {
