@@ -41,6 +41,14 @@ std::string description(const std::string& pixelFormat, double frameRateHz, int 
   "lateral_step_m": 10e-6, "elevation_step_m": 20e-6})";
 }
 
+// Frames the camera sent from the run's first buffer to its latest, by their ids: GigE Vision 1's
+// ids are 16-bit and wrap from 65535 to 1 (the simulator's counter runs on across runs).
+std::uint64_t idSpan(const oct::GenicamSource& source) {
+  const std::uint64_t first = source.firstFrameId();
+  const std::uint64_t last = source.lastFrameId();
+  return last >= first ? last - first + 1 : (0xffff - first) + last + 1;
+}
+
 // The first (x, y) where `frame` differs from the simulator's frame `frameId`, as text; "" when
 // it is that frame bit for bit.
 QString patternMismatch(const std::uint16_t* frame, std::uint64_t frameId, bool mono8) {
@@ -91,13 +99,13 @@ class TestGenicamSource : public QObject {
       acquire::SliceInfo slice;
       source->readFrame(static_cast<std::uint64_t>(i), frame, slice);
       const std::uint64_t frameId = source->lastFrameId();
-      QVERIFY2(frameId > previous, "the camera's frame ids increase");
+      QVERIFY2(frameId != previous, "a new frame id each time (they wrap from 65535 to 1)");
       previous = frameId;
       const QString mismatch = patternMismatch(reinterpret_cast<const std::uint16_t*>(frame.data()),
                                                frameId, pixelFormat == "Mono8");
       QVERIFY2(mismatch.isEmpty(), qPrintable(mismatch));
     }
-    const std::uint64_t sent = source->lastFrameId() - source->firstFrameId() + 1;
+    const std::uint64_t sent = idSpan(*source);
     QCOMPARE(source->lostFrames(), sent - 24);  // any frame the link lost is counted
     source->stopAcquisition();
     const acquire::CameraStreamStatistics stats = source->cameraStatistics();
@@ -214,7 +222,7 @@ class TestGenicamSource : public QObject {
     const pipeline::EngineStats stats = engine.stats();
     QCOMPARE(stats.processed, std::uint64_t(40));
     QCOMPARE(stats.dropped, std::uint64_t(0));
-    const std::uint64_t sent = source->lastFrameId() - source->firstFrameId() + 1;
+    const std::uint64_t sent = idSpan(*source);
     QCOMPARE(stats.acquired + stats.lost, sent);
     if (stats.lost > 0) {
       qWarning(
@@ -257,7 +265,7 @@ class TestGenicamSource : public QObject {
     collector.release();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
     const pipeline::EngineStats stats = engine.stats();
-    const std::uint64_t sent = source->lastFrameId() - source->firstFrameId() + 1;
+    const std::uint64_t sent = idSpan(*source);
     QVERIFY(stats.dropped >= 10);
     QCOMPARE(stats.acquired, std::uint64_t(60));
     QCOMPARE(stats.processed + stats.dropped, stats.acquired);
@@ -327,7 +335,7 @@ class TestGenicamSource : public QObject {
       while (frameId < 65535 && test::fakeMono16(0, 0, frameId) != counts[0]) {
         ++frameId;
       }
-      QVERIFY2(frameId > previous, "recorded in the camera's order");
+      QVERIFY2(frameId != previous, "a new frame each time");
       previous = frameId;
       const QString mismatch = patternMismatch(counts, frameId, false);
       QVERIFY2(mismatch.isEmpty(),
