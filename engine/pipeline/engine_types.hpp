@@ -71,11 +71,11 @@ StageStats toStageStats(const std::string& name, const profile::Summary& summary
 
 struct EngineStats {
   EngineState state = EngineState::Stopped;
-  std::string error;            // set when state is Failed
-  std::uint64_t acquired = 0;   // frames taken from the source (incl. dropped)
-  std::uint64_t dropped = 0;    // frames discarded by the Drop policy
-  std::uint64_t lost = 0;       // frames a live source lost before Cineflow had them (sender gaps)
-  std::string sourceStatus;     // a live source's state when it is not delivering (liveStatus())
+  std::string error;           // set when state is Failed
+  std::uint64_t acquired = 0;  // frames taken from the source (incl. dropped)
+  std::uint64_t dropped = 0;   // frames discarded by the Drop policy
+  std::uint64_t lost = 0;      // frames a live source lost before Cineflow had them (sender gaps)
+  std::string sourceStatus;    // a live source's state when it is not delivering (liveStatus())
   // A live source's transport counters (FrameSource::transportCounters: a camera stream's
   // completed, failed and underrun buffers, resent packets).
   std::vector<std::pair<std::string, std::uint64_t>> sourceCounters;

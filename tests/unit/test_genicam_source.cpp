@@ -70,6 +70,22 @@ QString patternMismatch(const std::uint16_t* frame, std::uint64_t frameId, bool 
   return {};
 }
 
+// An engine on the camera, started with its observer holding it at its first frame (release()
+// lets it go): the camera sends on while the engine takes nothing.
+struct HeldRun {
+  test::Collector collector;  // outlives the engine, which calls it
+  pipeline::Engine engine;
+  const oct::GenicamSource* source;
+  HeldRun(compute::Backend& backend, const pipeline::EngineConfig& config,
+          std::unique_ptr<oct::GenicamSource> camera)
+      : engine(backend, config), source(camera.get()) {
+    engine.setSource(std::move(camera));
+    engine.setFrameObserver(collector.observer());
+    collector.stallAt(0);
+    engine.start();
+  }
+};
+
 }  // namespace
 
 class TestGenicamSource : public QObject {
@@ -204,15 +220,11 @@ class TestGenicamSource : public QObject {
     config.maxFrames = 40;
     config.hostRingSlots = 4;
     config.overflow = pipeline::OverflowPolicy::Block;
-    test::Collector collector;  // outlives the engine, which calls it
-    pipeline::Engine engine(*cpu_, config);
-    auto owned = open(description("Mono16", 200, 64));
-    const oct::GenicamSource* source = owned.get();
-    engine.setSource(std::move(owned));
-    engine.setFrameObserver(collector.observer());
+    HeldRun run(*cpu_, config, open(description("Mono16", 200, 64)));
+    test::Collector& collector = run.collector;
+    pipeline::Engine& engine = run.engine;
+    const oct::GenicamSource* source = run.source;
     const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
-    collector.stallAt(0);
-    engine.start();
     QTRY_VERIFY_WITH_TIMEOUT(collector.stalled(), 30'000);
     // The camera goes on sending while the engine is held (200 frames/s): far past the host
     // ring's 4 slots, into the camera's 64 buffers.
@@ -252,15 +264,11 @@ class TestGenicamSource : public QObject {
     config.maxFrames = 60;
     config.hostRingSlots = 2;
     config.overflow = pipeline::OverflowPolicy::Drop;
-    test::Collector collector;  // outlives the engine, which calls it
-    pipeline::Engine engine(*cpu_, config);
-    auto owned = open(description("Mono16", 200, 8));
-    const oct::GenicamSource* source = owned.get();
-    engine.setSource(std::move(owned));
-    engine.setFrameObserver(collector.observer());
+    HeldRun run(*cpu_, config, open(description("Mono16", 200, 8)));
+    test::Collector& collector = run.collector;
+    pipeline::Engine& engine = run.engine;
+    const oct::GenicamSource* source = run.source;
     const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
-    collector.stallAt(0);
-    engine.start();
     QTRY_VERIFY_WITH_TIMEOUT(collector.stalled() && engine.stats().dropped >= 10, 30'000);
     collector.release();
     QCOMPARE(engine.waitUntilFinished(), pipeline::EngineState::Finished);
