@@ -1,23 +1,12 @@
 #pragma once
-// GUI mode entry point (implemented with the ui library).
+// GUI mode entry point: the operator workstation (ui/shell/workstation.hpp) on the command line's
+// options, its messages printed.
 
-#include <cstdint>
-#include <string>
-
-#include "tune/variant_pins.hpp"
+#include "shell/workstation.hpp"
 
 namespace cineflow::app {
 
-struct GuiOptions {
-  std::string input = "sim";     // "sim" or a cineflow.rf/1 file
-  std::string backend = "auto";  // auto | cpu | cuda
-  std::string screenshotPath;    // when set: run `afterFrames` frames, save the window, exit
-  int afterFrames = 30;
-  std::string preset;                    // applied once the source is open (a preset's name)
-  bool tune = true;                      // pick stages' implementations by measurement (tune/)
-  std::uint32_t gpuMemoryBudgetMiB = 0;  // --gpu-memory-budget; 0: no budget
-  tune::VariantPins variantPins;         // --variant, --variants
-};
+using GuiOptions = ui::WorkstationOptions;
 
 // Runs the Qt event loop; returns the process exit code.
 int runGui(int argc, char** argv, const GuiOptions& options);

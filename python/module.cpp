@@ -31,5 +31,6 @@ PYBIND11_MODULE(cineflow, m) {
   cineflow::python::bindFrames(m);
   cineflow::python::bindPushSource(m);  // before Engine, which takes one
   cineflow::python::bindEngine(m);
+  cineflow::python::bindGui(m);
   cineflow::python::shortenArgumentErrors(m);
 }

@@ -37,6 +37,37 @@ compute::Backend& backendFor(const std::string& request) {
   return *slot;
 }
 
+py::dict engineStatsDict(const pipeline::EngineStats& s) {
+  using namespace pybind11::literals;
+  py::dict out;
+  out["state"] = pipeline::toString(s.state);
+  out["error"] = s.error;
+  out["acquired"] = s.acquired;
+  out["dropped"] = s.dropped;
+  out["lost"] = s.lost;
+  py::dict counters;
+  for (const auto& [name, value] : s.sourceCounters) {
+    counters[py::str(name)] = value;
+  }
+  out["source_counters"] = counters;
+  out["processed"] = s.processed;
+  out["damaged"] = s.damaged;
+  out["volumes"] = s.volumes;
+  out["acquisition_fps"] = s.acquisitionFps;
+  out["processing_fps"] = s.processingFps;
+  out["frame_median_ms"] = s.frameMedianMs;
+  py::list stages;
+  for (const pipeline::StageStats& stage : s.stages) {
+    stages.append(py::dict("name"_a = stage.name, "variant"_a = stage.variant,
+                           "count"_a = stage.count, "median_ms"_a = stage.medianMs,
+                           "p99_ms"_a = stage.p99Ms, "mean_ms"_a = stage.meanMs,
+                           "max_ms"_a = stage.maxMs));
+  }
+  out["stages"] = stages;
+  out["latency_median_ms"] = s.latency.medianMs;
+  return out;
+}
+
 std::string autoFallbackReason() {
   backendFor("auto");
   std::scoped_lock lock(backends().mutex);

@@ -16,6 +16,7 @@
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "pipeline/engine_types.hpp"
 #include "py_device.hpp"
 #include "tune/tuner_setup.hpp"
 #include "ultrasound/imaging_params.hpp"
@@ -28,6 +29,10 @@ namespace py = pybind11;
 // answers, else the CPU). Throws std::invalid_argument for another word and std::runtime_error
 // when "cuda" has no device (the command line's messages).
 compute::Backend& backendFor(const std::string& request);
+// An engine's figures as Engine.stats() and cineflow.gui() give them: state, error, acquired,
+// dropped, lost, source_counters, processed, damaged, volumes, the rates, stages, latency.
+py::dict engineStatsDict(const pipeline::EngineStats& stats);
+
 // Why "auto" runs on the CPU ("CUDA unavailable: ..."), empty when it runs on CUDA.
 std::string autoFallbackReason();
 

@@ -95,6 +95,10 @@ pybind11::object hostCopyOrView(const std::shared_ptr<DeviceArray>& array);
 // Clears `array`'s writeable flag (an image or volume of the engine's, read-only to the script).
 void makeReadOnly(pybind11::array& array);
 
+// Whether `object` is another library's GPU array (__cuda_array_interface__, or DLPack on a CUDA
+// device); a cineflow.DeviceArray is not.
+bool isGpuArray(const pybind11::handle& object);
+
 // An array call's input, on `backend`.
 struct InputArray {
   const void* data = nullptr;

@@ -262,37 +262,12 @@ class PyEngine {
   }
 
   py::dict stats() const {
-    py::dict out;
     if (!engine_) {
+      py::dict out;
       out["state"] = "stopped";
       return out;
     }
-    const pipeline::EngineStats s = engine_->stats();
-    out["state"] = pipeline::toString(s.state);
-    out["error"] = s.error;
-    out["acquired"] = s.acquired;
-    out["dropped"] = s.dropped;
-    out["lost"] = s.lost;
-    py::dict counters;
-    for (const auto& [name, value] : s.sourceCounters) {
-      counters[py::str(name)] = value;
-    }
-    out["source_counters"] = counters;
-    out["processed"] = s.processed;
-    out["damaged"] = s.damaged;
-    out["volumes"] = s.volumes;
-    out["acquisition_fps"] = s.acquisitionFps;
-    out["processing_fps"] = s.processingFps;
-    out["frame_median_ms"] = s.frameMedianMs;
-    py::list stages;
-    for (const pipeline::StageStats& stage : s.stages) {
-      stages.append(py::dict("name"_a = stage.name, "variant"_a = stage.variant,
-                             "count"_a = stage.count, "median_ms"_a = stage.medianMs,
-                             "p99_ms"_a = stage.p99Ms, "mean_ms"_a = stage.meanMs,
-                             "max_ms"_a = stage.maxMs));
-    }
-    out["stages"] = stages;
-    out["latency_median_ms"] = s.latency.medianMs;
+    py::dict out = engineStatsDict(engine_->stats());
     out["callback_delivered"] = sink_ != nullptr ? sink_->callback().delivered() : 0;
     out["callback_errors"] = sink_ != nullptr ? sink_->callback().errors() : 0;
     out["callback_last_error"] = sink_ != nullptr ? sink_->callback().lastError() : std::string();

@@ -256,6 +256,11 @@ std::string InputArray::shapeText() const {
   return textOf(shape);
 }
 
+bool isGpuArray(const py::handle& object) {
+  return !py::isinstance<DeviceArray>(object) &&
+         (py::hasattr(object, "__cuda_array_interface__") || isCudaDlpack(object));
+}
+
 InputArray inputArray(const py::handle& object, const std::string& what,
                       std::initializer_list<Element> elements, compute::Backend& backend) {
   const bool cpu = backend.kind() == compute::BackendKind::Cpu;

@@ -22,6 +22,7 @@ void bindEngine(pybind11::module_& m);        // Engine
 void bindVolumes(pybind11::module_& m);       // Volume, Store
 void bindDeviceArrays(pybind11::module_& m);  // DeviceArray
 void bindTransfers(pybind11::module_& m);     // push, pull, create, memory
+void bindGui(pybind11::module_& m);           // gui (the workstation on a script's source)
 // Last: wraps every function bound before it so that a call pybind11 cannot match is refused in
 // one line (py_short_errors.cpp).
 void shortenArgumentErrors(pybind11::module_& m);

@@ -8,6 +8,8 @@
 
 #include "oct/oct_push_source.hpp"
 #include "oct/raw_spectra_import.hpp"
+#include "py_common.hpp"
+#include "py_device.hpp"
 #include "ultrasound/push_source.hpp"
 
 namespace cineflow::python {
@@ -39,7 +41,7 @@ std::string shapeText(const std::vector<py::ssize_t>& shape) {
   return text + ")";
 }
 
-PushSourceHandle makeHandle(const py::object& description, const std::string& dtype) {
+PushSourceHandle describedHandle(const py::object& description, const std::string& dtype) {
   PushSourceHandle handle;
   if (py::isinstance<acquire::AcquisitionParams>(description)) {
     handle.ultrasound = description.cast<acquire::AcquisitionParams>();
@@ -81,28 +83,39 @@ PushSourceHandle makeHandle(const py::object& description, const std::string& dt
       py::repr(description).cast<std::string>());
 }
 
-bool push(const PushSourceHandle& handle, const py::array& frame, std::optional<double> timeout,
+// A new push source, offered to this process's openers as "push://N" (its `spec`) for as long as
+// the script keeps it (or an Engine it was handed to does).
+PushSourceHandle makeHandle(const py::object& description, const std::string& dtype) {
+  PushSourceHandle handle = describedHandle(description, dtype);
+  const std::string label = std::string("a script's PushSource: ") +
+                            (handle.oct ? "OCT B-scans " : "ultrasound frames ") +
+                            dtypeName(handle) + " " + shapeText(shapeOf(handle));
+  handle.offer = std::make_shared<acquire::SourceOffer>(
+      label, [reader = handle] { return reader.open(); });  // `reader` holds no offer: no cycle
+  return handle;
+}
+
+// The backend whose memory a frame in device memory is in: a DeviceArray's own, CUDA for another
+// library's GPU array (TypeError when this process has no CUDA device to read it with).
+compute::Backend& backendOfDeviceFrame(const py::handle& frame) {
+  if (py::isinstance<DeviceArray>(frame)) {
+    return backendFor(kindName(frame.cast<const DeviceArray&>().kind()));
+  }
+  try {
+    return backendFor("cuda");
+  } catch (const std::exception& e) {
+    throw py::type_error(std::string("push(): the frame is a GPU array, and this process cannot "
+                                     "read it (") +
+                         e.what() + "): push a NumPy array (cupy.asnumpy(frame))");
+  }
+}
+
+bool push(const PushSourceHandle& handle, const py::object& frame, std::optional<double> timeout,
           std::optional<int> sliceIndex) {
   const std::string dtype = dtypeName(handle);
   const std::vector<py::ssize_t> shape = shapeOf(handle);
-  if (!frame.dtype().is(py::dtype(dtype))) {
-    throw py::value_error("push(): a frame of " + py::str(frame.dtype()).cast<std::string>() +
-                          "; this source's frames are " + dtype + " " + shapeText(shape));
-  }
-  const std::vector<py::ssize_t> got(frame.shape(), frame.shape() + frame.ndim());
-  if (got != shape) {
-    throw py::value_error("push(): a frame of shape " + shapeText(got) +
-                          "; this source's frames are " + dtype + " " + shapeText(shape));
-  }
-  if (!(frame.flags() & py::array::c_style)) {
-    throw py::value_error(
-        "push(): the frame is not C-contiguous; pass numpy.ascontiguousarray(frame) (the one copy "
-        "into the engine reads it in order)");
-  }
   acquire::SliceInfo slice;
   slice.sliceIndex = sliceIndex.value_or(0);
-  const std::span<const std::byte> bytes(static_cast<const std::byte*>(frame.data()),
-                                         static_cast<std::size_t>(frame.nbytes()));
   std::optional<std::chrono::nanoseconds> wait;
   if (timeout) {
     if (!(*timeout >= 0)) {
@@ -111,10 +124,64 @@ bool push(const PushSourceHandle& handle, const py::array& frame, std::optional<
     wait = std::chrono::duration_cast<std::chrono::nanoseconds>(
         std::chrono::duration<double>(*timeout));
   }
+  // One copy either way: a host array's bytes copied into the slot, a device array's copied from
+  // the device into it (the engine's host slots are pinned on CUDA).
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+  compute::Backend* device = nullptr;
+  py::object keep = frame;
+  if (py::isinstance<DeviceArray>(frame) || isGpuArray(frame)) {
+    device = &backendOfDeviceFrame(frame);
+    const InputArray input =
+        inputArray(frame, "push()'s frame", {elementNamed(dtype, "push()")}, *device);
+    const std::vector<py::ssize_t> got(input.shape.begin(), input.shape.end());
+    if (got != shape) {
+      throw py::value_error("push(): a frame of shape " + shapeText(got) +
+                            "; this source's frames are " + dtype + " " + shapeText(shape));
+    }
+    data = input.data;
+    bytes = input.bytes();
+    keep = input.keepAlive;
+  } else {
+    const py::array array = py::array::ensure(frame);
+    if (!array) {
+      throw py::type_error(
+          "push(): a frame is an array (NumPy, a cineflow.DeviceArray, or a GPU "
+          "array on CUDA), not " +
+          py::str(py::type::of(frame)).cast<std::string>());
+    }
+    if (!array.dtype().is(py::dtype(dtype))) {
+      throw py::value_error("push(): a frame of " + py::str(array.dtype()).cast<std::string>() +
+                            "; this source's frames are " + dtype + " " + shapeText(shape));
+    }
+    const std::vector<py::ssize_t> got(array.shape(), array.shape() + array.ndim());
+    if (got != shape) {
+      throw py::value_error("push(): a frame of shape " + shapeText(got) +
+                            "; this source's frames are " + dtype + " " + shapeText(shape));
+    }
+    if (!(array.flags() & py::array::c_style)) {
+      throw py::value_error(
+          "push(): the frame is not C-contiguous; pass numpy.ascontiguousarray(frame) (the one "
+          "copy into the engine reads it in order)");
+    }
+    data = array.data();
+    bytes = static_cast<std::size_t>(array.nbytes());
+    keep = array;
+  }
   acquire::PushChannel::Pushed result;
   {
-    py::gil_scoped_release released;  // the frame stays referenced by the caller's arguments
-    result = handle.channel->push(bytes, slice, wait);
+    py::gil_scoped_release released;  // `keep` holds the frame's memory
+    if (device != nullptr) {
+      result = handle.channel->push(
+          bytes,
+          [device, data](std::span<std::byte> slot) {
+            device->copyBlocking(slot.data(), data, slot.size());
+          },
+          slice, wait);
+    } else {
+      result = handle.channel->push(
+          std::span<const std::byte>(static_cast<const std::byte*>(data), bytes), slice, wait);
+    }
   }
   switch (result) {
     case acquire::PushChannel::Pushed::Taken:
@@ -166,6 +233,10 @@ void bindPushSource(py::module_& m) {
       .def_property_readonly(
           "dtype", [](const PushSourceHandle& h) { return py::dtype(dtypeName(h)); },
           "The dtype every pushed frame has.")
+      .def_property_readonly(
+          "spec", [](const PushSourceHandle& h) { return h.offer->spec(); },
+          "The name this source is offered under in this process (\"push://1\"): what "
+          "cineflow.gui() and cineflow.Engine() open, as long as the script keeps the source.")
       .def_property_readonly(
           "pushed", [](const PushSourceHandle& h) { return h.channel->pushed(); },
           "Frames handed to an engine so far (taken or dropped).")

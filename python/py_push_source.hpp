@@ -13,6 +13,7 @@
 
 #include "acquire/frame.hpp"
 #include "acquire/frame_source.hpp"
+#include "acquire/offered_sources.hpp"
 #include "acquire/push_channel.hpp"
 #include "oct/oct_acquisition.hpp"
 #include "oct/oct_recording.hpp"
@@ -25,6 +26,9 @@ struct PushSourceHandle {
   acquire::SampleType sampleType = acquire::SampleType::Int16;
   std::optional<oct::OctAcquisition> oct;
   std::optional<oct::OctDispersion> dispersion;
+  // The offer of this source as "push://N" (acquire/offered_sources.hpp), shared by the handle's
+  // copies (an Engine's, the GUI's opener): withdrawn when the last goes.
+  std::shared_ptr<acquire::SourceOffer> offer;
 
   // A new engine source reading from the channel (each Engine.start() takes one).
   std::unique_ptr<acquire::FrameSource> open() const;

@@ -60,10 +60,11 @@ for level, rooms in enumerate(UI_LEVELS):
         reach = below if knows else [r for r in below if r[len("ui/"):] not in UI_MODALITY_ROOMS]
         UI.append(("ui/" + room, reach + engine))
 UI_ROOMS = [name for name, _ in UI]
-# Outside the engine and the GUI: the command line and the Python module, a room each.
+# Outside the engine and the GUI: the command line and the Python module, a room each. The module
+# reaches the GUI only through its shell (cineflow.gui(): shell/workstation.hpp).
 OUTER = {
     "app": UI_ROOMS + ENGINE_ROOMS,
-    "python": ENGINE_ROOMS,
+    "python": ["ui/shell"] + ENGINE_ROOMS,
 }
 SOURCES = (".cpp", ".hpp", ".h", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

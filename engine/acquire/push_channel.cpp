@@ -10,8 +10,19 @@ namespace cineflow::acquire {
 
 PushChannel::Pushed PushChannel::push(std::span<const std::byte> frame, const SliceInfo& slice,
                                       std::optional<std::chrono::nanoseconds> timeout) {
-  if (frame.size() != frameBytes_) {
-    throw std::invalid_argument("a pushed frame has " + std::to_string(frame.size()) +
+  const std::byte* data = frame.data();
+  return push(
+      frame.size(),
+      [data](std::span<std::byte> slot) {
+        std::memcpy(slot.data(), data, slot.size());  // the one copy: into the host slot
+      },
+      slice, timeout);
+}
+
+PushChannel::Pushed PushChannel::push(std::size_t bytes, const Fill& fill, const SliceInfo& slice,
+                                      std::optional<std::chrono::nanoseconds> timeout) {
+  if (bytes != frameBytes_) {
+    throw std::invalid_argument("a pushed frame has " + std::to_string(bytes) +
                                 " bytes; this source's frames have " + std::to_string(frameBytes_));
   }
   std::unique_lock lock(mutex_);
@@ -31,7 +42,7 @@ PushChannel::Pushed PushChannel::push(std::span<const std::byte> frame, const Sl
   }
   const bool kept = !dst_.empty();
   if (kept) {
-    std::memcpy(dst_.data(), frame.data(), frameBytes_);  // the one copy: into the host slot
+    fill(dst_);  // throws before anything is counted: the reader keeps waiting
     if (slice_ != nullptr) {
       *slice_ = slice;
     }

@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,13 @@ class PushChannel {
   // Hands `frame` (exactly frameBytes(), else std::invalid_argument) to the acquisition thread,
   // waiting until it asks for one (at most `timeout`; nullopt: as long as it takes).
   Pushed push(std::span<const std::byte> frame, const SliceInfo& slice = {},
+              std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
+  // The same for a frame of `bytes` (exactly frameBytes()) that `fill` copies into the slot it is
+  // given (a frame in another memory: a GPU array copied to the host slot). `fill` runs on the
+  // pusher's thread, once, only when the frame is kept; what it throws reaches the pusher and the
+  // reader waits on for the next frame.
+  using Fill = std::function<void(std::span<std::byte> slot)>;
+  Pushed push(std::size_t bytes, const Fill& fill, const SliceInfo& slice = {},
               std::optional<std::chrono::nanoseconds> timeout = std::nullopt);
   // The program has no more frames: reads after the last pushed one throw SourceEnded.
   void close();

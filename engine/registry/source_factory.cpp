@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "acquire/offered_sources.hpp"
 #include "oct/genicam_source.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
@@ -39,7 +40,8 @@ bool isMatFile(const std::string& spec) {
 
 bool readsFileFromOutside(const std::string& spec) {
   return spec != "sim" && spec != "sim-flow" && spec != "oct-sim" && !spec.starts_with("plugin:") &&
-         !spec.starts_with("zmq:") && !spec.starts_with(kGenicamScheme);
+         !spec.starts_with("zmq:") && !spec.starts_with(kGenicamScheme) &&
+         !spec.starts_with(kPushScheme);
 }
 
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
@@ -88,6 +90,10 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     }
     return std::make_unique<oct::GenicamSource>(rest.substr(0, hash),
                                                 oct::readGenicamDescription(rest.substr(hash + 1)));
+  }
+  // "push://N": a source this process's program offers (a script's PushSource).
+  if (spec.starts_with(kPushScheme)) {
+    return openOffered(spec);
   }
   if (spec == "sim-flow") {
     ultrasound::FlowSimulatorConfig config;

@@ -5,7 +5,8 @@
 // (frames a sender pushes over ZeroMQ, acquire/stream_receiver.hpp; "zmq:" alone listens on
 // tcp://*:5555), "genicam://[ID]#DESCRIPTION" (a spectrometer's GenICam camera, ID as
 // `cineflow cameras` lists it, empty for the first; DESCRIPTION a JSON file or an inline JSON
-// object, oct/genicam_source.hpp), "oct-sim" (the
+// object, oct/genicam_source.hpp), "push://N" (a source a program of this process offers, such as a
+// script's cineflow.PushSource: acquire/offered_sources.hpp), "oct-sim" (the
 // built-in OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by
 // its root attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported
 // with MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "acquire/frame_source.hpp"
+#include "acquire/offered_sources.hpp"  // kPushScheme
 #include "ultrasound/mat_import.hpp"
 
 namespace cineflow::acquire {
@@ -29,7 +31,7 @@ std::unique_ptr<FrameSource> openSource(
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
                                                const ProgressFn& progress = {});
 // Whether openSource(spec) reads a file from outside (a recording or MATLAB file: everything but
-// the simulators, plugins and network streams); reads nothing.
+// the simulators, plugins, network streams, cameras and offered sources); reads nothing.
 bool readsFileFromOutside(const std::string& spec);
 // Whether `spec` ends in .mat (any case); reads nothing, so the GUI thread may ask.
 bool hasMatExtension(const std::string& spec);

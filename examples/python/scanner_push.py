@@ -24,11 +24,13 @@ import cineflow
 
 
 class ImitatedSdk:
-    """Stands for a scanner SDK: acquires frames on its own thread and calls back with each."""
+    """Stands for a scanner SDK: acquires frames on its own thread and calls back with each,
+    `frames` of them (0: until stop())."""
 
     def __init__(self, source, frames, rate_hz):
         self.source, self.frames, self.period = source, frames, 1.0 / rate_hz
         self.callback: Callable[[np.ndarray], object] = lambda frame: None
+        self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._acquire, name="sdk")
 
     def register(self, callback: Callable[[np.ndarray], object]) -> None:
@@ -37,13 +39,18 @@ class ImitatedSdk:
     def start(self):
         self.thread.start()
 
+    def stop(self):
+        self.stopped.set()
+        self.join()
+
     def join(self):
         self.thread.join()
 
     def _acquire(self):
-        for i in range(self.frames):
-            time.sleep(self.period)  # the scanner's frame rate
+        i = 0
+        while (self.frames == 0 or i < self.frames) and not self.stopped.wait(self.period):
             self.callback(self.source.read(i % self.source.frame_count))
+            i += 1
 
 
 def main():

@@ -95,6 +95,67 @@ def test_oct_bscans_pushed_with_a_description():
     assert cineflow.PushSource(json.dumps(description)).shape == source.shape
 
 
+def images_of_pushed(field2, frames, backend, convert=lambda frame: frame):
+    """The images an Engine on `backend` makes of `frames` pushed as convert(frame) makes them."""
+    images = []
+    source = cineflow.PushSource(field2.acquisition, dtype=str(field2.dtype))
+    with cineflow.Engine(source, backend=backend, tune=False) as engine:
+        engine.on_frame(lambda frame: images.append(np.array(frame.image)))
+        engine.start()
+        pushed = [convert(f) for f in frames]  # made first: each push is then the one copy
+        sdk = threading.Thread(target=lambda: [source.push(f) for f in pushed])
+        sdk.start()
+        sdk.join()
+        source.close()
+        assert engine.wait(timeout=120) == "finished"
+    return images
+
+
+def test_a_device_array_is_pushed_as_its_numpy_twin(field2):
+    """A cineflow.DeviceArray (the cpu backend's memory here) pushed instead of NumPy: the same
+    bytes reach the engine, so the images are identical (bit for bit: the same chain)."""
+    rng = np.random.default_rng(42)  # three different frames: the real one, seeded noise added
+    first = field2.read(0)
+    frames = [first] + [(first + rng.integers(-64, 64, first.shape)).astype(first.dtype)
+                        for _ in range(2)]
+    from_numpy = images_of_pushed(field2, frames, "cpu")
+    from_device = images_of_pushed(field2, frames, "cpu",
+                                   lambda f: cineflow.push(f, backend="cpu"))
+    assert len(from_device) == 3
+    for a, b in zip(from_numpy, from_device):
+        assert np.array_equal(a, b)
+
+
+def test_gpu_frames_are_pushed_from_the_device():
+    """On CUDA: a DeviceArray and a CuPy array (when CuPy is installed) pushed from GPU memory
+    are imaged as the same frames pushed from NumPy."""
+    if cineflow.backend_info("auto")["kind"] != "cuda":
+        pytest.skip("no CUDA device: " + cineflow.backend_info("auto")["fallback"])
+    source = cineflow.Source("sim")
+    frames = [source.read(i) for i in range(3)]
+
+    class Field:  # what images_of_pushed reads of a source
+        acquisition, dtype = source.acquisition, source.dtype
+    expected = images_of_pushed(Field, frames, "cuda")
+    got = images_of_pushed(Field, frames, "cuda", lambda f: cineflow.push(f, backend="cuda"))
+    for a, b in zip(expected, got):
+        assert np.array_equal(a, b)
+    try:
+        import cupy  # type: ignore[import-not-found]
+    except ImportError:
+        return
+    got = images_of_pushed(Field, frames, "cuda", cupy.asarray)
+    for a, b in zip(expected, got):
+        assert np.array_equal(a, b)
+
+
+class _ForeignGpuArray:
+    """What another library's GPU array offers: the CUDA array interface (pointer never read)."""
+    def __init__(self, shape, typestr):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "version": 3,
+                                         "data": (0x1000, False), "strides": None, "stream": None}
+
+
 def test_what_cannot_be_pushed_is_refused_clearly(field2):
     source = cineflow.PushSource(field2.acquisition, dtype=str(field2.dtype))
     frame = field2.read(0)
@@ -109,6 +170,13 @@ def test_what_cannot_be_pushed_is_refused_clearly(field2):
         with pytest.raises(ValueError, match="C-contiguous"):
             source.push(np.asfortranarray(frame))
         assert source.push(frame, timeout=30) is True
+        with pytest.raises(ValueError, match="this source.s frames are"):
+            source.push("a frame")
+        with pytest.raises(ValueError, match="shape"):
+            source.push(cineflow.push(frame[:, :, :-1].copy(), backend="cpu"))
+        if cineflow.backend_info("auto")["kind"] != "cuda":
+            with pytest.raises(TypeError, match="GPU array.*cannot read it.*NumPy"):
+                source.push(_ForeignGpuArray(frame.shape, frame.dtype.str))
         engine.stop()
     with pytest.raises(RuntimeError, match="no engine is running"):
         source.push(frame, timeout=1)

@@ -3,14 +3,18 @@
 // the push's number) and the tagged processor writes the tag into its image, so each image names
 // the push it came from: Block images every push in order; Drop images exactly the pushes that
 // were taken, counts the others, and mixes none; stop() and close() end a waiting push or read.
+// A push whose copy fails (a GPU array's) loses nothing; an offered source ("push://N", what
+// cineflow.gui() opens) opens by name while offered and is refused by name after.
 #include <QtTest>
 
 #include <atomic>
 #include <thread>
 
+#include "acquire/offered_sources.hpp"
 #include "acquire/push_channel.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "registry/ultrasound_engine.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/tagged_frames.hpp"
@@ -147,6 +151,69 @@ class TestPushSource : public QObject {
     const pipeline::EngineStats stats = rig.engine->stats();
     QCOMPARE(stats.processed, stats.acquired);  // Block: what was taken was imaged
     QCOMPARE(stats.processed, rig.channel->pushed());
+  }
+
+  void aFailedCopyKeepsTheReaderWaitingForTheNextPush() {
+    test::Collector collector;
+    pipeline::EngineConfig config;
+    config.hostRingSlots = 2;
+    PushRig rig(*cpu_, config, collector);
+    rig.engine->start();
+    std::thread program([&] {
+      const auto closeOnExit = qScopeGuard([&] { rig.channel->close(); });  // also on a failure
+      const auto failing = [](std::span<std::byte>) {
+        throw std::runtime_error("the device copy failed");
+      };
+      QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                               rig.channel->push(rig.frame.size() * sizeof(float), failing));
+      for (std::uint64_t tag = 0; tag < 5; ++tag) {
+        // The Fill overload, as a device frame's copy uses it: fills the slot with the tag.
+        const auto fill = [tag](std::span<std::byte> slot) {
+          const std::span<float> samples(reinterpret_cast<float*>(slot.data()),
+                                         slot.size() / sizeof(float));
+          std::fill(samples.begin(), samples.end(), static_cast<float>(tag));
+        };
+        QCOMPARE(rig.channel->push(rig.frame.size() * sizeof(float), fill), Pushed::Taken);
+      }
+    });
+    program.join();
+    QCOMPARE(rig.engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    QCOMPARE(rig.channel->pushed(), std::uint64_t(5));  // the failed push counts nowhere
+    const auto frames = collector.frames();
+    QCOMPARE(frames.size(), std::size_t(5));
+    test::verifyUnmixed(frames);  // images 0..4 hold pushes 0..4
+  }
+
+  void anOfferedSourceOpensByNameWhileOffered() {
+    const test::TaggedSource tagged(kSamples);
+    auto channel = std::make_shared<acquire::PushChannel>(tagged.frameBytes());
+    std::string spec;
+    {
+      const acquire::SourceOffer offer("a test's push source", [&tagged, channel] {
+        return std::make_unique<ultrasound::PushSource>(tagged.params(),
+                                                        acquire::SampleType::Float32, channel);
+      });
+      spec = offer.spec();
+      QVERIFY(spec.starts_with(acquire::kPushScheme));
+      QVERIFY(!acquire::readsFileFromOutside(spec));
+      const auto offered = acquire::offeredSources();
+      QVERIFY(std::any_of(offered.begin(), offered.end(), [&](const acquire::OfferedSource& o) {
+        return o.spec == spec && o.label == "a test's push source";
+      }));
+      const auto source = acquire::openSource(spec);
+      QCOMPARE(source->frameBytes(), tagged.frameBytes());
+      QCOMPARE(source->frameRateHz(), 0.0);  // the program paces
+      // A second offer gets a name of its own.
+      const acquire::SourceOffer other("another", [] { return nullptr; });
+      QVERIFY(other.spec() != spec);
+    }
+    try {
+      acquire::openSource(spec);
+      QFAIL("a withdrawn offer opened");
+    } catch (const acquire::SourceError& e) {
+      QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("no source is offered")),
+               e.what());
+    }
   }
 
   void aPushOfAnotherSizeIsRefused() {

@@ -1,14 +1,15 @@
 #pragma once
-// Whether the operator window can open here. Its image views are QOpenGLWidgets: without a display
+// Whether the operator window can open here (the cineflow program's GUI mode, cineflow.gui() in a
+// script). Its image views are QOpenGLWidgets: without a display
 // Qt aborts ("no Qt platform plugin could be initialized"), and without an OpenGL context (the
-// offscreen platform, a display without GLX) the first view's paint crashes. GUI mode checks both
-// before building the window and, when either is missing, exits with noWindowMessage() instead,
-// which points at --headless, the way to image without a window.
+// offscreen platform, a display without GLX) the first view's paint crashes. runWorkstation
+// (shell/workstation.hpp) checks both before building the window and, when either is missing, exits
+// with noWindowMessage() instead, which points at --headless, the way to image without a window.
 
 #include <optional>
 #include <string>
 
-namespace cineflow::app {
+namespace cineflow::ui {
 
 // Before the QApplication exists: why no display can be opened, or nullopt. Only the platforms
 // that need one are judged, so that the check never refuses what Qt could open: QT_QPA_PLATFORM
@@ -25,4 +26,4 @@ std::optional<std::string> missingOpenGlContext();
 // one.
 std::string noWindowMessage(const std::string& reason);
 
-}  // namespace cineflow::app
+}  // namespace cineflow::ui

@@ -1,11 +1,11 @@
-#include "gui_display_check.hpp"
+#include "shell/display_check.hpp"
 
 #include <QGuiApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QSurfaceFormat>
 
-namespace cineflow::app {
+namespace cineflow::ui {
 namespace {
 
 bool isSet(const char* variable) {
@@ -51,11 +51,11 @@ std::optional<std::string> missingOpenGlContext() {
 }
 
 std::string noWindowMessage(const std::string& reason) {
-  return "cineflow: cannot open the operator window: " + reason +
+  return "cannot open the operator window: " + reason +
          ". The window draws its images with OpenGL, so it needs a display with an OpenGL "
          "context (a desktop session, or xvfb-run). To image without a window, run "
          "cineflow --headless --input sim --output out.h5 (any source for --input; "
-         "cineflow --help lists the options).\n";
+         "cineflow --help lists the options; from Python, cineflow.Engine).";
 }
 
-}  // namespace cineflow::app
+}  // namespace cineflow::ui
