@@ -39,6 +39,29 @@
 using namespace cineflow;
 using ui::MeasureTool;
 
+namespace {
+
+// What dicom3tools' dciodvfy finds wrong with a DICOM file: its "Error" and "Warning" lines (none
+// for a file that conforms to its IOD). dciodvfy is installed by packaging/install-deps.sh.
+QStringList dciodvfyFindings(const QString& path) {
+  QProcess run;
+  run.start(QStringLiteral("dciodvfy"), {path});
+  if (!run.waitForFinished(60'000)) {
+    return {QStringLiteral("dciodvfy did not run (install dicom3tools): ") + run.errorString()};
+  }
+  QStringList findings;
+  const QString output =
+      QString::fromLocal8Bit(run.readAllStandardError() + run.readAllStandardOutput());
+  for (const QString& line : output.split(QLatin1Char('\n'))) {
+    if (line.startsWith(QLatin1String("Error")) || line.startsWith(QLatin1String("Warning"))) {
+      findings << line;
+    }
+  }
+  return findings;
+}
+
+}  // namespace
+
 class TestMeasurementsGui : public QObject {
   Q_OBJECT
 
@@ -275,7 +298,10 @@ class TestMeasurementsGui : public QObject {
     };
     QCOMPARE(text(DCM_SOPClassUID), QString::fromLatin1(ui::kUltrasoundMultiframeImageStorage));
     QCOMPARE(text(DCM_Modality), QStringLiteral("US"));
-    QCOMPARE(text(DCM_PatientName), QStringLiteral("Anonymous"));
+    QCOMPARE(text(DCM_PatientName), QString());  // anonymous: Type 2, empty
+    QCOMPARE(text(DCM_ImageLaterality), QStringLiteral("U"));
+    const QStringList findings = dciodvfyFindings(dicom);
+    QVERIFY2(findings.isEmpty(), qPrintable(findings.join(QLatin1Char('\n'))));
     QCOMPARE(text(DCM_BurnedInAnnotation), QStringLiteral("YES"));
     QCOMPARE(text(DCM_NumberOfFrames).toInt(), static_cast<int>(pictures.size()));
     QVERIFY(text(DCM_FrameTime).toDouble() > 0);
@@ -313,6 +339,7 @@ class TestMeasurementsGui : public QObject {
     ui::CineloopExportRequest single = cineloop.exportRequest(
         ui::CineloopExportFormat::Dicom, QDir(parent.path()).filePath(QStringLiteral("frame.dcm")));
     single.onlyFrame = frame;
+    single.patient.name = QStringLiteral("Smith John");  // typed without a caret
     QVERIFY(cineloop.startExport(single));
     QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 3, 60'000);
     QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
@@ -323,6 +350,11 @@ class TestMeasurementsGui : public QObject {
     QCOMPARE(QString::fromLatin1(sopClass.c_str()),
              QString::fromLatin1(ui::kUltrasoundImageStorage));
     QVERIFY(one.getDataset()->findAndGetOFString(DCM_NumberOfFrames, frames).bad());
+    OFString name;
+    one.getDataset()->findAndGetOFString(DCM_PatientName, name);
+    QCOMPARE(QString::fromUtf8(name.c_str()), QStringLiteral("Smith John^"));  // the family name
+    const QStringList singleFindings = dciodvfyFindings(single.target);
+    QVERIFY2(singleFindings.isEmpty(), qPrintable(singleFindings.join(QLatin1Char('\n'))));
 
     const QString file = QDir(parent.path()).filePath(QStringLiteral("loop.h5"));
     QVERIFY(cineloop.startExport(cineloop.exportRequest(ui::CineloopExportFormat::Hdf5, file)));

@@ -64,6 +64,7 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
          "Image) in the displayed colour map, with the frame time and the physical pixel spacing"));
   patientName_ = new QLineEdit(this);
   patientName_->setObjectName(QStringLiteral("dicomPatientName"));
+  patientName_->setPlaceholderText(tr("Family^Given (empty: anonymous)"));
   patientId_ = new QLineEdit(this);
   patientId_->setObjectName(QStringLiteral("dicomPatientId"));
   patientId_->setPlaceholderText(tr("made up from the date and time"));
@@ -164,8 +165,7 @@ CineloopExportChoice CineloopExportDialog::choice() const {
                                       : dicom_->isChecked()  ? CineloopExportFormat::Dicom
                                                              : CineloopExportFormat::Hdf5;
   DicomPatient patient;
-  patient.name = patientName_->text().trimmed().isEmpty() ? DicomPatient{}.name
-                                                          : patientName_->text().trimmed();
+  patient.name = patientName_->text().trimmed();
   patient.id = patientId_->text().trimmed();
   patient.studyDescription = studyDescription_->text().trimmed();
   return {format,

@@ -33,6 +33,17 @@ std::string uid(const char* root) {
   return dcmGenerateUniqueIdentifier(buffer, root);
 }
 
+// A name as DICOM's Person Name writes it: "Family^Given^Middle^Prefix^Suffix" as typed; a name
+// typed without a caret is taken whole as the family name ("Smith John" -> "Smith John^", the
+// single-component form being retired); empty stays empty (Type 2: unknown).
+std::string personName(const QString& typed) {
+  const QString name = typed.trimmed();
+  if (name.isEmpty() || name.contains(QLatin1Char('^'))) {
+    return name.toStdString();
+  }
+  return (name + QLatin1Char('^')).toStdString();
+}
+
 // One region over the whole picture: 2-D tissue, cm per pixel in x and y.
 void addUltrasoundRegion(DcmDataset& data, const DicomPictures& pictures, int width, int height) {
   const process::ImageGeometry& g = pictures.geometry;
@@ -83,7 +94,7 @@ void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures
       {DCM_SeriesInstanceUID, uid(SITE_SERIES_UID_ROOT)},
       {DCM_Modality, "US"},
       {DCM_Manufacturer, "Cineflow"},
-      {DCM_PatientName, patient.name.toStdString()},
+      {DCM_PatientName, personName(patient.name)},
       {DCM_PatientID, id},
       {DCM_PatientBirthDate, ""},
       {DCM_PatientSex, ""},
@@ -98,9 +109,13 @@ void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures
       {DCM_SeriesNumber, "1"},
       {DCM_InstanceNumber, "1"},
       {DCM_ImageType, "DERIVED\\PRIMARY"},
+      // General Image: no patient orientation is known (Type 2C, empty), and the image is not of
+      // a paired body part as far as Cineflow knows ("U"), which also answers General Series'
+      // Laterality (Type 2C: required only when neither is sent).
+      {DCM_PatientOrientation, ""},
+      {DCM_ImageLaterality, "U"},
       {DCM_PhotometricInterpretation, "RGB"},
       {DCM_BurnedInAnnotation, pictures.burnedInAnnotation ? "YES" : "NO"},
-      {DCM_ConversionType, "WSD"},  // workstation
   };
   for (const auto& [tag, value] : strings) {
     check(data.putAndInsertString(tag, value.c_str()), DcmTag(tag).getTagName());

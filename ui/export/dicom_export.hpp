@@ -7,7 +7,8 @@
 // Each carries a Sequence of Ultrasound Regions with one region over the whole picture: 2-D
 // tissue, physical units cm in x and y, Physical Delta X / Y the picture's pixel spacing, so a
 // PACS viewer's calipers measure in mm. Patient and study come from DicomPatient (anonymous by
-// default); study, series and instance UIDs are new for every file.
+// default); study, series and instance UIDs are new for every file. The files pass dciodvfy
+// (dicom3tools) with no error and no warning (test_measurements_gui runs it).
 //
 // Written under "<path>.partial" and published whole (base/durable_rename.hpp). Throws
 // std::runtime_error with DCMTK's reason.
@@ -23,8 +24,8 @@
 namespace cineflow::ui {
 
 struct DicomPatient {
-  QString name = QStringLiteral("Anonymous");
-  QString id;  // empty: "CINEFLOW-<date><time>"
+  QString name;  // "Family^Given" (without a caret: the family name); empty: anonymous
+  QString id;    // empty: "CINEFLOW-<date><time>"
   QString studyDescription = QStringLiteral("Cineflow export");
 };
 
