@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -30,6 +32,7 @@
 #include "profiler/status_indicators.hpp"
 #include "profiler/trace_capture.hpp"
 #include "registry/source_factory.hpp"
+#include "shell/transport_keys.hpp"
 #include "view2d/display_controls.hpp"
 #include "view2d/image_view.hpp"
 #include "view3d/volume_3d_panel.hpp"
@@ -70,6 +73,16 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createRecording();
   connectController();
   updateAcquisitionState();
+  // The transport keys work wherever the focus was left (shell/transport_keys.hpp), and a click on
+  // a panel's button does not take the focus (Tab still reaches it): clicking Stop must not leave
+  // the focus in the box that follows it.
+  transportKeys_ = new TransportKeys(this);
+  qApp->installEventFilter(transportKeys_);
+  for (QAbstractButton* button : findChildren<QAbstractButton*>()) {
+    if ((button->focusPolicy() & Qt::ClickFocus) != 0) {
+      button->setFocusPolicy(Qt::TabFocus);
+    }
+  }
   defaultLayout_ = saveState();  // View > Reset layout returns here
   restoreSettings();
   // The view chooses its display path once its GL context exists; frames then stay in the
@@ -115,12 +128,20 @@ void MainWindow::createToolBar() {
   followDisplayControls(*view_);
 }
 
-void MainWindow::followDisplayControls(ImageView& view) {
-  connect(displayControls_, &DisplayControls::gainChanged, &view, &ImageView::setGainDb);
+void MainWindow::followDisplayControls(ImageView& view, bool ownLevel) {
+  if (ownLevel) {
+    // The gain slider moves the view's own level by as much as it moves the live one's.
+    view.setOwnLevel(true);
+    connect(displayControls_, &DisplayControls::gainChanged, &view,
+            [this, &view] { view.setRelativeGainDb(displayControls_->relativeGainDb()); });
+    view.setRelativeGainDb(displayControls_->relativeGainDb());
+  } else {
+    connect(displayControls_, &DisplayControls::gainChanged, &view, &ImageView::setGainDb);
+    view.setGainDb(displayControls_->gainDb());
+  }
   connect(displayControls_, &DisplayControls::dynamicRangeChanged, &view,
           &ImageView::setDynamicRangeDb);
   connect(displayControls_, &DisplayControls::colourMapChanged, &view, &ImageView::setColourMap);
-  view.setGainDb(displayControls_->gainDb());
   view.setDynamicRangeDb(displayControls_->dynamicRangeDb());
   view.setColourMap(displayControls_->colourMap());
 }
@@ -208,6 +229,11 @@ void MainWindow::connectController() {
   connect(controller_.get(), &EngineController::errorOccurred, this, &MainWindow::onError);
   connect(controller_.get(), &EngineController::sourceOpened, this, [this](const QString& what) {
     frozen_ = false;  // nothing of the new source to review yet
+    // The image has the keyboard (a panel that changed with the source may have handed the focus
+    // to one of its boxes), unless the operator is typing into a field.
+    if (!transportKeys_->editing(QApplication::focusWidget())) {
+      view_->setFocus(Qt::OtherFocusReason);
+    }
     // From the new source's first frame: frames of the previous source still arrive while this
     // one opens, and their level is not this source's.
     autoGainPending_ = true;

@@ -34,6 +34,7 @@ namespace cineflow::ui {
 
 class AcquisitionPanel;
 class ImageView;
+class TransportKeys;
 class Volume3dPanel;
 class CineloopPanel;
 class DisplayControls;
@@ -114,7 +115,9 @@ class MainWindow : public QMainWindow {
   // main_window.cpp
   void createToolBar();
   // Gain, dynamic range and colour map of `view` follow the toolbar's display controls.
-  void followDisplayControls(ImageView& view);
+  // `view` follows the toolbar's display controls; with `ownLevel` (the volume views) at its own
+  // level moved by the relative gain (ImageView::setOwnLevel).
+  void followDisplayControls(ImageView& view, bool ownLevel = false);
   void createDocks();
   void createStatusBar();
   void createRecording();  // main_window_recording.cpp
@@ -158,6 +161,7 @@ class MainWindow : public QMainWindow {
   MeasurementsPanel* measurementsPanel_ = nullptr;
   QDockWidget* measurementsDock_ = nullptr;
   QComboBox* presetBox_ = nullptr;
+  TransportKeys* transportKeys_ = nullptr;  // shell/transport_keys.hpp
   std::vector<Preset> presets_;
   QDockWidget* acquisitionDock_ = nullptr;
   QDockWidget* cineloopDock_ = nullptr;

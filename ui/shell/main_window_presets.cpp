@@ -19,7 +19,10 @@ namespace cineflow::ui {
 void MainWindow::createPresetPicker(QToolBar& toolBar) {
   presetBox_ = new QComboBox(this);
   presetBox_->setObjectName(QStringLiteral("presetBox"));
-  presetBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  // As wide as about 16 characters, whatever the names (the popup shows them whole): the toolbar
+  // must hold it on a 1280 px screen.
+  presetBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  presetBox_->setMinimumContentsLength(16);
   presetBox_->setToolTip(
       tr("Imaging and display presets: the shipped ones and your own (*.json in %1)")
           .arg(presetFolder()));

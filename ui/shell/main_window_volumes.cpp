@@ -100,12 +100,14 @@ void MainWindow::createVolumeDocks() {
   view3d.setDynamicRangeDb(static_cast<float>(displayControls_->dynamicRangeDb()));
   view3d.setColourMap(displayControls_->colourMap());
 
-  // The volume views look like the live one.
+  // The volume views take the live one's dynamic range and colour map, each at its own level
+  // (a projection is brighter than a B-scan; a volume may be of another modality than the live
+  // source), moved by the gain slider as the live one is.
   for (const auto axis : {MipTriptych::Axis::Y, MipTriptych::Axis::Z, MipTriptych::Axis::X}) {
-    followDisplayControls(liveMips_->view(axis));
-    followDisplayControls(volumePanel_->mips().view(axis));
+    followDisplayControls(liveMips_->view(axis), true);
+    followDisplayControls(volumePanel_->mips().view(axis), true);
   }
-  followDisplayControls(volumePanel_->view());
+  followDisplayControls(volumePanel_->view(), true);
 }
 
 void MainWindow::showVolumeDocksFor(const acquire::FrameSource* source) {

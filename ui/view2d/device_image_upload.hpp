@@ -19,9 +19,9 @@
 #include <string>
 
 #include "acquire/frame.hpp"
-#include "process/image_geometry.hpp"
 #include "compute/backend.hpp"
 #include "pipeline/cineloop.hpp"
+#include "process/image_geometry.hpp"
 
 namespace cineflow::ui {
 

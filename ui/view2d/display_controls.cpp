@@ -19,7 +19,10 @@ QSlider* makeSlider(const QString& objectName, const QString& toolTip, QWidget* 
   auto* slider = new QSlider(Qt::Horizontal, parent);
   slider->setObjectName(objectName);
   slider->setToolTip(toolTip);
-  slider->setMinimumWidth(140);
+  // Short on a small screen (the toolbar must hold the preset picker at 1280 px), longer where the
+  // toolbar has room: the toolbar hands its spare width to the sliders.
+  slider->setMinimumWidth(90);
+  slider->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   slider->setPageStep(5);
   // Space belongs to Start/Stop; a focused slider must not swallow keyboard shortcuts.
   slider->setFocusPolicy(Qt::NoFocus);
@@ -71,6 +74,7 @@ DisplayControls::DisplayControls(QWidget* parent)
   gainValue_->setText(signedDecibels(relativeGainDb()));
   dynamicRangeValue_->setText(decibels(dynamicRangeSlider_->value()));
 
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(8, 0, 8, 0);
   layout->addWidget(new QLabel(tr("Gain"), this));

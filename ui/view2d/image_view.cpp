@@ -34,6 +34,8 @@ ImageView::ImageView(QWidget* parent) : QOpenGLWidget(parent) {
   setObjectName(QStringLiteral("imageView"));
   setMouseTracking(true);  // the readout follows the cursor without a button held
   setCursor(Qt::CrossCursor);
+  // A click on the image takes the keyboard focus back from a box it was left in.
+  setFocusPolicy(Qt::ClickFocus);
 }
 
 ImageView::~ImageView() {
@@ -170,10 +172,18 @@ QRect ImageView::imageRectInFramebuffer() const {
   }
   const qreal ratio = devicePixelRatioF();
   const QRect framebuffer(0, 0, qRound(width() * ratio), qRound(height() * ratio));
-  const QMargins margins(
-      qRound(kOverlayMargins.left() * ratio), qRound(kOverlayMargins.top() * ratio),
-      qRound(kOverlayMargins.right() * ratio), qRound(kOverlayMargins.bottom() * ratio));
-  return letterboxRect(displayed_->geometry, framebuffer.marginsRemoved(margins));
+  const QMargins& room = compact_ ? kCompactOverlayMargins : kOverlayMargins;
+  const QMargins margins(qRound(room.left() * ratio), qRound(room.top() * ratio),
+                         qRound(room.right() * ratio), qRound(room.bottom() * ratio));
+  const QRect area = framebuffer.marginsRemoved(margins);
+  const process::ImageGeometry& g = displayed_->geometry;
+  const double widthM = g.nx * g.dx;
+  const double heightM = g.nz * g.dz;
+  if (stretch_ && widthM > 0 && heightM > 0 &&
+      std::max(widthM / heightM, heightM / widthM) > kThinAspect) {
+    return area.isEmpty() ? QRect() : area;  // a thin image fills the view
+  }
+  return letterboxRect(displayed_->geometry, area);
 }
 
 QRectF ImageView::imageRectInWidget() const {
@@ -322,6 +332,36 @@ void ImageView::setFlowLook(const FlowLook& look) {
   }
 }
 
+void ImageView::setCompact(bool compact) {
+  if (compact != compact_) {
+    compact_ = compact;
+    update();
+  }
+}
+
+void ImageView::setStretch(bool stretch) {
+  if (stretch != stretch_) {
+    stretch_ = stretch;
+    window_ = {};  // zoom and pan were of the other shape
+    update();
+  }
+}
+
+void ImageView::setOwnLevel(bool own) {
+  ownLevel_ = own;
+  if (own && displayed_ && !displayed_->pixels.empty()) {
+    ownWhiteDb_ = suggestGainDb(displayed_->pixels);
+    setGainDb(ownWhiteDb_ - relativeGainDb_);
+  }
+}
+
+void ImageView::setRelativeGainDb(double db) {
+  relativeGainDb_ = db;
+  if (ownLevel_) {
+    setGainDb(ownWhiteDb_ - relativeGainDb_);
+  }
+}
+
 void ImageView::setGainDb(double gainDb) {
   if (gainDb != gainDb_) {
     gainDb_ = gainDb;
@@ -401,7 +441,7 @@ QRectF ImageView::profilerArea() const {
   const QRectF image = imageRectInWidget();
   const QRectF whole(rect());
   if (image.isEmpty()) {
-    return whole.adjusted(0, kOverlayMargins.top(), 0, 0);
+    return whole.adjusted(0, (compact_ ? kCompactOverlayMargins : kOverlayMargins).top(), 0, 0);
   }
   return QRectF(QPointF(image.left(), image.top()), whole.bottomRight());
 }
@@ -516,6 +556,10 @@ void ImageView::paintFrame() {
     }
     displayed_ = std::move(pending_);
     hostPixelsSequence_ = ~std::uint64_t{0};  // another frame: its host copy is not made yet
+    if (ownLevel_ && !displayed_->pixels.empty()) {
+      ownWhiteDb_ = suggestGainDb(displayed_->pixels);
+      gainDb_ = ownWhiteDb_ - relativeGainDb_;
+    }
     uploadDisplayed();
   } else if (displayed_ && !renderer_->hasImage()) {
     uploadDisplayed();  // a new context after a context loss
@@ -551,7 +595,7 @@ void ImageView::drawOverlay() {
   painter.setFont(font());
   if (overlayVisible_) {
     paintOverlay(painter, {image, topLeft.xM, bottomRight.xM, topLeft.zM, bottomRight.zM},
-                 readoutText());
+                 readoutText(), !compact_);
   }
   profileTool_.paint(painter);
   shapeTool_.paint(painter);

@@ -78,6 +78,7 @@ class ImageView : public QOpenGLWidget {
 
  public:
   static constexpr double kDefaultDynamicRangeDb = 60.0;
+  static constexpr double kThinAspect = 3.0;  // setStretch()
 
   explicit ImageView(QWidget* parent = nullptr);
   ~ImageView() override;
@@ -87,6 +88,9 @@ class ImageView : public QOpenGLWidget {
   ColourMap colourMap() const { return colourMap_; }
   const FlowLook& flowLook() const { return flowLook_; }
   bool overlayVisible() const { return overlayVisible_; }
+  bool compact() const { return compact_; }
+  bool stretches() const { return stretch_; }
+  bool ownLevel() const { return ownLevel_; }
   // Whether the view shows its "FROZEN" badge (acquisition stopped by Freeze, reviewing).
   bool isFrozen() const { return frozen_; }
   // The profiler overlay's panel (widget pixels; empty when it is off), what compositing it onto
@@ -200,6 +204,21 @@ class ImageView : public QOpenGLWidget {
   // image, on the image's edge) resizes it; colourBoxChanged() says where it was let go.
   void setColourBox(const cineflow::process::ColourBox& box);
   void setOverlayVisible(bool visible);
+  // A compact view (a MIP panel): no rulers, only the scale bar under the image, so a small
+  // panel's pixels go to the image.
+  void setCompact(bool compact);
+  // Stretch (a MIP panel's option): a thin image (one side more than kThinAspect times the other:
+  // a few mm of sweep across 40 mm) fills the view, each axis scaled on its own, instead of being
+  // a strip; other images, and every image with it off, keep their physical proportions.
+  void setStretch(bool stretch);
+  // Own level (the MIP and volume views): the white level follows each frame's own echo levels
+  // (suggestGainDb of its pixels) shifted by the relative gain, instead of setGainDb()'s absolute
+  // level: a projection (brighter than a B-scan) or a volume of another modality than the live
+  // source's is shown at its own levels.
+  void setOwnLevel(bool own);
+  // In own-level mode: the operator's gain relative to the suggested level (DisplayControls::
+  // relativeGainDb, dB; positive brightens).
+  void setRelativeGainDb(double db);
   void setFrozen(bool frozen);
   // The line profile: Shift + drag draws a segment across the image (plain drag still pans),
   // Shift + double-click removes it. With the axial profile on, the segment follows the cursor
@@ -266,6 +285,11 @@ class ImageView : public QOpenGLWidget {
   ColourMap colourMap_ = ColourMap::Grey;
   FlowLook flowLook_;
   bool overlayVisible_ = true;
+  bool compact_ = false;
+  bool stretch_ = false;
+  bool ownLevel_ = false;
+  double relativeGainDb_ = 0.0;
+  double ownWhiteDb_ = 0.0;  // the suggested white level of the displayed frame (own level)
   bool frozen_ = false;
   std::shared_ptr<const ProfilerSnapshot> profiler_;
   QImage profilerImage_;  // the panel drawn for profiler_ at profilerImageSize_

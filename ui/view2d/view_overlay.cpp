@@ -69,7 +69,8 @@ QString formatReadout(double xM, double zM, double db) {
       .arg(db, 0, 'f', 1);
 }
 
-void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString& readout) {
+void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString& readout,
+                  bool rulers) {
   if (layout.image.isEmpty()) {
     return;
   }
@@ -87,31 +88,34 @@ void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString&
   const int top = static_cast<int>(std::floor(image.top()));
 
   // Depth ruler: ticks into the left margin, labels right-aligned against them.
-  forEachTick(layout.zTopM, layout.zBottomM, image.height(),
-              [&](double offsetPx, double zM, bool major, double stepM) {
-                const int y = static_cast<int>(std::lround(image.top() + offsetPx));
-                painter.drawLine(left - 1, y, left - 1 - (major ? kMajorTickPx : kMinorTickPx), y);
-                if (major) {
-                  const QRect box(0, y - metrics.height() / 2, left - kMajorTickPx - 4,
-                                  metrics.height());
-                  painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, millimetres(zM, stepM));
-                }
-              });
-  // Lateral ticks: into the top margin, labels centred above them.
-  forEachTick(layout.xLeftM, layout.xRightM, image.width(),
-              [&](double offsetPx, double xM, bool major, double stepM) {
-                const int x = static_cast<int>(std::lround(image.left() + offsetPx));
-                painter.drawLine(x, top - 1, x, top - 1 - (major ? kMajorTickPx : kMinorTickPx));
-                if (major) {
-                  const QRect box(x - 40, 0, 80, top - kMajorTickPx - 2);
-                  painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom, millimetres(xM, stepM));
-                }
-              });
-  // The unit, once, in the corner where the two rulers meet, clear of the first lateral label
-  // (centred on the image's left edge).
-  const int unitRight = left - metrics.horizontalAdvance(QStringLiteral("-00.0")) / 2 - 6;
-  painter.drawText(QRect(4, 0, std::max(0, unitRight - 4), top - kMajorTickPx - 2),
-                   Qt::AlignRight | Qt::AlignBottom, QStringLiteral("mm"));
+  if (rulers) {
+    forEachTick(
+        layout.zTopM, layout.zBottomM, image.height(),
+        [&](double offsetPx, double zM, bool major, double stepM) {
+          const int y = static_cast<int>(std::lround(image.top() + offsetPx));
+          painter.drawLine(left - 1, y, left - 1 - (major ? kMajorTickPx : kMinorTickPx), y);
+          if (major) {
+            const QRect box(0, y - metrics.height() / 2, left - kMajorTickPx - 4, metrics.height());
+            painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, millimetres(zM, stepM));
+          }
+        });
+    // Lateral ticks: into the top margin, labels centred above them.
+    forEachTick(layout.xLeftM, layout.xRightM, image.width(),
+                [&](double offsetPx, double xM, bool major, double stepM) {
+                  const int x = static_cast<int>(std::lround(image.left() + offsetPx));
+                  painter.drawLine(x, top - 1, x, top - 1 - (major ? kMajorTickPx : kMinorTickPx));
+                  if (major) {
+                    const QRect box(x - 40, 0, 80, top - kMajorTickPx - 2);
+                    painter.drawText(box, Qt::AlignHCenter | Qt::AlignBottom,
+                                     millimetres(xM, stepM));
+                  }
+                });
+    // The unit, once, in the corner where the two rulers meet, clear of the first lateral label
+    // (centred on the image's left edge).
+    const int unitRight = left - metrics.horizontalAdvance(QStringLiteral("-00.0")) / 2 - 6;
+    painter.drawText(QRect(4, 0, std::max(0, unitRight - 4), top - kMajorTickPx - 2),
+                     Qt::AlignRight | Qt::AlignBottom, QStringLiteral("mm"));
+  }
 
   const ScaleBar scaleBar = scaleBarFor(layout);
   int readoutRight = static_cast<int>(std::ceil(image.right()));
@@ -125,7 +129,8 @@ void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString&
   if (!readout.isEmpty()) {
     const int readoutLeft = 4;
     const QRect readoutBox(readoutLeft, static_cast<int>(std::ceil(image.bottom())) + 4,
-                           std::max(0, readoutRight - readoutLeft), kOverlayMargins.bottom() - 4);
+                           std::max(0, readoutRight - readoutLeft),
+                           (rulers ? kOverlayMargins : kCompactOverlayMargins).bottom() - 4);
     painter.drawText(readoutBox, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(readout, Qt::ElideRight, readoutBox.width()));
   }

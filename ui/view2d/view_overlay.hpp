@@ -22,6 +22,8 @@ namespace cineflow::ui {
 // Room left around the image for the ruler labels (left), lateral labels (top) and the scale bar
 // and readout (bottom).
 inline constexpr QMargins kOverlayMargins{52, 24, 16, 28};
+// A compact view's (a MIP panel's): no rulers, room under the image for the scale bar only.
+inline constexpr QMargins kCompactOverlayMargins{4, 4, 4, 22};
 // Light on the near-black margins of the dark theme.
 inline constexpr QRgb kOverlayTextColour = qRgb(200, 202, 208);
 inline constexpr QRgb kScaleBarColour = qRgb(235, 235, 235);
@@ -48,9 +50,10 @@ ScaleBar scaleBarFor(const OverlayLayout& layout);
 // "x 1.25 mm   z 20.05 mm   -31.4 dB"
 QString formatReadout(double xM, double zM, double db);
 
-// Draws ruler, ticks, scale bar and (if not empty) the readout. Leaves the painter's state as it
-// found it.
-void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString& readout);
+// Draws ruler, ticks (unless `rulers` is false: a compact view), scale bar and (if not empty) the
+// readout. Leaves the painter's state as it found it.
+void paintOverlay(QPainter& painter, const OverlayLayout& layout, const QString& readout,
+                  bool rulers = true);
 
 // Where the "FROZEN" badge goes for a view of `widgetSize`: the widget's top-right corner, in the
 // top margin, sized from `font`'s metrics.

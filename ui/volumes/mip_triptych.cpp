@@ -1,5 +1,6 @@
 #include "volumes/mip_triptych.hpp"
 
+#include <QCheckBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QStackedLayout>
@@ -22,7 +23,18 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
   placeholder_->setEnabled(false);  // greyed: it says what is missing, it is not content
   pages_->addWidget(placeholder_);
   pages_->setCurrentWidget(placeholder_);
-  auto* grid = new QGridLayout(grid_);
+  auto* page = new QVBoxLayout(grid_);
+  page->setContentsMargins(0, 0, 0, 0);
+  page->setSpacing(2);
+  stretch_ = new QCheckBox(tr("Stretch thin axes"), grid_);
+  stretch_->setObjectName(name + QLatin1String("Stretch"));
+  stretch_->setToolTip(
+      tr("Fill each panel with its projection, each axis scaled on its own (a sweep a few mm "
+         "thick is no longer a strip); off: physical proportions"));
+  stretch_->setFocusPolicy(Qt::NoFocus);
+  page->addWidget(stretch_, 0, Qt::AlignRight);
+  auto* grid = new QGridLayout;
+  page->addLayout(grid, 1);
   gridLayout_ = grid;
   hasCompanion_ = companion != nullptr;
   grid->setContentsMargins(0, 0, 0, 0);
@@ -39,6 +51,7 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
     views_[i] = new ImageView(cells_[i]);
     views_[i]->setObjectName(name + QLatin1String(suffixes[i]));
     views_[i]->setMinimumSize(80, 48);  // the docks share the window with the live view
+    views_[i]->setCompact(true);        // a panel's pixels go to the projection, not rulers
     cell->addWidget(title);
     cell->addWidget(views_[i], 1);
     if (companion != nullptr) {
@@ -48,6 +61,11 @@ MipTriptych::MipTriptych(const QString& name, QWidget* parent, QWidget* companio
   if (companion == nullptr) {
     arrange(0);
   }
+  connect(stretch_, &QCheckBox::toggled, this, [this](bool on) {
+    for (ImageView* view : views_) {
+      view->setStretch(on);
+    }
+  });
   if (companion != nullptr) {
     grid->addWidget(companion, 0, 0);
     for (int k = 0; k < 2; ++k) {

@@ -5,12 +5,15 @@
 // a companion widget (the Volumes dock's slice view) the four share a 2 x 2 grid instead: the
 // companion and the projection through the slab above, en face and the side view below. Used by
 // the Live MIP dock (the newest volume) and the Volumes dock (the selected one). Until it has
-// something to show, or after clear(), a placeholder says why it is empty.
+// something to show, or after clear(), a placeholder says why it is empty. The projections are
+// compact views (no rulers: a scale bar) in physical proportions, or, with "Stretch thin axes"
+// ticked, each filling its panel.
 
 #include <QWidget>
 
 #include "volumes/volume_controller.hpp"
 
+class QCheckBox;
 class QGridLayout;
 class QLabel;
 class QStackedLayout;
@@ -39,6 +42,7 @@ class MipTriptych : public QWidget {
   bool showsPlaceholder() const;
   QString placeholderText() const;
   ImageView& view(Axis axis) { return *views_[static_cast<int>(axis)]; }
+  QCheckBox& stretchBox() { return *stretch_; }
 
  private:
   // Without a companion: the projection through the slab (x-z) or the en-face one (x-y),
@@ -54,6 +58,7 @@ class MipTriptych : public QWidget {
   QStackedLayout* pages_ = nullptr;  // the views, or the placeholder
   QWidget* grid_ = nullptr;
   QLabel* placeholder_ = nullptr;
+  QCheckBox* stretch_ = nullptr;
 };
 
 }  // namespace cineflow::ui

@@ -1,0 +1,208 @@
+// What an operator tripped over on the second walk, checked as an operator meets it under Xvfb:
+// the toolbar holds the preset picker at 1280 px; the transport keys work after a click on Stop
+// (which leaves no box focused), after a click on the image, and not while a value is being typed;
+// the MIP panels give their pixels to the projections (no rulers, thin ones stretched on request)
+// at levels of their own.
+
+#include <memory>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QToolBar>
+#include <QtTest>
+
+#include "acquisition/acquisition_panel.hpp"
+#include "bridge/engine_controller.hpp"
+#include "cineloop/cineloop_panel.hpp"
+#include "common/display_geometry.hpp"
+#include "shell/main_window.hpp"
+#include "sim_window.hpp"
+#include "view2d/display_controls.hpp"
+#include "view2d/image_view.hpp"
+#include "volumes/mip_triptych.hpp"
+
+using cineflow::ui::MainWindow;
+using cineflow::ui::MipTriptych;
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000;
+
+bool running(MainWindow& window) {
+  return window.controller().isRunning();
+}
+
+// The window acquiring from the simulator; null (with a failed check) when it does not.
+std::unique_ptr<MainWindow> acquiringWindow() {
+  auto window = cineflow::test::openSimulatorWindow();
+  if (window == nullptr) {
+    return nullptr;
+  }
+  // Window-wide shortcuts need the window to be the active one; Xvfb has no window manager to
+  // activate it.
+  window->activateWindow();
+  QApplication::setActiveWindow(window.get());
+  if (!QTest::qWaitFor([&] { return QApplication::activeWindow() == window.get(); })) {
+    QTest::qFail("the window did not become active", __FILE__, __LINE__);
+    return nullptr;
+  }
+  if (!QTest::qWaitFor([&] { return window->view().framesDisplayed() >= 2; }, kTimeoutMs)) {
+    QTest::qFail("the simulator showed no frame", __FILE__, __LINE__);
+    return nullptr;
+  }
+  return window;
+}
+
+// A key as the operator types it: to whatever has the focus, through the window's shortcuts.
+void type(Qt::Key key) {
+  QWidget* focus = QApplication::focusWidget();
+  QVERIFY(focus != nullptr);
+  QTest::keyClick(focus, key);
+}
+
+}  // namespace
+
+class TestOperatorWalk : public QObject {
+  Q_OBJECT
+
+ public:
+  static void initMain() { cineflow::test::useFreshSettings("test_operator_walk"); }
+
+ private slots:
+  void theToolbarHoldsThePresetPickerAt1280();
+  void transportKeysWorkWhereverTheFocusWasLeft();
+  void aValueBeingTypedKeepsItsKeys();
+  void mipPanelsGiveTheirPixelsToTheProjections();
+};
+
+void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
+  auto window = std::make_unique<MainWindow>(cineflow::test::guiTestBackend());
+  window->resize(1280, 800);
+  window->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+  auto* preset = window->findChild<QComboBox*>(QStringLiteral("presetBox"));
+  QVERIFY(preset != nullptr);
+  QTRY_VERIFY(preset->isVisible());
+  auto* toolBar = qobject_cast<QToolBar*>(preset->parentWidget());
+  QVERIFY(toolBar != nullptr);
+  const QRect box(preset->mapTo(window.get(), QPoint(0, 0)), preset->size());
+  QVERIFY2(box.right() < window->width(),
+           qPrintable(QStringLiteral("the preset picker ends at x %1 in a window %2 px wide")
+                          .arg(box.right())
+                          .arg(window->width())));
+  QVERIFY(preset->width() >= preset->fontMetrics().horizontalAdvance(QStringLiteral("Carotid")));
+}
+
+void TestOperatorWalk::transportKeysWorkWhereverTheFocusWasLeft() {
+  auto window = acquiringWindow();
+  QVERIFY(window != nullptr);
+  QTRY_VERIFY_WITH_TIMEOUT(running(*window), kTimeoutMs);
+  // Clicking Stop leaves the focus where it was, never in the box after the button, and Space
+  // starts again.
+  window->view().setFocus();
+  auto* stop = window->acquisitionPanel().findChild<QPushButton*>(QStringLiteral("stopButton"));
+  QVERIFY(stop != nullptr);
+  QTest::mouseClick(stop, Qt::LeftButton);
+  QTRY_VERIFY(!running(*window));
+  QVERIFY(qobject_cast<QAbstractSpinBox*>(QApplication::focusWidget()) == nullptr);
+  type(Qt::Key_Space);
+  QTRY_VERIFY_WITH_TIMEOUT(running(*window), kTimeoutMs);
+
+  // A box left focused by a click, with nothing typed, does not swallow the keys: F freezes, Left
+  // steps the cineloop back.
+  auto* rate =
+      window->acquisitionPanel().findChild<QDoubleSpinBox*>(QStringLiteral("frameRateBox"));
+  QVERIFY(rate != nullptr);
+  QTest::mouseClick(rate, Qt::LeftButton, Qt::NoModifier, QPoint(10, rate->height() / 2));
+  QTRY_COMPARE(QApplication::focusWidget(), rate);
+  QTRY_VERIFY(window->controller().engine().stats().processed >= 4);  // of this run
+  type(Qt::Key_F);
+  // Frozen: the review shows the newest kept frame.
+  cineflow::ui::CineloopPanel& review = window->cineloopPanel();
+  QTRY_VERIFY(!running(*window) && window->view().isFrozen() && review.currentSequence() &&
+              window->view().displayedFrame()->header.sequence == *review.currentSequence());
+  const auto before = *review.currentSequence();
+  QVERIFY(before >= 1);
+  type(Qt::Key_Left);
+  QTRY_VERIFY(window->view().displayedFrame()->header.sequence < before);
+
+  // A click on the image takes the focus; Space there toggles too (F unfreezes, Space stops).
+  QTest::mouseClick(&window->view(), Qt::LeftButton, Qt::NoModifier,
+                    window->view().rect().center());
+  QTRY_COMPARE(QApplication::focusWidget(), &window->view());
+  type(Qt::Key_F);
+  QTRY_VERIFY_WITH_TIMEOUT(running(*window), kTimeoutMs);
+  type(Qt::Key_Space);
+  QTRY_VERIFY(!running(*window));
+}
+
+void TestOperatorWalk::aValueBeingTypedKeepsItsKeys() {
+  auto window = acquiringWindow();
+  QVERIFY(window != nullptr);
+  QTRY_VERIFY_WITH_TIMEOUT(running(*window), kTimeoutMs);
+  auto* rate =
+      window->acquisitionPanel().findChild<QDoubleSpinBox*>(QStringLiteral("frameRateBox"));
+  QVERIFY(rate != nullptr);
+  rate->setFocus();
+  rate->selectAll();
+  QTest::keyClick(rate, Qt::Key_1);
+  QTest::keyClick(rate, Qt::Key_Left);  // moves the text cursor: the cineloop is not stepped  //
+                                        // moves the text cursor: the cineloop is not stepped
+  QTest::keyClick(rate, Qt::Key_Space);
+  QVERIFY(running(*window));  // Space went to the box, not to Start / Stop
+  QCOMPARE(QApplication::focusWidget(), rate);
+  // Return takes the value: the box no longer keeps the keys, and Space stops.
+  QTest::keyClick(rate, Qt::Key_Return);
+  type(Qt::Key_Space);
+  QTRY_VERIFY(!running(*window));
+}
+
+void TestOperatorWalk::mipPanelsGiveTheirPixelsToTheProjections() {
+  auto window = cineflow::test::openSimulatorWindow();
+  QVERIFY(window != nullptr);
+  QVERIFY(cineflow::test::waitForFirstVolume(*window, kTimeoutMs));
+  MipTriptych& mips = window->liveMips();
+  cineflow::ui::ImageView& enFace = mips.view(MipTriptych::Axis::Z);
+  QTRY_VERIFY_WITH_TIMEOUT(enFace.displayedFrame() != nullptr, kTimeoutMs);
+  QVERIFY(enFace.compact());
+  const cineflow::process::ImageGeometry geometry = enFace.displayedFrame()->geometry;
+  const double aspect = (geometry.nx * geometry.dx) / (geometry.nz * geometry.dz);
+  QVERIFY2(aspect > cineflow::ui::ImageView::kThinAspect,
+           "the simulator's sweep is thin: its en-face projection is a strip");
+  // Physical proportions: the image's aspect is the projection's, to a pixel.
+  QRectF image = enFace.imageRectInWidget();
+  QVERIFY(!image.isEmpty());
+  QVERIFY(std::abs(image.width() / image.height() - aspect) < aspect / image.height() + 0.05);
+  // No rulers: the image spans the panel's width but for the compact margins.
+  QVERIFY(image.width() >= enFace.width() - 16 || image.height() >= enFace.height() - 30);
+  // Stretched: it fills the panel.
+  mips.stretchBox().setChecked(true);
+  image = enFace.imageRectInWidget();
+  QVERIFY(image.height() >= enFace.height() - 30);
+  QVERIFY(image.width() >= enFace.width() - 10);
+  // The projection through the slab (not thin) keeps its proportions even so.
+  cineflow::ui::ImageView& slab = mips.view(MipTriptych::Axis::Y);
+  QTRY_VERIFY(slab.displayedFrame() != nullptr);
+  const auto& g = slab.displayedFrame()->geometry;
+  const QRectF slabImage = slab.imageRectInWidget();
+  QVERIFY(std::abs(slabImage.width() / slabImage.height() - (g.nx * g.dx) / (g.nz * g.dz)) < 0.05);
+
+  // Own levels: a projection's white level is its own suggestion, moved by the operator's
+  // relative gain, not the live image's absolute level.
+  QTRY_VERIFY(!enFace.displayedFrame()->pixels.empty());
+  const auto ownWhite = [&] {
+    return cineflow::ui::suggestGainDb(enFace.displayedFrame()->pixels) -
+           window->displayControls().relativeGainDb();
+  };
+  QTRY_COMPARE(enFace.gainDb(), ownWhite());
+  window->displayControls().setGainDb(window->displayControls().gainDb() - 6);  // 6 dB brighter
+  QTRY_COMPARE(enFace.gainDb(), ownWhite());
+  QVERIFY(enFace.ownLevel() && !window->view().ownLevel());
+}
+
+QTEST_MAIN(TestOperatorWalk)
+#include "test_operator_walk.moc"
