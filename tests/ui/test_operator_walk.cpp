@@ -4,13 +4,16 @@
 // the MIP panels give their pixels to the projections (no rulers, thin ones stretched on request)
 // at levels of their own.
 
+#include <cmath>
 #include <memory>
+#include <utility>
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QListWidget>
 #include <QPushButton>
 #include <QToolBar>
 #include <QtTest>
@@ -19,11 +22,13 @@
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
 #include "common/display_geometry.hpp"
+#include "modality/modality.hpp"
 #include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "view2d/display_controls.hpp"
 #include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using cineflow::ui::MainWindow;
 using cineflow::ui::MipTriptych;
@@ -77,6 +82,7 @@ class TestOperatorWalk : public QObject {
   void transportKeysWorkWhereverTheFocusWasLeft();
   void aValueBeingTypedKeepsItsKeys();
   void mipPanelsGiveTheirPixelsToTheProjections();
+  void aVolumeKeepsItsLevelsWhileAnotherModalityIsLive();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -202,6 +208,66 @@ void TestOperatorWalk::mipPanelsGiveTheirPixelsToTheProjections() {
   window->displayControls().setGainDb(window->displayControls().gainDb() - 6);  // 6 dB brighter
   QTRY_COMPARE(enFace.gainDb(), ownWhite());
   QVERIFY(enFace.ownLevel() && !window->view().ownLevel());
+}
+
+// The share of `frame`'s pixels at or above `whiteDb` (white) and at or above whiteDb - rangeDb
+// (anything but black).
+std::pair<double, double> whiteAndLit(const cineflow::ui::Image& frame, double whiteDb,
+                                      double rangeDb) {
+  std::size_t white = 0, lit = 0;
+  for (const float db : frame.pixels) {
+    white += db >= whiteDb ? 1 : 0;
+    lit += db >= whiteDb - rangeDb ? 1 : 0;
+  }
+  const auto n = static_cast<double>(frame.pixels.size());
+  return {static_cast<double>(white) / n, static_cast<double>(lit) / n};
+}
+
+void TestOperatorWalk::aVolumeKeepsItsLevelsWhileAnotherModalityIsLive() {
+  auto window = cineflow::test::openSimulatorWindow();
+  QVERIFY(window != nullptr);
+  QVERIFY(cineflow::test::waitForFirstVolume(*window, kTimeoutMs));
+  cineflow::ui::VolumeReviewPanel& panel = window->volumeReviewPanel();
+  auto* buffer = panel.findChild<QPushButton*>(QStringLiteral("bufferButton"));
+  QVERIFY(buffer != nullptr);
+  QTest::mouseClick(buffer, Qt::LeftButton);
+  QTRY_COMPARE(panel.list().count(), 1);
+  const double ultrasoundWhite = window->view().gainDb();
+
+  // An OCT source goes live: the live view takes OCT's levels.
+  window->openSource(QStringLiteral("oct-sim"));
+  QTRY_VERIFY_WITH_TIMEOUT(
+      window->controller().source() != nullptr &&
+          QString::fromLatin1(window->controller().source()->modality().name()) ==
+              QStringLiteral("oct") &&
+          window->view().framesDisplayed() > 0,
+      kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(std::abs(window->view().gainDb() - ultrasoundWhite) > 1, kTimeoutMs);
+  QVERIFY(panel.select(*panel.selectedId()));
+  // The ultrasound volume's slice and projection are shown at their own levels: neither white
+  // nor black, whatever OCT's levels are.
+  for (cineflow::ui::ImageView* view : {&panel.view(), &panel.mips().view(MipTriptych::Axis::Y)}) {
+    QTRY_VERIFY(view->displayedFrame() != nullptr && !view->displayedFrame()->pixels.empty());
+    QVERIFY(view->ownLevel());
+    const auto [white, lit] =
+        whiteAndLit(*view->displayedFrame(), view->gainDb(), view->dynamicRangeDb());
+    QVERIFY2(white < 0.5 && lit > 0.2, qPrintable(QStringLiteral("%1: %2 % white, %3 % lit")
+                                                      .arg(view->objectName())
+                                                      .arg(white * 100)
+                                                      .arg(lit * 100)));
+  }
+  // So is its thumbnail in the list.
+  const QImage icon = panel.list().item(0)->icon().pixmap(64, 64).toImage().convertToFormat(
+      QImage::Format_Grayscale8);
+  QVERIFY(!icon.isNull());
+  double sum = 0;
+  for (int y = 0; y < icon.height(); ++y) {
+    for (int x = 0; x < icon.width(); ++x) {
+      sum += qGray(icon.pixel(x, y));
+    }
+  }
+  const double mean = sum / (icon.width() * icon.height());
+  QVERIFY2(mean > 10 && mean < 200, qPrintable(QStringLiteral("thumbnail mean %1").arg(mean)));
 }
 
 QTEST_MAIN(TestOperatorWalk)

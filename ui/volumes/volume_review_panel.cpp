@@ -17,6 +17,7 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include "common/display_geometry.hpp"
 #include "export/frame_picture.hpp"
 #include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
@@ -33,8 +34,10 @@ QString megabytes(std::size_t bytes) {
                       : QStringLiteral("%1 MB").arg(value / 1e6, 0, 'f', 1);
 }
 
-QIcon thumbnail(const Image& frame, double gainDb, double dynamicRangeDb) {
-  FramePicture picture({{gainDb, dynamicRangeDb, ColourMap::Grey, {}}, false});
+// At the projection's own level (as the MIP views show it), whatever the live source's levels:
+// a volume of another modality is not white or black in the list.
+QIcon thumbnail(const Image& frame, double dynamicRangeDb) {
+  FramePicture picture({{suggestGainDb(frame.pixels), dynamicRangeDb, ColourMap::Grey, {}}, false});
   return QIcon(QPixmap::fromImage(picture.draw(frame).scaled(
       kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
 }
@@ -336,7 +339,7 @@ void VolumeReviewPanel::refresh() {
     if (item->icon().isNull()) {  // made once the volume's copy into the store has completed
       const VolumeImages images = volumes_.buffered(volume.id);
       if (images.alongY) {
-        item->setIcon(thumbnail(*images.alongY, view_->gainDb(), view_->dynamicRangeDb()));
+        item->setIcon(thumbnail(*images.alongY, view_->dynamicRangeDb()));
       }
     }
     const auto& info = volume.info;
