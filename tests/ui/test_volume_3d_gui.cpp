@@ -7,7 +7,9 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
+#include <QTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -16,6 +18,7 @@
 #include "pipeline/engine.hpp"
 #include "sim_window.hpp"
 #include "support/test_paths.hpp"
+#include "view3d/turntable_recorder.hpp"
 #include "view3d/volume_3d_panel.hpp"
 #include "view3d/volume_view.hpp"
 #include "volumes/volume_review_panel.hpp"
@@ -115,15 +118,45 @@ class TestVolume3dGui : public QObject {
         QString::fromStdString(cineflow::test::artefactPath("test_volume_3d_turntable.mp4"));
     QFile::remove(path);
     const float yaw = panel_->view().camera().yaw();
-    QCOMPARE(panel_->saveTurntable(path, 0.5), QString());
+    QSignalSpy finished(panel_, &Volume3dPanel::turntableFinished);
+    QSignalSpy progressed(&panel_->turntable(), &cineflow::ui::TurntableRecorder::progressed);
+    // The window answers while the turntable is written: it is drawn a frame per event-loop turn.
+    int turnsWhileWriting = 0;
+    QTimer tick;
+    connect(&tick, &QTimer::timeout, [&] { turnsWhileWriting += panel_->turntable().running(); });
+    tick.start(0);
+    QVERIFY(panel_->startTurntable(path, 0.5));
+    QVERIFY(!panel_->startTurntable(path, 0.5));  // one at a time
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+    tick.stop();
+    QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+    QVERIFY(turnsWhileWriting >= 15);  // at least one event-loop turn per frame drawn
+    QCOMPARE(progressed.back().at(0).toInt(), 15);
     QCOMPARE(panel_->view().camera().yaw(), yaw);  // the view is left as it was
     const auto decoded = cineflow::test::decodeMp4(path.toStdString());
     QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
     QCOMPARE(decoded.frames, 15);  // 0.5 s at 30 frames/s
     QVERIFY(decoded.width >= panel_->view().width());
+
+    // Cancelled after its first frames: no file, the view as it was.
+    const QString cancelled =
+        QString::fromStdString(cineflow::test::artefactPath("test_volume_3d_cancelled.mp4"));
+    QFile::remove(cancelled);
+    QVERIFY(panel_->startTurntable(cancelled, 6.0));
+    QTRY_VERIFY_WITH_TIMEOUT(progressed.count() >= 17, kTimeoutMs);
+    panel_->turntable().cancel();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, kTimeoutMs);
+    QVERIFY(!finished.back().at(0).toBool());
+    QVERIFY(finished.back().at(1).toString().contains(QStringLiteral("cancelled")));
+    QVERIFY(!QFile::exists(cancelled) && !QFile::exists(cancelled + QStringLiteral(".partial")));
+    QCOMPARE(panel_->view().camera().yaw(), yaw);
+
     // A folder that does not exist: refused with a message.
-    QCOMPARE(panel_->saveTurntable(QStringLiteral("/nonexistent-folder/x.mp4"), 0.2).isEmpty(),
-             false);
+    QVERIFY(panel_->startTurntable(QStringLiteral("/nonexistent-folder/x.mp4"), 0.2));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, kTimeoutMs);
+    QVERIFY(!finished.back().at(0).toBool());
+    QVERIFY(!finished.back().at(1).toString().isEmpty());
+    QCOMPARE(panel_->view().camera().yaw(), yaw);
   }
 
   void cleanupTestCase() { window_.reset(); }

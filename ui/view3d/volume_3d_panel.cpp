@@ -11,14 +11,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "common/colour_maps.hpp"
-#include "export/mp4_writer.hpp"
 #include "view3d/opacity_curve_editor.hpp"
+#include "view3d/turntable_recorder.hpp"
 #include "view3d/volume_view.hpp"
 
 namespace cineflow::ui {
@@ -161,16 +162,36 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
     }
   });
   auto* turntable = new QPushButton(tr("Turntable MP4…"), this);
+  turntable->setObjectName(QStringLiteral("turntableButton"));
   turntable->setToolTip(tr("One full turn about the vertical axis, 6 s at 30 frames/s"));
-  connect(turntable, &QPushButton::clicked, this, [this] {
+  turntableProgress_ = new QProgressBar(this);
+  turntableProgress_->setObjectName(QStringLiteral("turntableProgress"));
+  turntableProgress_->setMaximumWidth(120);
+  turntableProgress_->hide();
+  turntable_ = new TurntableRecorder(*view_, this);
+  connect(turntable, &QPushButton::clicked, this, [this, turntable] {
+    if (turntable_->running()) {
+      turntable_->cancel();
+      return;
+    }
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Save a turntable video"),
                                      QStringLiteral("volume_3d.mp4"), tr("MP4 video (*.mp4)"));
-    if (!path.isEmpty()) {
-      const QString failed = saveTurntable(path);
-      emit messageReady(failed.isEmpty() ? tr("Saved %1").arg(path) : failed, !failed.isEmpty());
+    if (!path.isEmpty() && startTurntable(path)) {
+      turntable->setText(tr("Cancel turntable"));
     }
   });
+  connect(turntable_, &TurntableRecorder::progressed, this, [this](int done, int total) {
+    turntableProgress_->setRange(0, total);
+    turntableProgress_->setValue(done);
+  });
+  connect(turntable_, &TurntableRecorder::finished, this,
+          [this, turntable](bool ok, const QString& message) {
+            turntable->setText(tr("Turntable MP4…"));
+            turntableProgress_->hide();
+            emit messageReady(message, !ok);
+            emit turntableFinished(ok, message);
+          });
 
   // Show and Mode always in sight; the rest on tabs, so that the view keeps most of the dock.
   auto* form = new QFormLayout;
@@ -193,6 +214,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   buttons->addWidget(reset);
   buttons->addWidget(png);
   buttons->addWidget(turntable);
+  buttons->addWidget(turntableProgress_);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
@@ -274,27 +296,13 @@ QString Volume3dPanel::savePng(const QString& path) {
   return {};
 }
 
-QString Volume3dPanel::saveTurntable(const QString& path, double seconds) {
-  if (!view_->volume()) {
-    return tr("No volume in the 3-D view to turn");
+bool Volume3dPanel::startTurntable(const QString& path, double seconds) {
+  if (!turntable_->start(path, seconds)) {
+    return false;
   }
-  constexpr double kFramesPerSecond = 30;
-  const int frames = std::max(2, static_cast<int>(seconds * kFramesPerSecond));
-  const float yaw = view_->camera().yaw();
-  const float pitch = view_->camera().pitch();
-  try {
-    Mp4Writer writer(path.toStdString(), kFramesPerSecond);
-    for (int i = 0; i < frames; ++i) {
-      view_->setAngles(yaw + 360.0f * static_cast<float>(i) / static_cast<float>(frames), pitch);
-      writer.write(view_->grabFramebuffer());
-    }
-    writer.finish();
-  } catch (const std::exception& error) {
-    view_->setAngles(yaw, pitch);
-    return tr("Cannot write the turntable %1: %2").arg(path, QString::fromStdString(error.what()));
-  }
-  view_->setAngles(yaw, pitch);
-  return {};
+  turntableProgress_->setRange(0, 0);  // busy until the first frame is encoded
+  turntableProgress_->show();
+  return true;
 }
 
 }  // namespace cineflow::ui

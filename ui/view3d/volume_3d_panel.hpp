@@ -20,12 +20,14 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QProgressBar;
 class QSlider;
 class QPushButton;
 
 namespace cineflow::ui {
 
 class OpacityCurveEditor;
+class TurntableRecorder;
 class VolumeView;
 
 class Volume3dPanel : public QWidget {
@@ -44,9 +46,13 @@ class Volume3dPanel : public QWidget {
 
   // Writes the view as a PNG; returns an empty string or the reason it failed.
   QString savePng(const QString& path);
-  // Writes a turntable (one full turn about the vertical axis, `seconds` long at 30 frames/s) as
-  // H.264 MP4; returns an empty string or the reason it failed.
-  QString saveTurntable(const QString& path, double seconds = 6.0);
+  // Starts writing a turntable (one full turn about the vertical axis, `seconds` long at 30
+  // frames/s) as H.264 MP4 without holding the GUI thread (turntable_recorder.hpp), its progress
+  // shown beside the button, which cancels it meanwhile; turntableFinished() says how it ended.
+  // False, starting nothing, while one is written or with no volume shown (turntableFinished()
+  // then says why).
+  bool startTurntable(const QString& path, double seconds = 6.0);
+  TurntableRecorder& turntable() { return *turntable_; }
 
  signals:
   void framesPerSecondChanged(double fps);
@@ -56,6 +62,7 @@ class Volume3dPanel : public QWidget {
   // Live was chosen again: the owner shows the newest volume (it may have come by the device).
   void liveChosen();
   void messageReady(const QString& message, bool isError);
+  void turntableFinished(bool ok, const QString& message);
 
  private:
   void applyClip();
@@ -63,6 +70,8 @@ class Volume3dPanel : public QWidget {
   void updateSliceRange();
 
   VolumeView* view_ = nullptr;
+  TurntableRecorder* turntable_ = nullptr;
+  QProgressBar* turntableProgress_ = nullptr;
   QComboBox* showing_ = nullptr;
   QComboBox* mode_ = nullptr;
   OpacityCurveEditor* curve_ = nullptr;
