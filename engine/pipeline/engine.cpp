@@ -229,6 +229,7 @@ EngineStats Engine::stats() const {
   if (const std::shared_ptr<EngineSession> run = impl_->currentSession()) {
     s.acquired = run->acquired;
     s.dropped = run->dropped;
+    s.skipped = run->skipped;
     s.lost = run->lost;
     s.damaged = run->damaged;
     s.processed = run->processed;
@@ -353,6 +354,7 @@ void Engine::Impl::configureForStart() {
   }
   auto run = std::make_shared<EngineSession>(source->lostFrames());
   run->inFlight.resize(static_cast<std::size_t>(config.inFlightSlots));
+  run->skippedHeaders.reserve(static_cast<std::size_t>(config.hostRingSlots));
   for (InFlightSlot& slot : run->inFlight) {
     slot.raw = compute::DeviceBuffer<std::byte>(backend, frameBytes);
     slot.staged = compute::DeviceBuffer<std::byte>(backend, stagedBytes);

@@ -40,6 +40,9 @@ struct Engine::Impl {
   // Threads (engine_loops.cpp); `run` is the session they belong to.
   void acquisitionLoop(EngineSession& run);
   void engineLoop(EngineSession& run);
+  // The next filled host slot for the engine thread (-1: the run is over): the oldest, or under
+  // the Latest policy the newest that starts a unit, the older ones counted as skipped.
+  int takeNext(EngineSession& run);
   void applyPendingSettings(EngineSession& run);
   void dispatch(EngineSession& run, int hostSlot, InFlightSlot& slot);
   void collect(EngineSession& run, InFlightSlot& slot);

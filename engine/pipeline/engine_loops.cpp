@@ -48,7 +48,8 @@ void Engine::Impl::acquisitionLoop(EngineSession& run) {
         nextTick = std::max(nextTick + period, Clock::now() - period);
       }
       const std::uint64_t index = sequence % frameCount;
-      const int slot = ring.acquireFree(overflow.load() == OverflowPolicy::Block);
+      // Block and Latest wait for a slot (Latest lets waiting frames go on the engine's side).
+      const int slot = ring.acquireFree(overflow.load() != OverflowPolicy::Drop);
       if (slot < 0) {
         if (run.stopRequested) {
           break;
@@ -156,7 +157,7 @@ void Engine::Impl::engineLoop(EngineSession& run) {
   base::setCurrentThreadName("cf-engine");
   std::size_t next = 0;
   try {
-    for (int hostSlot = ring.takeFilled(); hostSlot >= 0; hostSlot = ring.takeFilled()) {
+    for (int hostSlot = takeNext(run); hostSlot >= 0; hostSlot = takeNext(run)) {
       applyPendingSettings(run);
       if (retuneRequested.exchange(false)) {
         drain(run);  // the stages' buffers are the measurement's
@@ -184,6 +185,25 @@ void Engine::Impl::engineLoop(EngineSession& run) {
   }
   volumes.abandonOpenSweep();  // a sweep cut short by stop() is not a volume
   setState(run.stopRequested ? EngineState::Stopped : EngineState::Finished);
+}
+
+int Engine::Impl::takeNext(EngineSession& run) {
+  if (overflow.load() != OverflowPolicy::Latest) {
+    return ring.takeFilled();
+  }
+  for (;;) {
+    run.skippedHeaders.clear();
+    const int slot = ring.takeNewest(run.skippedHeaders);
+    for (const acquire::FrameHeader& header : run.skippedHeaders) {
+      ++run.skipped;
+      if (discardObserver) {
+        discardObserver(header);  // never imaged: what waits for its image stops waiting
+      }
+    }
+    if (slot != HostRing::kRetake) {
+      return slot;
+    }
+  }
 }
 
 void Engine::Impl::applyPendingSettings(EngineSession& run) {

@@ -49,7 +49,10 @@ struct EngineSession {
   void join();
 
   std::atomic<bool> stopRequested{false};
-  std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0}, damaged{0};
+  std::atomic<std::uint64_t> acquired{0}, dropped{0}, processed{0}, damaged{0}, skipped{0};
+  // The engine thread's: the headers of frames the Latest policy let go at one take (reserved to
+  // the ring's slot count at start: no allocation per frame).
+  std::vector<acquire::FrameHeader> skippedHeaders;
   // Frames the source lost before they reached Cineflow during this run (a sender's gaps).
   std::atomic<std::uint64_t> lost{0};
   const std::uint64_t lostAtStart;

@@ -9,7 +9,8 @@ namespace cineflow::pipeline {
 namespace {
 
 constexpr base::Named<OverflowPolicy> kOverflowPolicies[] = {{OverflowPolicy::Drop, "drop"},
-                                                             {OverflowPolicy::Block, "block"}};
+                                                             {OverflowPolicy::Block, "block"},
+                                                             {OverflowPolicy::Latest, "latest"}};
 constexpr base::Named<DamagedFramePolicy> kDamagedFramePolicies[] = {
     {DamagedFramePolicy::Stop, "stop"}, {DamagedFramePolicy::Skip, "skip"}};
 constexpr base::Named<EngineState> kEngineStates[] = {{EngineState::Stopped, "stopped"},

@@ -18,10 +18,16 @@ namespace cineflow::pipeline {
 
 enum class OverflowPolicy {
   Block,  // the source waits for a free host slot: no frame is ever lost
-  Drop    // the frame is discarded, counted and reported
+  Drop,   // the frame is discarded, counted and reported
+  // A live source's display stays current and nothing is lost before the raw-frame tap (a
+  // recording): the source waits for a free slot as under Block, so every frame is read and
+  // recorded, but processing, at the start of a unit (a 2-D frame, a sweep's first slice), goes on
+  // from the newest waiting frame that starts one and lets the older ones go unimaged, counted as
+  // skipped: whole sweeps are skipped, a sweep under way is finished.
+  Latest
 };
 const char* toString(OverflowPolicy policy) noexcept;
-OverflowPolicy parseOverflowPolicy(const std::string& text);  // "block" | "drop"
+OverflowPolicy parseOverflowPolicy(const std::string& text);  // "block" | "drop" | "latest"
 
 // A replayed frame whose stored bytes are damaged (a corrupt chunk, a checksum that does not
 // match): found on the acquisition thread (reading, checking and staging the chunk) or by the
@@ -74,8 +80,11 @@ struct EngineStats {
   std::string error;           // set when state is Failed
   std::uint64_t acquired = 0;  // frames taken from the source (incl. dropped)
   std::uint64_t dropped = 0;   // frames discarded by the Drop policy
-  std::uint64_t lost = 0;      // frames a live source lost before Cineflow had them (sender gaps)
-  std::string sourceStatus;    // a live source's state when it is not delivering (liveStatus())
+  // Frames read (and given to the raw-frame tap) but not imaged: the Latest policy let them go
+  // for a newer one.
+  std::uint64_t skipped = 0;
+  std::uint64_t lost = 0;    // frames a live source lost before Cineflow had them (sender gaps)
+  std::string sourceStatus;  // a live source's state when it is not delivering (liveStatus())
   // A live source's transport counters (FrameSource::transportCounters: a camera stream's
   // completed, failed and underrun buffers, resent packets).
   std::vector<std::pair<std::string, std::uint64_t>> sourceCounters;

@@ -32,6 +32,7 @@ void HostRing::reset() {
   nextFree_ = 0;
   closed_ = false;
   stopRequested_ = false;
+  skippingUnit_ = false;
 }
 
 int HostRing::acquireFree(bool wait) {
@@ -103,6 +104,70 @@ int HostRing::takeFilled() {
   --fifoCount_;
   state_[static_cast<std::size_t>(slot)] = SlotState::InFlight;
   return slot;
+}
+
+int HostRing::takeNewest(std::vector<acquire::FrameHeader>& skipped) {
+  std::unique_lock lock(mutex_);
+  const auto startsUnit = [this](std::size_t fromHead) {
+    const int slot = fifo_[(fifoHead_ + fromHead) % fifo_.size()];
+    return headers_[static_cast<std::size_t>(slot)].slice.sliceIndex == 0;
+  };
+  const auto letHeadGo = [&] {
+    const int slot = fifo_[fifoHead_];
+    skipped.push_back(headers_[static_cast<std::size_t>(slot)]);
+    state_[static_cast<std::size_t>(slot)] = SlotState::Free;
+    fifoHead_ = (fifoHead_ + 1) % fifo_.size();
+    --fifoCount_;
+    freed_.notify_all();  // the producer may wait for the slot
+  };
+  const auto noFreeSlot = [this] {
+    return std::none_of(state_.begin(), state_.end(),
+                        [](SlotState state) { return state == SlotState::Free; });
+  };
+  for (;;) {
+    filled_.wait(lock, [&] { return fifoCount_ > 0 || closed_; });
+    if (fifoCount_ == 0) {
+      return -1;
+    }
+    if (skippingUnit_) {  // a sweep let go whole: its frames go as they come
+      while (fifoCount_ > 0 && !startsUnit(0) && skipped.size() < skipped.capacity()) {
+        letHeadGo();
+      }
+      if (fifoCount_ == 0 || skipped.size() == skipped.capacity()) {
+        if (!skipped.empty()) {
+          return kRetake;  // the caller reports these first (its list has no more room)
+        }
+        continue;
+      }
+      skippingUnit_ = false;
+    }
+    // Only from the start of a unit: a sweep under way is finished, not abandoned mid-way.
+    if (startsUnit(0)) {
+      // The newest waiting frame that starts a unit, counted from the head (0: the head).
+      std::size_t newest = 0;
+      for (std::size_t i = 1; i < fifoCount_; ++i) {
+        newest = startsUnit(i) ? i : newest;
+      }
+      for (std::size_t i = 0; i < newest && skipped.size() < skipped.capacity(); ++i) {
+        letHeadGo();
+      }
+      if (!startsUnit(0)) {
+        return kRetake;  // stopped short for room: the caller reports, then asks again
+      }
+      // Behind at the start of a sweep with none newer waiting (the source waits for a slot):
+      // this sweep is let go whole, so that the source never waits for more than one sweep.
+      if (newest == 0 && fifoCount_ >= 2 && !startsUnit(1) && noFreeSlot()) {
+        skippingUnit_ = true;
+        letHeadGo();
+        continue;
+      }
+    }
+    const int slot = fifo_[fifoHead_];
+    fifoHead_ = (fifoHead_ + 1) % fifo_.size();
+    --fifoCount_;
+    state_[static_cast<std::size_t>(slot)] = SlotState::InFlight;
+    return slot;
+  }
 }
 
 void HostRing::release(int slot) noexcept {

@@ -36,6 +36,15 @@ class HostRing {
 
   // Consumer. Blocks until a filled slot (FIFO) or closed-and-empty (-1).
   int takeFilled();
+  // The same for the Latest policy. At the start of a unit (slice index 0: a 2-D frame, a sweep's
+  // first slice; a sweep under way is always finished): when a newer frame that starts a unit
+  // waits behind it, the frames before that one are let go and it is taken instead; when none
+  // does but the source waits for a slot (no slot is free) and a sweep has begun, that whole
+  // sweep is let go, its frames as they come. Frames let go are Free again, their headers
+  // appended to `skipped` (which must have capacity: slotCount() is enough); kRetake when it is
+  // full before a frame could be taken (the caller reports them, clears it and asks again).
+  static constexpr int kRetake = -2;
+  int takeNewest(std::vector<acquire::FrameHeader>& skipped);
   void release(int slot) noexcept;  // from the notify stream's host callback
 
   std::span<std::byte> data(int slot) const;      // one frame's bytes
@@ -63,6 +72,7 @@ class HostRing {
   int nextFree_ = 0;
   bool closed_ = false;
   bool stopRequested_ = false;
+  bool skippingUnit_ = false;  // the consumer lets a sweep's frames go (takeNewest)
 };
 
 }  // namespace cineflow::pipeline

@@ -23,6 +23,7 @@
 #include "cineloop/cineloop_panel.hpp"
 #include "common/display_geometry.hpp"
 #include "modality/modality.hpp"
+#include "pipeline/engine.hpp"
 #include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "view2d/display_controls.hpp"
@@ -83,6 +84,7 @@ class TestOperatorWalk : public QObject {
   void aValueBeingTypedKeepsItsKeys();
   void mipPanelsGiveTheirPixelsToTheProjections();
   void aVolumeKeepsItsLevelsWhileAnotherModalityIsLive();
+  void aLiveSourceStaysLiveAReplayImagesEveryFrame();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -268,6 +270,38 @@ void TestOperatorWalk::aVolumeKeepsItsLevelsWhileAnotherModalityIsLive() {
   }
   const double mean = sum / (icon.width() * icon.height());
   QVERIFY2(mean > 10 && mean < 200, qPrintable(QStringLiteral("thumbnail mean %1").arg(mean)));
+}
+
+void TestOperatorWalk::aLiveSourceStaysLiveAReplayImagesEveryFrame() {
+  using cineflow::pipeline::OverflowPolicy;
+  auto window = cineflow::test::openSimulatorWindow();  // fresh settings: the policy is Auto
+  QVERIFY(window != nullptr);
+  cineflow::ui::EngineController& controller = window->controller();
+  QTRY_VERIFY_WITH_TIMEOUT(controller.source() != nullptr, kTimeoutMs);
+  QVERIFY(controller.overflowAuto() && controller.sourceIsLive());
+  QCOMPARE(controller.config().overflow, OverflowPolicy::Latest);
+  auto& box = window->acquisitionPanel().overflowBox();
+  QCOMPARE(box.currentText(), QStringLiteral("Auto"));
+  // Under way, the display keeps up: the newest frames are imaged, the others counted as not
+  // imaged, nothing dropped (every frame reached the raw-frame tap, a recording).
+  QTRY_VERIFY_WITH_TIMEOUT(controller.engine().stats().processed >= 10, kTimeoutMs);
+  QCOMPARE(controller.engine().stats().dropped, std::uint64_t(0));
+
+  // A replay: every frame imaged.
+  window->openSource(QString::fromStdString(cineflow::test::datasetFile("field2_pw3_points.h5")));
+  QTRY_VERIFY_WITH_TIMEOUT(!controller.sourceIsLive() && controller.source() != nullptr,
+                           kTimeoutMs);
+  QCOMPARE(controller.config().overflow, OverflowPolicy::Block);
+
+  // The operator's own choice holds whatever opens next.
+  box.setCurrentIndex(box.findData(static_cast<int>(OverflowPolicy::Drop)));
+  QVERIFY(!controller.overflowAuto());
+  window->openSource(QStringLiteral("sim"));
+  QTRY_VERIFY_WITH_TIMEOUT(controller.sourceIsLive(), kTimeoutMs);
+  QCOMPARE(controller.config().overflow, OverflowPolicy::Drop);
+  // And Auto again follows the source.
+  box.setCurrentIndex(0);
+  QCOMPARE(controller.config().overflow, OverflowPolicy::Latest);
 }
 
 QTEST_MAIN(TestOperatorWalk)

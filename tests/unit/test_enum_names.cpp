@@ -68,7 +68,8 @@ class TestEnumNames : public QObject {
     namespace oct = cineflow::oct;
     namespace store = cineflow::store;
     using cineflow::compute::toString;
-    roundTrips({pipeline::OverflowPolicy::Drop, pipeline::OverflowPolicy::Block},
+    roundTrips({pipeline::OverflowPolicy::Drop, pipeline::OverflowPolicy::Block,
+                pipeline::OverflowPolicy::Latest},
                pipeline::parseOverflowPolicy);
     roundTrips({pipeline::DamagedFramePolicy::Stop, pipeline::DamagedFramePolicy::Skip},
                pipeline::parseDamagedFramePolicy);
@@ -103,7 +104,7 @@ class TestEnumNames : public QObject {
 
   void refusalsListWhatIsAccepted() {
     QCOMPARE(refusal(cineflow::pipeline::parseOverflowPolicy, "wait"),
-             std::string("overflow policy 'wait': expected drop or block"));
+             std::string("overflow policy 'wait': expected drop, block or latest"));
     QCOMPARE(refusal(cineflow::ultrasound::parseImagingMode, "bmode"),
              std::string("imaging mode 'bmode': expected rf, iq, doppler or power-doppler"));
     QCOMPARE(refusal(cineflow::oct::parseSpectralWindow, "blackman"),

@@ -125,6 +125,56 @@ class TestPushSource : public QObject {
     }
   }
 
+  void latestImagesTheNewestAndLetsEveryFrameThroughTheTap() {
+    test::Collector collector;
+    pipeline::EngineConfig config;
+    config.hostRingSlots = 4;
+    config.overflow = pipeline::OverflowPolicy::Latest;
+    PushRig rig(*cpu_, config, collector);
+    std::vector<std::uint64_t> tapped;  // what a recording would get, in order
+    rig.engine->setRawFrameTap(std::make_shared<const pipeline::RawFrameTap>(
+        [&tapped](const acquire::FrameHeader&, std::span<const std::byte> frame) {
+          tapped.push_back(
+              static_cast<std::uint64_t>(*reinterpret_cast<const float*>(frame.data())));
+        }));
+    const auto releaseOnExit = qScopeGuard([&] { collector.release(); });
+    collector.stallAt(0);  // processing held: frames pile up behind it
+    rig.engine->start();
+    std::atomic<int> taken{0};
+    std::thread program([&] {
+      for (std::uint64_t tag = 0; tag < 60; ++tag) {
+        taken += rig.push(tag) == Pushed::Taken ? 1 : 0;
+      }
+      rig.channel->close();
+    });
+    // Held, the engine takes nothing: the program's pushes wait once the ring is full (none is
+    // dropped), then processing goes on from the newest of the frames waiting.
+    QTRY_VERIFY_WITH_TIMEOUT(collector.stalled() && rig.channel->pushed() >= 4, 30'000);
+    collector.release();
+    program.join();
+    QCOMPARE(rig.engine->waitUntilFinished(), pipeline::EngineState::Finished);
+    // Nothing lost before the tap: every push was taken and reached it, in order.
+    QCOMPARE(taken.load(), 60);
+    QCOMPARE(tapped.size(), std::size_t(60));
+    for (std::size_t i = 0; i < tapped.size(); ++i) {
+      QCOMPARE(tapped[i], std::uint64_t(i));
+    }
+    // Imaged: the newest each time, the others skipped and counted; the last push was imaged.
+    const pipeline::EngineStats stats = rig.engine->stats();
+    QCOMPARE(stats.dropped, std::uint64_t(0));
+    QCOMPARE(stats.processed + stats.skipped, std::uint64_t(60));
+    QVERIFY2(stats.skipped > 0, "processing was held: older frames must have been let go");
+    const auto frames = collector.frames();
+    QCOMPARE(frames.size(), stats.processed);
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      QCOMPARE(frames[i].lo, frames[i].hi);  // never two pushes in one image
+      if (i > 0) {
+        QVERIFY(frames[i].lo > frames[i - 1].lo);  // in order, none twice
+      }
+    }
+    QCOMPARE(static_cast<std::uint64_t>(frames.back().lo), std::uint64_t(59));
+  }
+
   void stopEndsAWaitingPushAndRefusesMore() {
     test::Collector collector;
     pipeline::EngineConfig config;

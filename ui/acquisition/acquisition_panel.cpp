@@ -170,18 +170,48 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
 
   overflow_ = new QComboBox(group);
   overflow_->setObjectName(QStringLiteral("overflowBox"));
-  overflow_->addItem(tr("Block (lose nothing)"), static_cast<int>(pipeline::OverflowPolicy::Block));
-  overflow_->addItem(tr("Drop (stay live)"), static_cast<int>(pipeline::OverflowPolicy::Drop));
-  overflow_->setCurrentIndex(controller_.config().overflow == pipeline::OverflowPolicy::Drop);
+  overflow_->addItem(tr("Auto"), kAutoPolicy);
+  overflow_->setItemData(
+      0,
+      tr("A live source (simulator, camera, stream, script) stays live, every frame recorded; "
+         "a replay images every frame"),
+      Qt::ToolTipRole);
+  overflow_->addItem(tr("Stay live"), static_cast<int>(pipeline::OverflowPolicy::Latest));
+  overflow_->setItemData(1,
+                         tr("The image shows the newest frame; frames processing had no time for "
+                            "are not imaged (counted), but every frame is recorded"),
+                         Qt::ToolTipRole);
+  overflow_->addItem(tr("Image every frame"), static_cast<int>(pipeline::OverflowPolicy::Block));
+  overflow_->setItemData(2,
+                         tr("Every frame is imaged; a live source waits, and the image falls "
+                            "behind when processing cannot keep up"),
+                         Qt::ToolTipRole);
+  overflow_->addItem(tr("Drop frames"), static_cast<int>(pipeline::OverflowPolicy::Drop));
+  overflow_->setItemData(3,
+                         tr("Frames that arrive with no free slot are lost, to recording too "
+                            "(counted)"),
+                         Qt::ToolTipRole);
+  overflow_->setCurrentIndex(controller_.overflowAuto() ? 0
+                                                        : overflow_->findData(static_cast<int>(
+                                                              controller_.config().overflow)));
   connect(overflow_, &QComboBox::currentIndexChanged, &controller_, [this] {
-    controller_.setOverflowPolicy(
-        static_cast<pipeline::OverflowPolicy>(overflow_->currentData().toInt()));
+    const int chosen = overflow_->currentData().toInt();
+    if (chosen == kAutoPolicy) {
+      controller_.setAutoOverflowPolicy();
+    } else {
+      controller_.setOverflowPolicy(static_cast<pipeline::OverflowPolicy>(chosen));
+    }
   });
   layout->addRow(tr("When behind"), overflow_);
 
   droppedCount_ = new QLabel(QStringLiteral("0"), group);
   droppedCount_->setObjectName(QStringLiteral("droppedCount"));
   layout->addRow(tr("Dropped"), droppedCount_);
+  notImagedCount_ = new QLabel(QStringLiteral("0"), group);
+  notImagedCount_->setObjectName(QStringLiteral("notImagedCount"));
+  notImagedCount_->setToolTip(
+      tr("Frames recorded but not imaged: the image went to a newer frame (Stay live)"));
+  layout->addRow(tr("Not imaged"), notImagedCount_);
 
   damaged_ = new QComboBox(group);
   damaged_->setObjectName(QStringLiteral("damagedBox"));
@@ -217,6 +247,11 @@ QWidget* AcquisitionPanel::createAcquisitionGroup() {
   alertLayout->addWidget(droppedAlert_);
   layout->addRow(alertRoom);
   return group;
+}
+
+void AcquisitionPanel::setAutoOverflowPolicy() {
+  overflow_->setCurrentIndex(overflow_->findData(kAutoPolicy));
+  controller_.setAutoOverflowPolicy();  // also when the box showed it already
 }
 
 void AcquisitionPanel::setOverflowPolicy(pipeline::OverflowPolicy policy) {
@@ -255,6 +290,7 @@ void AcquisitionPanel::onRunningChanged(bool running) {
     // The engine counts drops per run.
     droppedSeen_ = 0;
     droppedCount_->setText(QStringLiteral("0"));
+    notImagedCount_->setText(QStringLiteral("0"));
     droppedAlert_->hide();
   }
 }
@@ -282,6 +318,7 @@ void AcquisitionPanel::onStatsUpdated(const pipeline::EngineStats& stats) {
   droppedCount_->setText(stats.lost == 0
                              ? QString::number(stats.dropped)
                              : tr("%1 (%2 lost before Cineflow)").arg(missing).arg(stats.lost));
+  notImagedCount_->setText(QString::number(stats.skipped));
   const QString status = QString::fromStdString(stats.sourceStatus);
   if (status != liveStatus_->text()) {
     liveStatus_->setText(status);

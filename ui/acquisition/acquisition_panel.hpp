@@ -54,6 +54,8 @@ class AcquisitionPanel : public QWidget {
 
   // Selects the overflow policy (and applies it).
   void setOverflowPolicy(pipeline::OverflowPolicy policy);
+  // "Auto": the policy follows the source (EngineController::setAutoOverflowPolicy).
+  void setAutoOverflowPolicy();
   // Asks for an RF recording with a file dialog; emits openRequested() unless cancelled.
   void chooseRecording();
   // Asks for a lab source (a source plugin with its parameters, or a network stream) with the
@@ -85,6 +87,8 @@ class AcquisitionPanel : public QWidget {
   QPushButton* freeze_ = nullptr;
   QDoubleSpinBox* frameRate_ = nullptr;
   QComboBox* overflow_ = nullptr;
+  QLabel* notImagedCount_ = nullptr;
+  static constexpr int kAutoPolicy = -1;  // the overflow box's item data for "Auto"
   QLabel* droppedCount_ = nullptr;
   QComboBox* damaged_ = nullptr;    // a replay's damaged frame: stop or skip
   QLabel* damagedCount_ = nullptr;  // frames skipped as damaged; the last reason as tooltip

@@ -42,7 +42,8 @@ QString RawRecording::start(const QString& path, store::RecordCompression compre
   if (!settings) {
     settings = modality.defaultSettings(*source);
   }
-  const bool block = controller_.config().overflow == pipeline::OverflowPolicy::Block;
+  // Lossless unless the operator chose to drop frames (Stay live records every frame too).
+  const bool block = controller_.config().overflow != pipeline::OverflowPolicy::Drop;
   try {
     recorder_ = std::make_unique<store::RawRecorder>(
         path.toStdString(), modality.recordingLayout(*source, *settings), compression,

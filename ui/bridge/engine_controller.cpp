@@ -108,6 +108,7 @@ void EngineController::open(const QString& spec, bool autoStart,
     return;
   }
   openAutoStart_ = autoStart;
+  openingLive_ = !acquire::readsFileFromOutside(spec.toStdString());
   opener_.start([this, spec = spec.toStdString(), matMapping](BackgroundJob& job) {
     const acquire::ProgressFn progress = [this, &job](double fraction, const std::string& what) {
       if (job.cancelled()) {
@@ -142,6 +143,10 @@ void EngineController::finishOpen(std::unique_ptr<acquire::FrameSource> source, 
     const auto settings = opened->modality().defaultSettings(*opened);
     engine_->setSource(std::move(source));
     source_ = opened;
+    sourceLive_ = openingLive_;
+    if (overflowAuto_) {
+      applyOverflowPolicy(autoOverflowPolicy());
+    }
     engine_->setSettings(settings);
   } catch (const std::exception& error) {
     emit errorOccurred(tr("Cannot use the source: %1").arg(QString::fromStdString(error.what())));
@@ -212,6 +217,20 @@ bool EngineController::setFrameRate(double hz) {
 }
 
 void EngineController::setOverflowPolicy(pipeline::OverflowPolicy policy) {
+  overflowAuto_ = false;
+  applyOverflowPolicy(policy);
+}
+
+void EngineController::setAutoOverflowPolicy() {
+  overflowAuto_ = true;
+  applyOverflowPolicy(autoOverflowPolicy());
+}
+
+pipeline::OverflowPolicy EngineController::autoOverflowPolicy() const {
+  return sourceLive_ ? pipeline::OverflowPolicy::Latest : pipeline::OverflowPolicy::Block;
+}
+
+void EngineController::applyOverflowPolicy(pipeline::OverflowPolicy policy) {
   config_.overflow = policy;  // so that a later setConfig (frame rate) keeps it
   engine_->setOverflowPolicy(policy);
 }

@@ -79,6 +79,10 @@ class EngineController : public QObject {
 
   // The engine configuration used at the next start (frame rate and overflow policy included).
   const pipeline::EngineConfig& config() const { return config_; }
+  // Whether the overflow policy follows the source (setAutoOverflowPolicy), and whether the open
+  // source is live (a simulator, a camera, a stream, a plugin, a script's frames; not a file).
+  bool overflowAuto() const { return overflowAuto_; }
+  bool sourceIsLive() const { return sourceLive_; }
   // The open source's own frame rate (what a frame rate of 0 means); 0 while none is open.
   double sourceFrameRateHz() const;
   // Ultrasound's imaging parameters in effect (or pending, applied at the next frame).
@@ -102,6 +106,9 @@ class EngineController : public QObject {
   bool setFrameRate(double hz);
   // Live: what happens to frames arriving while the host ring is full.
   void setOverflowPolicy(cineflow::pipeline::OverflowPolicy policy);
+  // Live, and again at each source opened: Latest for a live source (the image stays current,
+  // every frame is recorded), Block for a replay (every frame imaged). The default.
+  void setAutoOverflowPolicy();
   // Picks each tunable stage's implementation with the tuning history of this machine (measuring
   // at the next start what it has not measured), `pins` first (tune/tuner.hpp). Without
   // `measure` (--no-tune) only the pins apply. Call while stopped; the history is saved when the
@@ -137,6 +144,8 @@ class EngineController : public QObject {
 
  private:
   void finishOpen(std::unique_ptr<acquire::FrameSource> source, bool autoStart);
+  pipeline::OverflowPolicy autoOverflowPolicy() const;
+  void applyOverflowPolicy(pipeline::OverflowPolicy policy);
   void failOpen(const QString& message);
   void pollFrame();
   void pollStats();
@@ -151,6 +160,9 @@ class EngineController : public QObject {
 
   std::unique_ptr<acquire::FrameSource> opened_;  // written by opener_'s work, taken when done
   bool openAutoStart_ = false;
+  bool openingLive_ = false;  // the source being opened is live (see sourceIsLive)
+  bool sourceLive_ = false;
+  bool overflowAuto_ = false;        // MainWindow turns it on (the operator's default)
   BackgroundJob opener_{"cf-open"};  // after opened_: waited for before it goes
 
   QTimer frameTimer_;

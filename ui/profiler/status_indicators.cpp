@@ -121,9 +121,12 @@ void StatusIndicators::onStatsUpdated(const pipeline::EngineStats& stats) {
                            .arg(stats.acquisitionFps, 0, 'f', 1)
                            .arg(stats.processingFps, 0, 'f', 1)
                            .arg(known ? QString::number(displayFps_, 'f', 1) : tr("–")));
-  droppedLabel_->setText(stats.lost == 0
-                             ? tr("dropped %1").arg(stats.dropped)
-                             : tr("dropped %1 · lost %2").arg(stats.dropped).arg(stats.lost));
+  QString dropped = stats.lost == 0 ? tr("dropped %1").arg(stats.dropped)
+                                    : tr("dropped %1 · lost %2").arg(stats.dropped).arg(stats.lost);
+  if (stats.skipped > 0) {  // by design (Stay live): said, not alarmed
+    dropped += tr(" · not imaged %1").arg(stats.skipped);
+  }
+  droppedLabel_->setText(dropped);
   droppedLabel_->setStyleSheet(stats.dropped + stats.lost > 0 ? kAlertStyle : QString());
   showSourceCounters(stats);
   showLatency(stats);

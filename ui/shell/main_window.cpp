@@ -254,10 +254,18 @@ void MainWindow::restoreSettings() {
   // Through the panel's controls, so that what is shown is what the controller uses.
   acquisitionPanel_->frameRateBox().setValue(
       settings->value(settings_keys::kFrameRateHz, 0.0).toDouble());
-  acquisitionPanel_->setOverflowPolicy(settings->value(settings_keys::kOverflowPolicy).toString() ==
-                                               QStringLiteral("drop")
-                                           ? pipeline::OverflowPolicy::Drop
-                                           : pipeline::OverflowPolicy::Block);
+  // "auto" (or nothing saved): the policy follows the source (live: stay live; replay: every
+  // frame); otherwise what the operator chose.
+  const QString policy = settings->value(settings_keys::kOverflowPolicy).toString();
+  try {
+    if (policy.isEmpty() || policy == QStringLiteral("auto")) {
+      acquisitionPanel_->setAutoOverflowPolicy();
+    } else {
+      acquisitionPanel_->setOverflowPolicy(pipeline::parseOverflowPolicy(policy.toStdString()));
+    }
+  } catch (const std::exception&) {
+    acquisitionPanel_->setAutoOverflowPolicy();  // a value of another version: the default
+  }
   displayControls_->setDynamicRangeDb(
       settings->value(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb())
           .toDouble());
@@ -274,7 +282,9 @@ void MainWindow::saveSettings() const {
   settings->setValue(settings_keys::kWindowState, saveState());
   settings->setValue(settings_keys::kFrameRateHz, controller_->config().frameRateHz);
   settings->setValue(settings_keys::kOverflowPolicy,
-                     QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
+                     controller_->overflowAuto()
+                         ? QStringLiteral("auto")
+                         : QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
   settings->setValue(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb());
   settings->setValue(settings_keys::kColourMap, static_cast<int>(displayControls_->colourMap()));
   settings->sync();
