@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QPushButton>
@@ -85,6 +86,7 @@ class TestOperatorWalk : public QObject {
   void mipPanelsGiveTheirPixelsToTheProjections();
   void aVolumeKeepsItsLevelsWhileAnotherModalityIsLive();
   void aLiveSourceStaysLiveAReplayImagesEveryFrame();
+  void aSavedLayoutThatLeavesTheImageACornerGivesWay();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -302,6 +304,29 @@ void TestOperatorWalk::aLiveSourceStaysLiveAReplayImagesEveryFrame() {
   // And Auto again follows the source.
   box.setCurrentIndex(0);
   QCOMPARE(controller.config().overflow, OverflowPolicy::Latest);
+}
+
+void TestOperatorWalk::aSavedLayoutThatLeavesTheImageACornerGivesWay() {
+  {
+    // Docks sized on a larger screen, saved as the window closes.
+    MainWindow first(cineflow::test::guiTestBackend());
+    first.resize(1400, 900);
+    first.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&first));
+    auto* acquisition = first.findChild<QDockWidget*>(QStringLiteral("acquisitionDock"));
+    QVERIFY(acquisition != nullptr);
+    first.resizeDocks({acquisition}, {1100}, Qt::Horizontal);
+    QTRY_VERIFY2(first.view().width() < first.width() / 3,
+                 qPrintable(QStringLiteral("view %1 px wide").arg(first.view().width())));
+    first.close();
+  }
+  MainWindow second(cineflow::test::guiTestBackend());
+  second.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&second));
+  const QRect available = second.screen()->availableGeometry();
+  QTRY_VERIFY(second.view().height() >= second.height() / 3 &&
+              second.view().width() >= second.width() / 3);
+  QVERIFY(second.width() <= available.width() && second.height() <= available.height());
 }
 
 QTEST_MAIN(TestOperatorWalk)

@@ -15,7 +15,9 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QShowEvent>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 #include "acquisition/acquisition_panel.hpp"
@@ -290,6 +292,29 @@ void MainWindow::saveSettings() const {
   settings->sync();
 }
 
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!layoutFitted_) {
+    layoutFitted_ = true;
+    QTimer::singleShot(0, this, &MainWindow::fitSavedLayout);  // once the layout has run
+  }
+}
+
+void MainWindow::fitSavedLayout() {
+  const QRect available = screen()->availableGeometry();
+  if (width() > available.width() || height() > available.height()) {
+    resize(size().boundedTo(available.size()));
+    move(available.topLeft());
+  }
+  if (view_->width() < width() / 3 || view_->height() < height() / 3) {
+    restoreState(defaultLayout_);
+    showVolumeDocksFor(controller_->source());
+    showMessage(tr("The saved layout left the image too small on this screen: the panels are "
+                   "back in their default places (View > Reset layout)"),
+                false);
+  }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (!confirmUnsavedVolumes()) {
     event->ignore();
@@ -386,6 +411,16 @@ void MainWindow::showMessage(const QString& text, bool isError) {
   messageLabel_->setText(text);
   messageLabel_->setToolTip(text);  // the whole message where a narrow window cuts it off
   messageLabel_->setStyleSheet(isError ? QStringLiteral("color: #ff7070;") : QString());
+}
+
+void MainWindow::showPassingMessage(const QString& text) {
+  showMessage(text, false);
+  QTimer::singleShot(kPassingMessageMs, messageLabel_, [this, text] {
+    if (messageLabel_->text() == text) {
+      messageLabel_->clear();
+      messageLabel_->setToolTip(QString());
+    }
+  });
 }
 
 }  // namespace cineflow::ui

@@ -107,6 +107,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   // main_window_menus.cpp
@@ -123,6 +124,11 @@ class MainWindow : public QMainWindow {
   void createRecording();  // main_window_recording.cpp
   void connectController();
   void restoreSettings();
+  // Once shown: a window saved larger than this screen is fitted to it, and a saved layout that
+  // leaves the image less than a third of the window either way (docks sized for a larger
+  // screen) gives way to the default layout, saying so.
+  void fitSavedLayout();
+  bool layoutFitted_ = false;
   // main_window_volumes.cpp
   void createVolumeDocks();
   void refreshLiveMip();
@@ -147,6 +153,10 @@ class MainWindow : public QMainWindow {
   void onOpenProgress(double fraction, const QString& what);
   void onError(const QString& message);
   void showMessage(const QString& text, bool isError);
+  // A passing remark: the status bar's message for kPassingMessageMs, then cleared (unless
+  // another message replaced it).
+  void showPassingMessage(const QString& text);
+  static constexpr int kPassingMessageMs = 10'000;
   // The run and freeze actions, the view's FROZEN badge and the status bar's acquisition state
   // from the engine's real state (also after a failed open, which leaves the old source running).
   void updateAcquisitionState();

@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QKeySequence>
+#include <QLabel>
 #include <QMenuBar>
 
 #include "acquisition/acquisition_panel.hpp"
@@ -171,14 +172,17 @@ void MainWindow::createMenus() {
                    "the profiler (F2) shows the one chosen"),
                 false);
   });
-  // A stage whose frames drifted far from its measurement: said once, with what to do.
+  // A stage whose frames drifted far from its measurement: said once, in an operator's words and
+  // for a few seconds (the figures, for whoever wants them, in the message's tooltip and the
+  // profiler), with what to do.
   connect(controller_.get(), &EngineController::statsUpdated, this,
           [this, said = std::make_shared<std::string>()](const pipeline::EngineStats& stats) {
             if (!stats.tuneNote.empty() && stats.tuneNote != *said) {
               *said = stats.tuneNote;
-              showMessage(
-                  tr("%1 (Acquisition > Tune stages)").arg(QString::fromStdString(stats.tuneNote)),
-                  false);
+              showPassingMessage(
+                  tr("Processing is slower than when it was tuned: Acquisition > "
+                     "Tune stages picks again"));
+              messageLabel_->setToolTip(QString::fromStdString(stats.tuneNote));
             }
           });
   // Cineloop review: the panel's own actions (enabled only while reviewing), with the keys the
@@ -206,6 +210,7 @@ void MainWindow::createMenus() {
   view->addAction(volumeDock_->toggleViewAction());
   view->addAction(liveMipDock_->toggleViewAction());
   view->addAction(volume3dDock_->toggleViewAction());
+  view->addAction(measurementsDock_->toggleViewAction());
   view->addSeparator();
   QAction* resetLayout = view->addAction(tr("Reset layout"));
   resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));
