@@ -38,6 +38,7 @@ class ExportTargetTest : public QObject {
   void dialogOffersANewFolderInsideTheChosenOne();
   void dialogRefusesWhatCannotTakeAnExport();
   void returnExportsOnlyAGoodFolder();
+  void theFrameCountFollowsOnlyTheFrameOnScreen();
 };
 
 void ExportTargetTest::systemFoldersAreRefused() {
@@ -183,6 +184,21 @@ void ExportTargetTest::returnExportsOnlyAGoodFolder() {
   QVERIFY(!dialog.isVisible());
   QCOMPARE(dialog.result(), int(QDialog::Accepted));
   QCOMPARE(dialog.target(), QDir(own.path()).filePath(QStringLiteral("loop")));
+}
+
+void ExportTargetTest::theFrameCountFollowsOnlyTheFrameOnScreen() {
+  QTemporaryDir own;
+  QVERIFY(own.isValid());
+  CineloopExportDialog dialog(256, QStringLiteral("loop"), pngInto(own.path()), 0, 42);
+  auto* count = dialog.findChild<QLabel*>(QStringLiteral("exportFrameCount"));
+  auto* only = dialog.findChild<QCheckBox*>(QStringLiteral("exportOnlyShownFrame"));
+  QVERIFY(count && only && only->isEnabled());
+  only->setChecked(false);
+  QCOMPARE(count->text(), QStringLiteral("Export 256 frames as"));
+  only->setChecked(true);
+  QCOMPARE(count->text(), QStringLiteral("Export 1 frame as"));
+  only->setChecked(false);
+  QCOMPARE(count->text(), QStringLiteral("Export 256 frames as"));
 }
 
 QTEST_MAIN(ExportTargetTest)

@@ -121,8 +121,16 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   formats->addLayout(patientRow);
   formats->addWidget(data_);
   formats->addWidget(onlyShown_);
-  form->addRow(frames == 1 ? tr("Export 1 frame as") : tr("Export %1 frames as").arg(frames),
-               formats);
+  // Says what will be exported: one frame while "only the frame on screen" is ticked.
+  auto* count = new QLabel(this);
+  count->setObjectName(QStringLiteral("exportFrameCount"));
+  const auto sayCount = [count, frames](bool onlyShown) {
+    count->setText(onlyShown || frames == 1 ? tr("Export 1 frame as")
+                                            : tr("Export %1 frames as").arg(frames));
+  };
+  connect(onlyShown_, &QCheckBox::toggled, count, sayCount);
+  sayCount(false);
+  form->addRow(count, formats);
   form->addRow(tr("Into folder"), folderRow);
   form->addRow(QString(), destination_);
 
