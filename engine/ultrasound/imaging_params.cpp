@@ -94,6 +94,7 @@ std::string millimetres(double metres) {
 
 // Numbers in messages are for people: 3 significant digits ("-19 mm", "0.15 mm", "56.2 M").
 std::string readable(double value, const char* unit) {
+  value = value == 0 ? 0.0 : value;  // a negative zero reads "0", not "-0"
   char text[48];
   std::snprintf(text, sizeof text, "%.3g%s", value, unit);
   return text;
@@ -312,8 +313,15 @@ void ImagingParams::validate(const acquire::AcquisitionParams& acq) const {
     fail("grid steps dx and dz must be > 0 (got dx " + readableMillimetres(grid.dx) + ", dz " +
          readableMillimetres(grid.dz) + ")");
   }
-  if (grid.x1 < grid.x0 || grid.z1 < grid.z0) {
-    fail("the grid (" + readableGrid(grid) + ") needs x1 >= x0 and z1 >= z0");
+  if (grid.x1 < grid.x0) {
+    fail("the grid (" + readableGrid(grid) + ") runs backwards laterally: its right edge (" +
+         readableMillimetres(grid.x1) + ") must not be left of its left edge (" +
+         readableMillimetres(grid.x0) + ")");
+  }
+  if (grid.z1 < grid.z0) {
+    fail("the grid (" + readableGrid(grid) + ") runs backwards in depth: its deepest row (" +
+         readableMillimetres(grid.z1) + ") must not be above its shallowest (" +
+         readableMillimetres(grid.z0) + ")");
   }
   if (grid.z0 < 0) {
     fail("grid depth z0 must be >= 0 mm (got " + readableMillimetres(grid.z0) + ")");

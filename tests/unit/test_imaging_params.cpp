@@ -168,7 +168,7 @@ class TestImagingParams : public QObject {
     QTest::addColumn<QString>("needle");
     QTest::newRow("negative dx") << 0 << "dx and dz must be > 0";
     QTest::newRow("nan z1") << 1 << "non-finite";
-    QTest::newRow("reversed x") << 2 << "x1 >= x0";
+    QTest::newRow("reversed x") << 2 << "runs backwards laterally";
     QTest::newRow("too many pixels") << 3 << "at most 16.8 M (2^24)";
     QTest::newRow("f-number small") << 4 << "fNumber";
     QTest::newRow("f-number large") << 5 << "[0.1, 20]";
@@ -190,6 +190,11 @@ class TestImagingParams : public QObject {
     QVERIFY(throwsInvalidArgumentMentioning([&] { params.validate(acq); }, "x -19 to -20 step",
                                             &message));
     QVERIFY2(message.find("19.04999") == std::string::npos, message.c_str());
+    QVERIFY2(message.find("x1") == std::string::npos, message.c_str());  // words, not symbols
+
+    params = ImagingParams::defaultsFor(acq);
+    params.grid.dz = -0.0;  // a box showing "-0.00"
+    QVERIFY(throwsInvalidArgumentMentioning([&] { params.validate(acq); }, "dz 0 mm", &message));
 
     params = ImagingParams::defaultsFor(acq);
     params.grid.x0 = -40e-3;
