@@ -7,8 +7,6 @@
 
 #include "tune/variant_pins.hpp"
 
-#include "gui_main.hpp"
-
 namespace cineflow::app {
 
 struct CliOptions {
