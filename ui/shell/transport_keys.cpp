@@ -30,12 +30,12 @@ bool TransportKeys::isTransportKey(const QKeyEvent& key) {
 namespace {
 
 // The spin box `object` is, or whose line edit it is; null for anything else.
-QAbstractSpinBox* spinBoxOf(QObject* object) {
-  if (auto* spin = qobject_cast<QAbstractSpinBox*>(object)) {
+const QAbstractSpinBox* spinBoxOf(const QObject* object) {
+  if (const auto* spin = qobject_cast<const QAbstractSpinBox*>(object)) {
     return spin;
   }
-  auto* edit = qobject_cast<QLineEdit*>(object);
-  return edit != nullptr ? qobject_cast<QAbstractSpinBox*>(edit->parentWidget()) : nullptr;
+  const auto* edit = qobject_cast<const QLineEdit*>(object);
+  return edit != nullptr ? qobject_cast<const QAbstractSpinBox*>(edit->parentWidget()) : nullptr;
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ bool TransportKeys::editing(const QWidget* focus) const {
   if (focus == nullptr) {
     return false;
   }
-  if (QAbstractSpinBox* spin = spinBoxOf(const_cast<QWidget*>(focus))) {
+  if (const QAbstractSpinBox* spin = spinBoxOf(focus)) {
     return typedInto_ == spin;
   }
   if (const auto* edit = qobject_cast<const QLineEdit*>(focus)) {
@@ -63,7 +63,7 @@ bool TransportKeys::editing(const QWidget* focus) const {
 }
 
 void TransportKeys::followTyping(QObject* watched, const QEvent& event) {
-  QAbstractSpinBox* spin = spinBoxOf(watched);
+  auto* spin = const_cast<QAbstractSpinBox*>(spinBoxOf(watched));  // the filter's own object
   if (spin == nullptr) {
     return;
   }

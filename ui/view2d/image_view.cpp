@@ -332,36 +332,6 @@ void ImageView::setFlowLook(const FlowLook& look) {
   }
 }
 
-void ImageView::setCompact(bool compact) {
-  if (compact != compact_) {
-    compact_ = compact;
-    update();
-  }
-}
-
-void ImageView::setStretch(bool stretch) {
-  if (stretch != stretch_) {
-    stretch_ = stretch;
-    window_ = {};  // zoom and pan were of the other shape
-    update();
-  }
-}
-
-void ImageView::setOwnLevel(bool own) {
-  ownLevel_ = own;
-  if (own && displayed_ && !displayed_->pixels.empty()) {
-    ownWhiteDb_ = suggestGainDb(displayed_->pixels);
-    setGainDb(ownWhiteDb_ - relativeGainDb_);
-  }
-}
-
-void ImageView::setRelativeGainDb(double db) {
-  relativeGainDb_ = db;
-  if (ownLevel_) {
-    setGainDb(ownWhiteDb_ - relativeGainDb_);
-  }
-}
-
 void ImageView::setGainDb(double gainDb) {
   if (gainDb != gainDb_) {
     gainDb_ = gainDb;
