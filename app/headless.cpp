@@ -89,8 +89,11 @@ ultrasound::ImagingParams imagingFor(const CliOptions& options,
     imaging.doppler.box = ultrasound::parseColourBoxMillimetres(*doppler.box);
   }
   imaging.validate(acq);
-  if (const std::string notice = imaging.coarseRfGridNotice(acq); !notice.empty()) {
-    std::cerr << "cineflow: warning: " << notice << '\n';
+  for (const std::string& notice :
+       {imaging.coarseRfGridNotice(acq), imaging.gridPastDataNotice(acq)}) {
+    if (!notice.empty()) {
+      std::cerr << "cineflow: warning: " << notice << '\n';
+    }
   }
   return imaging;
 }

@@ -253,6 +253,25 @@ std::string ImagingParams::coarseRfGridNotice(const acquire::AcquisitionParams& 
   return text;
 }
 
+double ImagingParams::recordedDepthM(const acquire::AcquisitionParams& acq) {
+  return acq.soundSpeedMPerS * (acq.t0S + (acq.samples - 1) / acq.samplingFrequencyHz) / 2;
+}
+
+std::string ImagingParams::gridPastDataNotice(const acquire::AcquisitionParams& acq) const {
+  const double deepest = recordedDepthM(acq);
+  const double span = grid.z1 - grid.z0;
+  if (!(span > 0) || !(grid.z1 - deepest > kPastDataTolerance * span)) {
+    return {};
+  }
+  const double below = std::min(1.0, (grid.z1 - std::max(deepest, grid.z0)) / span);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the grid reaches %.1f mm but the recording ends at about %.1f mm: the %.0f %% of "
+                "its rows below are black and still cost time",
+                grid.z1 * 1e3, deepest * 1e3, below * 100);
+  return text;
+}
+
 int ImagingParams::rfUpsamplingFor(const acquire::AcquisitionParams& acq) const {
   if (rfUpsampling > 0) {
     return rfUpsampling;
@@ -274,7 +293,7 @@ ImagingParams ImagingParams::defaultsFor(const acquire::AcquisitionParams& acq) 
   params.grid.dx = lambda / 2;
   // Depth of the first sample for a plane wave at normal incidence; nothing shallower is seen.
   params.grid.z0 = std::max(5e-3, c * acq.t0S / 2);
-  params.grid.z1 = c * (acq.t0S + (acq.samples - 1) / acq.samplingFrequencyHz) / 2;
+  params.grid.z1 = recordedDepthM(acq);
   params.grid.dz = lambda / 8;
   params.mode = isBandpassSampled(acq) ? ImagingMode::Iq : ImagingMode::Rf;
   return params;

@@ -97,6 +97,15 @@ struct ImagingParams {
   // of 0.100 mm aliases the echoes' band (up to 4.55 MHz): use a step of at most 0.085 mm, or
   // --mode iq"; empty when the step keeps the band.
   std::string coarseRfGridNotice(const acquire::AcquisitionParams& acq) const;
+  // The deepest point the recording reaches at normal incidence: c (t0 + (samples - 1) / fs) / 2
+  // (the last sample's two-way path; steered transmits reach a little further laterally).
+  static double recordedDepthM(const acquire::AcquisitionParams& acq);
+  // For the operator when the grid reaches well past that depth (over kPastDataTolerance of its
+  // span): "the grid reaches 500.0 mm but the recording ends at about 52.3 mm: the 90 % of its
+  // rows below are black and still cost time"; empty otherwise. Said, not refused: steered
+  // transmits do see a little deeper.
+  std::string gridPastDataNotice(const acquire::AcquisitionParams& acq) const;
+  static constexpr double kPastDataTolerance = 0.05;
   // Reasonable defaults for a recording: the array's lateral extent, depth from 5 mm (or the
   // first sample) to the last sample, dz = lambda/8 (keeps the beamformed RF above Nyquist);
   // RF mode, or I/Q mode when the acquisition is bandpass sampled (isBandpassSampled).

@@ -174,12 +174,43 @@ void TestAcquisitionPanel::invalidGridIsReportedAndAcquisitionContinues() {
   QVERIFY(window_->controller().isRunning());
   QVERIFY2(framesKeepComing(), "no frames after an invalid grid");
 
-  // A valid grid clears the error.
-  panel().modalityPanel<cineflow::ui::ImagingPanel>().depthEndBox().setValue(depthEndMm);
-  QTest::mouseClick(&panel().modalityPanel<cineflow::ui::ImagingPanel>().applyGridButton(),
-                    Qt::LeftButton);
-  QVERIFY2(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError().isEmpty(),
-           qPrintable(panel().modalityPanel<cineflow::ui::ImagingPanel>().imagingError()));
+  // The refused value stays to be corrected, marked as not in effect; typing back the value in
+  // effect takes the refusal away with it.
+  auto& imaging = panel().modalityPanel<cineflow::ui::ImagingPanel>();
+  QVERIFY(imaging.gridEdited());
+  QVERIFY(imaging.revertGridButton().isEnabled());
+  QVERIFY(imaging.depthEndBox().palette().color(QPalette::Text) !=
+          imaging.depthStartBox().palette().color(QPalette::Text));
+  imaging.depthEndBox().setValue(depthEndMm);
+  QVERIFY(!imaging.gridEdited());
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QVERIFY(!imaging.revertGridButton().isEnabled());
+
+  // Refused again, then Revert: the boxes show the grid in effect and the reason goes.
+  imaging.depthEndBox().setValue(imaging.depthStartBox().value() - 1.0);
+  QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
+  QVERIFY(!imaging.imagingError().isEmpty());
+  QTest::mouseClick(&imaging.revertGridButton(), Qt::LeftButton);
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QCOMPARE(imaging.depthEndBox().value(), depthEndMm);
+  QVERIFY(imaging.depthEndBox().palette().color(QPalette::Text) ==
+          imaging.depthStartBox().palette().color(QPalette::Text));
+
+  // A grid far past the recording's last sample applies, and the panel says so.
+  QVERIFY(imaging.modeNote().isEmpty() || !imaging.modeNote().contains(QStringLiteral("ends at")));
+  imaging.depthEndBox().setValue(depthEndMm * 3);
+  QTest::mouseClick(&imaging.applyGridButton(), Qt::LeftButton);
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QVERIFY2(imaging.modeNote().contains(QStringLiteral("recording ends at")),
+           qPrintable(imaging.modeNote()));
+  qInfo("past the data: %s", qPrintable(imaging.modeNote()));
+
+  // A valid grid clears the error and the note.
+  imaging.depthEndBox().setValue(depthEndMm);
+  imaging.applyGridButton().click();  // (a second mouseClick so soon would read as a double click)
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  QVERIFY2(!imaging.modeNote().contains(QStringLiteral("recording ends at")),
+           qPrintable(imaging.modeNote()));
 }
 
 void TestAcquisitionPanel::dropPolicyAtAnOverwhelmingRateShowsDroppedFrames() {

@@ -150,6 +150,30 @@ class TestImagingParams : public QObject {
     QVERIFY(std::abs(deep.grid.z1 - 1540.0 * (10e-6 + 2047 / 20e6) / 2) < 1e-12);
   }
 
+  // 2048 samples at 20 MHz, c = 1540 m/s: the recording ends at 78.8 mm. A grid to 500 mm is said
+  // to be mostly past it (by the fraction of its rows below); one ending within 5 % of its span
+  // past it, or above it, is not.
+  void gridPastTheDataIsSaid() {
+    const auto acq = cineflow::test::makePlaneWaveAcquisition(128, 3, 2048);
+    const double deepest = 1540.0 * (2047 / 20e6) / 2;
+    QVERIFY(std::abs(ImagingParams::recordedDepthM(acq) - deepest) < 1e-12);
+    ImagingParams params = ImagingParams::defaultsFor(acq);
+    QVERIFY(params.gridPastDataNotice(acq).empty());
+    params.grid.z0 = 40e-3;
+    params.grid.z1 = 500e-3;
+    const std::string notice = params.gridPastDataNotice(acq);
+    QVERIFY2(notice.find("500.0 mm") != std::string::npos, notice.c_str());
+    QVERIFY2(notice.find("78.8 mm") != std::string::npos, notice.c_str());
+    const int below = static_cast<int>(std::lround((500e-3 - deepest) / (460e-3) * 100));
+    QVERIFY2(notice.find(std::to_string(below) + " %") != std::string::npos, notice.c_str());
+    params.grid.z1 = deepest + 0.04 * (deepest - 40e-3);  // within the tolerance
+    QVERIFY(params.gridPastDataNotice(acq).empty());
+    params.grid.z0 = 100e-3;  // wholly below: every row
+    params.grid.z1 = 120e-3;
+    QVERIFY2(params.gridPastDataNotice(acq).find("100 %") != std::string::npos,
+             params.gridPastDataNotice(acq).c_str());
+  }
+
   void geometryMatchesTheGrid() {
     ImagingParams params;
     params.grid = ImagingGrid::parseMillimetres("-5:5:0.5,2:4:0.25");

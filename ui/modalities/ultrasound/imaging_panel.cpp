@@ -1,11 +1,13 @@
 #include "modalities/ultrasound/imaging_panel.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
@@ -27,6 +29,8 @@ constexpr double kMaxStepMm = 10.0;
 constexpr double kMaxIqBandwidthPercent = 200.0;
 constexpr int kMaxIqDecimation = 64;
 const QString kErrorStyle = QStringLiteral("color: #ff7070;");
+constexpr QRgb kPendingColour = 0xffe0b040;  // a grid box edited, not yet applied
+constexpr QRgb kRefusedColour = 0xffff7070;  // ... and refused
 
 QDoubleSpinBox* millimetreBox(QWidget* parent, const QString& objectName, double minimum,
                               double maximum = kMaxExtentMm, int decimals = 2) {
@@ -160,9 +164,23 @@ ImagingPanel::ImagingPanel(EngineController& controller, QWidget* parent)
 
   applyGrid_ = new QPushButton(tr("Apply grid"), this);
   applyGrid_->setObjectName(QStringLiteral("applyGridButton"));
-  applyGrid_->setToolTip(tr("Reconstruct on the new grid (applied live, between frames)"));
+  applyGrid_->setToolTip(
+      tr("Reconstruct on the grid in the boxes (applied live, between frames; Return in a box "
+         "does the same)"));
   connect(applyGrid_, &QPushButton::clicked, this, &ImagingPanel::applyGrid);
-  layout->addRow(applyGrid_);
+  revertGrid_ = new QPushButton(tr("Revert"), this);
+  revertGrid_->setObjectName(QStringLiteral("revertGridButton"));
+  revertGrid_->setToolTip(
+      tr("Put the grid in effect back into the boxes (Escape in a box does the same)"));
+  revertGrid_->setEnabled(false);
+  connect(revertGrid_, &QPushButton::clicked, this, &ImagingPanel::revertGrid);
+  auto* gridButtons = new QHBoxLayout;
+  gridButtons->addWidget(applyGrid_, 1);
+  gridButtons->addWidget(revertGrid_);
+  layout->addRow(gridButtons);
+  for (QDoubleSpinBox* box : gridBoxes()) {
+    connect(box, &QDoubleSpinBox::valueChanged, this, &ImagingPanel::updateGridState);
+  }
 
   imagingError_ = new QLabel(this);
   imagingError_->setObjectName(QStringLiteral("imagingError"));
@@ -201,6 +219,15 @@ void ImagingPanel::onSourceOpened() {
   load();
 }
 
+std::array<QDoubleSpinBox*, 6> ImagingPanel::gridBoxes() const {
+  return {depthStart_, depthEnd_, depthStep_, lateralStart_, lateralEnd_, lateralStep_};
+}
+
+std::array<double, 6> ImagingPanel::gridInEffect() const {
+  const ultrasound::ImagingGrid g = controller_.imagingParams().grid;
+  return {g.z0, g.z1, g.dz, g.x0, g.x1, g.dx};
+}
+
 std::array<QDoubleSpinBox*, 8> ImagingPanel::numberBoxes() const {
   return {fNumber_,   iqBandwidth_,  depthStart_, depthEnd_,
           depthStep_, lateralStart_, lateralEnd_, lateralStep_};
@@ -226,9 +253,10 @@ void ImagingPanel::load() {
                                                : tr("recording's (%1 %)");
   iqBandwidth_->setSpecialValueText(own.arg(ownPercent, 0, 'g', 3));
   loadLiveControls();
-  loadGrid();
   gridError_.clear();
+  loadGrid();
   showImagingResult({});
+  updateGridState();
 }
 
 void ImagingPanel::loadLiveControls() {
@@ -261,6 +289,13 @@ void ImagingPanel::updateModeNote() {
     notes << QString::fromStdString(coarse).replace(QStringLiteral("--mode iq"),
                                                     tr("the I/Q mode")) +
                  QLatin1Char('.');
+  }
+  // A grid far past the recording's last sample: black rows that still cost time.
+  if (const std::string past = controller_.imagingParams().gridPastDataNotice(*acq);
+      !past.empty()) {
+    QString text = QString::fromStdString(past);
+    text[0] = text[0].toUpper();
+    notes << text + QLatin1Char('.');
   }
   modeNote_->setText(notes.join(QLatin1Char(' ')));
   modeNote_->setVisible(!notes.isEmpty());
@@ -295,10 +330,15 @@ void ImagingPanel::keyPressEvent(QKeyEvent* event) {
   const auto holds = [focus](const QWidget* box) {
     return focus != nullptr && (focus == box || box->isAncestorOf(focus));
   };
-  const bool inGrid = holds(depthStart_) || holds(depthEnd_) || holds(depthStep_) ||
-                      holds(lateralStart_) || holds(lateralEnd_) || holds(lateralStep_);
+  const auto boxes = gridBoxes();
+  const bool inGrid = std::any_of(boxes.begin(), boxes.end(), holds);
   if (enter && inGrid) {
     applyGrid();
+    event->accept();
+    return;
+  }
+  if (event->key() == Qt::Key_Escape && inGrid && gridEdited()) {
+    revertGrid();
     event->accept();
     return;
   }
@@ -321,6 +361,52 @@ void ImagingPanel::applyGrid() {
   }
   updateModeNote();
   showImagingResult(gridError_);
+  updateGridState();
+}
+
+void ImagingPanel::revertGrid() {
+  loadGrid();  // clears the refusal with the edits (updateGridState)
+}
+
+bool ImagingPanel::gridEdited() const {
+  const auto boxes = gridBoxes();
+  const auto inEffect = gridInEffect();
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    if (metresFrom(*boxes[i], inEffect[i]) != inEffect[i]) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void ImagingPanel::updateGridState() {
+  if (!isEnabled()) {
+    return;  // the blanks before the first source
+  }
+  const auto boxes = gridBoxes();
+  const auto inEffect = gridInEffect();
+  bool edited = false;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const bool differs = metresFrom(*boxes[i], inEffect[i]) != inEffect[i];
+    edited = edited || differs;
+    // A box not in effect reads in amber while waiting for Apply, in red once refused.
+    QPalette palette = boxes[i]->parentWidget()->palette();
+    if (differs) {
+      palette.setColor(QPalette::Text,
+                       gridError_.isEmpty() ? QColor(kPendingColour) : QColor(kRefusedColour));
+    }
+    boxes[i]->setPalette(palette);
+    boxes[i]->setToolTip(differs ? tr("Not in effect: Apply grid (or Return) applies it, Revert "
+                                      "(or Escape) puts back %1 mm")
+                                       .arg(inEffect[i] * kMmPerM, 0, 'g', 6)
+                                 : QString());
+  }
+  revertGrid_->setEnabled(edited);
+  if (!edited && !gridError_.isEmpty()) {
+    // Back to the grid in effect: the refusal is about values no longer shown.
+    gridError_.clear();
+    showImagingResult({});
+  }
 }
 
 void ImagingPanel::showImagingResult(const QString& error) {

@@ -5,10 +5,13 @@
 // apply live as they change; the grid applies with its button or Return in a grid box. Every change
 // goes through EngineController::setImagingParams: a refusal is shown in the panel with the
 // engine's reason, never thrown, and the previous parameters stay in effect. The live controls
-// always show the parameters in effect (a refused value goes back); a refused grid stays in its
-// boxes, with its reason, until a grid applies. Applying the grid takes only the boxes the operator
-// changed (the others keep the exact values in effect, which the boxes show rounded). Disabled
-// until a source is open (the defaults and limits depend on the acquisition).
+// always show the parameters in effect (a refused value goes back). A grid box edited and not yet
+// applied reads in amber, in red once the grid was refused; the refusal's reason shows until the
+// boxes hold a grid in effect again: applied, or put back by Revert (Escape in a box), or typed
+// back by hand. Applying the grid takes only the boxes the operator changed (the others keep the
+// exact values in effect, which the boxes show rounded). A grid reaching well past the recording's
+// last sample is said under the mode (ImagingParams::gridPastDataNotice). Disabled until a source
+// is open (the defaults and limits depend on the acquisition).
 
 #include <array>
 
@@ -51,6 +54,9 @@ class ImagingPanel : public QGroupBox {
   QDoubleSpinBox& lateralEndBox() { return *lateralEnd_; }
   QDoubleSpinBox& lateralStepBox() { return *lateralStep_; }
   QPushButton& applyGridButton() { return *applyGrid_; }
+  QPushButton& revertGridButton() { return *revertGrid_; }
+  // Whether a grid box holds a value other than the grid in effect.
+  bool gridEdited() const;
   // Empty while the parameters shown are in effect; otherwise why they are not.
   QString imagingError() const;
   // Fills every control from the engine's parameters and the acquisition, without applying them
@@ -65,6 +71,11 @@ class ImagingPanel : public QGroupBox {
   void onSourceOpened();
   // The boxes that show numbers (blank before the first source).
   std::array<QDoubleSpinBox*, 8> numberBoxes() const;
+  std::array<QDoubleSpinBox*, 6> gridBoxes() const;  // depth from/to/step, lateral from/to/step
+  std::array<double, 6> gridInEffect() const;        // the same, in metres
+  // Colours the boxes not in effect, enables Revert, and clears a refusal once none is left.
+  void updateGridState();
+  void revertGrid();
   void loadLiveControls();
   // The note under the mode: bandpass sampling (RF mode impossible), a depth step too coarse
   // for RF mode (ultrasound::ImagingParams::coarseRfGridNotice).
@@ -93,6 +104,7 @@ class ImagingPanel : public QGroupBox {
   QDoubleSpinBox* lateralEnd_ = nullptr;
   QDoubleSpinBox* lateralStep_ = nullptr;
   QPushButton* applyGrid_ = nullptr;
+  QPushButton* revertGrid_ = nullptr;
   QLabel* imagingError_ = nullptr;
   QString gridError_;     // why the grid in the boxes was refused; empty when it is in effect
   bool loading_ = false;  // filling the controls from the engine: do not apply them back
