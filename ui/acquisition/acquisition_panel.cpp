@@ -6,7 +6,6 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -17,6 +16,7 @@
 
 #include "acquisition/source_dialog.hpp"
 #include "bridge/engine_controller.hpp"
+#include "common/file_dialogs.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -259,8 +259,8 @@ void AcquisitionPanel::setOverflowPolicy(pipeline::OverflowPolicy policy) {
 }
 
 void AcquisitionPanel::chooseRecording() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open a recording"), QString(), tr("Recordings (*.h5 *.hdf5 *.mat);;All files (*)"));
+  const QString path = askOpenFile(this, file_kinds::kRecordings, tr("Open a recording"),
+                                   tr("Recordings (*.h5 *.hdf5 *.mat);;All files (*)"));
   if (!path.isEmpty()) {
     emit openRequested(path);
   }

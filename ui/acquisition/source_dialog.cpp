@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,6 +14,7 @@
 
 #include "acquire/genicam_camera.hpp"
 #include "acquisition/plugin_parameter_form.hpp"
+#include "common/file_dialogs.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -144,8 +144,8 @@ QWidget* SourceDialog::createCameraPage() {
   descriptionRow->addWidget(description_, 1);
   auto* browse = new QPushButton(tr("Choose…"), page);
   connect(browse, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Camera description"), {},
-                                                      tr("JSON description (*.json)"));
+    const QString path = askOpenFile(this, file_kinds::kTables, tr("Camera description"),
+                                     tr("JSON description (*.json)"));
     if (!path.isEmpty()) {
       description_->setText(path);
     }

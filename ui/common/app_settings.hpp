@@ -21,7 +21,6 @@ inline constexpr const char* kWindowGeometry = "window/geometry";
 inline constexpr const char* kWindowState = "window/state";
 inline constexpr const char* kFrameRateHz = "acquisition/frameRateHz";
 inline constexpr const char* kOverflowPolicy = "acquisition/overflowPolicy";
-inline constexpr const char* kLastRecordingDir = "acquisition/lastRecordingDir";
 inline constexpr const char* kDynamicRangeDb = "display/dynamicRangeDb";
 inline constexpr const char* kColourMap = "display/colourMap";        // ColourMap as an int
 inline constexpr const char* kMatMapping = "acquisition/matMapping";  // MatMapping::toString()

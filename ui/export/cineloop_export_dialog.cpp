@@ -4,7 +4,6 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +13,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "common/file_dialogs.hpp"
 #include "export/export_target.hpp"
 
 namespace cineflow::ui {
@@ -211,7 +211,7 @@ void CineloopExportDialog::setFormat(CineloopExportFormat format) {
 
 void CineloopExportDialog::browse() {
   const QString folder =
-      QFileDialog::getExistingDirectory(this, tr("Export cineloop into"), choice().folder);
+      askFolder(this, file_kinds::kExports, tr("Export cineloop into"), choice().folder);
   if (!folder.isEmpty()) {
     folder_->setText(folder);
   }

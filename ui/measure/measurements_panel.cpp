@@ -4,7 +4,6 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +12,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "common/file_dialogs.hpp"
 #include "measure/measurement_list.hpp"
 
 namespace cineflow::ui {
@@ -176,8 +176,8 @@ bool MeasurementsPanel::exportCsv(const QString& path) {
 }
 
 void MeasurementsPanel::chooseCsvFile() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export measurements"), QStringLiteral("measurements.csv"), tr("CSV files (*.csv)"));
+  const QString path = askSaveFile(this, file_kinds::kExports, tr("Export measurements"),
+                                   QStringLiteral("measurements.csv"), tr("CSV files (*.csv)"));
   if (!path.isEmpty()) {
     exportCsv(path);
   }

@@ -6,7 +6,6 @@
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
@@ -15,6 +14,7 @@
 #include "acquisition/acquisition_panel.hpp"
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
+#include "common/file_dialogs.hpp"
 #include "common/media_icons.hpp"
 #include "modality/modality_ui.hpp"
 #include "profiler/trace_capture.hpp"
@@ -41,8 +41,8 @@ void MainWindow::createActions() {
   openVolumeAction_->setObjectName(QStringLiteral("openVolumeAction"));
   openVolumeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   connect(openVolumeAction_, &QAction::triggered, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a saved volume"), QString(),
-                                                      tr("HDF5 volume (*.h5 *.hdf5)"));
+    const QString path = askOpenFile(this, file_kinds::kVolumes, tr("Open a saved volume"),
+                                     tr("HDF5 volume (*.h5 *.hdf5)"));
     if (!path.isEmpty()) {
       volumes_->openFile(path);  // read on the I/O thread; the panel selects it when it is in
       volumeDock_->show();
@@ -97,9 +97,9 @@ void MainWindow::createActions() {
     if (!ok) {
       return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the trace as"),
-                                                      QStringLiteral("cineflow-trace.json"),
-                                                      tr("Chrome trace JSON (*.json)"));
+    const QString path =
+        askSaveFile(this, file_kinds::kTraces, tr("Save the trace as"),
+                    QStringLiteral("cineflow-trace.json"), tr("Chrome trace JSON (*.json)"));
     if (!path.isEmpty() && traceCapture_->start(seconds, path)) {
       recordTraceAction_->setEnabled(false);
     }

@@ -4,7 +4,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -18,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "common/display_geometry.hpp"
+#include "common/file_dialogs.hpp"
 #include "export/frame_picture.hpp"
 #include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
@@ -112,13 +112,13 @@ void VolumeReviewPanel::buildLayout() {
     }
     // The dialog asks before replacing a file: its path comes back only with the operator's yes.
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save volume"), name, tr("HDF5 volume (*.h5)"));
+        askSaveFile(this, file_kinds::kVolumes, tr("Save volume"), name, tr("HDF5 volume (*.h5)"));
     if (!path.isEmpty()) {
       saveSelected(path);
     }
   });
   connect(saveAllButton_, &QPushButton::clicked, this, [this] {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Save every volume into"));
+    const QString folder = askFolder(this, file_kinds::kVolumes, tr("Save every volume into"));
     if (!folder.isEmpty()) {
       saveAll(folder);
     }

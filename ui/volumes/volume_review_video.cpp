@@ -2,9 +2,9 @@
 // each slice's measurements burnt in) into an MP4 on a worker thread, with progress on the button
 // and Cancel on the same button; and the names its views' measurements go under.
 
-#include <QFileDialog>
 #include <QPushButton>
 
+#include "common/file_dialogs.hpp"
 #include "export/picture_video.hpp"
 #include "measure/measurement_list.hpp"
 #include "view2d/image_view.hpp"
@@ -34,8 +34,8 @@ void VolumeReviewPanel::chooseVideoFile() {
   if (!selectedId()) {
     return;
   }
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Video of the volume's slices"),
+  const QString path = askSaveFile(
+      this, file_kinds::kExports, tr("Video of the volume's slices"),
       QStringLiteral("volume_%1_slices.mp4").arg(shown_.info.number, 6, 10, QLatin1Char('0')),
       tr("MP4 video (*.mp4)"));
   if (!path.isEmpty()) {

@@ -9,7 +9,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -19,6 +18,7 @@
 #include <QSlider>
 
 #include "bridge/engine_controller.hpp"
+#include "common/file_dialogs.hpp"
 #include "oct/cpu/oct_stages.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
@@ -211,8 +211,7 @@ OctPanel::OctPanel(EngineController& controller, QWidget* parent)
 void OctPanel::editKLinearisation() {
   const auto kind = static_cast<oct::KLinearisation>(kLinearisation_->currentData().toInt());
   if (kind == oct::KLinearisation::Table) {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("k-linearisation table"), QString(),
+    const QString path = askOpenFile(this, file_kinds::kTables, tr("k-linearisation table"),
                                      tr("Resampling tables (*.txt *.csv *.dat);;All files (*)"));
     if (path.isEmpty()) {
       load();  // the choice goes back to what is in effect
