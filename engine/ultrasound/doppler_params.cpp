@@ -1,6 +1,7 @@
 #include "ultrasound/doppler_params.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -122,6 +123,28 @@ void DopplerParams::applyAveragingSpec(const std::string& spec) {
   }
   averageX = wholeNumberIn(spec.substr(0, x), what);
   averageZ = wholeNumberIn(spec.substr(x + 1), what);
+}
+
+std::string DopplerParams::wallFilterSpec() const {
+  const std::string name = toString(wallFilter);
+  switch (wallFilter) {
+    case WallFilter::None:
+      return name;
+    case WallFilter::Regression:
+      return name + ":" + std::to_string(regressionOrder);
+    case WallFilter::Iir: {
+      char cutoff[32];  // the shortest text that reads back as the same number
+      const auto written = std::to_chars(cutoff, cutoff + sizeof cutoff, iirCutoff);
+      return name + ":" + std::string(cutoff, written.ptr);
+    }
+    case WallFilter::Svd:
+      return name + ":" + std::to_string(svdRank);
+  }
+  return name;
+}
+
+std::string DopplerParams::averagingSpec() const {
+  return std::to_string(averageX) + "x" + std::to_string(averageZ);
 }
 
 double DopplerParams::prfFor(const acquire::AcquisitionParams& acq) const {

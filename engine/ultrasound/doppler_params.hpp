@@ -61,6 +61,10 @@ struct DopplerParams {
   void applyWallFilterSpec(const std::string& spec);
   // "WxZ" (e.g. "3x3"): the averaging window. Throws std::invalid_argument.
   void applyAveragingSpec(const std::string& spec);
+  // The specs the two above take that set what is in effect now: "regression:1", "iir:0.05",
+  // "svd:2", "none"; "3x3".
+  std::string wallFilterSpec() const;
+  std::string averagingSpec() const;
   bool operator==(const DopplerParams&) const = default;
 };
 

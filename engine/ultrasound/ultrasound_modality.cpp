@@ -141,8 +141,7 @@ store::AttributeMap imagingAttributes(const ultrasound::ImagingParams& imaging,
       case ultrasound::WallFilter::None:
         break;
     }
-    attributes["doppler_average_px"] =
-        std::to_string(d.averageX) + "x" + std::to_string(d.averageZ);
+    attributes["doppler_average_px"] = d.averagingSpec();
     attributes["doppler_prf_hz"] = d.prfFor(acquisition);
     attributes["nyquist_velocity_m_s"] = d.aliasingVelocityFor(acquisition);
     if (!d.box.empty()) {

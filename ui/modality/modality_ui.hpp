@@ -4,8 +4,9 @@
 // modalityUis() (ui/registry/, the one place that lists them) for
 //   - the source buttons of its simulators,
 //   - its parameter panels in the acquisition dock (ModalityPanels, one set per dock), which show
-//     themselves while one of its sources is open, apply a preset's section and connect to the
-//     views what they set (Doppler's flow look and colour box),
+//     themselves while one of its sources is open, apply a preset's section, capture the section
+//     in effect (Save as preset…) and connect to the views what they set (Doppler's flow look and
+//     colour box),
 //   - its entries of the File menu (a MATLAB import),
 //   - its section of a preset file (modality/modality_presets.hpp: parsed and checked when the
 //     preset loads, with Qt Core alone),
@@ -37,6 +38,9 @@ class ModalityPanels {
   // `section` (parsed by this modality's ModalityPresets) applied to the open source and shown in
   // the panels. Returns the engine's refusal, or "" (also when the section sets nothing).
   virtual QString applyPreset(const PresetSection& section) = 0;
+  // What the open source (one of this modality's) is imaged with now, and shown with of this
+  // modality's keys of "display", as the section applyPreset() would take to set it again.
+  virtual std::shared_ptr<const PresetSection> capturePreset() const = 0;
   // Connects what the panels set to the live view and the cineloop (none by default).
   virtual void connectViews(ImageView& view, CineloopPanel& cineloop) {
     (void)view;

@@ -92,6 +92,13 @@ class MainWindow : public QMainWindow {
   // (also shown in the status bar).
   QString applyPreset(const Preset& preset);
   const std::vector<Preset>& presets() const { return presets_; }
+  // Saves what is in effect now as the operator's preset `name`, as Save as preset… does once the
+  // operator named it (an own preset of that name is replaced without asking), and selects it in
+  // the picker. Returns "" or why not (also shown as an error: lastError()).
+  QString savePreset(const QString& name);
+  // Removes the operator's own preset `name`, as Delete preset… does once the operator agreed.
+  // Returns "" or why not (also shown as an error).
+  QString deletePreset(const QString& name);
   QDockWidget& measurementsDock() { return *measurementsDock_; }
 
   // Writes the geometry, dock layout and choices to the settings store now.
@@ -141,10 +148,18 @@ class MainWindow : public QMainWindow {
   // Measure menu, and every image view measuring into one list.
   void createMeasurementDock();
   void addMeasureMenu();
-  // main_window_presets.cpp: the toolbar's preset picker.
+  // main_window_presets.cpp: the toolbar's preset picker, Save as preset… and Delete preset….
   void createPresetPicker(QToolBar& toolBar);
   void reloadPresets();
-  void listPresets();              // those that fit the open source
+  void listPresets();  // those that fit the open source
+  void selectPreset(const QString& name);
+  // The neutral display in effect (gain, dynamic range, colour map) into `preset`: what every
+  // saved preset holds, whatever the source.
+  void captureDisplay(Preset& preset) const;
+  // The display and the open source's modality section in effect, as a preset called `name`.
+  Preset capturePreset(const QString& name) const;
+  void askSavePreset();            // Save as preset…: the name, then savePreset()
+  void askDeletePreset();          // Delete preset…: which, whether, then deletePreset()
   QString sourceModality() const;  // the open source's (ModalityUi::name()); empty: none
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
   bool confirmUnsavedVolumes();
@@ -171,6 +186,8 @@ class MainWindow : public QMainWindow {
   MeasurementsPanel* measurementsPanel_ = nullptr;
   QDockWidget* measurementsDock_ = nullptr;
   QComboBox* presetBox_ = nullptr;
+  QAction* savePresetAction_ = nullptr;
+  QAction* deletePresetAction_ = nullptr;   // on while the operator has presets of their own
   TransportKeys* transportKeys_ = nullptr;  // shell/transport_keys.hpp
   std::vector<Preset> presets_;
   QDockWidget* acquisitionDock_ = nullptr;

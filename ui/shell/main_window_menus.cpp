@@ -197,6 +197,10 @@ void MainWindow::createMenus() {
   acquisition->addAction(stepBack);
   acquisition->addAction(stepForward);
   acquisition->addAction(playPause);
+  // The operator's own presets (the toolbar's picker chooses among all).
+  acquisition->addSeparator();
+  acquisition->addAction(savePresetAction_);
+  acquisition->addAction(deletePresetAction_);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(fullScreenAction_);

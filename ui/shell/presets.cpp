@@ -12,15 +12,41 @@
 namespace cineflow::ui {
 namespace {
 
+// A colour map's name in a preset file.
+constexpr std::pair<const char*, ColourMap> kColourMapNames[] = {
+    {"grey", ColourMap::Grey}, {"sepia", ColourMap::Sepia}, {"viridis", ColourMap::Viridis}};
+
 ColourMap parseColourMap(const std::string& text) {
-  const std::pair<const char*, ColourMap> names[] = {
-      {"grey", ColourMap::Grey}, {"sepia", ColourMap::Sepia}, {"viridis", ColourMap::Viridis}};
-  for (const auto& [name, map] : names) {
+  for (const auto& [name, map] : kColourMapNames) {
     if (text == name) {
       return map;
     }
   }
   throw std::invalid_argument("expected grey, sepia or viridis, not \"" + text + "\"");
+}
+
+QString colourMapKey(ColourMap map) {
+  for (const auto& [name, known] : kColourMapNames) {
+    if (known == map) {
+      return QString::fromLatin1(name);
+    }
+  }
+  return QStringLiteral("grey");
+}
+
+// The neutral keys of "display" (the modalities add theirs).
+QJsonObject writeDisplay(const Preset& preset) {
+  QJsonObject display;
+  if (preset.gainDb) {
+    display[QStringLiteral("gain_db")] = *preset.gainDb;
+  }
+  if (preset.dynamicRangeDb) {
+    display[QStringLiteral("dynamic_range_db")] = *preset.dynamicRangeDb;
+  }
+  if (preset.colourMap) {
+    display[QStringLiteral("colour_map")] = colourMapKey(*preset.colourMap);
+  }
+  return display;
 }
 
 }  // namespace
@@ -73,6 +99,27 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
   }
   root.refuseOthers();
   return preset;
+}
+
+QByteArray writePreset(const Preset& preset) {
+  QJsonObject root;
+  root[QStringLiteral("name")] = preset.name;
+  if (!preset.modality.isEmpty()) {
+    root[QStringLiteral("modality")] = preset.modality;
+  }
+  QJsonObject display = writeDisplay(preset);
+  for (const ModalityPresets* modality : modalityPresets()) {
+    if (const PresetSection* section = preset.section(modality->name())) {
+      const QJsonObject written = modality->write(*section, display);
+      if (!written.isEmpty()) {
+        root[modality->name()] = written;
+      }
+    }
+  }
+  if (!display.isEmpty()) {
+    root[QStringLiteral("display")] = display;
+  }
+  return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
 const PresetSection* Preset::section(const QString& modality) const {

@@ -15,10 +15,14 @@
 //   }
 //   plus "doppler_ensemble", "doppler_ensemble_mode", "wall_filter", "doppler_average" in
 //   "ultrasound", "flow_threshold_db" and "flow_priority" in "display".
-// The neutral fields (name, modality, gain, range, colour map) are read here; each modality's
-// section, and its keys of "display", by its ModalityPresets (modality/modality_presets.hpp). A
-// file that is not such an object, or has a field of the wrong type, range or name, is refused with
-// the file, the field and the reason (PresetError); the other presets still load.
+// The neutral fields (name, modality, gain, range, colour map) are read and written here; each
+// modality's section, and its keys of "display", by its ModalityPresets
+// (modality/modality_presets.hpp). A file that is not such an object, or has a field of the wrong
+// type, range or name, is refused with the file, the field and the reason (PresetError); the other
+// presets still load.
+// The operator writes presets from the GUI (Save as preset…, preset_files.hpp): the display in
+// effect and the open source's whole modality section, as writePreset() writes them; a file
+// written by hand is read the same way.
 
 #include <memory>
 #include <optional>
@@ -46,12 +50,17 @@ struct Preset {
   std::vector<std::pair<QString, std::shared_ptr<const PresetSection>>> sections;
   QString origin;  // "shipped" or the file it came from
 
+  bool shipped() const { return origin == QLatin1String("shipped"); }
+
   // Its section of the modality named `modality`, or null.
   const PresetSection* section(const QString& modality) const;
 };
 
 // Parses one preset; `origin` names it in errors. Throws PresetError.
 Preset parsePreset(const QByteArray& json, const QString& origin);
+// The inverse: `preset` as a preset file (indented JSON) that parsePreset() reads back to the same
+// values; its origin is not written.
+QByteArray writePreset(const Preset& preset);
 // The presets Cineflow ships: "Phantom" (the simulator's), "Verasonics L7-4" (the rotating-disk
 // recording's probe), two colour Doppler presets and "OCT (skin)".
 std::vector<Preset> shippedPresets();

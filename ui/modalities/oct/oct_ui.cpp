@@ -28,6 +28,11 @@ class OctPanels : public ModalityPanels {
     return error;
   }
 
+  std::shared_ptr<const PresetSection> capturePreset() const override {
+    return std::make_shared<OctPresetSection>(
+        OctPresetSection::captured(oct::paramsOf(controller_.engine())));
+  }
+
  private:
   EngineController& controller_;
   OctPanel* panel_;  // owned by the dock's panel

@@ -13,6 +13,10 @@ QString UltrasoundPresets::name() const {
   return QStringLiteral("ultrasound");
 }
 
+QString UltrasoundPresets::title() const {
+  return QStringLiteral("Ultrasound");
+}
+
 std::shared_ptr<const PresetSection> UltrasoundPresets::parse(PresetFields* us,
                                                               PresetFields* display) const {
   auto section = std::make_shared<UltrasoundPresetSection>();
@@ -45,6 +49,69 @@ std::shared_ptr<const PresetSection> UltrasoundPresets::parse(PresetFields* us,
     return nullptr;
   }
   return section;
+}
+
+UltrasoundPresetSection UltrasoundPresetSection::captured(const ultrasound::ImagingParams& imaging,
+                                                          double flowThresholdDb,
+                                                          double flowPriority) {
+  UltrasoundPresetSection section;
+  section.mode = imaging.mode;
+  section.fNumber = imaging.fNumber;
+  section.apodisation = imaging.apodisation;
+  section.grid = imaging.grid;
+  if (imaging.iqBandwidthRel > 0) {
+    section.iqBandwidthPercent = imaging.iqBandwidthRel * 100.0;
+  }
+  const ultrasound::DopplerParams& doppler = imaging.doppler;
+  section.dopplerEnsemble = doppler.ensemble;
+  section.dopplerEnsembleMode = doppler.ensembleMode;
+  section.wallFilter = doppler.wallFilterSpec();
+  section.dopplerAverage = doppler.averagingSpec();
+  section.flowThresholdDb = flowThresholdDb;
+  section.flowPriority = flowPriority;
+  return section;
+}
+
+QJsonObject UltrasoundPresets::write(const PresetSection& section, QJsonObject& display) const {
+  const auto& us = static_cast<const UltrasoundPresetSection&>(section);
+  if (us.flowThresholdDb) {
+    display[QStringLiteral("flow_threshold_db")] = *us.flowThresholdDb;
+  }
+  if (us.flowPriority) {
+    display[QStringLiteral("flow_priority")] = *us.flowPriority;
+  }
+  QJsonObject written;
+  const auto text = [](const std::string& value) { return QString::fromStdString(value); };
+  if (us.mode) {
+    written[QStringLiteral("mode")] = QString::fromLatin1(ultrasound::toString(*us.mode));
+  }
+  if (us.fNumber) {
+    written[QStringLiteral("f_number")] = *us.fNumber;
+  }
+  if (us.apodisation) {
+    written[QStringLiteral("apodisation")] =
+        QString::fromLatin1(ultrasound::toString(*us.apodisation));
+  }
+  if (us.grid) {
+    written[QStringLiteral("grid_mm")] = text(us.grid->toMillimetreString());
+  }
+  if (us.iqBandwidthPercent) {
+    written[QStringLiteral("iq_bandwidth_percent")] = *us.iqBandwidthPercent;
+  }
+  if (us.dopplerEnsemble) {
+    written[QStringLiteral("doppler_ensemble")] = *us.dopplerEnsemble;
+  }
+  if (us.dopplerEnsembleMode) {
+    written[QStringLiteral("doppler_ensemble_mode")] =
+        QString::fromLatin1(ultrasound::toString(*us.dopplerEnsembleMode));
+  }
+  if (us.wallFilter) {
+    written[QStringLiteral("wall_filter")] = text(*us.wallFilter);
+  }
+  if (us.dopplerAverage) {
+    written[QStringLiteral("doppler_average")] = text(*us.dopplerAverage);
+  }
+  return written;
 }
 
 }  // namespace cineflow::ui

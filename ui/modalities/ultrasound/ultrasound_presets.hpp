@@ -1,7 +1,8 @@
 #pragma once
 // Ultrasound's preset section (modality/modality_presets.hpp): "ultrasound" (mode, f-number,
 // apodisation, grid, I/Q bandwidth, Doppler ensemble, wall filter, averaging) and the flow keys
-// of "display" (threshold, B-mode priority). Qt Core only.
+// of "display" (threshold, B-mode priority): read from a preset file, captured from what is in
+// effect and written back. Qt Core only.
 
 #include <optional>
 #include <string>
@@ -26,13 +27,21 @@ struct UltrasoundPresetSection : PresetSection {
   std::optional<double> flowThresholdDb, flowPriority;
 
   bool setsImaging() const;  // anything of the imaging parameters (not only the flow look)
+
+  // Everything of `imaging` a preset holds, and how flow is shown, as in effect now. An I/Q
+  // bandwidth of 0 (the acquisition's own) is left out: such a preset leaves the bandwidth as it
+  // finds it.
+  static UltrasoundPresetSection captured(const ultrasound::ImagingParams& imaging,
+                                          double flowThresholdDb, double flowPriority);
 };
 
 class UltrasoundPresets : public ModalityPresets {
  public:
   QString name() const override;
+  QString title() const override;
   std::shared_ptr<const PresetSection> parse(PresetFields* section,
                                              PresetFields* display) const override;
+  QJsonObject write(const PresetSection& section, QJsonObject& display) const override;
 };
 
 }  // namespace cineflow::ui

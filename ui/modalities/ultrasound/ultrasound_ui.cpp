@@ -59,6 +59,12 @@ class UltrasoundPanels : public ModalityPanels {
     return error;
   }
 
+  std::shared_ptr<const PresetSection> capturePreset() const override {
+    const FlowLook look = doppler_->flowLook();
+    return std::make_shared<UltrasoundPresetSection>(UltrasoundPresetSection::captured(
+        controller_.imagingParams(), look.powerThresholdDb, look.priority));
+  }
+
   // How flow is shown (live, reviewed and exported alike), and the colour box drawn on the image.
   void connectViews(ImageView& view, CineloopPanel& cineloop) override {
     QObject::connect(doppler_, &DopplerPanel::flowLookChanged, &view, &ImageView::setFlowLook);
