@@ -221,6 +221,29 @@ class TestVolumeReview : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(
         panel.list().count() == static_cast<int>(window_->volumes().volumes().size()), 5000);
     QVERIFY(panel.list().count() >= listed + 2);
+
+    // Reopening the source starts its volume numbers again: the list still tells every volume
+    // apart (the time each came in), and shows two of them at once however the dock is split.
+    window_->controller().open(QStringLiteral("sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(window_->controller().isRunning(), kTimeoutMs);
+    const int before = panel.list().count();
+    QTest::qWait(1100);  // a second later on the clock than the volumes already listed
+    QVERIFY(cineflow::test::waitForFirstVolume(*window_, kTimeoutMs));
+    QVERIFY(window_->volumes().bufferLatest());
+    QTRY_COMPARE_WITH_TIMEOUT(panel.list().count(), before + 1, 5000);
+    QStringList texts;
+    for (int row = 0; row < panel.list().count(); ++row) {
+      texts << panel.list().item(row)->text();
+    }
+    qInfo("listed: %s", qPrintable(texts.join(QStringLiteral(" | "))));
+    QCOMPARE(texts.removeDuplicates(), 0);
+    QVERIFY(texts.back().contains(QLatin1Char('\n')));
+    panel.list().resize(panel.list().width(), panel.list().minimumHeight());
+    const int rowHeight = panel.list().visualItemRect(panel.list().item(0)).height();
+    QVERIFY2(panel.list().minimumHeight() >= 2 * rowHeight,
+             qPrintable(QStringLiteral("minimum %1 px, a row %2 px")
+                            .arg(panel.list().minimumHeight())
+                            .arg(rowHeight)));
   }
 
   void discardFreesVolumes() {

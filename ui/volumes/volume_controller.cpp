@@ -203,7 +203,7 @@ VolumeOrigin VolumeController::describeSource() const {
     return {};
   }
   return {QString::fromLatin1(source->modality().name()), engine_.sourceDescription(),
-          source->modality().describe(*source, *settings), true};
+          source->modality().describe(*source, *settings), true, QTime()};
 }
 
 void VolumeController::noteOrigins() {
@@ -218,7 +218,8 @@ void VolumeController::noteOrigins() {
       // already saved was opened from its file.
       VolumeOrigin opened;
       opened.source = QString::fromStdString(volume.savedPath);
-      origins_[volume.id] = volume.saved ? opened : currentOrigin_;
+      VolumeOrigin& origin = origins_[volume.id] = volume.saved ? opened : currentOrigin_;
+      origin.listedAt = QTime::currentTime();
     }
   }
 }

@@ -16,6 +16,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QTime>
 #include <QTimer>
 
 #include "bridge/engine_controller.hpp"
@@ -46,6 +47,7 @@ struct VolumeOrigin {
   QString source;    // the source's description, or the file a volume was opened from
   store::FileMetadata metadata;
   bool known = false;  // false: opened from a file, or acquired before any source was open
+  QTime listedAt;      // when it came into the store (buffered or opened), wall clock
 };
 
 class VolumeController : public QObject {

@@ -26,6 +26,7 @@ namespace cineflow::ui {
 namespace {
 
 constexpr int kThumbnailPx = 56;
+constexpr int kRowPaddingPx = 6;  // a list row's margin around its thumbnail
 constexpr int kIdRole = Qt::UserRole + 1;
 
 QString megabytes(std::size_t bytes) {
@@ -79,7 +80,9 @@ void VolumeReviewPanel::buildLayout() {
   list_->setObjectName(QStringLiteral("volumeList"));
   list_->setIconSize(QSize(kThumbnailPx, kThumbnailPx));
   list_->setSelectionMode(QAbstractItemView::SingleSelection);
-  list_->setMinimumHeight(60);
+  // Room for two volumes at least, whatever the dock's split gives the views.
+  list_->setMinimumHeight(2 * (kThumbnailPx + kRowPaddingPx) + 2 * list_->frameWidth());
+  list_->setWordWrap(true);
   connect(list_, &QListWidget::currentRowChanged, this, [this] { showSelection(); });
   layout->addWidget(list_, 1);
 
@@ -348,9 +351,12 @@ void VolumeReviewPanel::refresh() {
         info.timestampNs.empty()
             ? 0.0
             : static_cast<double>(info.timestampNs.back() - info.timestampNs.front()) * 1e-9;
+    // Two lines beside the thumbnail: which volume (numbers restart with each source, so the
+    // time it came in tells two "volume 1" apart), then its frames, size and whether it is saved.
     item->setText(
-        tr("%1 · seq %2–%3 · sweep %4 s · %5 · %6")
+        tr("%1 · %2\nseq %3–%4 · sweep %5 s · %6 · %7")
             .arg(volumes_.labelOf(volume))
+            .arg(volumes_.originOf(volume.id).listedAt.toString(QStringLiteral("HH:mm:ss")))
             .arg(info.sequence.empty() ? 0 : info.sequence.front())
             .arg(info.sequence.empty() ? 0 : info.sequence.back())
             .arg(seconds, 0, 'f', 2)
