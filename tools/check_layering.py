@@ -38,7 +38,7 @@ NEUTRAL_ENGINE = [room for room in ENGINE_ROOMS if room not in MODALITY_ROOMS]
 # levels, never a peer of its own level.
 UI_LEVELS = [
     ["common"],
-    ["bridge", "measure"],
+    ["bridge", "measure", "study"],
     ["view2d"],
     ["export", "profiler"],
     ["cineloop", "volumes"],

@@ -4,6 +4,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "store/study_group.hpp"
+
 namespace cineflow::store {
 
 const char* bandwidthSource(const acquire::AcquisitionParams& acq) {
@@ -48,6 +50,9 @@ void writeMetadata(hid_t root, const char* schema, const FileMetadata& metadata,
     if (!array.units.empty()) {
       writeStringAttribute(dataset.get(), "units", array.units.c_str());
     }
+  }
+  if (metadata.study) {
+    writeStudyGroup(root, *metadata.study);
   }
 }
 

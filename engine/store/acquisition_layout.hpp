@@ -13,8 +13,8 @@
 namespace cineflow::store {
 
 // Root attribute schema, `metadata`'s attributes (integers as integers) and arrays (float64
-// datasets with their units), then `extra`'s attributes (which win over the metadata's).
-// Throws Hdf5Error.
+// datasets with their units), then `extra`'s attributes (which win over the metadata's), and the
+// group /study when the metadata has a study. Throws Hdf5Error.
 void writeMetadata(hid_t root, const char* schema, const FileMetadata& metadata,
                    const AttributeMap& extra = {});
 // An ultrasound acquisition as attributes sampling_frequency_hz, center_frequency_hz,

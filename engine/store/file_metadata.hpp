@@ -2,13 +2,16 @@
 // What a saved file records besides its images, in a form every modality can fill and every
 // writer can write without knowing the modality (modality/modality.hpp): root attributes (text,
 // numbers, integers as HDF5 integers) and small float64 datasets with their units (ultrasound:
-// angles_rad, element_x_m; OCT: wavelength_m, ...).
+// angles_rad, element_x_m; OCT: wavelength_m, ...), and the exam the file belongs to.
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "store/study_info.hpp"
 
 namespace cineflow::store {
 
@@ -25,6 +28,9 @@ struct MetadataArray {
 struct FileMetadata {
   AttributeMap attributes;
   std::vector<MetadataArray> arrays;
+  // The patient and study being scanned: written as the group /study (store/study_group.hpp);
+  // none: the file has no /study.
+  std::optional<StudyInfo> study;
 };
 
 }  // namespace cineflow::store

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "store/compression_filters.hpp"
 #include "store/hdf5_handle.hpp"
+#include "store/study_group.hpp"
 
 namespace cineflow::store {
 namespace {
@@ -136,6 +138,9 @@ LoadedVolume readVolumeFile(const std::filesystem::path& path) {
     info.sequence = readSeries<std::uint64_t>(path, root, "sequence", H5T_NATIVE_UINT64, y.size());
     info.timestampNs =
         readSeries<std::int64_t>(path, root, "timestamp_ns", H5T_NATIVE_INT64, y.size());
+    StudyRead study = readStudyGroup(root);
+    loaded.study = std::move(study.study);
+    loaded.studyNotice = std::move(study.notice);
   } catch (const Hdf5Error& e) {
     fail(path, e.what());
   }

@@ -89,7 +89,7 @@ void VolumeSaver::run() {
 }
 
 SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
-  SaveOutcome outcome{request.id, request.path, false, {}};
+  SaveOutcome outcome{request.id, request.path, false, {}, false, std::nullopt};
   // Named by the engine's volume number, as the file, the list and the operator know it.
   std::string what = "volume " + std::to_string(request.id);
   const std::int64_t startNs = profile::steadyNowNs();
@@ -149,7 +149,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
 }
 
 SaveOutcome VolumeSaver::openOne(const std::filesystem::path& path) {
-  SaveOutcome outcome{0, path, false, {}, true};
+  SaveOutcome outcome{0, path, false, {}, true, std::nullopt};
   try {
     const LoadedVolume loaded = readVolumeFile(path);
     setProgress(0.5);
@@ -164,6 +164,10 @@ SaveOutcome VolumeSaver::openOne(const std::filesystem::path& path) {
     outcome.ok = true;
     outcome.message =
         "Opened volume " + std::to_string(loaded.info.number) + " from " + path.string();
+    if (!loaded.studyNotice.empty()) {
+      outcome.message += " (" + loaded.studyNotice + ")";
+    }
+    outcome.study = loaded.study;
   } catch (const std::exception& error) {  // StoreError names the file and the object
     outcome.message = error.what();
   }

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +49,9 @@ struct SaveOutcome {
   bool ok = false;
   std::string message;  // "Saved volume 3 to ...", "Opened volume 7 from ...", or why not
   bool opened = false;  // an open job's outcome
+  // An open job's: the file's patient and study (volume_reader.hpp), for saving it again; a
+  // damaged one is left out and the message says so.
+  std::optional<StudyInfo> study;
 };
 
 // The job in progress: which, and how far (0..1: the device copy, then the slices written).

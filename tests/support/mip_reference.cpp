@@ -110,4 +110,17 @@ std::vector<float> randomVolume(const process::VolumeShape& shape, std::uint64_t
   return volume;
 }
 
+process::VolumeInfo someVolumeInfo(const process::VolumeShape& shape, std::uint64_t number) {
+  process::VolumeInfo info;
+  info.number = number;
+  info.shape = shape;
+  info.slice = {shape.nx, shape.nz, -2e-3, 1e-4, 5e-3, 5e-5};
+  for (int y = 0; y < shape.ny; ++y) {
+    info.elevationM.push_back(-1e-3 + 5e-4 * y);
+    info.sequence.push_back(1000 + static_cast<std::uint64_t>(y));
+    info.timestampNs.push_back(5'000'000'000 + 50'000'000LL * y);
+  }
+  return info;
+}
+
 }  // namespace cineflow::test

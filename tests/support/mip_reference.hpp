@@ -7,6 +7,7 @@
 
 #include "compute/backend.hpp"
 #include "process/mip.hpp"
+#include "process/volume.hpp"
 
 namespace cineflow::test {
 
@@ -29,5 +30,9 @@ bool identical(const std::vector<float>& a, const std::vector<float>& b);
 
 // A seeded random volume of dB-like values (-80..0) with a few bright voxels.
 std::vector<float> randomVolume(const process::VolumeShape& shape, std::uint64_t seed);
+
+// A volume's description as the engine makes one: numbered `number`, slices 0.1 x 0.05 mm from
+// (-2, 5) mm, elevations 0.5 mm apart from -1 mm, sequence numbers from 1000, 50 ms apart.
+process::VolumeInfo someVolumeInfo(const process::VolumeShape& shape, std::uint64_t number);
 
 }  // namespace cineflow::test

@@ -24,6 +24,7 @@
 
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
+#include "dciodvfy.hpp"
 #include "export/cineloop_export.hpp"
 #include "export/dicom_export.hpp"
 #include "measure/measurement_list.hpp"
@@ -37,30 +38,8 @@
 #include "view2d/view_overlay.hpp"
 
 using namespace cineflow;
+using test::dciodvfyFindings;
 using ui::MeasureTool;
-
-namespace {
-
-// What dicom3tools' dciodvfy finds wrong with a DICOM file: its "Error" and "Warning" lines (none
-// for a file that conforms to its IOD). dciodvfy is installed by packaging/install-deps.sh.
-QStringList dciodvfyFindings(const QString& path) {
-  QProcess run;
-  run.start(QStringLiteral("dciodvfy"), {path});
-  if (!run.waitForFinished(60'000)) {
-    return {QStringLiteral("dciodvfy did not run (install dicom3tools): ") + run.errorString()};
-  }
-  QStringList findings;
-  const QString output =
-      QString::fromLocal8Bit(run.readAllStandardError() + run.readAllStandardOutput());
-  for (const QString& line : output.split(QLatin1Char('\n'))) {
-    if (line.startsWith(QLatin1String("Error")) || line.startsWith(QLatin1String("Warning"))) {
-      findings << line;
-    }
-  }
-  return findings;
-}
-
-}  // namespace
 
 class TestMeasurementsGui : public QObject {
   Q_OBJECT

@@ -100,14 +100,7 @@ class TestVolumeSave : public QObject {
     fs::create_directories(folder_);
     voxels_ = test::randomVolume(shape_, 31);
     mips_ = test::referenceMips(voxels_, shape_);
-    info_.number = 7;
-    info_.shape = shape_;
-    info_.slice = {shape_.nx, shape_.nz, -2e-3, 1e-4, 5e-3, 5e-5};
-    for (int y = 0; y < shape_.ny; ++y) {
-      info_.elevationM.push_back(-1e-3 + 5e-4 * y);
-      info_.sequence.push_back(1000 + static_cast<std::uint64_t>(y));
-      info_.timestampNs.push_back(5'000'000'000 + 50'000'000LL * y);
-    }
+    info_ = test::someVolumeInfo(shape_, 7);
     volume_ = compute::DeviceBuffer<float>(*cpu_, shape_.voxels());
     alongY_ = compute::DeviceBuffer<float>(*cpu_, shape_.alongY());
     alongZ_ = compute::DeviceBuffer<float>(*cpu_, shape_.alongZ());

@@ -1,6 +1,7 @@
 #include "acquisition/raw_recording.hpp"
 
 #include <QFileInfo>
+#include <utility>
 
 #include "bridge/engine_controller.hpp"
 #include "modality/modality.hpp"
@@ -44,9 +45,11 @@ QString RawRecording::start(const QString& path, store::RecordCompression compre
   }
   // Lossless unless the operator chose to drop frames (Stay live records every frame too).
   const bool block = controller_.config().overflow != pipeline::OverflowPolicy::Drop;
+  store::RecordingLayout layout = modality.recordingLayout(*source, *settings);
+  layout.header.study = studyOf(study_);
   try {
     recorder_ = std::make_unique<store::RawRecorder>(
-        path.toStdString(), modality.recordingLayout(*source, *settings), compression,
+        path.toStdString(), std::move(layout), compression,
         block ? store::RecordPolicy::Block : store::RecordPolicy::Drop, 16,
         store::AttributeMap{{"source", source->describe()}});
   } catch (const std::exception& error) {

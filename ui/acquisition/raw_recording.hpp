@@ -5,7 +5,8 @@
 // engine's overflow policy decides what a slow disk does: Block makes the acquisition wait (no
 // frame is lost), Drop counts the frames the disk could not take. A recording holds one
 // source's frames: a new source ends it. A write error (a full disk) ends it with the reason,
-// the frames so far kept.
+// the frames so far kept. A recording begun while a study is current (setStudy()) carries it as
+// its /study group.
 
 #include <QObject>
 #include <QString>
@@ -13,6 +14,7 @@
 #include <memory>
 
 #include "store/raw_recorder.hpp"
+#include "study/current_study.hpp"
 
 namespace cineflow::ui {
 
@@ -37,6 +39,8 @@ class RawRecording : public QObject {
   QString path() const { return path_; }
   // "REC 123 frames · 1.6x smaller" (with what was not recorded), for the status bar.
   QString summary() const;
+  // The patient and study recordings begun from now on carry (null: none); it must outlive this.
+  void setStudy(const CurrentStudy* study) { study_ = study; }
 
  signals:
   // After start() and stop(), and when a write error ended the recording.
@@ -47,6 +51,7 @@ class RawRecording : public QObject {
   void watch();  // a write error ends the recording
 
   EngineController& controller_;
+  const CurrentStudy* study_ = nullptr;
   std::unique_ptr<store::RawRecorder> recorder_;
   QString path_;
   QTimer watchTimer_;

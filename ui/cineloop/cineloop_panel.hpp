@@ -16,7 +16,8 @@
 // Export (cineloop_export_dialog.hpp) draws pictures as the display does: connect
 // DisplayControls::gainChanged, dynamicRangeChanged and colourMapChanged to setGainDb(),
 // setDynamicRangeDb() and setColourMap(), and the source's description to setRecording() (it
-// names the exports).
+// names the exports). With setStudy(), exports carry the study being scanned: the DICOM fields
+// start from it, HDF5 exports have its /study group.
 
 #include <atomic>
 #include <cstdint>
@@ -33,6 +34,7 @@
 #include "common/image.hpp"
 #include "export/cineloop_export_dialog.hpp"
 #include "pipeline/engine.hpp"
+#include "study/current_study.hpp"
 
 class QAction;
 class QComboBox;
@@ -104,6 +106,8 @@ class CineloopPanel : public QWidget {
     measurements_ = list;
     measurementView_ = view;
   }
+  // The patient and study exports carry (null: none); it must outlive the panel.
+  void setStudy(const CurrentStudy* study) { study_ = study; }
 
  signals:
   // The frame to display (review mode only).
@@ -130,6 +134,7 @@ class CineloopPanel : public QWidget {
   const pipeline::Engine& engine_;
   std::vector<acquire::FrameHeader> entries_;
   const MeasurementList* measurements_ = nullptr;
+  const CurrentStudy* study_ = nullptr;
   QString measurementView_;  // oldest first, as of the last reload
   int current_ = -1;
   bool live_ = false;

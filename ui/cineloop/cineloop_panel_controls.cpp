@@ -130,12 +130,17 @@ CineloopExportRequest CineloopPanel::exportRequest(CineloopExportFormat format,
   if (measurements_ != nullptr) {
     request.measurements = measurements_->ofView(measurementView_);
   }
+  const std::optional<store::StudyInfo> study = studyOf(study_);
+  if (study) {
+    request.patient = dicomPatientOf(*study);
+  }
   if (format == CineloopExportFormat::Hdf5) {
     const acquire::FrameSource* source = engine_.source();
     const auto settings = engine_.settings();
     if (source != nullptr && settings != nullptr) {
       request.metadata = source->modality().describe(*source, *settings);
     }
+    request.metadata.study = study;
     request.attributes["source"] = recording_.toStdString();
     request.attributes["exported_from"] = std::string("cineloop");
   }
@@ -201,6 +206,14 @@ void CineloopPanel::chooseExport() {
     if (!QFileInfo(lastExport_.folder).isDir()) {
       lastExport_.folder = QDir::homePath();
     }
+  }
+  // The DICOM fields start from the study being scanned; with none, from what was typed last,
+  // unless that was an ended study's.
+  const std::optional<store::StudyInfo> study = studyOf(study_);
+  if (study) {
+    lastExport_.patient = dicomPatientOf(*study);
+  } else if (!lastExport_.patient.study.studyInstanceUid.empty()) {
+    lastExport_.patient = {};
   }
   CineloopExportDialog dialog(entryCount(), exportStem(recording_, QDateTime::currentDateTime()),
                               lastExport_, acquisitionRateHz(entries_), currentSequence(), this);

@@ -29,7 +29,7 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
                                            const CineloopExportChoice& initial,
                                            double acquisitionRateHz,
                                            std::optional<std::uint64_t> shownFrame, QWidget* parent)
-    : QDialog(parent), stem_(stem) {
+    : QDialog(parent), stem_(stem), study_(initial.patient.study) {
   setObjectName(QStringLiteral("cineloopExportDialog"));
   setWindowTitle(tr("Export cineloop"));
 
@@ -173,6 +173,7 @@ CineloopExportChoice CineloopExportDialog::choice() const {
                                       : dicom_->isChecked()  ? CineloopExportFormat::Dicom
                                                              : CineloopExportFormat::Hdf5;
   DicomPatient patient;
+  patient.study = study_;
   patient.name = patientName_->text().trimmed();
   patient.id = patientId_->text().trimmed();
   patient.studyDescription = studyDescription_->text().trimmed();

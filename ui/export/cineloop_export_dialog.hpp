@@ -4,7 +4,9 @@
 // frame rate (the acquisition's or a chosen one), and the folder the export goes into. It shows the
 // exact new folder or file the export will create there (export_target.hpp) and keeps Export
 // disabled, with the reason in place of that path, while the folder cannot take it (missing, a
-// system folder, not writable), so a half-typed path can never become the target.
+// system folder, not writable), so a half-typed path can never become the target. The DICOM
+// patient fields show the initial choice's (the study being scanned) for the operator to edit for
+// this export; the rest of the study goes into the choice unchanged.
 
 #include <QDateTime>
 #include <QDialog>
@@ -62,6 +64,7 @@ class CineloopExportDialog : public QDialog {
 
   QString stem_;
   QString problem_;
+  store::StudyInfo study_;  // the initial patient's exam, carried into choice()
   QRadioButton* pictures_ = nullptr;
   QRadioButton* data_ = nullptr;
   QRadioButton* video_ = nullptr;

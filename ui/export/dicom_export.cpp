@@ -69,6 +69,15 @@ void addUltrasoundRegion(DcmDataset& data, const DicomPictures& pictures, int wi
 
 }  // namespace
 
+DicomPatient dicomPatientOf(const store::StudyInfo& study) {
+  DicomPatient patient;
+  patient.name = QString::fromStdString(study.patientName);
+  patient.id = QString::fromStdString(study.patientId);
+  patient.studyDescription = QString::fromStdString(study.studyDescription);
+  patient.study = study;
+  return patient;
+}
+
 void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures,
                           const DicomPatient& patient) {
   if (pictures.frames.empty() || pictures.frames.front().isNull()) {
@@ -82,29 +91,36 @@ void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures
   const QDateTime now = QDateTime::currentDateTime();
   const std::string date = now.toString(QStringLiteral("yyyyMMdd")).toStdString();
   const std::string time = now.toString(QStringLiteral("HHmmss")).toStdString();
-  const std::string id =
-      patient.id.isEmpty() ? "CINEFLOW-" + date + time : patient.id.toStdString();
   const char* sopClass = multiframe ? kUltrasoundMultiframeImageStorage : kUltrasoundImageStorage;
   const std::string instance = uid(SITE_INSTANCE_UID_ROOT);
+  // One study, one UID, date and time across all its exports; without a study, this file's own.
+  const store::StudyInfo& study = patient.study;
+  const bool ofStudy = !study.studyInstanceUid.empty();
+  const std::string studyUid = ofStudy ? study.studyInstanceUid : uid(SITE_STUDY_UID_ROOT);
+  const std::string studyDate = ofStudy && !study.studyDate.empty() ? study.studyDate : date;
+  const std::string studyTime = ofStudy && !study.studyTime.empty() ? study.studyTime : time;
+  // An unnamed patient's ID is made from the study's start, the same in all its exports.
+  const std::string id =
+      patient.id.isEmpty() ? "CINEFLOW-" + studyDate + studyTime : patient.id.toStdString();
   const std::pair<DcmTagKey, std::string> strings[] = {
       {DCM_SpecificCharacterSet, "ISO_IR 192"},  // UTF-8
       {DCM_SOPClassUID, sopClass},
       {DCM_SOPInstanceUID, instance},
-      {DCM_StudyInstanceUID, uid(SITE_STUDY_UID_ROOT)},
+      {DCM_StudyInstanceUID, studyUid},
       {DCM_SeriesInstanceUID, uid(SITE_SERIES_UID_ROOT)},
       {DCM_Modality, "US"},
       {DCM_Manufacturer, "Cineflow"},
       {DCM_PatientName, personName(patient.name)},
       {DCM_PatientID, id},
-      {DCM_PatientBirthDate, ""},
-      {DCM_PatientSex, ""},
+      {DCM_PatientBirthDate, study.birthDate},
+      {DCM_PatientSex, study.sex},
       {DCM_StudyDescription, patient.studyDescription.toStdString()},
-      {DCM_StudyDate, date},
-      {DCM_StudyTime, time},
+      {DCM_StudyDate, studyDate},
+      {DCM_StudyTime, studyTime},
       {DCM_ContentDate, date},
       {DCM_ContentTime, time},
-      {DCM_AccessionNumber, ""},
-      {DCM_ReferringPhysicianName, ""},
+      {DCM_AccessionNumber, study.accessionNumber},
+      {DCM_ReferringPhysicianName, personName(QString::fromStdString(study.referringPhysician))},
       {DCM_StudyID, "1"},
       {DCM_SeriesNumber, "1"},
       {DCM_InstanceNumber, "1"},
@@ -119,6 +135,11 @@ void writeUltrasoundDicom(const std::string& path, const DicomPictures& pictures
   };
   for (const auto& [tag, value] : strings) {
     check(data.putAndInsertString(tag, value.c_str()), DcmTag(tag).getTagName());
+  }
+  if (!study.operatorName.empty()) {  // General Series, Type 3: absent when unknown
+    check(data.putAndInsertString(DCM_OperatorsName,
+                                  personName(QString::fromStdString(study.operatorName)).c_str()),
+          "Operators' Name");
   }
   check(data.putAndInsertUint16(DCM_SamplesPerPixel, 3), "Samples per Pixel");
   check(data.putAndInsertUint16(DCM_PlanarConfiguration, 0), "Planar Configuration");

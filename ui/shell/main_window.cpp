@@ -70,6 +70,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createDocks();
   createVolumeDocks();
   createMeasurementDock();
+  createStudy();
   createMenus();
   createStatusBar();
   createRecording();

@@ -2,8 +2,8 @@
 // The operator's main window: the live B-mode image in the centre, display controls (gain,
 // dynamic range) in a toolbar, the acquisition panel docked on the left, the cineloop review
 // docked at the bottom, the engine's health (backend, rates, drops, device memory) in the status
-// bar, and the File / Acquisition / View / Help menus. It owns the EngineController; nothing else
-// in the GUI talks to the engine.
+// bar with the patient being scanned, and the File / Acquisition / View / Help menus. It owns the
+// EngineController; nothing else in the GUI talks to the engine.
 //
 // Window geometry, dock layout and the acquisition and display choices persist between runs
 // (app_settings.hpp): restored on construction, saved on close and by saveSettings().
@@ -33,6 +33,7 @@ class FrameSource;
 namespace cineflow::ui {
 
 class AcquisitionPanel;
+class CurrentStudy;
 class ImageView;
 class TransportKeys;
 class Volume3dPanel;
@@ -88,6 +89,8 @@ class MainWindow : public QMainWindow {
   MipTriptych& liveMips() { return *liveMips_; }
   MeasurementList& measurements() { return *measurements_; }
   MeasurementsPanel& measurementsPanel() { return *measurementsPanel_; }
+  // The patient and study being scanned (File > Patient and study…), which exports carry.
+  CurrentStudy& study() { return *study_; }
   // Applies `preset` as the toolbar's picker does; returns "" or why the imaging part was refused
   // (also shown in the status bar).
   QString applyPreset(const Preset& preset);
@@ -129,6 +132,9 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void createStatusBar();
   void createRecording();  // main_window_recording.cpp
+  // main_window_study.cpp: File > Patient and study…, and the patient in the status bar.
+  void createStudy();
+  void editStudy();
   void connectController();
   void restoreSettings();
   // Once shown: a window saved larger than this screen is fitted to it, and a saved layout that
@@ -196,6 +202,9 @@ class MainWindow : public QMainWindow {
   ProfilerFeed* profilerFeed_ = nullptr;
   TraceCapture* traceCapture_ = nullptr;
   RawRecording* recording_ = nullptr;
+  CurrentStudy* study_ = nullptr;
+  QAction* studyAction_ = nullptr;
+  QLabel* studyLabel_ = nullptr;  // "Smith^John · ID 12345", or "No patient"
   QAction* recordAction_ = nullptr;
   QLabel* recordLabel_ = nullptr;  // "REC 123 frames · 1.6x smaller" while recording
   QAction* recordTraceAction_ = nullptr;

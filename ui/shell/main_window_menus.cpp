@@ -133,6 +133,8 @@ void MainWindow::createActions() {
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(studyAction_);
+  file->addSeparator();
   file->addAction(openFileAction_);
   for (const ModalityUi* modality : modalityUis()) {
     file->addActions(modality->createImportActions(*controller_, *this));

@@ -51,6 +51,7 @@ QString suggestedRecordingPath(const QString& folder, const QString& sourceDescr
 
 void MainWindow::createRecording() {
   recording_ = new RawRecording(*controller_, this);
+  recording_->setStudy(study_);
   recordLabel_ = new QLabel(this);
   recordLabel_->setObjectName(QStringLiteral("recordingState"));
   recordLabel_->setStyleSheet(QString::fromLatin1(kRecordingStyle));

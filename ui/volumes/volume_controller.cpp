@@ -203,7 +203,7 @@ VolumeOrigin VolumeController::describeSource() const {
     return {};
   }
   return {QString::fromLatin1(source->modality().name()), engine_.sourceDescription(),
-          source->modality().describe(*source, *settings), true, QTime()};
+          source->modality().describe(*source, *settings), true, QTime(), std::nullopt};
 }
 
 void VolumeController::noteOrigins() {
@@ -218,7 +218,9 @@ void VolumeController::noteOrigins() {
       // already saved was opened from its file.
       VolumeOrigin opened;
       opened.source = QString::fromStdString(volume.savedPath);
-      VolumeOrigin& origin = origins_[volume.id] = volume.saved ? opened : currentOrigin_;
+      VolumeOrigin acquired = currentOrigin_;
+      acquired.study = studyOf(study_);
+      VolumeOrigin& origin = origins_[volume.id] = volume.saved ? opened : acquired;
       origin.listedAt = QTime::currentTime();
     }
   }
@@ -287,6 +289,7 @@ void VolumeController::save(std::uint64_t id, const QString& path, ExistingFile 
   request.path = path.toStdString();
   request.mayReplace = existing == ExistingFile::Replace;
   request.metadata = origin.metadata;
+  request.metadata.study = noted.study;
   request.attributes["backend"] = engine_.backendDescription().toStdString();
   request.attributes["source"] = origin.source.toStdString();
   const std::optional<std::uint64_t> number = numberOf(id);
@@ -360,6 +363,11 @@ void VolumeController::poll() {
     emit messageReady(QString::fromStdString(outcome.message), !outcome.ok);
     if (outcome.opened && outcome.ok) {
       opened.push_back(outcome.id);
+      // Its file's study, which a save of it writes again.
+      VolumeOrigin origin;
+      origin.source = QString::fromStdString(outcome.path.string());
+      origin.study = outcome.study;
+      origins_[outcome.id] = origin;
     }
     if (!outcome.opened) {
       const auto queued = queuedPaths_.find(fileKey(QString::fromStdString(outcome.path.string())));

@@ -23,6 +23,7 @@
 #include "common/image.hpp"
 #include "store/volume_saver.hpp"
 #include "store/volume_store.hpp"
+#include "study/current_study.hpp"
 #include "volumes/volume_data.hpp"
 
 namespace cineflow::ui {
@@ -48,6 +49,9 @@ struct VolumeOrigin {
   store::FileMetadata metadata;
   bool known = false;  // false: opened from a file, or acquired before any source was open
   QTime listedAt;      // when it came into the store (buffered or opened), wall clock
+  // The patient and study current when the volume was buffered, or its file's: a save writes it
+  // as /study, even when another study is current by then.
+  std::optional<store::StudyInfo> study;
 };
 
 class VolumeController : public QObject {
@@ -104,6 +108,9 @@ class VolumeController : public QObject {
   // Where the volume views' measurements are: a save records those of its volume as the file's
   // measurements_csv attribute.
   void setMeasurements(const MeasurementList* list) { measurements_ = list; }
+  // The study being scanned, which volumes buffered from now on belong to (null: none); it must
+  // outlive the controller.
+  void setStudy(const CurrentStudy* study) { study_ = study; }
   // Queues a save; the outcome arrives through messageReady() and volumesChanged(). A file
   // already at `path` is replaced only with ExistingFile::Replace (the operator said yes);
   // otherwise the save fails, naming it.
@@ -149,6 +156,7 @@ class VolumeController : public QObject {
   process::VolumeShape preparedShape_;  // of the store's spare entries
   std::size_t copyingShown_ = 0;
   const MeasurementList* measurements_ = nullptr;
+  const CurrentStudy* study_ = nullptr;
   std::map<std::uint64_t, VolumeOrigin> origins_;  // by store id
   VolumeOrigin currentOrigin_;                     // what a volume seen next was acquired from
   std::map<QString, int> queuedPaths_;             // files promised to saves queued or running
