@@ -1,6 +1,9 @@
 // VolumeView (the 3-D view) on synthetic volumes of seeded random speckle, 40-60 dB below a
 // bright sphere at a known voxel: in maximum-intensity mode the brightest spot lies where the
-// camera projects the sphere's centre, for several view angles; the transfer function decides
+// camera projects the sphere's centre, for several view angles, also in a picture drawn offscreen
+// at an export's size (the framing fitted to its aspect); at the size shown that picture is the
+// view's own; at its own level the view's white level is the volume's suggested one, moved by the
+// relative gain; the transfer function decides
 // what volume rendering shows; clipping planes remove the sphere and give it back; anisotropic
 // voxels show in their physical proportions; the iso-surface is shaded like a sphere (brightest
 // where it faces the viewer). With CINEFLOW_MEASURE_3D=1 it also reports the frame rate of a
@@ -17,10 +20,15 @@
 #include <QImage>
 #include <QtTest>
 
+#include "common/display_geometry.hpp"
 #include "common/gl_format.hpp"
 #include "compute/buffer.hpp"
+#include "view3d/volume_level.hpp"
 #include "view3d/volume_view.hpp"
 
+using cineflow::ui::levelSample;
+using cineflow::ui::levelSampleRows;
+using cineflow::ui::levelSampleRowStride;
 using cineflow::ui::VolumeData;
 using cineflow::ui::VolumeRenderMode;
 using cineflow::ui::VolumeView;
@@ -84,6 +92,24 @@ QPointF brightestSpot(const QImage& image, int* brightness = nullptr) {
   return sum / std::max(count, 1);
 }
 
+// Empty when the sphere shows bright (a peak above 240) within `tolerance` pixels of `expected`;
+// otherwise what is wrong.
+QString sphereMisplaced(const QImage& image, QPointF expected, double tolerance) {
+  int brightness = 0;
+  const QPointF spot = brightestSpot(image, &brightness);
+  if (brightness <= 240) {
+    return QStringLiteral("the sphere's peak is %1").arg(brightness);
+  }
+  if (std::hypot(spot.x() - expected.x(), spot.y() - expected.y()) > tolerance) {
+    return QStringLiteral("brightest at (%1, %2), the sphere projects to (%3, %4)")
+        .arg(spot.x())
+        .arg(spot.y())
+        .arg(expected.x())
+        .arg(expected.y());
+  }
+  return {};
+}
+
 // The bounding box of pixels brighter than `threshold`.
 QRect brightBox(const QImage& image, int threshold) {
   QRect box;
@@ -124,6 +150,8 @@ class TestVolumeView : public QObject {
   void isoSurfaceIsShadedLikeASphere();
   void dragOrbitsAndRendersCoarselyWhileMoving();
   void overlayDrawsAxesAndScaleBar();
+  void exportSizedPictureIsTheViewsFraming();
+  void ownLevelIsTheVolumesSuggestion();
   void slicePlaneOutlinesTheChosenSlice();
   void deviceUploadDrawsWhatTheHostUploadDraws();
   void measureFrameRate();
@@ -170,17 +198,9 @@ void TestVolumeView::mipPeaksWhereTheSphereProjects() {
   image.save(QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_volume_view_mip_%1_%2.png")
                  .arg(yaw)
                  .arg(pitch));
-  int brightness = 0;
-  const QPointF spot = brightestSpot(image, &brightness);
-  const QPointF expected = view_->projectToFramebuffer(sphereTexture());
-  QVERIFY2(brightness > 240, qPrintable(QStringLiteral("the sphere's peak is %1").arg(brightness)));
-  const double off = std::hypot(spot.x() - expected.x(), spot.y() - expected.y());
-  QVERIFY2(off <= kPositionTolerancePx,
-           qPrintable(QStringLiteral("brightest at (%1, %2), the sphere projects to (%3, %4)")
-                          .arg(spot.x())
-                          .arg(spot.y())
-                          .arg(expected.x())
-                          .arg(expected.y())));
+  const QString misplaced =
+      sphereMisplaced(image, view_->projectToFramebuffer(sphereTexture()), kPositionTolerancePx);
+  QVERIFY2(misplaced.isEmpty(), qPrintable(misplaced));
 }
 
 void TestVolumeView::transferFunctionDecidesWhatIsSeen() {
@@ -344,6 +364,58 @@ void TestVolumeView::overlayDrawsAxesAndScaleBar() {
   QVERIFY(changed(QRect(w / 3, h / 3, w / 3, h / 3)) == 0);    // and nothing over the volume
 }
 
+void TestVolumeView::exportSizedPictureIsTheViewsFraming() {
+  view_->setAngles(35, 20);
+  const QImage shown = grab();
+  const std::uint64_t drawn = view_->framesDrawn();
+  QString error;
+  // At the size shown: the picture on screen.
+  const QImage asShown = view_->renderImage(view_->framebufferSize(), &error);
+  QVERIFY2(!asShown.isNull(), qPrintable(error));
+  QCOMPARE(asShown, shown);
+  // At 1280 x 720 (another aspect, larger): the sphere where the camera puts it at that size.
+  const QSize size(1280, 720);
+  const QImage large = view_->renderImage(size, &error);
+  QVERIFY2(!large.isNull(), qPrintable(error));
+  large.save(QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_volume_view_1280x720.png"));
+  QCOMPARE(large.size(), size);
+  QCOMPARE(view_->framesDrawn(), drawn);  // drawn offscreen, the view on screen left alone
+  // The tolerance scales with the pixels per voxel: 720 rather than 480 on the shorter side.
+  const QString misplaced = sphereMisplaced(large, view_->camera().project(sphereTexture(), size),
+                                            kPositionTolerancePx * 720.0 / 480.0);
+  QVERIFY2(misplaced.isEmpty(), qPrintable(misplaced));
+}
+
+void TestVolumeView::ownLevelIsTheVolumesSuggestion() {
+  const auto volume = speckleWithSphere();
+  const cineflow::process::VolumeShape shape{kNy, kNz, kNx};
+  const double suggested = cineflow::ui::suggestGainDb(levelSample(volume->voxels.data(), shape));
+  view_->setGainDb(-20);
+  view_->setOwnLevel(true);
+  view_->setRelativeGainDb(4);
+  view_->setVolume(volume);
+  QCOMPARE(view_->ownWhiteDb(), std::optional<double>(suggested));
+  QCOMPARE(view_->look().gainDb, static_cast<float>(suggested - 4));  // 4 dB more gain: brighter
+  view_->setGainDb(-30);  // the absolute level does not move it
+  QCOMPARE(view_->look().gainDb, static_cast<float>(suggested - 4));
+  view_->setOwnLevel(false);
+  QCOMPARE(view_->look().gainDb, -30.0f);
+  view_->setRelativeGainDb(0);
+  // The sample: whole rows spread over the volume, never more than kLevelSampleVoxels (and a
+  // row) whatever the volume's size; a small volume whole.
+  const std::size_t sampled = levelSample(volume->voxels.data(), shape).size();
+  QVERIFY(sampled <= cineflow::ui::kLevelSampleVoxels + kNx);
+  QVERIFY(sampled >= cineflow::ui::kLevelSampleVoxels / 2);
+  const cineflow::process::VolumeShape small{8, kNz, kNx};
+  QCOMPARE(levelSample(volume->voxels.data(), small).size(), small.voxels());
+  const cineflow::process::VolumeShape large{512, 512, 512};
+  QVERIFY(static_cast<std::size_t>(levelSampleRows(large)) * 512 <=
+          cineflow::ui::kLevelSampleVoxels + 512);
+  QVERIFY(static_cast<std::size_t>(levelSampleRows(large) - 1) *
+              static_cast<std::size_t>(levelSampleRowStride(large)) <
+          large.alongX());
+}
+
 void TestVolumeView::slicePlaneOutlinesTheChosenSlice() {
   view_->setAngles(40, 25);
   const QImage without = grab();
@@ -395,6 +467,10 @@ void TestVolumeView::deviceUploadDrawsWhatTheHostUploadDraws() {
     QSKIP(qPrintable(QStringLiteral("no CUDA-OpenGL interop here: %1").arg(why)));
   }
   const QImage fromDevice = grab();
+  // The own level from the device's sample is the host's.
+  QCOMPARE(view_->ownWhiteDb(),
+           std::optional<double>(cineflow::ui::suggestGainDb(
+               levelSample(volume->voxels.data(), cineflow::process::VolumeShape{kNy, kNz, kNx}))));
   fromDevice.save(QStringLiteral(CINEFLOW_TEST_BINARY_DIR "/test_volume_view_device.png"));
   QCOMPARE(fromDevice, fromHost);
   view_->setVolume(volume);  // back to the host copy before the device memory goes

@@ -90,13 +90,16 @@ void MainWindow::createVolumeDocks() {
                                .arg(fps, 0, 'f', fps < 10 ? 1 : 0)
                                .arg(volume3d_->view().lastDrawMs(), 0, 'f', 0));
   });
+  // The 3-D view at each volume's own level as the 2-D volume views below (an ultrasound volume
+  // stays readable while an OCT source is live), moved by the gain slider as the live image is.
   VolumeView& view3d = volume3d_->view();
+  view3d.setOwnLevel(true);
   connect(displayControls_, &DisplayControls::gainChanged, &view3d,
-          [&view3d](double gain) { view3d.setGainDb(static_cast<float>(gain)); });
+          [this, &view3d] { view3d.setRelativeGainDb(displayControls_->relativeGainDb()); });
   connect(displayControls_, &DisplayControls::dynamicRangeChanged, &view3d,
           [&view3d](double range) { view3d.setDynamicRangeDb(static_cast<float>(range)); });
   connect(displayControls_, &DisplayControls::colourMapChanged, &view3d, &VolumeView::setColourMap);
-  view3d.setGainDb(static_cast<float>(displayControls_->gainDb()));
+  view3d.setRelativeGainDb(displayControls_->relativeGainDb());
   view3d.setDynamicRangeDb(static_cast<float>(displayControls_->dynamicRangeDb()));
   view3d.setColourMap(displayControls_->colourMap());
 

@@ -4,6 +4,7 @@
 #include "view3d/device_volume_upload.hpp"
 
 #include "view2d/device_image_upload.hpp"
+#include "view3d/volume_level.hpp"
 #include "view3d/volume_renderer.hpp"
 
 #if CINEFLOW_HAVE_CUDA
@@ -55,6 +56,7 @@ class CudaVolumeUpload final : public DeviceVolumeUpload {
                                 compute::DeviceSpan<const float>(volume, shape.voxels()), shape,
                                 bricks_.view());
     stream_.copyAsync(hostBricks_.data(), bricks_.data(), bricks_.bytes());
+    copyLevelSample(volume, shape);
     cuda::check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (3-D view)");
     const std::string error = stream_.takeError();
     if (!error.empty()) {
@@ -65,7 +67,28 @@ class CudaVolumeUpload final : public DeviceVolumeUpload {
 
   void detach() override { resource_ = cuda::GraphicsResource(); }
 
+  std::vector<float> levelSample() const override {
+    return std::vector<float>(hostSample_.data(), hostSample_.data() + sampleSize_);
+  }
+
  private:
+  // Every levelSampleRowStride()-th row of the volume into pinned memory, on the upload's stream.
+  void copyLevelSample(const float* volume, const process::VolumeShape& shape) {
+    const auto rows = static_cast<std::size_t>(levelSampleRows(shape));
+    const std::size_t rowBytes = static_cast<std::size_t>(shape.nx) * sizeof(float);
+    sampleSize_ = rows * static_cast<std::size_t>(shape.nx);
+    if (hostSample_.size() < sampleSize_) {
+      hostSample_ = compute::PinnedBuffer<float>(backend_, sampleSize_);
+    }
+    if (rows == 0) {
+      return;
+    }
+    cuda::check(cudaMemcpy2DAsync(hostSample_.data(), rowBytes, volume,
+                                  rowBytes * static_cast<std::size_t>(levelSampleRowStride(shape)),
+                                  rowBytes, rows, cudaMemcpyDeviceToHost, stream_.get()),
+                "cudaMemcpy2DAsync (the 3-D view's level sample)", sampleSize_ * sizeof(float));
+  }
+
   // Registers the renderer's volume texture once per allocation; the registration is dropped
   // before the texture is reallocated (CUDA forbids changing a registered texture's storage).
   void attach(VolumeRenderer& renderer, const process::VolumeShape& shape) {
@@ -91,6 +114,8 @@ class CudaVolumeUpload final : public DeviceVolumeUpload {
   cuda::CudaStream stream_;
   compute::DeviceBuffer<float> bricks_;
   compute::PinnedBuffer<float> hostBricks_;
+  compute::PinnedBuffer<float> hostSample_;
+  std::size_t sampleSize_ = 0;       // of hostSample_'s values, the last upload's
   cuda::GraphicsResource resource_;  // after stream_: unregistered before the stream goes
   std::uint64_t registeredAllocation_ = 0;
 };

@@ -6,7 +6,8 @@
 // (cudaGraphicsGLRegisterImage, GL_TEXTURE_3D, write-discard). Each upload maps it on the
 // uploader's own display stream, copies the volume device-to-array (cudaMemcpy3DAsync), unmaps,
 // computes the brick maxima on the device (process/volume_bricks.hpp) and copies those few values
-// to pinned host memory for the brick texture, then waits for that work alone. The engine's
+// to pinned host memory for the brick texture, with the rows the view's own level is taken from
+// (volume_level.hpp), then waits for that work alone. The engine's
 // streams are never waited on: the caller holds the volume (a VolumeLock or a store Access) and
 // passes only a volume whose work has completed, so the display never blocks the engine.
 //
@@ -16,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compute/backend.hpp"
 #include "process/mip.hpp"
@@ -39,6 +41,8 @@ class DeviceVolumeUpload {
   // should drop the uploader and copy through the host.
   virtual void upload(VolumeRenderer& renderer, const float* volume,
                       const process::VolumeShape& shape) = 0;
+  // The last upload's level sample (levelSample() of volume_level.hpp, the same rows).
+  virtual std::vector<float> levelSample() const = 0;
   // Drops the texture's registration (before the renderer goes, or its context).
   virtual void detach() = 0;
 

@@ -20,7 +20,7 @@ TurntableRecorder::TurntableRecorder(VolumeView& view, QObject* parent)
     : QObject(parent), view_(view) {
   connect(&encoder_, &BackgroundJob::progressed, this, &TurntableRecorder::progressed);
   connect(&encoder_, &BackgroundJob::finished, this, [this](bool ok, const QString& message) {
-    endDrawing();
+    drawing_ = false;
     emit finished(ok, ok ? tr("Saved %1").arg(path_) : message);
   });
 }
@@ -29,7 +29,7 @@ TurntableRecorder::~TurntableRecorder() {
   encoder_.cancelAndWait();
 }
 
-bool TurntableRecorder::start(const QString& path, double seconds) {
+bool TurntableRecorder::start(const QString& path, double seconds, QSize size) {
   if (running()) {
     return false;
   }
@@ -40,11 +40,12 @@ bool TurntableRecorder::start(const QString& path, double seconds) {
   total_ = std::max(2, static_cast<int>(seconds * kFramesPerSecond));
   drawn_ = 0;
   path_ = path;
-  yaw_ = view_.camera().yaw();
-  pitch_ = view_.camera().pitch();
+  camera_ = view_.camera();
+  size_ = size;
   {
     std::scoped_lock lock(mutex_);
     queue_.clear();
+    drawError_.clear();
   }
   const std::string file = path.toStdString();
   const int total = total_;
@@ -63,6 +64,9 @@ bool TurntableRecorder::start(const QString& path, double seconds) {
         }
         picture = std::move(queue_.front());
         queue_.pop_front();
+        if (picture.isNull()) {
+          return {false, tr("The turntable could not be drawn: %1").arg(drawError_)};
+        }
       }
       queued_.notify_all();
       writer.write(picture);
@@ -86,7 +90,7 @@ void TurntableRecorder::drawNext() {
     return;
   }
   if (!encoder_.running() || encoder_.cancelled()) {
-    endDrawing();
+    drawing_ = false;
     return;
   }
   {
@@ -96,25 +100,23 @@ void TurntableRecorder::drawNext() {
       return;
     }
   }
-  view_.setAngles(yaw_ + 360.0f * static_cast<float>(drawn_) / static_cast<float>(total_), pitch_);
-  QImage picture = view_.grabFramebuffer();
+  VolumeCamera turned = camera_;
+  turned.setAngles(camera_.yaw() + 360.0f * static_cast<float>(drawn_) / static_cast<float>(total_),
+                   camera_.pitch());
+  QString error;
+  QImage picture = view_.renderImage(size_, turned, &error);
+  const bool failed = picture.isNull();
   {
     std::scoped_lock lock(mutex_);
-    queue_.push_back(std::move(picture));
+    queue_.push_back(std::move(picture));  // a null one tells the encoder to stop
+    drawError_ = error;
   }
   queued_.notify_all();
-  if (++drawn_ >= total_) {
-    endDrawing();
+  if (failed || ++drawn_ >= total_) {
+    drawing_ = false;
     return;
   }
   QTimer::singleShot(0, this, &TurntableRecorder::drawNext);  // the event loop runs in between
-}
-
-void TurntableRecorder::endDrawing() {
-  if (drawing_) {
-    drawing_ = false;
-    view_.setAngles(yaw_, pitch_);
-  }
 }
 
 }  // namespace cineflow::ui

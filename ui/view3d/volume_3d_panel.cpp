@@ -152,6 +152,15 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
       clip_[i]->setValue(i % 2 == 0 ? 0 : 100);
     }
   });
+  exportSize_ = new QComboBox(this);
+  exportSize_->setObjectName(QStringLiteral("volume3dExportSize"));
+  exportSize_->setToolTip(
+      tr("The size of the PNG and of the turntable: as the view is shown, or a fixed size drawn "
+         "apart from the view, with its camera"));
+  exportSize_->addItem(tr("As shown"), QSize());
+  for (const QSize size : kExportSizes) {
+    exportSize_->addItem(tr("%1 x %2").arg(size.width()).arg(size.height()), size);
+  }
   auto* png = new QPushButton(tr("Save PNG…"), this);
   connect(png, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(
@@ -212,6 +221,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   tabs->addTab(sliceBox, tr("Slice"));
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(reset);
+  buttons->addWidget(exportSize_);
   buttons->addWidget(png);
   buttons->addWidget(turntable);
   buttons->addWidget(turntableProgress_);
@@ -288,16 +298,35 @@ void Volume3dPanel::applyClip() {
   view_->setClipBox(low, high);
 }
 
+void Volume3dPanel::setExportSize(QSize size) {
+  const int index = exportSize_->findData(size);
+  exportSize_->setCurrentIndex(std::max(index, 0));
+}
+
+QSize Volume3dPanel::pngSize() const {
+  const QSize chosen = exportSize_->currentData().toSize();
+  return chosen.isEmpty() ? view_->framebufferSize() : chosen;
+}
+
+QSize Volume3dPanel::videoSize() const {
+  const QSize size = pngSize();
+  return {(size.width() + 1) & ~1, (size.height() + 1) & ~1};
+}
+
 QString Volume3dPanel::savePng(const QString& path) {
-  const QImage image = view_->grabFramebuffer();
-  if (image.isNull() || !image.save(path, "PNG")) {
+  QString error;
+  const QImage image = view_->renderImage(pngSize(), &error);
+  if (image.isNull()) {
+    return tr("Cannot draw the 3-D view: %1").arg(error);
+  }
+  if (!image.save(path, "PNG")) {
     return tr("Cannot write %1 (the folder is not writable, or the disk is full)").arg(path);
   }
   return {};
 }
 
 bool Volume3dPanel::startTurntable(const QString& path, double seconds) {
-  if (!turntable_->start(path, seconds)) {
+  if (!turntable_->start(path, seconds, videoSize())) {
     return false;
   }
   turntableProgress_->setRange(0, 0);  // busy until the first frame is encoded

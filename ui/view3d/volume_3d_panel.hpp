@@ -4,14 +4,17 @@
 // intensity, volume rendering, iso-surface), the transfer function (the opacity curve, edited by
 // its points: opacity_curve_editor.hpp), the iso level, the six clipping planes (a low and a high
 // plane along x, depth and elevation), the slice plane, reset, a PNG of the view, and an MP4
-// turntable. Gain, dynamic range and the colour map follow the display controls (MainWindow
-// connects them).
+// turntable, both at the export size chosen beside them ("As shown": the view's own; or a fixed
+// size, drawn offscreen with the view's camera, the framing fitted to its aspect). Dynamic range
+// and the colour map follow the display controls; the white level is each volume's own, moved by
+// the gain slider's relative gain (MainWindow connects them: VolumeView::setOwnLevel).
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 
 #include <QElapsedTimer>
+#include <QSize>
 #include <QTimer>
 #include <QWidget>
 
@@ -44,13 +47,20 @@ class Volume3dPanel : public QWidget {
   void setLiveVolume(std::shared_ptr<const VolumeData> volume);
   void setReviewVolume(std::shared_ptr<const VolumeData> volume);
 
-  // Writes the view as a PNG; returns an empty string or the reason it failed.
+  // The exports' size: "As shown" (an empty size) or one of kExportSizes.
+  static constexpr QSize kExportSizes[] = {{1280, 720}, {1920, 1080}, {1080, 1080}};
+  void setExportSize(QSize size);
+  // The size the PNG is written at; the turntable's has even sides (H.264 4:2:0).
+  QSize pngSize() const;
+  QSize videoSize() const;
+
+  // Writes the view as a PNG at the export size; returns an empty string or the reason it failed.
   QString savePng(const QString& path);
   // Starts writing a turntable (one full turn about the vertical axis, `seconds` long at 30
-  // frames/s) as H.264 MP4 without holding the GUI thread (turntable_recorder.hpp), its progress
-  // shown beside the button, which cancels it meanwhile; turntableFinished() says how it ended.
-  // False, starting nothing, while one is written or with no volume shown (turntableFinished()
-  // then says why).
+  // frames/s, at videoSize()) as H.264 MP4 without holding the GUI thread (turntable_recorder.hpp),
+  // its progress shown beside the button, which cancels it meanwhile; turntableFinished() says how
+  // it ended. False, starting nothing, while one is written or with no volume shown
+  // (turntableFinished() then says why).
   bool startTurntable(const QString& path, double seconds = 6.0);
   TurntableRecorder& turntable() { return *turntable_; }
 
@@ -74,6 +84,7 @@ class Volume3dPanel : public QWidget {
   QProgressBar* turntableProgress_ = nullptr;
   QComboBox* showing_ = nullptr;
   QComboBox* mode_ = nullptr;
+  QComboBox* exportSize_ = nullptr;
   OpacityCurveEditor* curve_ = nullptr;
   QPushButton* resetCurve_ = nullptr;
   QSlider* iso_ = nullptr;

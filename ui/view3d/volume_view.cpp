@@ -7,12 +7,14 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
 #include <QPainter>
 #include <QWheelEvent>
 
 #include "common/display_geometry.hpp"
 #include "view3d/device_volume_upload.hpp"
+#include "view3d/volume_level.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -55,6 +57,7 @@ void VolumeView::onContextAboutToBeDestroyed() {
   deviceUpload_.reset();  // unregisters the texture while it still exists
   deviceBackend_ = nullptr;
   renderer_.reset();
+  exportTarget_.reset();
   doneCurrent();
   // A new context uploads a host copy again; a volume that came from the device comes again.
   if (volume_ && volume_->voxels.empty()) {
@@ -89,10 +92,12 @@ bool VolumeView::showDeviceVolume(compute::Backend& backend, const float* volume
     deviceReason_ = QString::fromStdString(reason);
   }
   bool shown = false;
+  std::vector<float> sample;
   if (deviceUpload_) {
     try {
       deviceUpload_->upload(*renderer_, volume,
                             process::VolumeShape{described.ny, described.nz, described.nx});
+      sample = deviceUpload_->levelSample();
       shown = true;
     } catch (const std::exception& error) {
       deviceUpload_.reset();  // the host path from now on, for this backend
@@ -111,6 +116,9 @@ bool VolumeView::showDeviceVolume(compute::Backend& backend, const float* volume
                        volume_->ny != described.ny || volume_->voxelMm != described.voxelMm;
   volume_ = std::move(shownVolume);
   uploadPending_ = false;
+  // Taken with own level off too: the view keeps no voxels to take it from later.
+  ownWhiteDb_ = suggestGainDb(sample);
+  applyLevel();
   if (resized) {
     updateExtent();
   }
@@ -124,6 +132,10 @@ void VolumeView::setVolume(std::shared_ptr<const VolumeData> volume) {
                        volume_->voxelMm != volume->voxelMm;
   volume_ = std::move(volume);
   uploadPending_ = volume_ != nullptr;
+  if (ownLevel_) {
+    takeOwnLevel();
+    applyLevel();
+  }
   if (resized) {
     updateExtent();
   }
@@ -149,7 +161,29 @@ void VolumeView::setMode(VolumeRenderMode mode) {
   update();
 }
 void VolumeView::setGainDb(float gain) {
-  look_.gainDb = gain;
+  absoluteGainDb_ = gain;
+  applyLevel();
+}
+void VolumeView::setOwnLevel(bool own) {
+  ownLevel_ = own;
+  if (own) {
+    takeOwnLevel();
+  }
+  applyLevel();
+}
+void VolumeView::takeOwnLevel() {
+  if (volume_ && !volume_->voxels.empty()) {
+    ownWhiteDb_ = suggestGainDb(levelSample(
+        volume_->voxels.data(), process::VolumeShape{volume_->ny, volume_->nz, volume_->nx}));
+  }
+}
+void VolumeView::setRelativeGainDb(double db) {
+  relativeGainDb_ = db;
+  applyLevel();
+}
+void VolumeView::applyLevel() {
+  look_.gainDb = ownLevel_ && ownWhiteDb_ ? static_cast<float>(*ownWhiteDb_ - relativeGainDb_)
+                                          : absoluteGainDb_;
   update();
 }
 void VolumeView::setDynamicRangeDb(float range) {
@@ -186,14 +220,17 @@ void VolumeView::setSlicePlane(std::optional<int> slice) {
 }
 
 QPolygonF VolumeView::slicePlaneOutline() const {
+  return slicePlaneOutline(camera_, QSize(width(), height()));
+}
+
+QPolygonF VolumeView::slicePlaneOutline(const VolumeCamera& camera, QSize size) const {
   if (!slicePlane_ || !volume_ || volume_->ny <= 0) {
     return {};
   }
   const int slice = std::clamp(*slicePlane_, 0, volume_->ny - 1);
   const float r = (static_cast<float>(slice) + 0.5f) / static_cast<float>(volume_->ny);
-  const QSize size(width(), height());
-  return QPolygonF({camera_.project({0, 0, r}, size), camera_.project({1, 0, r}, size),
-                    camera_.project({1, 1, r}, size), camera_.project({0, 1, r}, size)});
+  return QPolygonF({camera.project({0, 0, r}, size), camera.project({1, 0, r}, size),
+                    camera.project({1, 1, r}, size), camera.project({0, 1, r}, size)});
 }
 
 void VolumeView::setOverlayVisible(bool visible) {
@@ -236,13 +273,7 @@ void VolumeView::initializeGL() {
   }
 }
 
-void VolumeView::paintGL() {
-  if (!renderer_) {
-    QOpenGLFunctions* gl = context()->functions();
-    gl->glClearColor(0, 0, 0, 1);
-    gl->glClear(GL_COLOR_BUFFER_BIT);
-    return;
-  }
+bool VolumeView::prepareRenderer() {
   try {
     if (uploadPending_ && volume_ && !volume_->voxels.empty()) {
       renderer_->upload(volume_->voxels.data(), volume_->nx, volume_->nz, volume_->ny);
@@ -253,12 +284,24 @@ void VolumeView::paintGL() {
       renderer_->setOpacityTable(opacity_);
       opacityPending_ = false;
     }
+    return true;
   } catch (const std::exception& error) {
     volume_.reset();
     uploadPending_ = false;
     renderingError_ = QString::fromStdString(error.what());
     emit renderingFailed(renderingError_);
+    return false;
   }
+}
+
+void VolumeView::paintGL() {
+  if (!renderer_) {
+    QOpenGLFunctions* gl = context()->functions();
+    gl->glClearColor(0, 0, 0, 1);
+    gl->glClear(GL_COLOR_BUFFER_BIT);
+    return;
+  }
+  prepareRenderer();
   const QSize size = framebufferSize();
   const QMatrix4x4 clipToTexture = camera_.textureToClip(size).inverted();
   const std::int64_t start = QDateTime::currentMSecsSinceEpoch();
@@ -274,70 +317,9 @@ void VolumeView::paintGL() {
     emit framesPerSecondChanged(fps_);
   }
   if (overlayVisible_ || slicePlane_) {
-    paintOverlay();
+    QPainter painter(this);
+    drawOverlay(painter, QSize(width(), height()), camera_, moving_);
   }
-}
-
-void VolumeView::paintOverlay() {
-  QPainter painter(this);
-  painter.setRenderHint(QPainter::Antialiasing);
-  const QPolygonF plane = slicePlaneOutline();
-  if (!plane.isEmpty()) {
-    painter.setPen(QPen(QColor(255, 170, 40), 2));
-    painter.setBrush(QColor(255, 170, 40, 40));
-    painter.drawPolygon(plane);
-    painter.setBrush(Qt::NoBrush);
-  }
-  if (!overlayVisible_) {
-    return;
-  }
-  QFont font = painter.font();
-  font.setPointSizeF(font.pointSizeF() * 0.9);
-  painter.setFont(font);
-  if (!volume_) {
-    painter.setPen(QColor(170, 170, 170));
-    painter.drawText(rect(), Qt::AlignCenter,
-                     renderingError_.isEmpty() ? tr("No volume yet") : renderingError_);
-    return;
-  }
-  // Axes: the directions of x, depth and elevation on the screen, from a corner.
-  const QSize size(width(), height());
-  const QPointF origin = camera_.project(QVector3D(0.5f, 0.5f, 0.5f), size);
-  const QPointF corner(48, height() - 48);
-  const struct {
-    QVector3D to;
-    QColor colour;
-    QString name;
-  } axes[] = {{{0.6f, 0.5f, 0.5f}, QColor(230, 90, 80), tr("x")},
-              {{0.5f, 0.6f, 0.5f}, QColor(110, 200, 110), tr("depth")},
-              {{0.5f, 0.5f, 0.6f}, QColor(100, 150, 240), tr("elev.")}};
-  for (const auto& axis : axes) {
-    QPointF direction = camera_.project(axis.to, size) - origin;
-    const double length = std::hypot(direction.x(), direction.y());
-    if (length > 1e-3) {
-      direction *= 32.0 / std::max(length, 1e-3) * std::min(1.0, length / 8.0);
-    }
-    painter.setPen(QPen(axis.colour, 2));
-    painter.drawLine(corner, corner + direction);
-    painter.drawText(corner + direction * 1.25 + QPointF(-8, 4), axis.name);
-  }
-  // Scale bar: a round length in mm at the current zoom.
-  const double perPixel = camera_.mmPerPixel(size);
-  const double lengthMm = niceStep(0.2 * perPixel * width());  // as the 2-D views' bar
-  const double pixels = lengthMm / perPixel;
-  const QPointF right(width() - 16, height() - 20);
-  painter.setPen(QPen(QColor(230, 230, 230), 2));
-  painter.drawLine(right - QPointF(pixels, 0), right);
-  painter.drawText(QRectF(right.x() - pixels, right.y() - 22, pixels, 18), Qt::AlignCenter,
-                   tr("%1 mm").arg(lengthMm, 0, 'g', 3));
-  painter.setPen(QColor(200, 200, 200));
-  painter.drawText(QRectF(8, 6, width() - 16, 20), Qt::AlignLeft | Qt::AlignTop,
-                   tr("Volume %1: %2 x %3 x %4 voxels%5")
-                       .arg(volume_->number)
-                       .arg(volume_->nx)
-                       .arg(volume_->nz)
-                       .arg(volume_->ny)
-                       .arg(moving_ ? tr(" (moving: coarse)") : QString()));
 }
 
 void VolumeView::startMoving() {

@@ -9,6 +9,10 @@
 // elevation) and a scale bar are drawn over the image. The frame rate of the last second's paints
 // is framesPerSecond(). Rendering never touches the engine: a volume arrives as a host copy.
 //
+// Exports (the PNG, the turntable) are drawn offscreen at a size of their own (renderImage), so
+// the view on screen neither changes nor flickers meanwhile. Its level is either the display
+// controls' absolute gain (setGainDb) or each volume's own (setOwnLevel), as in the 2-D views.
+//
 // Every method must be called on the GUI thread.
 
 #include <cstdint>
@@ -16,10 +20,10 @@
 #include <optional>
 #include <vector>
 
-#include <QPolygonF>
-
 #include <QElapsedTimer>
+#include <QImage>
 #include <QOpenGLWidget>
+#include <QPolygonF>
 #include <QTimer>
 #include <QVector3D>
 
@@ -28,6 +32,9 @@
 #include "view3d/volume_camera.hpp"
 #include "view3d/volume_renderer.hpp"
 #include "volumes/volume_data.hpp"
+
+class QOpenGLFramebufferObject;
+class QPainter;
 
 namespace cineflow::ui {
 
@@ -58,9 +65,21 @@ class VolumeView : public QOpenGLWidget {
   std::shared_ptr<const VolumeData> volume() const { return volume_; }
   void clearVolume();
 
-  const VolumeLook& look() const { return look_; }
+  const VolumeLook& look() const { return look_; }  // gainDb: the white level in effect
   void setMode(VolumeRenderMode mode);
+  // The white level (dB shown as white) when the view is not at its own level.
   void setGainDb(float gain);
+  // Own level (as ImageView::setOwnLevel): the white level is each volume's own (volume_level.hpp:
+  // suggestGainDb of a sample of its voxels, taken once when it arrives) moved by the relative
+  // gain, instead of setGainDb()'s absolute level, so that a volume of another modality than the
+  // live source's shows at its own levels. Off by default.
+  void setOwnLevel(bool own);
+  bool ownLevel() const { return ownLevel_; }
+  // In own-level mode: the operator's gain relative to the suggested level (DisplayControls::
+  // relativeGainDb, dB; positive brightens).
+  void setRelativeGainDb(double db);
+  // The level suggested for the volume shown (dB), once one has arrived.
+  std::optional<double> ownWhiteDb() const { return ownWhiteDb_; }
   void setDynamicRangeDb(float range);
   void setIsoLevel(float level);
   void setColourMap(ColourMap map);
@@ -83,6 +102,18 @@ class VolumeView : public QOpenGLWidget {
   VolumeCamera& camera() { return camera_; }
   void resetView();
   void setAngles(float yawDegrees, float pitchDegrees);
+
+  // The view drawn offscreen at `size` pixels at full quality, with `camera` (the view's own, or a
+  // turned copy for the turntable), its overlay included: the framing adapts to the size's aspect
+  // (zoom 1 fits the volume's diagonal in the shorter side) rather than stretching. The view on
+  // screen is left as it is (nothing repaints). Null when it cannot be drawn (no OpenGL context
+  // yet: the view was never shown; the size is too large for this OpenGL), `error` saying why.
+  QImage renderImage(QSize size, const VolumeCamera& camera, QString* error = nullptr);
+  QImage renderImage(QSize size, QString* error = nullptr) {
+    return renderImage(size, camera_, error);
+  }
+  // The size of the view on screen in device pixels ("As shown").
+  QSize framebufferSize() const;
 
   // Where texture point (s, t, r) of the volume shows in the widget, in device pixels.
   QPointF projectToFramebuffer(const QVector3D& texture) const;
@@ -110,8 +141,15 @@ class VolumeView : public QOpenGLWidget {
   void onContextAboutToBeDestroyed();
   void startMoving();  // coarse sampling until the settle timer fires
   void updateExtent();
-  void paintOverlay();
-  QSize framebufferSize() const;
+  // Uploads what changed since the last picture (the volume, the opacity table) into the renderer;
+  // false when that failed (renderingError() says why).
+  bool prepareRenderer();
+  void takeOwnLevel();  // ownWhiteDb_ from the host copy's voxels, where there are some
+  void applyLevel();    // look_.gainDb from the absolute or the own level
+  // The overlay (slice plane, axes, scale bar, caption) over a picture `size` logical pixels large
+  // seen through `camera`; `coarse` adds "moving" to the caption.
+  void drawOverlay(QPainter& painter, QSize size, const VolumeCamera& camera, bool coarse) const;
+  QPolygonF slicePlaneOutline(const VolumeCamera& camera, QSize size) const;
 
   std::unique_ptr<VolumeRenderer> renderer_;
   std::unique_ptr<DeviceVolumeUpload> deviceUpload_;  // before renderer_ in teardown
@@ -120,6 +158,11 @@ class VolumeView : public QOpenGLWidget {
   std::shared_ptr<const VolumeData> volume_;
   bool uploadPending_ = false;
   VolumeLook look_;
+  float absoluteGainDb_ = 0;
+  bool ownLevel_ = false;
+  std::optional<double> ownWhiteDb_;
+  double relativeGainDb_ = 0;
+  std::unique_ptr<QOpenGLFramebufferObject> exportTarget_;  // renderImage's, kept for the next
   ColourMap colourMap_ = ColourMap::Grey;
   std::vector<float> opacity_;   // the operator's curve, kept for a renderer made later
   bool opacityPending_ = false;  // not yet in the renderer's table
