@@ -6,7 +6,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "common/colour_maps.hpp"
+#include "common/file_dialogs.hpp"
 #include "view3d/opacity_curve_editor.hpp"
 #include "view3d/turntable_recorder.hpp"
 #include "view3d/volume_view.hpp"
@@ -163,8 +163,8 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   }
   auto* png = new QPushButton(tr("Save PNG…"), this);
   connect(png, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the 3-D view"), QStringLiteral("volume_3d.png"), tr("PNG images (*.png)"));
+    const QString path = askSaveFile(this, file_kinds::kExports, tr("Save the 3-D view"),
+                                     QStringLiteral("volume_3d.png"), tr("PNG images (*.png)"));
     if (!path.isEmpty()) {
       const QString failed = savePng(path);
       emit messageReady(failed.isEmpty() ? tr("Saved %1").arg(path) : failed, !failed.isEmpty());
@@ -183,8 +183,7 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
       turntable_->cancel();
       return;
     }
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save a turntable video"),
+    const QString path = askSaveFile(this, file_kinds::kExports, tr("Save a turntable video"),
                                      QStringLiteral("volume_3d.mp4"), tr("MP4 video (*.mp4)"));
     if (!path.isEmpty() && startTurntable(path)) {
       turntable->setText(tr("Cancel turntable"));
