@@ -357,4 +357,26 @@ H5Dataset writeDoubleDataset(hid_t location, const char* name, std::span<const d
   return dataset;
 }
 
+H5File openForReading(const std::filesystem::path& path, std::string& reason) {
+  const H5PropertyList access(H5Pcreate(H5P_FILE_ACCESS));
+  if (!access) {
+    reason = errorStackText();
+    return {};
+  }
+  H5Pset_file_locking(access.get(), false, true);
+  H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+  if (!file) {
+    reason = errorStackText();
+    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
+  }
+  if (!file) {
+    // Open elsewhere in this process with HDF5's default (locking) access: only that matches.
+    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  }
+  if (file) {
+    errorStackText();  // the failed attempts' errors are not this open's
+  }
+  return file;
+}
+
 }  // namespace cineflow::store

@@ -11,6 +11,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -101,6 +102,15 @@ std::string describeType(hid_t type);
 std::vector<hsize_t> datasetShape(hid_t dataset);
 // "[1][3][192][2313]"
 std::string shapeText(const std::vector<hsize_t>& shape);
+
+// Opens `path` read-only, without file locking (it fails on some read-only and network file
+// systems; and every reader in the process opens so, since HDF5 refuses a second open of a file
+// with other locking flags: a volume opened from the recording being replayed). A raw recording
+// still being written, or cut off by a crash, is marked open for writing: then in
+// single-writer/multiple-reader read mode, which may read it all the same. Invalid when neither
+// opens; `reason` then says why the plain open failed. A file another part of the process holds
+// open with HDF5's default access opens with that access.
+H5File openForReading(const std::filesystem::path& path, std::string& reason);
 
 bool linkExists(hid_t location, const char* path);
 bool attributeExists(hid_t object, const char* name);

@@ -12,29 +12,6 @@
 #include "process/chunk_codec.hpp"
 
 namespace cineflow::store {
-namespace {
-
-// Read-only, without file locking (it fails on some read-only and network file systems). A raw
-// recording still being written, or cut off by a crash, is marked open for writing: then in
-// single-writer/multiple-reader read mode, which may read it all the same. Invalid when neither
-// opens; `reason` then says why the plain open failed.
-H5File openReadOnly(const std::filesystem::path& path, std::string& reason) {
-  const H5PropertyList access(H5Pcreate(H5P_FILE_ACCESS));
-  if (!access) {
-    reason = errorStackText();
-    return {};
-  }
-  H5Pset_file_locking(access.get(), false, true);
-  H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
-  if (!file) {
-    reason = errorStackText();
-    file = H5File(H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get()));
-  }
-  return file;
-}
-
-}  // namespace
-
 H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
                      const std::string& notHdf5Hint) {
   const auto fail = [&path](const std::string& problem) {
@@ -53,7 +30,7 @@ H5File openForReplay(const std::filesystem::path& path, const std::string& kind,
          (notHdf5Hint.empty() ? std::string() : "; " + notHdf5Hint) + ")");
   }
   std::string reason;
-  H5File file = openReadOnly(path, reason);
+  H5File file = openForReading(path, reason);
   if (!file) {
     fail("cannot open as HDF5 (damaged or truncated?): " + reason);
   }
@@ -104,7 +81,7 @@ std::string rootSchema(const std::filesystem::path& path) noexcept {
       return {};
     }
     std::string reason;
-    const H5File file = openReadOnly(path, reason);
+    const H5File file = openForReading(path, reason);
     if (!file || !attributeExists(file.get(), "schema")) {
       return {};
     }

@@ -95,19 +95,30 @@ LoadedVolume readVolumeFile(const std::filesystem::path& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0) {
     fail(path, "not an HDF5 file (missing, unreadable or no HDF5 signature)");
   }
-  H5File file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  std::string reason;
+  H5File file = openForReading(path, reason);
   if (!file) {
-    fail(path, "cannot open as HDF5 (damaged or truncated?): " + errorStackText());
+    fail(path, "cannot open as HDF5 (damaged or truncated?): " + reason);
   }
   const hid_t root = file.get();
   LoadedVolume loaded;
   try {
     if (!attributeExists(root, "schema")) {
-      fail(path, "attribute schema: missing (expected \"cineflow.volume/1\")");
+      fail(path,
+           "not a saved volume: it has no attribute schema (a saved volume's is "
+           "\"cineflow.volume/1\"; a recording opens as a source instead)");
     }
     const std::string schema = readStringAttribute(root, "schema");
     if (schema != "cineflow.volume/1") {
-      fail(path, "attribute schema: expected \"cineflow.volume/1\", found \"" + schema + "\"");
+      // A recording or an export of Cineflow's own: say what it is and where it opens.
+      const bool recording = schema.starts_with("cineflow.rf/") ||
+                             schema.starts_with("cineflow.oct/") ||
+                             schema.starts_with("cineflow.bmode/");
+      fail(path, recording ? "it holds frames (schema \"" + schema +
+                                 "\"), not a saved volume: open it as a source to replay it "
+                                 "(its volumes can then be buffered)"
+                           : "attribute schema: expected \"cineflow.volume/1\", found \"" + schema +
+                                 "\"");
     }
     for (const char* axis : {"x_m", "y_m", "z_m"}) {
       if (!linkExists(root, axis)) {

@@ -155,23 +155,29 @@ double DopplerParams::aliasingVelocityFor(const acquire::AcquisitionParams& acq)
   return nyquistVelocity(acq.soundSpeedMPerS, prfFor(acq), acq.centerFrequencyHz);
 }
 
+std::string DopplerParams::unavailableFor(const acquire::AcquisitionParams& acq) const {
+  if (acq.framesPerVolume > 0) {
+    return "the frames are slices of a volume sweep (" + std::to_string(acq.framesPerVolume) +
+           " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition";
+  }
+  if (!(prfFor(acq) > 0)) {
+    return "the pulse repetition frequency is unknown: the recording has no "
+           "pulse_repetition_frequency_hz; give one (--prf HZ)";
+  }
+  return {};
+}
+
 void DopplerParams::validate(const acquire::AcquisitionParams& acq,
                              const process::ImageGeometry& geometry) const {
   if (ensemble < kMinEnsemble || ensemble > kMaxEnsemble) {
     fail("ensemble " + std::to_string(ensemble) + " frames is outside [" +
          std::to_string(kMinEnsemble) + ", " + std::to_string(kMaxEnsemble) + "]");
   }
-  if (acq.framesPerVolume > 0) {
-    fail("the frames are slices of a volume sweep (" + std::to_string(acq.framesPerVolume) +
-         " per volume), not repeated views of one plane: Doppler needs a 2-D acquisition");
-  }
   if (!std::isfinite(prfHz) || prfHz < 0) {
     fail("PRF " + acquire::numberText(prfHz) + " Hz must be >= 0 (0: the acquisition's)");
   }
-  if (!(prfFor(acq) > 0)) {
-    fail(
-        "the pulse repetition frequency is unknown: the recording has no "
-        "pulse_repetition_frequency_hz; give one (--prf HZ)");
+  if (const std::string why = unavailableFor(acq); !why.empty()) {
+    fail(why);
   }
   switch (wallFilter) {
     case WallFilter::None:

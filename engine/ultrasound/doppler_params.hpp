@@ -52,6 +52,10 @@ struct DopplerParams {
   double prfFor(const acquire::AcquisitionParams& acq) const;
   // c PRF / (4 f0): where the velocity wraps (m/s).
   double aliasingVelocityFor(const acquire::AcquisitionParams& acq) const;
+  // Why no Doppler mode can image `acq`, whatever the other parameters: its frames are a volume
+  // sweep's slices, or its pulse repetition frequency is unknown and none is given here. Empty
+  // when Doppler can run. The GUI offers the Doppler modes only then.
+  std::string unavailableFor(const acquire::AcquisitionParams& acq) const;
   // Throws std::invalid_argument naming the bad parameter and the accepted range; `geometry` is
   // the image the box must overlap.
   void validate(const acquire::AcquisitionParams& acq,

@@ -256,6 +256,31 @@ class TestMeasurementsGui : public QObject {
           decoded.frames, difference);
     QVERIFY(difference < 6.0);
 
+    // As acquired: real time at the source's rate, whatever share of its frames was imaged. The
+    // video lasts as long as the frames took to acquire (first to last, plus the last frame's
+    // own period), to within a video frame.
+    const auto headers = window_->controller().engine().cineloop().headers();
+    QVERIFY(headers.size() >= 2);
+    request.videoFramesPerSecond = 0.0;
+    request.target = QDir(parent.path()).filePath(QStringLiteral("loop_real_time.mp4"));
+    finished.clear();
+    QVERIFY(cineloop.startExport(request));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60'000);
+    QVERIFY2(finished.back().at(0).toBool(), qPrintable(finished.back().at(1).toString()));
+    const test::DecodedVideo realTime = test::decodeMp4(request.target.toStdString());
+    QVERIFY2(realTime.error.isEmpty(), qPrintable(realTime.error));
+    const double span =
+        1e-9 * static_cast<double>(headers.back().timestampNs - headers.front().timestampNs);
+    const double sourceRate =
+        static_cast<double>(headers.back().sequence - headers.front().sequence) / span;
+    const double videoRate = std::min(sourceRate, ui::kMaxVideoRateHz);
+    qInfo(
+        "as acquired: %zu frames imaged over %.2f s from a %.1f Hz source; video %d frames, "
+        "%.2f s",
+        headers.size(), span, sourceRate, realTime.frames, realTime.seconds);
+    QVERIFY(realTime.frames >= static_cast<int>(headers.size()));
+    QVERIFY(std::abs(realTime.seconds - (span + 1.0 / videoRate)) <= 1.0 / videoRate + 1e-3);
+
     // DICOM: every frame as an Ultrasound Multi-frame Image, each the PNG's image part exactly
     // (the PNG adds rulers around it), with the physical pixel spacing; one frame alone as an
     // Ultrasound Image.
@@ -375,6 +400,31 @@ class TestMeasurementsGui : public QObject {
         ->click();
     QVERIFY(list().all().empty());
     QCOMPARE(table.rowCount(), 0);
+  }
+
+  // Unfreezing starts a new cineloop: the reviewed frames' measurements stay listed with their
+  // values, under "Earlier cineloop", and the live image draws none of them.
+  void unfreezingKeepsMeasurementsOffTheNewFrames() {
+    if (!window_->controller().isRunning()) {
+      window_->freeze();  // frozen by the earlier cases: live again first
+      QTRY_VERIFY_WITH_TIMEOUT(window_->controller().isRunning(), 30'000);
+    }
+    useTool(MeasureTool::Caliper);
+    const QPoint from = at(-4, 14), to = at(4, 22);
+    drag(from, to);
+    QVERIFY(!window_->controller().isRunning());
+    QCOMPARE(list().ofView(QStringLiteral("Live")).size(), std::size_t{1});
+    const double distance = list().all().back().distanceM;
+    window_->freeze();  // unfreeze
+    QTRY_VERIFY_WITH_TIMEOUT(window_->controller().isRunning(), 30'000);
+    QVERIFY(list().ofView(QStringLiteral("Live")).empty());
+    QCOMPARE(list().all().size(), std::size_t{1});
+    QCOMPARE(list().all().back().view, QStringLiteral("Earlier cineloop"));
+    QCOMPARE(list().all().back().distanceM, distance);
+    const auto shown = view().framesDisplayed();
+    QVERIFY(QTest::qWaitFor([&] { return view().framesDisplayed() > shown + 2; }, 30'000));
+    QTest::qWait(100);
+    QVERIFY(!accentNear((from + to) / 2, 3));  // not drawn on the new frames
   }
 
   void cleanupTestCase() { window_.reset(); }

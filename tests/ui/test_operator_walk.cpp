@@ -16,6 +16,7 @@
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QToolBar>
 #include <QtTest>
 
@@ -23,11 +24,15 @@
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
 #include "common/display_geometry.hpp"
+#include "modalities/ultrasound/imaging_panel.hpp"
 #include "modality/modality.hpp"
 #include "pipeline/engine.hpp"
 #include "shell/main_window.hpp"
 #include "sim_window.hpp"
+#include "ultrasound/flow_phantom.hpp"
+#include "ultrasound/imaging_params.hpp"
 #include "view2d/display_controls.hpp"
+#include "view2d/flow_display.hpp"
 #include "view2d/image_view.hpp"
 #include "volumes/mip_triptych.hpp"
 #include "volumes/volume_review_panel.hpp"
@@ -87,6 +92,7 @@ class TestOperatorWalk : public QObject {
   void aVolumeKeepsItsLevelsWhileAnotherModalityIsLive();
   void aLiveSourceStaysLiveAReplayImagesEveryFrame();
   void aSavedLayoutThatLeavesTheImageACornerGivesWay();
+  void dopplerIsOfferedWhereItRunsAndShowsTheVessel();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -327,6 +333,97 @@ void TestOperatorWalk::aSavedLayoutThatLeavesTheImageACornerGivesWay() {
   QTRY_VERIFY(second.view().height() >= second.height() / 3 &&
               second.view().width() >= second.width() / 3);
   QVERIFY(second.width() <= available.width() && second.height() <= available.height());
+}
+
+// The volume simulator's frames are a sweep's slices: the Doppler modes are greyed, saying why, not
+// offered and then refused. The flow simulator offers them, and colour Doppler at the defaults
+// (suggested gain, 60 dB range, the default threshold) shows the vessel: flow over at least 80 %
+// of its core (half its radius around the axis, where blood moves at 0.3-0.4 m/s) and over at
+// most 5 % of the static tissue (1.5 mm clear of the vessel and the disk). Regions from the
+// phantom's own geometry (FlowPhantomConfig), not from the image.
+void TestOperatorWalk::dopplerIsOfferedWhereItRunsAndShowsTheVessel() {
+  using cineflow::ultrasound::ImagingMode;
+  auto window = acquiringWindow();
+  QVERIFY(window);
+  auto& imaging = window->acquisitionPanel().modalityPanel<cineflow::ui::ImagingPanel>();
+  auto* model = qobject_cast<QStandardItemModel*>(imaging.modeBox().model());
+  QVERIFY(model != nullptr);
+  const auto item = [&](ImagingMode mode) {
+    return model->item(imaging.modeBox().findData(static_cast<int>(mode)));
+  };
+  for (const ImagingMode mode : {ImagingMode::ColourDoppler, ImagingMode::PowerDoppler}) {
+    QVERIFY(!item(mode)->isEnabled());
+    QVERIFY2(item(mode)->toolTip().contains(QStringLiteral("volume sweep")),
+             qPrintable(item(mode)->toolTip()));
+  }
+
+  window->controller().open(QStringLiteral("sim-flow"));
+  QTRY_VERIFY_WITH_TIMEOUT(window->controller().engine().framesPerVolume() == 0, kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(running(*window), kTimeoutMs);
+  for (const ImagingMode mode : {ImagingMode::ColourDoppler, ImagingMode::PowerDoppler}) {
+    QTRY_VERIFY2(item(mode)->isEnabled(), qPrintable(item(mode)->toolTip()));
+  }
+  imaging.modeBox().setCurrentIndex(
+      imaging.modeBox().findData(static_cast<int>(ImagingMode::ColourDoppler)));
+  QVERIFY2(imaging.imagingError().isEmpty(), qPrintable(imaging.imagingError()));
+  cineflow::ui::ImageView& view = window->view();
+  // A frame whose flow layers come from a full ensemble: power estimated at the vessel's centre.
+  const cineflow::ultrasound::FlowPhantomConfig phantom;
+  const auto estimatedInTheVessel = [&] {
+    const auto& shown = view.displayedFrame();
+    if (!shown || !shown->geometry.hasFlow() || shown->pixels.empty()) {
+      return false;
+    }
+    const auto& sg = shown->geometry;
+    const auto ix = static_cast<std::size_t>(std::lround((phantom.vesselCentreXM - sg.x0) / sg.dx));
+    const auto iz = static_cast<std::size_t>(std::lround((phantom.vesselCentreZM - sg.z0) / sg.dz));
+    return std::isfinite(shown->pixels[cineflow::process::kPowerLayer * sg.pixels() +
+                                       iz * static_cast<std::size_t>(sg.nx) + ix]);
+  };
+  QTRY_VERIFY_WITH_TIMEOUT(estimatedInTheVessel(), kTimeoutMs);
+  const cineflow::ui::Image& frame = *view.displayedFrame();
+  const auto& g = frame.geometry;
+  const auto layer = [&](int index, int ix, int iz) {
+    return frame.pixels[static_cast<std::size_t>(index) * g.pixels() +
+                        static_cast<std::size_t>(iz) * static_cast<std::size_t>(g.nx) +
+                        static_cast<std::size_t>(ix)];
+  };
+  const double black = view.gainDb() - view.dynamicRangeDb();
+  const double angle = phantom.vesselAngleDeg * M_PI / 180.0;
+  int core = 0, coreShown = 0, tissue = 0, tissueShown = 0;
+  for (int iz = 0; iz < g.nz; ++iz) {
+    for (int ix = 0; ix < g.nx; ++ix) {
+      const double x = g.x0 + ix * g.dx, z = g.z0 + iz * g.dz;
+      const double rx = x - phantom.vesselCentreXM, rz = z - phantom.vesselCentreZM;
+      // Distance from the axis, which rises (z falls) towards +x.
+      const double fromAxis = std::abs(rx * std::sin(angle) + rz * std::cos(angle));
+      const double fromDisk = std::hypot(x - phantom.diskCentreXM, z - phantom.diskCentreZM);
+      const double level = std::clamp(
+          (static_cast<double>(layer(cineflow::process::kIntensityLayer, ix, iz)) - black) /
+              view.dynamicRangeDb(),
+          0.0, 1.0);
+      const bool shown = cineflow::ui::flowShows(
+          view.flowLook(), layer(cineflow::process::kPowerLayer, ix, iz), level, black);
+      if (fromAxis < phantom.vesselRadiusM / 2 && z > phantom.zMinM + 2e-3) {
+        ++core;
+        coreShown += shown ? 1 : 0;
+      } else if (fromAxis > phantom.vesselRadiusM + 1.5e-3 &&
+                 fromDisk > phantom.diskRadiusM + 1.5e-3 && z > phantom.zMinM &&
+                 z < phantom.zMaxM) {
+        ++tissue;
+        tissueShown += shown ? 1 : 0;
+      }
+    }
+  }
+  QVERIFY(core > 1000 && tissue > 10000);
+  const double coreFraction = static_cast<double>(coreShown) / core;
+  const double tissueFraction = static_cast<double>(tissueShown) / tissue;
+  qInfo(
+      "flow shown over %.1f %% of the vessel's core, %.1f %% of the static tissue (white %.0f dB, "
+      "threshold %.0f dB)",
+      100 * coreFraction, 100 * tissueFraction, view.gainDb(), view.flowLook().powerThresholdDb);
+  QVERIFY(coreFraction >= 0.8);
+  QVERIFY(tissueFraction <= 0.05);
 }
 
 QTEST_MAIN(TestOperatorWalk)

@@ -15,6 +15,7 @@
 
 #include "compute/buffer.hpp"
 #include "pipeline/engine.hpp"
+#include "registry/source_factory.hpp"
 #include "store/compression.hpp"
 #include "store/volume_reader.hpp"
 #include "store/volume_saver.hpp"
@@ -22,6 +23,7 @@
 #include "support/mip_reference.hpp"
 #include "support/pipeline_checks.hpp"
 #include "support/plain_hdf5.hpp"
+#include "support/test_paths.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 
 using namespace cineflow;
@@ -351,6 +353,15 @@ class TestVolumeSave : public QObject {
     }
     message = refusal(other);
     QVERIFY2(message.find("schema") != std::string::npos, message.c_str());
+    // The recording being replayed, opened as a volume by mistake: said for what it is, not
+    // "damaged" (HDF5 refuses a second open with other locking flags, which the reader avoids).
+    const std::string recording = cineflow::test::datasetFile("field2_pw3_points.h5");
+    const auto replay = cineflow::acquire::openSource(recording);
+    QVERIFY(replay != nullptr);
+    message = refusal(recording);
+    QVERIFY2(message.find("not a saved volume") != std::string::npos &&
+                 message.find("damaged") == std::string::npos,
+             message.c_str());
   }
 
   void impossibleFolderKeepsTheVolume() {

@@ -108,7 +108,12 @@ double niceStep(double minimum) {
   return 10.0 * decade;
 }
 
-double suggestGainDb(const std::vector<float>& pixels) {
+std::span<const float> intensityLayer(const std::vector<float>& pixels,
+                                      const process::ImageGeometry& geometry) {
+  return std::span<const float>(pixels).first(std::min(pixels.size(), geometry.pixels()));
+}
+
+double suggestGainDb(std::span<const float> pixels) {
   // A copy once per session (first frame), so nth_element may reorder it.
   std::vector<float> finite;
   finite.reserve(pixels.size());

@@ -3,6 +3,7 @@
 // ratio (lateral nx*dx against depth nz*dz), zoom and pan, and the mapping between metres and
 // pixels. Pure functions, so the views and the tests agree on exactly one definition.
 
+#include <span>
 #include <vector>
 
 #include <QPointF>
@@ -12,6 +13,7 @@
 
 #include "process/image_geometry.hpp"
 
+#include "process/image_geometry.hpp"
 
 namespace cineflow::ui {
 
@@ -66,6 +68,12 @@ double niceStep(double minimum);
 // a little below mid-grey for the default 60 dB dynamic range, point targets and specular echoes
 // (typically 20-30 dB above speckle) bright but not clipped. Taken from the median, which the few
 // bright pixels cannot move, rounded up to a whole dB. Ignores non-finite values; 0 if none.
-double suggestGainDb(const std::vector<float>& pixels);
+// `pixels` are the intensity values only: an image with flow layers (colour and power Doppler)
+// passes its first layer (intensityLayer), whose level the flow's threshold is set against.
+double suggestGainDb(std::span<const float> pixels);
+// The intensity layer of an image's pixels laid out as `geometry`: the first geometry.pixels()
+// values (all of them when there are fewer).
+std::span<const float> intensityLayer(const std::vector<float>& pixels,
+                                      const process::ImageGeometry& geometry);
 
 }  // namespace cineflow::ui

@@ -285,16 +285,34 @@ CineloopExportResult exportMp4(const pipeline::Cineloop& cineloop,
                                const CineloopExportRequest& request, const ExportProgress& progress,
                                const std::atomic<bool>* cancel) {
   const QString& file = request.target;
-  const double acquired = acquisitionRateHz(headers);
-  const double fps = request.videoFramesPerSecond > 0 ? request.videoFramesPerSecond
-                     : acquired > 0                   ? acquired
-                                                      : kFallbackVideoRateHz;
+  // As acquired: the source's rate (at most kMaxVideoRateHz), each frame held for its real
+  // duration, so that the video plays in real time even when the display imaged only some of
+  // the source's frames. A chosen rate: one video frame per cineloop frame.
+  const bool asAcquired = !(request.videoFramesPerSecond > 0);
+  const double acquired = std::min(acquisitionRateHz(headers), kMaxVideoRateHz);
+  const double fps = !asAcquired    ? request.videoFramesPerSecond
+                     : acquired > 0 ? acquired
+                                    : kFallbackVideoRateHz;
+  const std::int64_t start = headers.empty() ? 0 : headers.front().timestampNs;
+  std::int64_t written = 0;  // video frames so far
   int skipped = 0;
   const PictureVideoResult video = writePictureVideo(
       QString::fromStdString(toPath(file).string()), fps, request.picture, request.measurements,
-      [&](const std::function<void(const Image&)>& sink) {
+      [&](const FrameSink& sink) {
+        std::size_t index = 0;
         return forEachFrame(cineloop, headers, progress, cancel, skipped, [&](const Image& frame) {
-          sink(frame);
+          while (index < headers.size() && headers[index].sequence != frame.header.sequence) {
+            ++index;
+          }
+          int repeats = 1;
+          if (asAcquired && acquired > 0 && index + 1 < headers.size()) {
+            // Up to the next frame's time on the video's clock.
+            const auto until = static_cast<std::int64_t>(std::llround(
+                static_cast<double>(headers[index + 1].timestampNs - start) * 1e-9 * fps));
+            repeats = static_cast<int>(std::max<std::int64_t>(1, until - written));
+          }
+          written += repeats;
+          sink(frame, repeats);
           return QString();
         });
       });
@@ -316,7 +334,8 @@ CineloopExportResult exportDicom(const pipeline::Cineloop& cineloop,
   options.annotations = false;  // no rulers: the pixel spacing holds over the whole picture
   FramePicture picture(options);
   DicomPictures pictures;
-  const double rate = acquisitionRateHz(headers);
+  // The frames' real spacing: the rate at which they were imaged.
+  const double rate = imagedRateHz(headers);
   pictures.frameTimeMs = rate > 0 ? 1000.0 / rate : 1000.0 / kFallbackVideoRateHz;
   int skipped = 0;
   const QString error =
@@ -394,6 +413,15 @@ CineloopExportResult exportHdf5(const pipeline::Cineloop& cineloop,
 }  // namespace
 
 double acquisitionRateHz(const std::vector<acquire::FrameHeader>& headers) {
+  if (headers.size() < 2 || headers.back().timestampNs <= headers.front().timestampNs ||
+      headers.back().sequence <= headers.front().sequence) {
+    return 0.0;
+  }
+  return 1e9 * static_cast<double>(headers.back().sequence - headers.front().sequence) /
+         static_cast<double>(headers.back().timestampNs - headers.front().timestampNs);
+}
+
+double imagedRateHz(const std::vector<acquire::FrameHeader>& headers) {
   if (headers.size() < 2 || headers.back().timestampNs <= headers.front().timestampNs) {
     return 0.0;
   }

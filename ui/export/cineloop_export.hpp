@@ -11,7 +11,8 @@
 //   <folder>/measurements.csv   MeasurementList::csvHeader(), those of the exported frames
 //
 // Video (MP4): the same pictures as H.264 video (mp4_writer.hpp) in one file, at the frame rate
-// the request gives or, by default, the acquisition's (from the frames' timestamps).
+// the request gives or, by default, as acquired: at the source's rate (acquisitionRateHz, at most
+// kMaxVideoRateHz), each frame held for its real duration, so that it plays in real time.
 //
 // DICOM: the pictures without rulers (so that one pixel spacing holds across them) with the
 // measurements burnt in, as one Ultrasound Multi-frame Image (an Ultrasound Image for one frame)
@@ -45,10 +46,12 @@ enum class CineloopExportFormat { Png, Hdf5, Mp4, Dicom };
 
 struct CineloopExportRequest {
   CineloopExportFormat format = CineloopExportFormat::Png;
-  QString target;                   // PNG: the folder to create; HDF5: the file to create
-  PictureOptions picture;           // PNG and MP4
-  double videoFramesPerSecond = 0;  // MP4: 0 = the acquisition's rate
-  DicomPatient patient;             // DICOM
+  QString target;          // PNG: the folder to create; HDF5: the file to create
+  PictureOptions picture;  // PNG and MP4
+  // MP4: 0 = as acquired (the source's rate, at most kMaxVideoRateHz, each frame held for its
+  // real duration: real time); otherwise one video frame per cineloop frame at this rate.
+  double videoFramesPerSecond = 0;
+  DicomPatient patient;  // DICOM
   // Only this frame (the one on screen), in any form; all kept frames when empty.
   std::optional<std::uint64_t> onlyFrame;
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).
@@ -76,8 +79,15 @@ CineloopExportResult exportCineloop(const pipeline::Cineloop& cineloop,
                                     const ExportProgress& progress = {},
                                     const std::atomic<bool>* cancel = nullptr);
 
-// The rate the frames were acquired at, from their timestamps; 0 for fewer than two frames.
+// The fastest video "as acquired" makes: faster sources play in real time at this rate.
+inline constexpr double kMaxVideoRateHz = 60.0;
+
+// The rate the source acquired frames at: sequence numbers (which count every frame acquired,
+// imaged or not) over time; 0 for fewer than two frames.
 double acquisitionRateHz(const std::vector<acquire::FrameHeader>& headers);
+// The rate these frames were imaged at: their count over time (below acquisitionRateHz when the
+// display skipped or dropped frames); 0 for fewer than two frames.
+double imagedRateHz(const std::vector<acquire::FrameHeader>& headers);
 
 // "frame_000042.png"
 QString cineloopFrameFileName(std::uint64_t sequence);

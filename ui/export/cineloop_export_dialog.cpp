@@ -1,5 +1,7 @@
 #include "export/cineloop_export_dialog.hpp"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -54,9 +56,13 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   videoRate_->setDecimals(1);
   videoRate_->setSuffix(tr(" frames/s"));
   videoRate_->setSpecialValueText(
-      acquisitionRateHz > 0 ? tr("as acquired (%1 frames/s)").arg(acquisitionRateHz, 0, 'f', 1)
+      acquisitionRateHz > 0 ? tr("as acquired (%1 frames/s, real time)")
+                                  .arg(std::min(acquisitionRateHz, kMaxVideoRateHz), 0, 'f', 1)
                             : tr("as acquired"));
-  videoRate_->setToolTip(tr("The video's frame rate: as acquired, or slower or faster"));
+  videoRate_->setToolTip(
+      tr("The video's frame rate. As acquired: the source's rate, each frame held for its real "
+         "duration (real time, also when the display imaged only some of the source's frames). "
+         "A chosen rate: one video frame per cineloop frame, slower or faster than real time."));
   dicom_ = new QRadioButton(tr("DICOM (ultrasound image), as on screen"), this);
   dicom_->setObjectName(QStringLiteral("exportDicom"));
   dicom_->setToolTip(

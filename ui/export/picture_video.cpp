@@ -14,9 +14,12 @@ PictureVideoResult writePictureVideo(const QString& target, double framesPerSeco
   try {
     Mp4Writer writer(target.toStdString(), framesPerSecond);
     FramePicture picture(options);
-    result.error = feed([&](const Image& frame) {
-      writer.write(
-          picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence), measurements));
+    result.error = feed([&](const Image& frame, int repeats) {
+      const QImage& drawn =
+          picture.draw(frame, QStringLiteral("seq %1").arg(frame.header.sequence), measurements);
+      for (int i = 0; i < repeats; ++i) {
+        writer.write(drawn);
+      }
     });
     result.frames = writer.frames();
     if (result.error.isEmpty() && result.frames == 0) {

@@ -14,9 +14,11 @@
 
 namespace cineflow::ui {
 
-// Calls its argument once per frame, in order; returns "" or why it stopped early ("cancelled",
-// a frame that could not be read).
-using FrameFeed = std::function<QString(const std::function<void(const Image&)>& sink)>;
+// Calls its argument once per frame, in order, with how many video frames the picture lasts (1,
+// or more to keep a frame on screen for its real duration); returns "" or why it stopped early
+// ("cancelled", a frame that could not be read).
+using FrameSink = std::function<void(const Image&, int repeats)>;
+using FrameFeed = std::function<QString(const FrameSink& sink)>;
 
 struct PictureVideoResult {
   int frames = 0;

@@ -45,6 +45,20 @@ void MeasurementList::remove(int id) {
   }
 }
 
+int MeasurementList::moveView(const QString& view, const QString& to) {
+  int moved = 0;
+  for (Measurement& m : items_) {
+    if (m.view == view) {
+      m.view = to;
+      ++moved;
+    }
+  }
+  if (moved > 0) {
+    emit changed();
+  }
+  return moved;
+}
+
 void MeasurementList::clear() {
   if (!items_.empty()) {
     items_.clear();

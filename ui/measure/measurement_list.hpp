@@ -28,6 +28,10 @@ class MeasurementList : public QObject {
   int add(Measurement m);
   void remove(int id);
   void clear();
+  // Moves every measurement of image `view` to image `to` (a name no view draws, so that they
+  // stay listed and exported with their values but are never drawn on another image that reuses
+  // their frames' sequence numbers). Returns how many moved.
+  int moveView(const QString& view, const QString& to);
 
   // The list as CSV (measurementsCsv).
   QString csv() const { return measurementsCsv(items_); }

@@ -355,7 +355,8 @@ void MainWindow::onFrameReady(const std::shared_ptr<const Image>& frame) {
       process::ImageGeometry geometry;
       controller_->engine().cineloop().copyImage(frame->header.sequence, copied, header, geometry);
     }
-    const double gain = suggestGainDb(frame->pixelsInCineloop ? copied : frame->pixels);
+    const double gain = suggestGainDb(
+        intensityLayer(frame->pixelsInCineloop ? copied : frame->pixels, frame->geometry));
     displayControls_->setSuggestedGain(gain, kGainSpanBelowDb, kGainSpanAboveDb);
   }
   if (frozen_) {

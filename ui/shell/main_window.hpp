@@ -154,6 +154,8 @@ class MainWindow : public QMainWindow {
   // Measure menu, and every image view measuring into one list.
   void createMeasurementDock();
   void addMeasureMenu();
+  // The image name the live image's measurements move to when acquisition starts again.
+  QString earlierCineloopView() const;
   // main_window_presets.cpp: the toolbar's preset picker, Save as preset… and Delete preset….
   void createPresetPicker(QToolBar& toolBar);
   void reloadPresets();

@@ -52,8 +52,31 @@ void MainWindow::createMeasurementDock() {
     connect(measurementsPanel_, &MeasurementsPanel::toolChanged, named.view,
             &ImageView::setMeasureTool);
   }
+  // Acquisition that starts again (unfreeze, a new source) starts a new cineloop: the reviewed
+  // frames go, and their measurements stay listed (and in the CSV) under "Earlier cineloop",
+  // never drawn on the new frames, whose sequence numbers may repeat theirs.
+  connect(controller_.get(), &EngineController::runningChanged, this, [this](bool running) {
+    if (!running) {
+      return;
+    }
+    const int moved = measurements_->moveView(tr("Live"), earlierCineloopView());
+    if (moved > 0) {
+      showMessage(tr("%n measurement(s) of the reviewed frames kept in the list as \"%1\": their "
+                     "frames went when acquisition resumed",
+                     nullptr, moved)
+                      .arg(earlierCineloopView()),
+                  false);
+    }
+  });
   connect(measurementsPanel_, &MeasurementsPanel::measurementActivated, this, [this](int id) {
     const Measurement* m = measurements_->find(id);
+    if (m != nullptr && m->view == earlierCineloopView()) {
+      showMessage(tr("Measurement %1 was made on a frame of an earlier cineloop, which went when "
+                     "acquisition resumed: its values stay in the list and the CSV")
+                      .arg(id),
+                  false);
+      return;
+    }
     if (m == nullptr || m->view != tr("Live")) {
       return;  // a volume's measurements show with that volume's views
     }
@@ -83,6 +106,10 @@ void MainWindow::createMeasurementDock() {
       showMessage(tr("%1: drag on the image (V: back to panning)").arg(toolName(tool)), false);
     }
   });
+}
+
+QString MainWindow::earlierCineloopView() const {
+  return tr("Earlier cineloop");
 }
 
 void MainWindow::addMeasureMenu() {

@@ -527,7 +527,7 @@ void ImageView::paintFrame() {
     displayed_ = std::move(pending_);
     hostPixelsSequence_ = ~std::uint64_t{0};  // another frame: its host copy is not made yet
     if (ownLevel_ && !displayed_->pixels.empty()) {
-      ownWhiteDb_ = suggestGainDb(displayed_->pixels);
+      ownWhiteDb_ = suggestGainDb(intensityLayer(displayed_->pixels, displayed_->geometry));
       gainDb_ = ownWhiteDb_ - relativeGainDb_;
     }
     uploadDisplayed();

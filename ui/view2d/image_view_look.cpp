@@ -22,7 +22,7 @@ void ImageView::setStretch(bool stretch) {
 void ImageView::setOwnLevel(bool own) {
   ownLevel_ = own;
   if (own && displayed_ && !displayed_->pixels.empty()) {
-    ownWhiteDb_ = suggestGainDb(displayed_->pixels);
+    ownWhiteDb_ = suggestGainDb(intensityLayer(displayed_->pixels, displayed_->geometry));
     setGainDb(ownWhiteDb_ - relativeGainDb_);
   }
 }

@@ -66,7 +66,7 @@ bool VolumeReviewPanel::exportSlicesVideo(const QString& path, double framesPerS
               return QStringLiteral("cancelled");
             }
             job.progress(i, total);
-            sink(*slices[static_cast<std::size_t>(i)]);
+            sink(*slices[static_cast<std::size_t>(i)], 1);
           }
           return QString();
         });

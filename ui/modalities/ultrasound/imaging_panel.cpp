@@ -241,9 +241,22 @@ void ImagingPanel::load() {
   // RF sampled below 2 f0 can only be imaged in I/Q mode: say so, and offer nothing else.
   const QString note =
       acq != nullptr ? QString::fromStdString(ultrasound::bandpassSamplingNotice(*acq)) : QString();
+  // Doppler needs repeated views of one plane at a known PRF: not offered otherwise, and the
+  // greyed entries say why.
+  const QString noDoppler =
+      acq != nullptr
+          ? QString::fromStdString(controller_.imagingParams().doppler.unavailableFor(*acq))
+          : QString();
   if (auto* model = qobject_cast<QStandardItemModel*>(mode_->model())) {
     model->item(mode_->findData(static_cast<int>(ultrasound::ImagingMode::Rf)))
         ->setEnabled(note.isEmpty());
+    for (const auto mode :
+         {ultrasound::ImagingMode::ColourDoppler, ultrasound::ImagingMode::PowerDoppler}) {
+      QStandardItem* item = model->item(mode_->findData(static_cast<int>(mode)));
+      item->setEnabled(noDoppler.isEmpty());
+      item->setToolTip(noDoppler.isEmpty() ? QString()
+                                           : tr("Not for this source: %1").arg(noDoppler));
+    }
   }
   const bool fromFile = acq != nullptr && acq->fractionalBandwidth > 0;
   const double ownPercent =
