@@ -5,6 +5,7 @@
 // at levels of their own.
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -93,6 +94,7 @@ class TestOperatorWalk : public QObject {
   void aLiveSourceStaysLiveAReplayImagesEveryFrame();
   void aSavedLayoutThatLeavesTheImageACornerGivesWay();
   void dopplerIsOfferedWhereItRunsAndShowsTheVessel();
+  void aPointTargetInAnEmptyFieldIsNotClipped();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -424,6 +426,27 @@ void TestOperatorWalk::dopplerIsOfferedWhereItRunsAndShowsTheVessel() {
       100 * coreFraction, 100 * tissueFraction, view.gainDb(), view.flowLook().powerThresholdDb);
   QVERIFY(coreFraction >= 0.8);
   QVERIFY(tissueFraction <= 0.05);
+}
+
+// The template plugin's noise-free point target (its brightest echo 144 dB above the empty
+// field's median): the suggested gain puts the brightest echo at white, not 100 dB over it, so
+// the point and its side lobes show at the default 60 dB range.
+void TestOperatorWalk::aPointTargetInAnEmptyFieldIsNotClipped() {
+  auto window = acquiringWindow();
+  QVERIFY(window);
+  window->controller().open(QStringLiteral("plugin:Template point target"));
+  QTRY_VERIFY_WITH_TIMEOUT(window->controller().engine().framesPerVolume() == 0, kTimeoutMs);
+  cineflow::ui::ImageView& view = window->view();
+  const auto shown = view.framesDisplayed();
+  QTRY_VERIFY_WITH_TIMEOUT(view.framesDisplayed() > shown + 2, kTimeoutMs);
+  const std::vector<float>& pixels = view.displayedFrame()->pixels;
+  float peak = -std::numeric_limits<float>::infinity();
+  for (const float value : pixels) {
+    peak = std::isfinite(value) ? std::max(peak, value) : peak;
+  }
+  qInfo("point target: brightest %.1f dB, white %.1f dB", static_cast<double>(peak), view.gainDb());
+  QVERIFY(peak <= view.gainDb() + 3.0);   // a frame's peak moves a little as the target swings
+  QVERIFY(peak >= view.gainDb() - 10.0);  // and it is bright
 }
 
 QTEST_MAIN(TestOperatorWalk)

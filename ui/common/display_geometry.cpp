@@ -11,6 +11,11 @@ namespace {
 // With a 60 dB dynamic range this puts the speckle median at grey 25/60 = 0.42, and echoes 25 dB
 // above it at 0.83.
 constexpr double kSpeckleMedianBelowWhiteDb = 35.0;
+// A brightest echo this far above the median is no speckle scene but a few targets in an empty
+// field (a noise-free point-target source: 144 dB above its median): its brightest echo is white.
+// Speckle scenes stay well under it (the simulator 19 dB, the rotating disk 31, Field II's
+// points in speckle 59, the OCT simulator 40).
+constexpr double kSparsePeakAboveMedianDb = 70.0;
 
 double imageLeftM(const process::ImageGeometry& geometry) {
   return geometry.x0 - 0.5 * geometry.dx;
@@ -124,7 +129,10 @@ double suggestGainDb(std::span<const float> pixels) {
   }
   const auto middle = finite.begin() + static_cast<std::ptrdiff_t>(finite.size() / 2);
   std::nth_element(finite.begin(), middle, finite.end());
-  return std::ceil(static_cast<double>(*middle) + kSpeckleMedianBelowWhiteDb);
+  const double median = *middle;
+  const double peak = *std::max_element(middle, finite.end());
+  return std::ceil(peak - median > kSparsePeakAboveMedianDb ? peak
+                                                            : median + kSpeckleMedianBelowWhiteDb);
 }
 
 }  // namespace cineflow::ui

@@ -67,7 +67,9 @@ double niceStep(double minimum);
 // A gain (the dB level shown as white) for a first look at an image: fully developed speckle at
 // a little below mid-grey for the default 60 dB dynamic range, point targets and specular echoes
 // (typically 20-30 dB above speckle) bright but not clipped. Taken from the median, which the few
-// bright pixels cannot move, rounded up to a whole dB. Ignores non-finite values; 0 if none.
+// bright pixels cannot move, rounded up to a whole dB; a few targets in an empty field (the
+// brightest over 70 dB above the median, as a noise-free point-target source) get their brightest
+// echo at white instead. Ignores non-finite values; 0 if none.
 // `pixels` are the intensity values only: an image with flow layers (colour and power Doppler)
 // passes its first layer (intensityLayer), whose level the flow's threshold is set against.
 double suggestGainDb(std::span<const float> pixels);
