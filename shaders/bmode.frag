@@ -1,6 +1,6 @@
 #version 330 core
-// Log-compressed B-mode display: the image holds absolute dB values, and the window
-// [gain - dynamicRange, gain] maps linearly to a level in [0, 1], looked up in a 256-entry colour
+// Log-compressed B-mode display: the image holds absolute dB values, plus the time-gain
+// compensation at its depth, and the window [gain - dynamicRange, gain] maps linearly to a level in [0, 1], looked up in a 256-entry colour
 // map (grey by default). Doing it here makes gain, dynamic range and the colour map instant:
 // changing them re-renders the same texture without touching the engine.
 //
@@ -21,6 +21,9 @@ uniform float aliasingVelocity;
 uniform float powerThresholdDb;
 uniform float priority;
 uniform float powerRangeDb;
+// Time-gain compensation (ui/view2d/depth_gain.hpp): dB at band k's depth, (k + 0.5) / 8 of the
+// image's depth; linear between bands, flat beyond the first and the last.
+uniform float depthGainDb[8];
 
 in vec2 texCoord;
 out vec4 fragColor;
@@ -47,7 +50,12 @@ void main() {
   // The intensity layer, sampled linearly but never across into the layer under it.
   float halfTexel = 0.5 / float(nz);
   float v = clamp(texCoord.y, halfTexel, 1.0 - halfTexel) / float(layers);
-  float db = texture(image, vec2(texCoord.x, v)).r;
+  float position = clamp(texCoord.y, 0.0, 1.0) * 8.0 - 0.5;
+  int below = clamp(int(floor(position)), 0, 7);
+  int above = min(below + 1, 7);
+  float t = clamp(position - float(below), 0.0, 1.0);
+  float depthGain = mix(depthGainDb[below], depthGainDb[above], t);
+  float db = texture(image, vec2(texCoord.x, v)).r + depthGain;
   float level = clamp((db - (gainDb - dynamicRangeDb)) / dynamicRangeDb, 0.0, 1.0);
   // Sample entry centres only, so level 0 and 1 give the first and last entries exactly.
   float entry = (0.5 + level * 255.0) / 256.0;

@@ -17,6 +17,7 @@
 #include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSlider>
 #include <QStandardItemModel>
 #include <QToolBar>
 #include <QtTest>
@@ -25,13 +26,16 @@
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
 #include "common/display_geometry.hpp"
+#include "export/frame_picture.hpp"
 #include "modalities/ultrasound/imaging_panel.hpp"
 #include "modality/modality.hpp"
 #include "pipeline/engine.hpp"
 #include "shell/main_window.hpp"
+#include "shell/presets.hpp"
 #include "sim_window.hpp"
 #include "ultrasound/flow_phantom.hpp"
 #include "ultrasound/imaging_params.hpp"
+#include "view2d/depth_gain_controls.hpp"
 #include "view2d/display_controls.hpp"
 #include "view2d/flow_display.hpp"
 #include "view2d/image_view.hpp"
@@ -95,6 +99,7 @@ class TestOperatorWalk : public QObject {
   void aSavedLayoutThatLeavesTheImageACornerGivesWay();
   void dopplerIsOfferedWhereItRunsAndShowsTheVessel();
   void aPointTargetInAnEmptyFieldIsNotClipped();
+  void depthGainBrightensTheDeepRowsOnlyOnScreenInExportsAndInPresets();
 };
 
 void TestOperatorWalk::theToolbarHoldsThePresetPickerAt1280() {
@@ -447,6 +452,94 @@ void TestOperatorWalk::aPointTargetInAnEmptyFieldIsNotClipped() {
   qInfo("point target: brightest %.1f dB, white %.1f dB", static_cast<double>(peak), view.gainDb());
   QVERIFY(peak <= view.gainDb() + 3.0);   // a frame's peak moves a little as the target swings
   QVERIFY(peak >= view.gainDb() - 10.0);  // and it is bright
+}
+
+// Time-gain compensation: +15 dB on the two deepest of the eight bands brightens the image's
+// deepest rows by 15 dB of the 60 dB range (255 x 15 / 60 grey levels, short of white) and leaves
+// the upper rows (where every band in reach is 0) as they were: on screen, in a picture drawn for
+// an export, and through a preset, which keeps the sliders.
+void TestOperatorWalk::depthGainBrightensTheDeepRowsOnlyOnScreenInExportsAndInPresets() {
+  auto window = acquiringWindow();
+  QVERIFY(window);
+  window->freeze();  // one frame to compare
+  QTRY_VERIFY_WITH_TIMEOUT(!running(*window), kTimeoutMs);
+  QTest::qWait(200);
+  cineflow::ui::ImageView& view = window->view();
+  QVERIFY(view.displayedFrame() != nullptr);
+  const cineflow::ui::Image frame = *view.displayedFrame();
+  const auto& g = frame.geometry;
+  // Mean grey of a band of rows (fractions of the depth) on screen, inside the image.
+  const auto screenMean = [&](double from, double to) {
+    const QImage grab = view.grabFramebuffer();
+    const qreal ratio = view.devicePixelRatioF();
+    const double x0 = g.x0, x1 = g.x0 + (g.nx - 1) * g.dx;
+    const double zSpan = (g.nz - 1) * g.dz;
+    const QPointF a = view.physicalToWidget(x0 + 0.1 * (x1 - x0), g.z0 + from * zSpan) * ratio;
+    const QPointF b = view.physicalToWidget(x1 - 0.1 * (x1 - x0), g.z0 + to * zSpan) * ratio;
+    double sum = 0;
+    int count = 0;
+    for (int y = qRound(a.y()); y < qRound(b.y()); ++y) {
+      for (int x = qRound(a.x()); x < qRound(b.x()); ++x) {
+        sum += qGray(grab.pixel(x, y));
+        ++count;
+      }
+    }
+    return count > 0 ? sum / count : -1.0;
+  };
+  const double topBefore = screenMean(0.05, 0.5), deepBefore = screenMean(0.85, 0.98);
+  cineflow::ui::DisplayLook look{view.gainDb(), view.dynamicRangeDb(), view.colourMap(), {}, {}};
+  cineflow::ui::FramePicture flat({look, false});
+  const QImage before = flat.draw(frame).copy();
+
+  auto* deepest = window->findChild<QSlider*>(QStringLiteral("depthGainSlider7"));
+  auto* deeper = window->findChild<QSlider*>(QStringLiteral("depthGainSlider6"));
+  QVERIFY(deepest != nullptr && deeper != nullptr);
+  deepest->setValue(15);
+  deeper->setValue(15);
+  QCOMPARE(view.depthGain().db[7], 15.0);
+  QTest::qWait(200);
+  const double topAfter = screenMean(0.05, 0.5), deepAfter = screenMean(0.85, 0.98);
+  qInfo("on screen: upper rows %.1f -> %.1f, deepest rows %.1f -> %.1f grey", topBefore, topAfter,
+        deepBefore, deepAfter);
+  QVERIFY(std::abs(topAfter - topBefore) < 1.0);
+  QVERIFY(deepAfter > deepBefore + 20.0);
+
+  // The export's picture: each pixel of the deepest rows (past the sixth band's centre, 13/16 of
+  // the depth, where the gain is the full 15 dB) up by 255 x 15 / 60 grey levels, short of white;
+  // rows above the fifth band's centre (11/16) unchanged.
+  look.depthGain = view.depthGain();
+  cineflow::ui::FramePicture compensated({look, false});
+  const QImage after = compensated.draw(frame);
+  QCOMPARE(after.size(), before.size());
+  const double step = 255.0 * 15.0 / look.dynamicRangeDb;
+  double worstDeep = 0, worstTop = 0;
+  for (int y = 0; y < after.height(); ++y) {
+    const double fraction = (y + 0.5) / after.height();
+    for (int x = 0; x < after.width(); ++x) {
+      const int was = qGray(before.pixel(x, y)), now = qGray(after.pixel(x, y));
+      if (fraction > 13.5 / 16 && was > 0) {  // black was clipped (or no echo): any level up to
+                                              // the step is right
+        worstDeep = std::max(worstDeep, std::abs(now - std::min(255.0, was + step)));
+      } else if (fraction < 10.5 / 16) {
+        worstTop = std::max(worstTop, std::abs(static_cast<double>(now - was)));
+      }
+    }
+  }
+  qInfo("picture: deepest rows off the expected +%.1f grey by at most %.1f, upper rows by %.1f",
+        step, worstDeep, worstTop);
+  QVERIFY(worstDeep <= 1.5);  // one colour-table entry, rounded twice
+  QCOMPARE(worstTop, 0.0);
+
+  // Presets keep the curve.
+  const cineflow::ui::Preset read = cineflow::ui::parsePreset(
+      cineflow::ui::writePreset(window->capturePreset(QStringLiteral("TGC"))), QStringLiteral("t"));
+  QVERIFY(read.depthGain.has_value());
+  QCOMPARE(*read.depthGain, view.depthGain());
+  window->findChild<QPushButton*>(QStringLiteral("depthGainReset"))->click();
+  QVERIFY(view.depthGain().isFlat());
+  QVERIFY2(window->applyPreset(read).isEmpty(), "the preset applies");
+  QCOMPARE(deepest->value(), 15);
+  QCOMPARE(view.depthGain(), *read.depthGain);
 }
 
 QTEST_MAIN(TestOperatorWalk)

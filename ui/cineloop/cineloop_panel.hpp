@@ -100,6 +100,7 @@ class CineloopPanel : public QWidget {
   void setDynamicRangeDb(double dynamicRangeDb) { dynamicRangeDb_ = dynamicRangeDb; }
   void setColourMap(cineflow::ui::ColourMap map) { colourMap_ = map; }
   void setFlowLook(const cineflow::ui::FlowLook& look) { flowLook_ = look; }
+  void setDepthGain(const cineflow::ui::DepthGain& gain) { depthGain_ = gain; }
   void setRecording(const QString& description) { recording_ = description; }
   // Where exports find the measurements and annotations of the live view's frames (null: none).
   void setMeasurements(const MeasurementList* list, const QString& view) {
@@ -142,6 +143,7 @@ class CineloopPanel : public QWidget {
   double dynamicRangeDb_ = 60.0;
   ColourMap colourMap_ = ColourMap::Grey;
   FlowLook flowLook_;
+  DepthGain depthGain_;
   QString recording_;
   CineloopExportChoice lastExport_;       // the dialog's choices, offered again next time
   BackgroundJob exportJob_{"cf-export"};  // cancelled and waited for by the destructor

@@ -126,7 +126,7 @@ CineloopExportRequest CineloopPanel::exportRequest(CineloopExportFormat format,
   CineloopExportRequest request;
   request.format = format;
   request.target = target;
-  request.picture = {{gainDb_, dynamicRangeDb_, colourMap_, flowLook_}, annotations};
+  request.picture = {{gainDb_, dynamicRangeDb_, colourMap_, flowLook_, depthGain_}, annotations};
   if (measurements_ != nullptr) {
     request.measurements = measurements_->ofView(measurementView_);
   }

@@ -23,6 +23,7 @@ inline constexpr const char* kFrameRateHz = "acquisition/frameRateHz";
 inline constexpr const char* kOverflowPolicy = "acquisition/overflowPolicy";
 inline constexpr const char* kDynamicRangeDb = "display/dynamicRangeDb";
 inline constexpr const char* kColourMap = "display/colourMap";        // ColourMap as an int
+inline constexpr const char* kDepthGain = "display/depthGain";        // DepthGain::toText()
 inline constexpr const char* kMatMapping = "acquisition/matMapping";  // MatMapping::toString()
 inline constexpr const char* kMatPath = "acquisition/matPath";
 }  // namespace settings_keys

@@ -86,6 +86,9 @@ const QImage& FramePicture::draw(const Image& frame, const QString& caption,
   const std::size_t layer = geometry.pixels();
   for (int y = 0; y < imageRect_.height(); ++y) {
     const float wz = rowWeight_[static_cast<std::size_t>(y)];
+    // The row's depth as the shader's texture coordinate has it: (source row + 0.5) / nz.
+    const auto rowGain = static_cast<float>(
+        options_.look.depthGain.at((row_[static_cast<std::size_t>(y)] + wz + 0.5) / geometry.nz));
     const float* upper =
         frame.pixels.data() + static_cast<std::size_t>(row_[static_cast<std::size_t>(y)]) * nx;
     const float* lower = upper + nextRow;
@@ -102,8 +105,9 @@ const QImage& FramePicture::draw(const Image& frame, const QString& caption,
     const std::size_t flowRow =
         static_cast<std::size_t>(row_[static_cast<std::size_t>(y)] + (wz >= 0.5f ? 1 : 0)) * nx;
     for (int x = 0; x < imageRect_.width(); ++x) {
-      const float level = std::clamp((levels_[static_cast<std::size_t>(x)] - black) * scale, 0.0f,
-                                     float{kColourTableSize - 1});
+      const float level =
+          std::clamp((levels_[static_cast<std::size_t>(x)] + rowGain - black) * scale, 0.0f,
+                     float{kColourTableSize - 1});
       // NaN (no echo computed) clamps to 0 as it does in the shader: the first colour.
       const auto entry = 3 * static_cast<std::size_t>(std::isnan(level) ? 0.0f : level + 0.5f);
       line[x] = qRgb(colours_[entry], colours_[entry + 1], colours_[entry + 2]);

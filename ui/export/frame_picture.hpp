@@ -19,6 +19,7 @@
 #include "common/colour_maps.hpp"
 #include "common/image.hpp"
 #include "measure/measurement.hpp"
+#include "view2d/depth_gain.hpp"
 #include "view2d/flow_display.hpp"
 
 namespace cineflow::ui {
@@ -31,7 +32,8 @@ struct DisplayLook {
   double gainDb = 0.0;           // shown as the colour map's last (brightest) entry
   double dynamicRangeDb = 60.0;  // dB span from the first entry to the last (> 0)
   ColourMap colourMap = ColourMap::Grey;
-  FlowLook flow;  // an image with flow layers: how they are composited (flow_display.hpp)
+  FlowLook flow;        // an image with flow layers: how they are composited (flow_display.hpp)
+  DepthGain depthGain;  // time-gain compensation, added at each row's depth (depth_gain.hpp)
 };
 
 struct PictureOptions {

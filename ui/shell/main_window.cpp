@@ -35,6 +35,7 @@
 #include "profiler/trace_capture.hpp"
 #include "registry/source_factory.hpp"
 #include "shell/transport_keys.hpp"
+#include "view2d/depth_gain_controls.hpp"
 #include "view2d/display_controls.hpp"
 #include "view2d/image_view.hpp"
 #include "view3d/volume_3d_panel.hpp"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createDocks();
   createVolumeDocks();
   createMeasurementDock();
+  createDepthGainDock();
   createStudy();
   createMenus();
   createStatusBar();
@@ -272,6 +274,10 @@ void MainWindow::restoreSettings() {
   displayControls_->setDynamicRangeDb(
       settings->value(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb())
           .toDouble());
+  if (const auto gain =
+          DepthGain::fromText(settings->value(settings_keys::kDepthGain).toString())) {
+    depthGainControls_->setDepthGain(*gain);
+  }
   const int colourMap = settings->value(settings_keys::kColourMap, 0).toInt();
   if (colourMap >= static_cast<int>(ColourMap::Grey) &&
       colourMap <= static_cast<int>(ColourMap::Viridis)) {
@@ -290,6 +296,7 @@ void MainWindow::saveSettings() const {
                          : QString::fromLatin1(pipeline::toString(controller_->config().overflow)));
   settings->setValue(settings_keys::kDynamicRangeDb, displayControls_->dynamicRangeDb());
   settings->setValue(settings_keys::kColourMap, static_cast<int>(displayControls_->colourMap()));
+  settings->setValue(settings_keys::kDepthGain, depthGainControls_->depthGain().toText());
   settings->sync();
 }
 

@@ -34,6 +34,7 @@ namespace cineflow::ui {
 
 class AcquisitionPanel;
 class CurrentStudy;
+class DepthGainControls;
 class ImageView;
 class TransportKeys;
 class Volume3dPanel;
@@ -94,6 +95,8 @@ class MainWindow : public QMainWindow {
   // Applies `preset` as the toolbar's picker does; returns "" or why the imaging part was refused
   // (also shown in the status bar).
   QString applyPreset(const Preset& preset);
+  // The display and the open source's modality section in effect, as a preset called `name`.
+  Preset capturePreset(const QString& name) const;
   const std::vector<Preset>& presets() const { return presets_; }
   // Saves what is in effect now as the operator's preset `name`, as Save as preset… does once the
   // operator named it (an own preset of that name is replaced without asking), and selects it in
@@ -153,6 +156,9 @@ class MainWindow : public QMainWindow {
   // main_window_measure.cpp: the Measurements dock (tabbed with the acquisition panel), the
   // Measure menu, and every image view measuring into one list.
   void createMeasurementDock();
+  // The time-gain compensation sliders' dock (main_window_depth_gain.cpp), feeding the live view
+  // and the cineloop's exports.
+  void createDepthGainDock();
   void addMeasureMenu();
   // The image name the live image's measurements move to when acquisition starts again.
   QString earlierCineloopView() const;
@@ -161,11 +167,9 @@ class MainWindow : public QMainWindow {
   void reloadPresets();
   void listPresets();  // those that fit the open source
   void selectPreset(const QString& name);
-  // The neutral display in effect (gain, dynamic range, colour map) into `preset`: what every
+  // The neutral display in effect (gain, dynamic range, colour map, depth gain) into `preset`: what every
   // saved preset holds, whatever the source.
   void captureDisplay(Preset& preset) const;
-  // The display and the open source's modality section in effect, as a preset called `name`.
-  Preset capturePreset(const QString& name) const;
   void askSavePreset();            // Save as preset…: the name, then savePreset()
   void askDeletePreset();          // Delete preset…: which, whether, then deletePreset()
   QString sourceModality() const;  // the open source's (ModalityUi::name()); empty: none
@@ -188,6 +192,8 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<VolumeController> volumes_;  // after controller_: destroyed before it
   ImageView* view_ = nullptr;
   DisplayControls* displayControls_ = nullptr;
+  DepthGainControls* depthGainControls_ = nullptr;
+  QDockWidget* depthGainDock_ = nullptr;
   AcquisitionPanel* acquisitionPanel_ = nullptr;
   CineloopPanel* cineloopPanel_ = nullptr;
   MeasurementList* measurements_ = nullptr;

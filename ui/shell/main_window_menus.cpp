@@ -213,6 +213,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(acquisitionDock_->toggleViewAction());
   view->addAction(cineloopDock_->toggleViewAction());
+  view->addAction(depthGainDock_->toggleViewAction());
   view->addAction(volumeDock_->toggleViewAction());
   view->addAction(liveMipDock_->toggleViewAction());
   view->addAction(volume3dDock_->toggleViewAction());

@@ -21,6 +21,7 @@
 #include "shell/main_window.hpp"
 #include "shell/preset_files.hpp"
 #include "shell/save_preset_dialog.hpp"
+#include "view2d/depth_gain_controls.hpp"
 #include "view2d/display_controls.hpp"
 
 namespace cineflow::ui {
@@ -104,6 +105,9 @@ QString MainWindow::applyPreset(const Preset& preset) {
     showMessage(error, true);
     return error;
   }
+  if (preset.depthGain) {
+    depthGainControls_->setDepthGain(*preset.depthGain);
+  }
   if (preset.colourMap) {
     displayControls_->setColourMap(*preset.colourMap);
   }
@@ -148,6 +152,7 @@ void MainWindow::captureDisplay(Preset& preset) const {
   preset.gainDb = displayControls_->gainDb();
   preset.dynamicRangeDb = displayControls_->dynamicRangeDb();
   preset.colourMap = displayControls_->colourMap();
+  preset.depthGain = depthGainControls_->depthGain();
 }
 
 Preset MainWindow::capturePreset(const QString& name) const {

@@ -43,6 +43,9 @@ QJsonObject writeDisplay(const Preset& preset) {
   if (preset.dynamicRangeDb) {
     display[QStringLiteral("dynamic_range_db")] = *preset.dynamicRangeDb;
   }
+  if (preset.depthGain) {
+    display[QStringLiteral("tgc_db")] = preset.depthGain->toText();
+  }
   if (preset.colourMap) {
     display[QStringLiteral("colour_map")] = colourMapKey(*preset.colourMap);
   }
@@ -83,6 +86,15 @@ Preset parsePreset(const QByteArray& json, const QString& origin) {
     preset.gainDb = display->number(QStringLiteral("gain_db"), -200, 200);
     preset.dynamicRangeDb = display->number(QStringLiteral("dynamic_range_db"), 1, 200);
     preset.colourMap = display->parsed(QStringLiteral("colour_map"), parseColourMap);
+    preset.depthGain = display->parsed(QStringLiteral("tgc_db"), [](const std::string& text) {
+      const std::optional<DepthGain> gain = DepthGain::fromText(QString::fromStdString(text));
+      if (!gain) {
+        throw std::invalid_argument("expected " + std::to_string(kDepthGainBands) +
+                                    " gains in dB, shallow to deep, each within +-20, separated "
+                                    "by spaces");
+      }
+      return *gain;
+    });
   }
   for (const ModalityPresets* modality : modalityPresets()) {
     std::optional<PresetFields> section = root.object(modality->name());

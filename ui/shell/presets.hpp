@@ -7,7 +7,8 @@
 //     "name": "Verasonics L7-4",          required, unique (a file's preset replaces a shipped
 //                                         one of the same name)
 //     "modality": "ultrasound",           a modality's name ("ultrasound" | "oct") | absent (any)
-//     "display": {"gain_db": 0, "dynamic_range_db": 50, "colour_map": "grey"},
+//     "display": {"gain_db": 0, "dynamic_range_db": 50, "colour_map": "grey",
+//                 "tgc_db": "0 0 0 2 4 6 8 8"},  time-gain compensation, shallow to deep
 //                                         colour_map: "grey" | "sepia" | "viridis"
 //     "ultrasound": {"mode": "rf", "f_number": 1.5, "apodisation": "hann",
 //                    "grid_mm": "-19:19:0.1,5:40:0.05", "iq_bandwidth_percent": 60},
@@ -35,6 +36,7 @@
 
 #include "common/colour_maps.hpp"
 #include "modality/preset_fields.hpp"
+#include "view2d/depth_gain.hpp"
 
 namespace cineflow::ui {
 
@@ -45,6 +47,7 @@ struct Preset {
   QString modality;  // a modality's name (ModalityUi::name()) or empty (any)
   std::optional<double> gainDb, dynamicRangeDb;
   std::optional<ColourMap> colourMap;
+  std::optional<DepthGain> depthGain;  // "tgc_db": "0 0 2 4 6 8 8 8", shallow to deep
   // What it sets of each modality, by the modality's name (ModalityPresets::parse), in
   // modalityPresets()' order.
   std::vector<std::pair<QString, std::shared_ptr<const PresetSection>>> sections;

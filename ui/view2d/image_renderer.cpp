@@ -4,6 +4,7 @@
 #include "view2d/image_renderer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -36,6 +37,7 @@ ImageRenderer::ImageRenderer() {
   thresholdLocation_ = glGetUniformLocation(program_.get(), "powerThresholdDb");
   priorityLocation_ = glGetUniformLocation(program_.get(), "priority");
   powerRangeLocation_ = glGetUniformLocation(program_.get(), "powerRangeDb");
+  depthGainLocation_ = glGetUniformLocation(program_.get(), "depthGainDb");
   glUseProgram(program_.get());
   glUniform1i(glGetUniformLocation(program_.get(), "image"), 0);
   glUniform1i(glGetUniformLocation(program_.get(), "colourMap"), 1);
@@ -114,7 +116,7 @@ void ImageRenderer::setColourMap(ColourMap map) {
 
 void ImageRenderer::render(const QRect& viewport, int framebufferHeight, float gainDb,
                            float dynamicRangeDb, const ViewWindow& window, const FlowLook& flow,
-                           double aliasingVelocity) {
+                           double aliasingVelocity, const DepthGain& depthGain) {
   // A QPainter overlay drawn after the previous frame may have left any of these on.
   glDisable(GL_BLEND);
   glDisable(GL_SCISSOR_TEST);
@@ -140,6 +142,10 @@ void ImageRenderer::render(const QRect& viewport, int framebufferHeight, float g
   glUniform1f(thresholdLocation_, static_cast<float>(flow.powerThresholdDb));
   glUniform1f(priorityLocation_, static_cast<float>(flow.priority));
   glUniform1f(powerRangeLocation_, static_cast<float>(flow.powerRangeDb));
+  std::array<float, kDepthGainBands> bands{};
+  std::transform(depthGain.db.begin(), depthGain.db.end(), bands.begin(),
+                 [](double g) { return static_cast<float>(g); });
+  glUniform1fv(depthGainLocation_, kDepthGainBands, bands.data());
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, colourMapTexture_.get());
   glActiveTexture(GL_TEXTURE0);

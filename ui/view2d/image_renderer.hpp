@@ -19,6 +19,7 @@
 #include "common/display_geometry.hpp"
 #include "common/gl_object.hpp"
 #include "common/image.hpp"
+#include "view2d/depth_gain.hpp"
 #include "view2d/flow_display.hpp"
 
 namespace cineflow::ui {
@@ -56,10 +57,11 @@ class ImageRenderer {
   // that `window` selects into `viewport` (device pixels, top-left origin) of a framebuffer
   // `framebufferHeight` pixels tall. Sets every GL state it relies on, so a QPainter may draw
   // between two calls.
-  // `flow` and `aliasingVelocity` (m/s) composite the flow layers when the image has them.
+  // `flow` and `aliasingVelocity` (m/s) composite the flow layers when the image has them;
+  // `depthGain` adds its gain at each row's depth (time-gain compensation).
   void render(const QRect& viewport, int framebufferHeight, float gainDb, float dynamicRangeDb,
-              const ViewWindow& window = {}, const FlowLook& flow = {},
-              double aliasingVelocity = 0);
+              const ViewWindow& window = {}, const FlowLook& flow = {}, double aliasingVelocity = 0,
+              const DepthGain& depthGain = {});
 
   // The letterbox margins: near-black, a shade off the image's black so its edge stays visible.
   static constexpr float kBackground[3] = {0.035f, 0.035f, 0.04f};
@@ -78,6 +80,7 @@ class ImageRenderer {
   int flowMapLocation_ = -1;
   int aliasingLocation_ = -1;
   int thresholdLocation_ = -1;
+  int depthGainLocation_ = -1;
   int priorityLocation_ = -1;
   int powerRangeLocation_ = -1;
   int layers_ = 1;

@@ -538,7 +538,7 @@ void ImageView::paintFrame() {
   const int framebufferHeight = qRound(height() * devicePixelRatioF());
   renderer_->render(imageRectInFramebuffer(), framebufferHeight, static_cast<float>(gainDb_),
                     static_cast<float>(dynamicRangeDb_), window_, flowLook_,
-                    displayed_ ? displayed_->geometry.aliasingVelocity : 0.0);
+                    displayed_ ? displayed_->geometry.aliasingVelocity : 0.0, depthGain_);
   if (newFrame && profileTool_.hasLine()) {
     profileTool_.resample();
   }

@@ -40,6 +40,7 @@
 #include "measure/measurement.hpp"
 #include "process/image_region.hpp"
 #include "profile/stage_probe.hpp"
+#include "view2d/depth_gain.hpp"
 #include "view2d/flow_display.hpp"
 #include "view2d/line_profile.hpp"
 #include "view2d/tools/colour_box_tool.hpp"
@@ -87,6 +88,7 @@ class ImageView : public QOpenGLWidget {
   double dynamicRangeDb() const { return dynamicRangeDb_; }
   ColourMap colourMap() const { return colourMap_; }
   const FlowLook& flowLook() const { return flowLook_; }
+  const DepthGain& depthGain() const { return depthGain_; }
   bool overlayVisible() const { return overlayVisible_; }
   bool compact() const { return compact_; }
   bool stretches() const { return stretch_; }
@@ -199,6 +201,8 @@ class ImageView : public QOpenGLWidget {
   void setColourMap(cineflow::ui::ColourMap map);
   // How an image's flow layers are shown (flow_display.hpp); images without flow ignore it.
   void setFlowLook(const cineflow::ui::FlowLook& look);
+  // Time-gain compensation (depth_gain.hpp), added at each row's depth as shown.
+  void setDepthGain(const cineflow::ui::DepthGain& gain);
   // The colour box in effect (metres; empty: the whole image), drawn while flow is shown. With
   // no tool chosen, a left-button drag inside it moves it and one on its edge (or, for the whole
   // image, on the image's edge) resizes it; colourBoxChanged() says where it was let go.
@@ -284,6 +288,7 @@ class ImageView : public QOpenGLWidget {
   double dynamicRangeDb_ = kDefaultDynamicRangeDb;
   ColourMap colourMap_ = ColourMap::Grey;
   FlowLook flowLook_;
+  DepthGain depthGain_;
   bool overlayVisible_ = true;
   bool compact_ = false;
   bool stretch_ = false;

@@ -4,6 +4,13 @@
 
 namespace cineflow::ui {
 
+void ImageView::setDepthGain(const DepthGain& gain) {
+  if (!(gain == depthGain_)) {
+    depthGain_ = gain;
+    update();
+  }
+}
+
 void ImageView::setCompact(bool compact) {
   if (compact != compact_) {
     compact_ = compact;

@@ -38,7 +38,8 @@ QString megabytes(std::size_t bytes) {
 // At the projection's own level (as the MIP views show it), whatever the live source's levels:
 // a volume of another modality is not white or black in the list.
 QIcon thumbnail(const Image& frame, double dynamicRangeDb) {
-  FramePicture picture({{suggestGainDb(frame.pixels), dynamicRangeDb, ColourMap::Grey, {}}, false});
+  FramePicture picture(
+      {{suggestGainDb(frame.pixels), dynamicRangeDb, ColourMap::Grey, {}, {}}, false});
   return QIcon(QPixmap::fromImage(picture.draw(frame).scaled(
       kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
 }

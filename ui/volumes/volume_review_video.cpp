@@ -49,8 +49,8 @@ bool VolumeReviewPanel::exportSlicesVideo(const QString& path, double framesPerS
   }
   // What the thread needs, copied: the slices are shared, immutable frames.
   const std::vector<std::shared_ptr<const Image>> slices = shown_.slices;
-  const PictureOptions options{{view_->gainDb(), view_->dynamicRangeDb(), view_->colourMap(), {}},
-                               true};
+  const PictureOptions options{
+      {view_->gainDb(), view_->dynamicRangeDb(), view_->colourMap(), {}, {}}, true};
   const std::vector<Measurement> marks = measurements_ != nullptr
                                              ? measurements_->ofView(view_->measurementViewName())
                                              : std::vector<Measurement>{};
