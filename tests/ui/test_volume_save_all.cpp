@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include <set>
 
 #include "bridge/engine_controller.hpp"
+#include "message_box_answerer.hpp"
 #include "shell/main_window.hpp"
 #include "sim_window.hpp"
 #include "store/volume_reader.hpp"
@@ -50,6 +52,33 @@ class TestVolumeSaveAll : public QObject {
     QVERIFY(window_);
   }
   void cleanupTestCase() { window_.reset(); }
+
+  // Closing with unsaved volumes asks (Save all, then quit / Quit without saving / Cancel);
+  // Cancel keeps the window. Save all, then quit writes every unsaved volume and then closes.
+  void quittingOffersSaveAll() {
+    auto window = cineflow::test::openSimulatorWindow();
+    QVERIFY(window);
+    QVERIFY(cineflow::test::waitForFirstVolume(*window, kTimeoutMs));
+    QVERIFY(window->volumes().bufferLatest());
+    QVERIFY(window->volumes().bufferLatest());
+    const int unsaved = window->volumes().unsavedCount();
+    QCOMPARE(unsaved, 2);
+    window->setInteractiveErrors(true);
+    {
+      cineflow::test::MessageBoxAnswerer answer(QMessageBox::Cancel);
+      QVERIFY(!window->close());
+      QVERIFY(answer.asked());
+      QVERIFY2(answer.text().contains(QStringLiteral("2 buffered volume(s) are not saved")),
+               qPrintable(answer.text()));
+    }
+    QVERIFY(window->isVisible());
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    window->saveAllThenQuit(folder.path());
+    QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), kTimeoutMs);
+    QCOMPARE(window->volumes().unsavedCount(), 0);
+    QCOMPARE(QDir(folder.path()).entryList({QStringLiteral("*.h5")}, QDir::Files).size(), unsaved);
+  }
 
   void twoSourcesSavedIntoOneFolderKeepEveryFile() {
     VolumeController& volumes = window_->volumes();

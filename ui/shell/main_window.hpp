@@ -95,6 +95,9 @@ class MainWindow : public QMainWindow {
   // Applies `preset` as the toolbar's picker does; returns "" or why the imaging part was refused
   // (also shown in the status bar).
   QString applyPreset(const Preset& preset);
+  // Saves every unsaved volume into `folder` (as Save all), then closes the window once they are
+  // all saved; stays open with the reason when one cannot be. The quit prompt's Save all.
+  void saveAllThenQuit(const QString& folder);
   // The display and the open source's modality section in effect, as a preset called `name`.
   Preset capturePreset(const QString& name) const;
   const std::vector<Preset>& presets() const { return presets_; }
@@ -167,14 +170,18 @@ class MainWindow : public QMainWindow {
   void reloadPresets();
   void listPresets();  // those that fit the open source
   void selectPreset(const QString& name);
-  // The neutral display in effect (gain, dynamic range, colour map, depth gain) into `preset`: what every
-  // saved preset holds, whatever the source.
+  // The neutral display in effect (gain, dynamic range, colour map, depth gain) into `preset`: what
+  // every saved preset holds, whatever the source.
   void captureDisplay(Preset& preset) const;
   void askSavePreset();            // Save as preset…: the name, then savePreset()
   void askDeletePreset();          // Delete preset…: which, whether, then deletePreset()
   QString sourceModality() const;  // the open source's (ModalityUi::name()); empty: none
   // Whether closing may go on: asks first when buffered volumes are unsaved (interactive only).
+  // Closing with unsaved volumes asks: Save all, then quit (a folder, then the saves, then the
+  // window closes once every volume is saved, or stays with the reason), Quit without saving, or
+  // Cancel. False while the window is to stay open.
   bool confirmUnsavedVolumes();
+  void onSavingChanged(int pending);
   void onFrameReady(const std::shared_ptr<const Image>& frame);
   void onRunningChanged(bool running);
   void onOpenProgress(double fraction, const QString& what);
@@ -240,8 +247,9 @@ class MainWindow : public QMainWindow {
   QAction* aboutAction_ = nullptr;
 
   bool interactiveErrors_ = true;
-  bool frozen_ = false;          // stopped by Freeze (reviewing), not by Stop
-  bool autoGainPending_ = true;  // the gain from each open source's first frame
+  bool quitAfterSaving_ = false;  // Save all, then quit: under way
+  bool frozen_ = false;           // stopped by Freeze (reviewing), not by Stop
+  bool autoGainPending_ = true;   // the gain from each open source's first frame
   QString lastError_;
 };
 

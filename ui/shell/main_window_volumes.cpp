@@ -5,10 +5,12 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 #include "acquire/frame_source.hpp"
 #include "bridge/engine_controller.hpp"
+#include "common/file_dialogs.hpp"
 #include "pipeline/engine.hpp"
 #include "shell/main_window.hpp"
 #include "store/volume_store.hpp"
@@ -25,6 +27,7 @@ namespace cineflow::ui {
 void MainWindow::createVolumeDocks() {
   volumes_ = std::make_unique<VolumeController>(*controller_);
   connect(volumes_.get(), &VolumeController::messageReady, this, &MainWindow::showMessage);
+  connect(volumes_.get(), &VolumeController::savingChanged, this, &MainWindow::onSavingChanged);
 
   volumePanel_ = new VolumeReviewPanel(*volumes_, this);
   connect(volumePanel_, &VolumeReviewPanel::videoFinished, this,
@@ -177,14 +180,58 @@ void MainWindow::openVolumeSlice(int slice) {
 
 bool MainWindow::confirmUnsavedVolumes() {
   const int unsaved = volumes_->unsavedCount();
-  if (unsaved == 0 || !interactiveErrors_) {
+  if (quitAfterSaving_ || unsaved == 0 || !interactiveErrors_) {
+    return !quitAfterSaving_;  // while saving before quitting: the save's end closes the window
+  }
+  QMessageBox box(QMessageBox::Question, tr("Unsaved volumes"),
+                  tr("%n buffered volume(s) are not saved.", nullptr, unsaved),
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setInformativeText(
+      tr("Save all writes them into a folder you choose, then quits; quitting without saving "
+         "loses them."));
+  box.button(QMessageBox::Save)->setText(tr("Save all, then quit…"));
+  box.button(QMessageBox::Discard)->setText(tr("Quit without saving"));
+  box.setDefaultButton(QMessageBox::Save);
+  const int answer = box.exec();
+  if (answer == QMessageBox::Discard) {
     return true;
   }
-  const auto answer = QMessageBox::question(
-      this, tr("Unsaved volumes"),
-      tr("%n buffered volume(s) are not saved and will be lost. Quit anyway?", nullptr, unsaved),
-      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-  return answer == QMessageBox::Discard;
+  if (answer == QMessageBox::Save) {
+    const QString folder =
+        askFolder(this, file_kinds::kVolumes, tr("Save every volume into, then quit"));
+    if (!folder.isEmpty()) {
+      saveAllThenQuit(folder);
+    }
+  }
+  return false;
+}
+
+void MainWindow::saveAllThenQuit(const QString& folder) {
+  const int unsaved = volumes_->unsavedCount();
+  if (unsaved == 0) {
+    close();
+    return;
+  }
+  quitAfterSaving_ = true;
+  showMessage(tr("Saving %n volume(s) into %1, then quitting…", nullptr, unsaved).arg(folder),
+              false);
+  volumePanel_->saveAll(folder);
+}
+
+void MainWindow::onSavingChanged(int pending) {
+  if (!quitAfterSaving_ || pending > 0) {
+    return;
+  }
+  quitAfterSaving_ = false;
+  const int left = volumes_->unsavedCount();
+  if (left > 0) {
+    onError(
+        tr("Not quitting: %n volume(s) could not be saved (the reason is above); they are "
+           "still buffered",
+           nullptr, left));
+    return;
+  }
+  close();
 }
 
 }  // namespace cineflow::ui
