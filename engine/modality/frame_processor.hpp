@@ -42,6 +42,11 @@ class FrameProcessor {
   // layers between the estimates of block mode, and before the first full ensemble). Read on the
   // enqueuing thread right after enqueue(); true by default.
   virtual bool lastImageFresh() const { return true; }
+  // Whether its images depend on the frames before them in acquisition order (Doppler's slow-time
+  // ensembles): the engine then images every frame, also under OverflowPolicy::Latest, whose
+  // skipping would break every ensemble (and never show flow). Read on the engine thread after
+  // configure(); false by default.
+  virtual bool needsEveryFrame() const { return false; }
   // The configured stages that have several implementations (tune/tuning.hpp), for the tuner:
   // each selects a variant and runs the stage once, synchronously, on the processor's own
   // buffers (on the engine thread, with no frame in flight). Valid until the next configure().

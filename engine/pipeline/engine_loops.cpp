@@ -188,7 +188,10 @@ void Engine::Impl::engineLoop(EngineSession& run) {
 }
 
 int Engine::Impl::takeNext(EngineSession& run) {
-  if (overflow.load() != OverflowPolicy::Latest) {
+  // Latest skips frames, which a processor whose images depend on the frames before them (Doppler)
+  // cannot afford: it images every frame then.
+  if (overflow.load() != OverflowPolicy::Latest ||
+      (processor != nullptr && processor->needsEveryFrame())) {
     return ring.takeFilled();
   }
   for (;;) {

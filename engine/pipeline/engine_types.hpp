@@ -23,7 +23,9 @@ enum class OverflowPolicy {
   // recording): the source waits for a free slot as under Block, so every frame is read and
   // recorded, but processing, at the start of a unit (a 2-D frame, a sweep's first slice), goes on
   // from the newest waiting frame that starts one and lets the older ones go unimaged, counted as
-  // skipped: whole sweeps are skipped, a sweep under way is finished.
+  // skipped: whole sweeps are skipped, a sweep under way is finished. A processor whose images
+  // depend on the frames before them (Doppler's ensembles: FrameProcessor::needsEveryFrame) gets
+  // every frame, as under Block.
   Latest
 };
 const char* toString(OverflowPolicy policy) noexcept;

@@ -56,6 +56,7 @@ class BmodeProcessor final : public modality::FrameProcessor {
   // The flow layers of the Doppler modes hold a new estimate only when one was due
   // (FlowEstimator::estimated()); the B-mode layer is always the frame's own.
   bool lastImageFresh() const override { return !isDoppler(mode_) || flow_.estimated(); }
+  bool needsEveryFrame() const override { return isDoppler(mode_); }
 
   const BandpassFilter& bandpass() const { return bandpass_; }
   // The beamformer of either mode (DasBeamformer::variants(), IqBeamformer::variants()).

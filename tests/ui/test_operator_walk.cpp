@@ -388,6 +388,12 @@ void TestOperatorWalk::dopplerIsOfferedWhereItRunsAndShowsTheVessel() {
                                        iz * static_cast<std::size_t>(sg.nx) + ix]);
   };
   QTRY_VERIFY_WITH_TIMEOUT(estimatedInTheVessel(), kTimeoutMs);
+  // Stay live (the default for the live simulator) images every frame in the Doppler modes: a
+  // skipped frame would break every ensemble, and flow would never show on a busy machine.
+  QCOMPARE(window->controller().config().overflow, cineflow::pipeline::OverflowPolicy::Latest);
+  const std::uint64_t skipped = window->controller().engine().stats().skipped;
+  QTest::qWait(2000);
+  QCOMPARE(window->controller().engine().stats().skipped, skipped);
   const cineflow::ui::Image& frame = *view.displayedFrame();
   const auto& g = frame.geometry;
   const auto layer = [&](int index, int ix, int iz) {
