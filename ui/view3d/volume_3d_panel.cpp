@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -218,12 +219,14 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   tabs->addTab(look, tr("Opacity"));
   tabs->addTab(clipBox, tr("Clip"));
   tabs->addTab(sliceBox, tr("Slice"));
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(reset);
-  buttons->addWidget(exportSize_);
-  buttons->addWidget(png);
-  buttons->addWidget(turntable);
-  buttons->addWidget(turntableProgress_);
+  // Two rows, so that the export size does not widen the side column: the actions, then the
+  // size they export at and a turntable's progress.
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(reset, 0, 0);
+  buttons->addWidget(png, 0, 1);
+  buttons->addWidget(turntable, 0, 2);
+  buttons->addWidget(exportSize_, 1, 0, 1, 2);
+  buttons->addWidget(turntableProgress_, 1, 2);
 
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(view_, 1);
