@@ -158,9 +158,9 @@ Volume3dPanel::Volume3dPanel(QWidget* parent) : QWidget(parent) {
   exportSize_->setToolTip(
       tr("The size of the PNG and of the turntable: as the view is shown, or a fixed size drawn "
          "apart from the view, with its camera"));
-  exportSize_->addItem(tr("As shown"), QSize());
+  exportSize_->addItem(tr("Export as shown"), QSize());
   for (const QSize size : kExportSizes) {
-    exportSize_->addItem(tr("%1 x %2").arg(size.width()).arg(size.height()), size);
+    exportSize_->addItem(tr("Export at %1 x %2").arg(size.width()).arg(size.height()), size);
   }
   auto* png = new QPushButton(tr("Save PNG…"), this);
   connect(png, &QPushButton::clicked, this, [this] {
