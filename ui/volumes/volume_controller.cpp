@@ -202,8 +202,12 @@ VolumeOrigin VolumeController::describeSource() const {
   if (source == nullptr || settings == nullptr) {
     return {};
   }
-  return {QString::fromLatin1(source->modality().name()), engine_.sourceDescription(),
-          source->modality().describe(*source, *settings), true, QTime(), std::nullopt};
+  return {QString::fromLatin1(source->modality().name()),
+          engine_.sourceDescription(),
+          source->modality().describe(*source, *settings),
+          true,
+          QTime(),
+          std::nullopt};
 }
 
 void VolumeController::noteOrigins() {

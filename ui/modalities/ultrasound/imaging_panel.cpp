@@ -381,15 +381,19 @@ void ImagingPanel::revertGrid() {
   loadGrid();  // clears the refusal with the edits (updateGridState)
 }
 
-bool ImagingPanel::gridEdited() const {
+std::array<bool, 6> ImagingPanel::editedBoxes() const {
   const auto boxes = gridBoxes();
   const auto inEffect = gridInEffect();
+  std::array<bool, 6> edited{};
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    if (metresFrom(*boxes[i], inEffect[i]) != inEffect[i]) {
-      return true;
-    }
+    edited[i] = metresFrom(*boxes[i], inEffect[i]) != inEffect[i];
   }
-  return false;
+  return edited;
+}
+
+bool ImagingPanel::gridEdited() const {
+  const auto edited = editedBoxes();
+  return std::find(edited.begin(), edited.end(), true) != edited.end();
 }
 
 void ImagingPanel::updateGridState() {
@@ -398,10 +402,10 @@ void ImagingPanel::updateGridState() {
   }
   const auto boxes = gridBoxes();
   const auto inEffect = gridInEffect();
-  bool edited = false;
+  const auto editedBox = editedBoxes();
+  const bool edited = gridEdited();
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const bool differs = metresFrom(*boxes[i], inEffect[i]) != inEffect[i];
-    edited = edited || differs;
+    const bool differs = editedBox[i];
     // A box not in effect reads in amber while waiting for Apply, in red once refused.
     QPalette palette = boxes[i]->parentWidget()->palette();
     if (differs) {

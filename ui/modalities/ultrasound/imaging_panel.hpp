@@ -73,6 +73,7 @@ class ImagingPanel : public QGroupBox {
   std::array<QDoubleSpinBox*, 8> numberBoxes() const;
   std::array<QDoubleSpinBox*, 6> gridBoxes() const;  // depth from/to/step, lateral from/to/step
   std::array<double, 6> gridInEffect() const;        // the same, in metres
+  std::array<bool, 6> editedBoxes() const;  // which of gridBoxes() differ from gridInEffect()
   // Colours the boxes not in effect, enables Revert, and clears a refusal once none is left.
   void updateGridState();
   void revertGrid();
