@@ -32,8 +32,6 @@ namespace {
 
 constexpr std::uint64_t kMaxFrames = 1'000'000;
 constexpr std::size_t kMiB = std::size_t{1} << 20;
-constexpr int kHostRingSlots = 8;
-constexpr int kInFlightSlots = 3;
 
 const char* benchUsage() {
   return R"(Usage: cineflow bench [--backend cpu|cuda] [--preset default|course|disk]
@@ -302,35 +300,24 @@ void measureMips(compute::Backend& backend, const process::VolumeShape& shape,
 
 // What one engine run measured.
 struct EngineRun {
-  std::uint64_t framesTimed = 0;
-  double seconds = 0;
+  TimedRun timed;
   pipeline::EngineStats stats;
   SavingTotals saving;
 };
 
-// Runs warmup + frames frames through the engine flat out. The timed interval starts when
-// `warmup` frames are complete (polled every millisecond: an observer would add a device-to-host
-// copy per frame) and ends when the last frame is; the frames counted are those completed inside
-// it. With a `saveFolder`, a ContinuousSaver keeps saving volumes meanwhile (polled every
+// Runs warmup + frames frames through the engine flat out, timed by timeUnpacedRun (no frame
+// observer). With a `saveFolder`, a ContinuousSaver keeps saving volumes meanwhile (polled every
 // millisecond on this thread).
 EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, std::uint64_t frames,
                     std::uint64_t warmup, const std::string& saveFolder,
                     const std::shared_ptr<tune::Tuner>& tuner,
                     std::shared_ptr<profile::TraceRecorder> trace = nullptr) {
-  pipeline::EngineConfig config;
-  config.tuningPaybackFrames = 0;  // a benchmark runs the fastest variants, however few its frames
-  config.pace = false;
-  config.overflow = pipeline::OverflowPolicy::Block;
-  config.maxFrames = warmup + frames;
-  config.hostRingSlots = kHostRingSlots;
-  config.inFlightSlots = kInFlightSlots;
+  pipeline::EngineConfig config = benchEngineConfig(frames, warmup);
   // The GUI's cineloop (16 volumes of 16 slices), so that a volume being buffered is not the
   // block the engine writes next.
   config.cineloopFrames = pipeline::EngineConfig{}.cineloopFrames;
   // Volumes as the GUI assembles them: the source's sweeps, MIPs on the endpoint stream.
   config.framesPerVolume = workload.acq.framesPerVolume;
-  // The stage statistics cover the timed frames (up to the engine's largest window).
-  config.statsWindow = static_cast<int>(std::min<std::uint64_t>(frames, 100000));
 
   pipeline::Engine engine(backend, config);
   engine.setTuner(tuner);
@@ -341,52 +328,15 @@ EngineRun runEngine(compute::Backend& backend, const BenchWorkload& workload, st
   if (!saveFolder.empty()) {
     saver = std::make_unique<ContinuousSaver>(backend, engine, saveFolder, workload.acq);
   }
-  engine.start();
-  const auto pollSaver = [&] {
-    if (saver) {
-      try {
-        saver->poll();
-      } catch (...) {
-        engine.stop();
-        throw;
-      }
-    }
-  };
-
-  using Clock = std::chrono::steady_clock;
-  std::uint64_t processedAtStart = 0;
-  Clock::time_point begin;
-  while (true) {
-    processedAtStart = engine.stats().processed;
-    begin = Clock::now();
-    if (processedAtStart >= warmup || engine.state() != pipeline::EngineState::Running) {
-      break;
-    }
-    pollSaver();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  while (saver && engine.state() == pipeline::EngineState::Running) {
-    pollSaver();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  const pipeline::EngineState state = engine.waitUntilFinished();
-  const Clock::time_point end = Clock::now();
-  engine.stop();
   EngineRun run;
+  run.timed = timeUnpacedRun(
+      engine, warmup,
+      saver ? std::function<void()>([&] { saver->poll(); }) : std::function<void()>());
   if (saver) {
     saver->finish();
     run.saving = saver->totals();
   }
-  const pipeline::EngineStats stats = engine.stats();
-  if (state == pipeline::EngineState::Failed) {
-    throw std::runtime_error(stats.error);
-  }
-  if (stats.processed <= processedAtStart) {
-    throw std::runtime_error("the run finished before it could be timed; raise --frames");
-  }
-  run.framesTimed = stats.processed - processedAtStart;
-  run.seconds = std::chrono::duration<double>(end - begin).count();
-  run.stats = stats;
+  run.stats = engine.stats();
   return run;
 }
 
@@ -425,7 +375,7 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   // The warm-up lets BenchSource fill every host ring slot once (its slow first touch) and
   // fills the in-flight slots, so the timed frames see the steady state.
   const std::uint64_t warmup =
-      std::clamp<std::uint64_t>(frames / 10, kHostRingSlots + kInFlightSlots, 20);
+      std::clamp<std::uint64_t>(frames / 10, kBenchHostRingSlots + kBenchInFlightSlots, 20);
   const process::ImageGeometry geometry = workload.imaging.geometry();
 
   BenchResults results;
@@ -476,14 +426,15 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   measureMips(*backend, {slices, geometry.nz, geometry.nx}, mipVariant, results);
   if (options.compareDefault) {
     const EngineRun untuned = runEngine(*backend, workload, frames, warmup, {}, nullptr);
-    results.defaultFramesPerSecond = static_cast<double>(untuned.framesTimed) / untuned.seconds;
+    results.defaultFramesPerSecond = untuned.timed.framesPerSecond();
   }
   if (trace) {
     base::writeFileAtomically(options.tracePath, trace->chromeJson());
     std::printf("wrote %zu trace spans to %s\n", trace->size(), options.tracePath.c_str());
   }
-  results.framesTimed = plain.framesTimed;
-  results.seconds = plain.seconds;
+  results.framesTimed = plain.timed.framesTimed;
+  results.seconds = plain.timed.seconds;
+  results.frameObserver = plain.timed.frameObserver;
   results.stages = plain.stats.stages;
   results.volumesTimed = plain.stats.volumes;
   results.frameMedianMs = plain.stats.frameMedianMs;
@@ -492,8 +443,8 @@ int bench(const BenchOptions& options, compute::Backend& device) {
     const EngineRun saving =
         runEngine(*backend, workload, frames, warmup, options.saveFolder, tuner);
     results.savingRun = true;
-    results.savingFramesTimed = saving.framesTimed;
-    results.savingSeconds = saving.seconds;
+    results.savingFramesTimed = saving.timed.framesTimed;
+    results.savingSeconds = saving.timed.seconds;
     results.volumesSaved = saving.saving.volumesSaved;
     results.bytesSaved = saving.saving.bytesSaved;
     results.save = pipeline::toStageStats("save", saving.saving.save);

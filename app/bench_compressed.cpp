@@ -171,20 +171,17 @@ double backendDecodeRate(compute::Backend& backend,
          1e9;
 }
 
-// `frames` frames of the recording `path` through the engine, unpaced: frames/s.
-double replayRate(compute::Backend& backend, const std::filesystem::path& path,
-                  const std::shared_ptr<const modality::ProcessingSettings>& settings,
-                  std::uint64_t frames) {
-  pipeline::EngineConfig config;
-  config.tuningPaybackFrames = 0;  // a benchmark runs the fastest variants, however few its frames
-  config.pace = false;
-  config.framesPerVolume = 0;
+// `frames` frames of the recording `path` through the engine, unpaced (timeUnpacedRun: no frame
+// observer).
+TimedRun replayRate(compute::Backend& backend, const std::filesystem::path& path,
+                    const std::shared_ptr<const modality::ProcessingSettings>& settings,
+                    std::uint64_t frames) {
   const std::uint64_t warmup = 8;
-  config.maxFrames = frames + warmup;
+  const pipeline::EngineConfig config = benchEngineConfig(frames, warmup);
   pipeline::Engine engine(backend, config);
   engine.setSource(acquire::openSource(path.string()));
   engine.setSettings(settings);
-  return static_cast<double>(frames) / timeUnpacedRun(engine, warmup);
+  return timeUnpacedRun(engine, warmup);
 }
 
 }  // namespace
@@ -231,8 +228,10 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
   const int repeats = backend.kind() == compute::BackendKind::Cuda ? 50 : 4;
   const double engineDecodeGbps = backendDecodeRate(backend, chunks, format, frameBytes, repeats);
   const double h2dGbps = measureHostToDevice(backend, frameBytes);
-  const double plainRate = replayRate(backend, plain, settings, frames);
-  const double compressedRate = replayRate(backend, compressed, settings, frames);
+  const TimedRun plainRun = replayRate(backend, plain, settings, frames);
+  const TimedRun compressedRun = replayRate(backend, compressed, settings, frames);
+  const double plainRate = plainRun.framesPerSecond();
+  const double compressedRate = compressedRun.framesPerSecond();
   const double boundRate = h2dGbps * 1e9 / static_cast<double>(frameBytes);
 
   std::printf("backend: %s\n", backend.deviceName().c_str());
@@ -244,8 +243,9 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
   std::printf("decode (replay's decoder, %s): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
               backend.kind() == compute::BackendKind::Cuda ? "CUDA kernel" : "CPU pool",
               engineDecodeGbps, static_cast<double>(frameBytes) / engineDecodeGbps / 1e6);
-  std::printf("replay, %llu frames flat out (files in the page cache):\n",
-              static_cast<unsigned long long>(frames));
+  std::printf("replay, %llu frames flat out (files in the page cache), frame observer: %s\n",
+              static_cast<unsigned long long>(frames),
+              plainRun.frameObserver || compressedRun.frameObserver ? "yes" : "none");
   std::printf("  uncompressed   %8.1f frames/s\n", plainRate);
   std::printf("  bitshuffle-lz4 %8.1f frames/s (%.1f %% of uncompressed)\n", compressedRate,
               100.0 * compressedRate / plainRate);

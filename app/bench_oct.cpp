@@ -69,13 +69,8 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
   oct::OctParams params;
   params.a2 = config.a2;
   params.a3 = config.a3;
-  pipeline::EngineConfig engineConfig;
-  engineConfig.tuningPaybackFrames = 0;  // a benchmark runs the fastest variants
-  engineConfig.pace = false;
-  engineConfig.framesPerVolume = 0;
   const std::uint64_t warmup = 16;
-  engineConfig.maxFrames = frames + warmup;
-  engineConfig.statsWindow = static_cast<int>(frames);
+  const pipeline::EngineConfig engineConfig = benchEngineConfig(frames, warmup);
   pipeline::Engine engine(backend, engineConfig);
   engine.setTuner(tuner);
   std::shared_ptr<profile::TraceRecorder> trace;
@@ -86,20 +81,22 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
   const std::string description = source->describe();
   engine.setSource(std::move(source));
   oct::setParams(engine, params);
-  double seconds = 0;
+  TimedRun timed;
   try {
-    seconds = timeUnpacedRun(engine, warmup);
+    timed = timeUnpacedRun(engine, warmup);
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "cineflow: %s\n", e.what());
     return 1;
   }
   const pipeline::EngineStats stats = engine.stats();
-  const double bscansPerSecond = static_cast<double>(frames) / seconds;
+  const double bscansPerSecond = timed.framesPerSecond();
   const double ascansPerSecond = bscansPerSecond * acquisition.ascans;
   std::printf("backend: %s\n", backend.deviceName().c_str());
   std::printf("OCT: %d A-scans x %d uint16 samples per B-scan (%.1f MB), %llu B-scans timed\n",
               acquisition.ascans, acquisition.samples, frameBytes / 1e6,
-              static_cast<unsigned long long>(frames));
+              static_cast<unsigned long long>(timed.framesTimed));
+  std::printf("observer      %s\n", timed.frameObserver ? "a frame observer copied every image"
+                                                        : "none (no image copied to the host)");
   std::printf("%-12s %10s %10s\n", "stage", "median ms", "p99 ms");
   for (const pipeline::StageStats& stage : stats.stages) {
     std::printf("%-12s %10.3f %10.3f\n", stage.name.c_str(), stage.medianMs, stage.p99Ms);
@@ -125,7 +122,8 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
     results.workloadDescription = description;
     results.sampleType = "uint16";
     results.framesRequested = frames;
-    results.framesTimed = frames;
+    results.framesTimed = timed.framesTimed;
+    results.frameObserver = timed.frameObserver;
     results.warmupFrames = warmup;
     results.frameBytes = frameBytes;
     const process::ImageGeometry geometry = params.geometry(acquisition);
@@ -133,7 +131,7 @@ int runOctBench(compute::Backend& backend, std::uint64_t frames,
     results.nz = geometry.nz;
     results.samples = acquisition.samples;
     results.h2dGbps = h2dGbps;
-    results.seconds = seconds;
+    results.seconds = timed.seconds;
     results.stages = stats.stages;
     results.frameMedianMs = stats.frameMedianMs;
     results.variants = stats.variants;

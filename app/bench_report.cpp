@@ -82,10 +82,13 @@ void printBenchTable(const BenchResults& r, std::FILE* out) {
                static_cast<double>(r.frameBytes) / 1e6);
   std::fprintf(out, "grid:     %d x %d pixels (x %.2f..%.2f mm, z %.2f..%.2f mm)\n", r.nx, r.nz,
                r.x0Mm, r.x1Mm, r.z0Mm, r.z1Mm);
-  std::fprintf(out, "frames:   %llu timed in %.3f s, after %llu warm-up (%llu requested)\n\n",
+  std::fprintf(out, "frames:   %llu timed in %.3f s, after %llu warm-up (%llu requested)\n",
                static_cast<unsigned long long>(r.framesTimed), r.seconds,
                static_cast<unsigned long long>(r.warmupFrames),
                static_cast<unsigned long long>(r.framesRequested));
+  std::fprintf(out, "observer: %s\n\n",
+               r.frameObserver ? "a frame observer copied every image to the host"
+                               : "none (no image is copied to the host while timed)");
 
   std::fprintf(out, "%-18s %12s %12s\n", "stage", "median ms", "p99 ms");
   for (const pipeline::StageStats& stage : r.stages) {
@@ -154,6 +157,7 @@ std::string benchJson(const BenchResults& r) {
   field("frames_timed", jsonNumber(r.framesTimed));
   field("warmup_frames", jsonNumber(r.warmupFrames));
   field("seconds", jsonNumber(r.seconds));
+  field("frame_observer", r.frameObserver ? "true" : "false");
   field("sample_type", base::jsonString(r.sampleType));
   field("frame_bytes", jsonNumber(static_cast<std::uint64_t>(r.frameBytes)));
   field("nx", jsonNumber(static_cast<std::uint64_t>(r.nx)));

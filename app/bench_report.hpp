@@ -29,6 +29,7 @@ struct BenchResults {
   std::uint64_t framesRequested = 0;
   std::uint64_t framesTimed = 0;  // completions inside the timed interval
   std::uint64_t warmupFrames = 0;
+  bool frameObserver = false;  // whether the timed run had a frame observer (TimedRun; never)
   std::size_t frameBytes = 0;
   int nx = 0, nz = 0;
   int elements = 0, transmits = 0, samples = 0;
@@ -83,9 +84,9 @@ void printBenchTable(const BenchResults& results, std::FILE* out);
 // The JSON rendering (keys: device, backend, modality, preset, frames, frame_bytes, nx, nz,
 // elements, transmits, h2d_gbps, d2d_gbps, mip_gbps, mip_fraction_of_d2d, frames_per_s,
 // h2d_bound_frames_per_s, fraction_of_h2d_bound, beamform_points_per_s, stages [{name, median_ms,
-// p99_ms}], engine_mip_median_ms, engine_mip_p99_ms with volumes, with --save-volumes also
-// saving_frames_per_s, save_cost_fraction, volumes_saved, save_mb_per_s, save_median_ms,
-// save_p99_ms, and a few descriptive extras).
+// p99_ms}], frame_observer, engine_mip_median_ms, engine_mip_p99_ms with volumes, with
+// --save-volumes also saving_frames_per_s, save_cost_fraction, volumes_saved, save_mb_per_s,
+// save_median_ms, save_p99_ms, and a few descriptive extras).
 std::string benchJson(const BenchResults& results);
 // Writes benchJson() to `path` through a temporary file, synced and renamed
 // (base::writeFileAtomically), so neither a failed write nor a crash leaves a partial file under

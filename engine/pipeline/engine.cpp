@@ -73,6 +73,10 @@ void Engine::setFrameObserver(FrameObserver observer) {
   impl_->observer = std::move(observer);
 }
 
+bool Engine::hasFrameObserver() const {
+  return static_cast<bool>(impl_->observer);
+}
+
 void Engine::setDiscardObserver(DiscardObserver observer) {
   requireStopped(state(), "setDiscardObserver");
   impl_->joinThreads();
@@ -248,6 +252,11 @@ EngineStats Engine::stats() const {
   s.ringOccupancy = s.ringSlots > 0 ? impl_->ring.occupancy() : 0;
   impl_->statistics.fill(s);
   return s;
+}
+
+std::uint64_t Engine::processedFrames() const {
+  const std::shared_ptr<EngineSession> run = impl_->currentSession();
+  return run ? run->processed.load() : 0;
 }
 
 void Engine::copyTimeline(std::size_t frames, std::vector<profile::FrameTiming>& out) const {

@@ -43,6 +43,9 @@ class Engine {
   // Default: the source's modality's processor (source->modality().createProcessor()).
   void setProcessor(std::unique_ptr<modality::FrameProcessor> processor);
   void setFrameObserver(FrameObserver observer);
+  // Whether a frame observer is set: each frame then also costs a copy of its image to the host
+  // and a callback (a benchmark times the chain without one).
+  bool hasFrameObserver() const;
   // Only while not running: frames skipped as damaged (pipeline/engine_types.hpp).
   void setDiscardObserver(DiscardObserver observer);
   // Called for every complete volume (process/volume.hpp), on the engine thread.
@@ -99,6 +102,9 @@ class Engine {
 
   EngineState state() const;
   EngineStats stats() const;
+  // Frames processed since the last start() (0 before the first): stats().processed without the
+  // statistics, cheap enough to poll every millisecond. Any thread.
+  std::uint64_t processedFrames() const;
   const compute::Backend& backend() const { return backend_; }
   // The source set (null without one): for read-only inspection by the controlling thread.
   const acquire::FrameSource* source() const;

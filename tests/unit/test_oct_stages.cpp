@@ -184,14 +184,30 @@ class TestOctStages : public QObject {
   void bscanThroughTheChainMatchesAPlainDft_data() {
     QTest::addColumn<int>("ascans");
     QTest::addColumn<int>("variant");  // OctCpuChain::variantNames()
-    QTest::newRow("6 A-scans, fused") << 6 << 0;
-    QTest::newRow("6 A-scans, separate (a partial batch)") << 6 << 1;
-    QTest::newRow("40 A-scans, fused") << 40 << 0;
-    QTest::newRow("40 A-scans, separate (two batches of 16, then 7)") << 40 << 1;
+    QTest::addColumn<bool>("avx512");  // allowed (it runs where the CPU has it)
+    QTest::addColumn<bool>("steepTable");
+    QTest::addColumn<bool>("linear");  // linear interpolation instead of Catmull-Rom
+    QTest::newRow("6 A-scans, fused") << 6 << 0 << true << false << false;
+    QTest::newRow("6 A-scans, separate (a partial batch)") << 6 << 1 << true << false << false;
+    QTest::newRow("40 A-scans, fused") << 40 << 0 << true << false << false;
+    QTest::newRow("40 A-scans, separate (two batches of 16, then 7)")
+        << 40 << 1 << true << false << false;
+    QTest::newRow("40 A-scans, fused, portable loops") << 40 << 0 << false << false << false;
+    QTest::newRow("40 A-scans, separate, portable loops") << 40 << 1 << false << false << false;
+    // A k-table whose taps spread up to twice as fast as the samples: on AVX-512 the first blocks
+    // of 16 samples read their taps from a window, the last ones gather them.
+    QTest::newRow("40 A-scans, fused, steep k-table") << 40 << 0 << true << true << false;
+    QTest::newRow("40 A-scans, fused, steep k-table, portable loops")
+        << 40 << 0 << false << true << false;
+    QTest::newRow("40 A-scans, fused, linear") << 40 << 0 << true << false << true;
+    QTest::newRow("40 A-scans, fused, linear, portable loops") << 40 << 0 << false << false << true;
   }
   void bscanThroughTheChainMatchesAPlainDft() {
     QFETCH(int, ascans);
     QFETCH(int, variant);
+    QFETCH(bool, avx512);
+    QFETCH(bool, steepTable);
+    QFETCH(bool, linear);
     test::SeededRandom random(99);
     const int n = 256;
     auto acq = someAcquisition(n, ascans);
@@ -199,10 +215,22 @@ class TestOctStages : public QObject {
     oct::OctParams params;
     params.a2 = 25;
     params.a3 = -7;
+    if (linear) {
+      params.interpolation = oct::Interpolation::Linear;
+    }
+    if (steepTable) {
+      params.kLinearisation = oct::KLinearisation::Table;
+      params.kTable.resize(n);
+      for (int j = 0; j < n; ++j) {  // raw index (n - 1) u^2: the spacing grows to 2 samples
+        const double u = static_cast<double>(j) / (n - 1);
+        params.kTable[static_cast<std::size_t>(j)] = static_cast<float>((n - 1) * u * u);
+      }
+    }
     params.depthFirst = 4;
-    params.depthLast = 100;
+    params.depthLast = 101;  // 97 depths: six whole blocks of 16 and one row after them
     const auto raw = randomSpectra(random, static_cast<std::size_t>(n * ascans));
     oct::cpu::OctCpuChain chain;
+    chain.allowAvx512(avx512);
     chain.configure(acq, params);
     QCOMPARE(oct::cpu::OctCpuChain::variantNames(),
              (std::vector<std::string>{"fused", "separate"}));
@@ -211,7 +239,7 @@ class TestOctStages : public QObject {
     oct::cpu::meanSpectrum(raw.data(), acq.imagedAscans(), n, background.data());
     const auto geometry = params.geometry(acq);
     QCOMPARE(geometry.nx, ascans - 1);
-    QCOMPARE(geometry.nz, 96);
+    QCOMPARE(geometry.nz, 97);
     std::vector<float> image(geometry.pixels());
     chain.transform(raw.data(), background.data(), image.data(), false);
 

@@ -1,8 +1,8 @@
-#include "ultrasound/cpu/isa.hpp"
+#include "compute/cpu/isa.hpp"
 
 #include "base/enum_names.hpp"
 
-namespace cineflow::ultrasound::cpu {
+namespace cineflow::compute::cpu {
 
 const char* toString(Isa isa) noexcept {
   static constexpr base::Named<Isa> kNames[] = {
@@ -37,4 +37,4 @@ std::vector<std::string> isaVariantNames() {
   return names;
 }
 
-}  // namespace cineflow::ultrasound::cpu
+}  // namespace cineflow::compute::cpu

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace cineflow::ultrasound::cpu {
+namespace cineflow::compute::cpu {
 
 enum class Isa { Avx512, Avx2, Portable };
 
@@ -23,7 +23,7 @@ F pickIsa(Isa isa, F avx512, F avx2, F portable) {
   return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : portable;
 }
 
-}  // namespace cineflow::ultrasound::cpu
+}  // namespace cineflow::compute::cpu
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CINEFLOW_ISA_AVX512 __attribute__((target("arch=x86-64-v4")))

@@ -23,8 +23,9 @@ class RangeBody {
   void (*call_)(void*, std::size_t, std::size_t);
 };
 
-// Calls body(b, e) over disjoint chunks covering [0, count), each at most `grain` long (grain 0
-// picks a size that gives every worker several chunks). Returns when every chunk has run. An
+// Calls body(b, e) over the chunks [k grain, min(count, (k + 1) grain)) covering [0, count) (grain
+// 0 picks a size that gives every worker several chunks), so b / grain numbers a chunk: a body
+// may keep per-chunk scratch by it. Returns when every chunk has run. An
 // exception thrown by the body is rethrown here after all chunks have finished.
 void parallelFor(std::size_t count, std::size_t grain, RangeBody body);
 

@@ -7,8 +7,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/cpu/isa.hpp"
 #include "compute/cpu/parallel_for.hpp"
 #include "process/cpu/fftw_lock.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CINEFLOW_OCT_AVX512 1
+// GCC 12 flags the intrinsics' own "undefined" source vectors as maybe-uninitialised.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
+#define CINEFLOW_OCT_AVX512 0
+#endif
 
 namespace cineflow::oct::cpu {
 namespace {
@@ -95,27 +107,194 @@ CINEFLOW_OCT_CLONES void decibels(const float* __restrict spectrum, int count, f
   }
 }
 
-}  // namespace
+#if CINEFLOW_OCT_AVX512
+// resampleShaped for AVX-512, a block of 16 output samples at a time: the block's taps from its
+// window (two loads, four permutes) or, where they spread wider, four gathers; the interleaved
+// complex output by two permutes.
+CINEFLOW_ISA_AVX512 void resampleShapedAvx512(const float* __restrict line,
+                                              const ResamplingTaps& __restrict taps, int n,
+                                              float* __restrict out) {
+  constexpr int kBlock = ResamplingTaps::kBlock;
+  const __m512i low = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i high =
+      _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  const __m512i one = _mm512_set1_epi32(1);
+  const int blocks = n / kBlock;
+  for (int b = 0; b < blocks; ++b) {
+    const int j = b * kBlock;
+    const int start = taps.windowStart[static_cast<std::size_t>(b)];
+    __m512 v;
+    if (start >= 0) {
+      const __m512 a = _mm512_loadu_ps(line + start);
+      const __m512 c = _mm512_loadu_ps(line + start + kBlock);
+      const __m512i o0 = _mm512_cvtepi8_epi32(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(taps.windowOffsets.data() + j)));
+      const __m512i o1 = _mm512_add_epi32(o0, one);
+      const __m512i o2 = _mm512_add_epi32(o1, one);
+      const __m512 t = _mm512_loadu_ps(taps.fraction.data() + j);
+      const __m512 p1 = _mm512_permutex2var_ps(a, o1, c);
+      const __m512 p2 = _mm512_permutex2var_ps(a, o2, c);
+      if (taps.cubic) {  // Catmull-Rom: the weights of makeTaps as polynomials in t
+        const __m512i o3 = _mm512_add_epi32(o2, one);
+        const __m512 p0 = _mm512_permutex2var_ps(a, o0, c);
+        const __m512 p3 = _mm512_permutex2var_ps(a, o3, c);
+        const __m512 half = _mm512_set1_ps(0.5f);
+        // v = p1 + t/2 (p2 - p0) + t^2 (p0 - 5/2 p1 + 2 p2 - p3/2) + t^3/2 (3 (p1 - p2) + p3 - p0)
+        const __m512 d1 = _mm512_mul_ps(half, _mm512_sub_ps(p2, p0));
+        const __m512 d2 =
+            _mm512_sub_ps(_mm512_fmadd_ps(_mm512_set1_ps(2.0f), p2, p0),
+                          _mm512_fmadd_ps(_mm512_set1_ps(2.5f), p1, _mm512_mul_ps(half, p3)));
+        const __m512 d3 = _mm512_mul_ps(
+            half, _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(3.0f), _mm512_sub_ps(p1, p2)),
+                                _mm512_sub_ps(p3, p0)));
+        v = _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_fmadd_ps(d3, t, d2), t, d1), t, p1);
+      } else {  // linear between the second and third taps
+        v = _mm512_fmadd_ps(t, _mm512_sub_ps(p2, p1), p1);
+      }
+    } else {
+      const __m512i at = _mm512_loadu_si512(taps.first.data() + j);
+      const __m512i at1 = _mm512_add_epi32(at, one);
+      const __m512i at2 = _mm512_add_epi32(at1, one);
+      const __m512i at3 = _mm512_add_epi32(at2, one);
+      v = _mm512_mul_ps(_mm512_loadu_ps(taps.w0.data() + j), _mm512_i32gather_ps(at, line, 4));
+      v = _mm512_fmadd_ps(_mm512_loadu_ps(taps.w1.data() + j), _mm512_i32gather_ps(at1, line, 4),
+                          v);
+      v = _mm512_fmadd_ps(_mm512_loadu_ps(taps.w2.data() + j), _mm512_i32gather_ps(at2, line, 4),
+                          v);
+      v = _mm512_fmadd_ps(_mm512_loadu_ps(taps.w3.data() + j), _mm512_i32gather_ps(at3, line, 4),
+                          v);
+    }
+    const __m512 re = _mm512_mul_ps(v, _mm512_loadu_ps(taps.cos.data() + j));
+    const __m512 im = _mm512_mul_ps(v, _mm512_loadu_ps(taps.sin.data() + j));
+    _mm512_storeu_ps(out + 2 * j, _mm512_permutex2var_ps(re, low, im));
+    _mm512_storeu_ps(out + 2 * j + kBlock, _mm512_permutex2var_ps(re, high, im));
+  }
+  for (int j = blocks * kBlock; j < n; ++j) {  // the samples after the last whole block
+    const float* at = line + taps.first[static_cast<std::size_t>(j)];
+    const auto u = static_cast<std::size_t>(j);
+    const float value =
+        taps.w0[u] * at[0] + taps.w1[u] * at[1] + taps.w2[u] * at[2] + taps.w3[u] * at[3];
+    out[2 * j] = value * taps.cos[u];
+    out[2 * j + 1] = value * taps.sin[u];
+  }
+}
 
-void meanSpectrum(const std::uint16_t* raw, int ascans, int samples, float* background) {
-  auto body = [&](std::size_t begin, std::size_t end) {
-    // A-scan by A-scan over the chunk's samples: contiguous reads; sums of 12- or 16-bit counts
-    // stay exact in 32-bit integers for 65536 A-scans.
-    std::uint32_t sums[512] = {};
-    for (int a = 0; a < ascans; ++a) {
-      const std::uint16_t* line =
-          raw + static_cast<std::size_t>(a) * static_cast<std::size_t>(samples);
-      for (std::size_t i = begin; i < end; ++i) {
-        sums[i - begin] += line[i];
+// A whole tile of 16 A-scans' dB ([16][stride], `depths` used, stride >= depths rounded up to
+// 16) into image rows [z][columns] at columns x0 .. x0 + 15, or mirrored into columns - 1 - x0 -
+// c: blocks of 16 depths transposed in registers (unpacks within 128-bit lanes, then lane
+// shuffles), no gathers.
+CINEFLOW_ISA_AVX512 void writeTileAvx512(const float* tile, std::size_t stride, std::size_t depths,
+                                         float* image, std::size_t columns, std::size_t x0,
+                                         bool reverse) {
+  const __m512i mirror = _mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const std::size_t first = reverse ? columns - x0 - 16 : x0;
+  for (std::size_t z0 = 0; z0 < depths; z0 += 16) {
+    __m512 r[16], t[16], u[16], o[16];
+    for (int c = 0; c < 16; ++c) {  // r[c]: depths z0 .. z0 + 15 of A-scan c
+      r[c] = _mm512_loadu_ps(tile + static_cast<std::size_t>(c) * stride + z0);
+    }
+    for (int i = 0; i < 8; ++i) {  // per 128-bit lane L: [a_4L b_4L a_4L+1 b_4L+1], [.. +2, +3]
+      t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+      t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {  // u[4i + m], lane L: depth 4L + m of A-scans 4i .. 4i + 3
+      const __m512d t0 = _mm512_castps_pd(t[4 * i]), t1 = _mm512_castps_pd(t[4 * i + 1]);
+      const __m512d t2 = _mm512_castps_pd(t[4 * i + 2]), t3 = _mm512_castps_pd(t[4 * i + 3]);
+      u[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+      u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+      u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+      u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+    }
+    for (int m = 0; m < 4; ++m) {  // o[4L + m]: lane L of u[m], u[4 + m], u[8 + m], u[12 + m]
+      const __m512 v0 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0x88);  // lanes 0, 2 | 0, 2
+      const __m512 v1 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0xdd);  // lanes 1, 3 | 1, 3
+      const __m512 w0 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0x88);
+      const __m512 w1 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0xdd);
+      o[m] = _mm512_shuffle_f32x4(v0, w0, 0x88);
+      o[8 + m] = _mm512_shuffle_f32x4(v0, w0, 0xdd);
+      o[4 + m] = _mm512_shuffle_f32x4(v1, w1, 0x88);
+      o[12 + m] = _mm512_shuffle_f32x4(v1, w1, 0xdd);
+    }
+    const std::size_t rows = std::min<std::size_t>(16, depths - z0);
+    for (std::size_t k = 0; k < rows; ++k) {
+      const __m512 values = reverse ? _mm512_permutexvar_ps(mirror, o[k]) : o[k];
+      float* at = image + (z0 + k) * columns + first;
+      if (reinterpret_cast<std::uintptr_t>(at) % 64 == 0) {
+        // A whole cache line of an image row that nothing reads before the B-scan is complete:
+        // written past the caches, without first reading the line.
+        _mm512_stream_ps(at, values);
+      } else {
+        _mm512_storeu_ps(at, values);
       }
     }
-    for (std::size_t i = begin; i < end; ++i) {
-      background[i] = static_cast<float>(static_cast<double>(sums[i - begin]) / ascans);
+  }
+  _mm_sfence();  // the streamed lines are visible before the stage reports the B-scan done
+}
+#endif
+
+// The windows of ResamplingTaps for `n` output samples (the line holds n + 3 + kWindow values),
+// from the taps' first indices and the positions they interpolate.
+void makeWindows(ResamplingTaps& taps, const std::vector<float>& positions, int n) {
+  constexpr int kBlock = ResamplingTaps::kBlock;
+  const int blocks = n / kBlock;
+  taps.windowStart.assign(static_cast<std::size_t>(blocks), -1);
+  taps.windowOffsets.assign(static_cast<std::size_t>(n), 0);
+  taps.fraction.resize(static_cast<std::size_t>(n));
+  for (std::size_t j = 0; j < taps.fraction.size(); ++j) {
+    taps.fraction[j] = positions[j] - static_cast<float>(taps.first[j]);  // as makeTaps' t
+  }
+  for (int b = 0; b < blocks; ++b) {
+    const auto j0 = static_cast<std::size_t>(b * kBlock);
+    const auto begin = taps.first.begin() + static_cast<std::ptrdiff_t>(j0);
+    const auto [lowest, highest] = std::minmax_element(begin, begin + kBlock);
+    if (*highest + 3 - *lowest >= ResamplingTaps::kWindow) {
+      continue;  // gathered
+    }
+    taps.windowStart[static_cast<std::size_t>(b)] = *lowest;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kBlock); ++i) {
+      taps.windowOffsets[j0 + i] = static_cast<std::int8_t>(taps.first[j0 + i] - *lowest);
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t meanSpectrumScratch(int samples) {
+  return compute::cpu::parallelism() * static_cast<std::size_t>(samples);
+}
+
+void meanSpectrum(const std::uint16_t* raw, int ascans, int samples, float* background,
+                  std::span<std::uint32_t> sums) {
+  std::vector<std::uint32_t> own;
+  if (sums.size() < meanSpectrumScratch(samples)) {
+    own.resize(meanSpectrumScratch(samples));
+    sums = own;
+  }
+  const auto n = static_cast<std::size_t>(samples);
+  const auto count = static_cast<std::size_t>(ascans);
+  const std::size_t workers = compute::cpu::parallelism();
+  const std::size_t grain = std::max<std::size_t>(1, (count + workers - 1) / workers);
+  const std::size_t parts = (count + grain - 1) / grain;  // at most `workers`
+  auto body = [&](std::size_t begin, std::size_t end) {
+    // Whole A-scans, streamed contiguously into this part's sums (in the L1 cache); sums of 12-
+    // or 16-bit counts stay exact in 32-bit integers for 65536 A-scans.
+    std::uint32_t* part = sums.data() + begin / grain * n;
+    std::fill(part, part + n, 0u);
+    for (std::size_t a = begin; a < end; ++a) {
+      const std::uint16_t* line = raw + a * n;
+      for (std::size_t i = 0; i < n; ++i) {
+        part[i] += line[i];
+      }
     }
   };
-  // 512 samples per chunk: each chunk reads 1 KiB of every A-scan, contiguous, and a few
-  // chunks keep both cores busy.
-  compute::cpu::parallelFor(static_cast<std::size_t>(samples), 512, body);
+  compute::cpu::parallelFor(count, grain, body);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t total = 0;
+    for (std::size_t p = 0; p < parts; ++p) {
+      total += sums[p * n + i];
+    }
+    background[i] = static_cast<float>(static_cast<double>(total) / ascans);
+  }
 }
 
 void shapeAscan(const std::uint16_t* raw, const float* background, const SpectralTables& tables,
@@ -166,11 +345,16 @@ void OctCpuChain::configure(const OctAcquisition& acquisition, const OctParams& 
   const auto n = static_cast<std::size_t>(acquisition.samples);
   scratch_.clear();
   lines_.clear();
+  meanSums_.assign(meanSpectrumScratch(acquisition.samples), 0u);
   tiles_.clear();
+  // An odd number of 64-byte lines between a tile's rows: the 16 values of an image row lie in 16
+  // different sets of the L1 cache (1024 depths, 4 KiB apart, all fell into one set).
+  const auto depthLines = (static_cast<std::size_t>(last_ - first_) + 15) / 16;
+  tileStride_ = 16 * (depthLines % 2 == 1 ? depthLines : depthLines + 1);
   for (std::size_t c = 0; c < chunks; ++c) {
     scratch_.emplace_back(n);
-    lines_.emplace_back(n + 3);
-    tiles_.emplace_back(kTileColumns * static_cast<std::size_t>(last_ - first_));
+    lines_.emplace_back(n + 3 + ResamplingTaps::kWindow);
+    tiles_.emplace_back(kTileColumns * tileStride_);
   }
   const InterpolationTaps taps = makeTaps(tables_.positions, interpolation_);
   taps_ = ResamplingTaps{};
@@ -183,6 +367,9 @@ void OctCpuChain::configure(const OctAcquisition& acquisition, const OctParams& 
   }
   taps_.cos = tables_.phaseCos;
   taps_.sin = tables_.phaseSin;
+  taps_.cubic = interpolation_ == Interpolation::Cubic;
+  makeWindows(taps_, tables_.positions, acquisition.samples);
+  allowAvx512(avx512Allowed_);
   process::cpu::FftwPlan plan;
   {
     std::lock_guard lock(process::cpu::fftwPlannerMutex());
@@ -201,6 +388,13 @@ void OctCpuChain::configure(const OctAcquisition& acquisition, const OctParams& 
     variant_ = 0;
     selectVariant(1);  // plans the new size's batch
   }
+}
+
+void OctCpuChain::allowAvx512(bool allowed) {
+  const auto& isas = compute::cpu::availableIsas();
+  avx512Allowed_ = allowed;
+  avx512_ = CINEFLOW_OCT_AVX512 && allowed &&
+            std::find(isas.begin(), isas.end(), compute::cpu::Isa::Avx512) != isas.end();
 }
 
 void OctCpuChain::selectVariant(std::size_t index) {
@@ -233,6 +427,16 @@ void OctCpuChain::selectVariant(std::size_t index) {
   variant_ = index;
 }
 
+void OctCpuChain::resample(const float* line, float* out) const {
+#if CINEFLOW_OCT_AVX512
+  if (avx512_) {
+    resampleShapedAvx512(line, taps_, acquisition_.samples, out);
+    return;
+  }
+#endif
+  resampleShaped(line, taps_, acquisition_.samples, out);
+}
+
 void OctCpuChain::transformTile(const std::uint16_t* raw, const float* background,
                                 std::size_t chunk, std::size_t x0, std::size_t width, float* tile) {
   const int n = acquisition_.samples;
@@ -243,29 +447,30 @@ void OctCpuChain::transformTile(const std::uint16_t* raw, const float* backgroun
     fftwf_complex* batch = batches_[chunk].data();
     for (std::size_t c = 0; c < width; ++c) {
       subtractBackground(raw + (x0 + c) * samples, background, n, line);
-      resampleShaped(line, taps_, n, &batch[c * samples][0]);
+      resample(line, &batch[c * samples][0]);
     }
     fftwf_execute_dft(batchPlan_.get(), batch, batch);
     for (std::size_t c = 0; c < width; ++c) {
       decibels(&batch[c * samples + static_cast<std::size_t>(first_)][0], static_cast<int>(depths),
-               floorSquared_, dbOffset_, tile + c * depths);
+               floorSquared_, dbOffset_, tile + c * tileStride_);
     }
     return;
   }
   fftwf_complex* scratch = scratch_[chunk].data();
   for (std::size_t c = 0; c < width; ++c) {
     subtractBackground(raw + (x0 + c) * samples, background, n, line);
-    resampleShaped(line, taps_, n, &scratch[0][0]);
+    resample(line, &scratch[0][0]);
     fftwf_execute_dft(plan_.get(), scratch, scratch);
     decibels(&scratch[first_][0], static_cast<int>(depths), floorSquared_, dbOffset_,
-             tile + c * depths);
+             tile + c * tileStride_);
   }
 }
 
 void OctCpuChain::enqueueBackground(compute::Stream& stream, const std::uint16_t* raw,
                                     float* background) {
-  stream.enqueueHost(
-      [this, raw, background] { meanSpectrum(raw, columns_, acquisition_.samples, background); });
+  stream.enqueueHost([this, raw, background] {
+    meanSpectrum(raw, columns_, acquisition_.samples, background, meanSums_);
+  });
 }
 
 void OctCpuChain::enqueueTransform(compute::Stream& stream, const std::uint16_t* raw,
@@ -279,23 +484,31 @@ void OctCpuChain::transform(const std::uint16_t* raw, const float* background, f
   const auto depths = static_cast<std::size_t>(last_ - first_);
   auto body = [&](std::size_t begin, std::size_t end) {
     const std::size_t chunk = begin / grain_;
-    float* tile = tiles_[chunk].data();  // [kTileColumns][depths]: written to the image by rows
+    float* tile =
+        tiles_[chunk].data();  // [kTileColumns][tileStride_]: written to the image by rows
     for (std::size_t x0 = begin; x0 < end; x0 += kTileColumns) {
       const std::size_t width = std::min(kTileColumns, end - x0);
       transformTile(raw, background, chunk, x0, width, tile);
+#if CINEFLOW_OCT_AVX512
+      if (avx512_ && width == kTileColumns) {
+        writeTileAvx512(tile, tileStride_, depths, image, static_cast<std::size_t>(columns_), x0,
+                        reverse);
+        continue;
+      }
+#endif
       if (reverse) {  // A-scan x0 + c into column columns_ - 1 - x0 - c
         const std::size_t last = static_cast<std::size_t>(columns_) - 1 - x0;
         for (std::size_t z = 0; z < depths; ++z) {
           float* row = image + z * static_cast<std::size_t>(columns_) + last;
           for (std::size_t c = 0; c < width; ++c) {
-            *(row - c) = tile[c * depths + z];
+            *(row - c) = tile[c * tileStride_ + z];
           }
         }
       } else {
         for (std::size_t z = 0; z < depths; ++z) {
           float* row = image + z * static_cast<std::size_t>(columns_) + x0;
           for (std::size_t c = 0; c < width; ++c) {
-            row[c] = tile[c * depths + z];
+            row[c] = tile[c * tileStride_ + z];
           }
         }
       }

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,12 @@
 namespace cineflow::oct::cpu {
 
 // background[i] = mean over the first `ascans` A-scans of raw[a][i] (the rolling mean over the
-// B-scan).
-void meanSpectrum(const std::uint16_t* raw, int ascans, int samples, float* background);
+// B-scan), exact sums in integers. Each worker streams through whole A-scans into its own part of
+// `sums`, which needs meanSpectrumScratch(samples) values (fewer: allocated here, for callers
+// outside the frame loop).
+std::size_t meanSpectrumScratch(int samples);
+void meanSpectrum(const std::uint16_t* raw, int ascans, int samples, float* background,
+                  std::span<std::uint32_t> sums = {});
 
 // One A-scan: out[j] = (raw - background) at raw index positions[j] (linear or Catmull-Rom cubic
 // interpolation between samples, edges clamped), times (phaseCos[j], phaseSin[j]) (the window and
@@ -36,13 +41,27 @@ void depthColumn(const std::complex<float>* transformed, int samples, int first,
 // each A-scan minus the background is converted once into a padded float line, the
 // interpolation reads it through per-sample taps (first index and four weights, the window and
 // phase folded in), the dB come from |X|^2 (no square root) through a vectorisable logarithm, and
-// 16 A-scans' dB are written to the image row by row.
+// 16 A-scans' dB are written to the image row by row. On CPUs with AVX-512 the resampling reads
+// each block of 16 output samples' taps from a window of the line by permutes and a tile's rows
+// are written by transposing gathers (compute/cpu/isa.hpp).
 // The resampling taps (InterpolationTaps) as separate arrays, with the window and dispersion
 // phase beside them, so that the loop over output samples vectorises (gathers from the line).
 struct ResamplingTaps {
   std::vector<int> first;  // the first tap's index in the padded line (raw index + 1 - 1)
   std::vector<float> w0, w1, w2, w3;
   std::vector<float> cos, sin;  // SpectralTables::phaseCos, phaseSin
+  // For CPUs with AVX-512, per block of kBlock output samples: the line index of the window of
+  // kWindow samples that holds all the block's taps (-1 where they spread wider: gathered) and
+  // each sample's first tap's offset into it, [block][kBlock], with the sample's fraction t
+  // between its second and third tap, from which the weights are computed (linear or
+  // Catmull-Rom). Two loads and two or four permutes then replace four gathers, and the tables
+  // read per A-scan (27 KiB for 2048 samples) stay in the L1 cache (a k-linearisation moves the
+  // taps smoothly: a block's 19 or so taps lie together).
+  static constexpr int kBlock = 16, kWindow = 32;
+  bool cubic = true;
+  std::vector<int> windowStart;
+  std::vector<std::int8_t> windowOffsets;
+  std::vector<float> fraction;
 };
 
 class OctCpuChain {
@@ -63,8 +82,13 @@ class OctCpuChain {
   // Between frames. The first selection of "separate" plans the batch and allocates its buffers.
   void selectVariant(std::size_t index);
   std::size_t variant() const { return variant_; }
+  // Whether the AVX-512 resampling and transposition run where the CPU has AVX-512 (the default),
+  // or the portable loops everywhere (tests compare both). Between frames.
+  void allowAvx512(bool allowed);
 
  private:
+  // One A-scan's line into its shaped spectrum (interleaved complex), windowed where avx512_.
+  void resample(const float* line, float* out) const;
   // A-scans [x0, x0 + width) of a chunk into the chunk's tile of dB, by the selected variant.
   void transformTile(const std::uint16_t* raw, const float* background, std::size_t chunk,
                      std::size_t x0, std::size_t width, float* tile);
@@ -77,11 +101,17 @@ class OctCpuChain {
   process::cpu::FftwPlan plan_;
   std::vector<process::cpu::FftwArray<fftwf_complex>> scratch_;  // one A-scan per chunk
   static constexpr std::size_t kTileColumns = 16;  // A-scans whose dB are written together
-  std::vector<std::vector<float>> lines_;          // per chunk: raw - background, padded by 1 and 2
-  std::vector<std::vector<float>> tiles_;          // per chunk: [kTileColumns][depths] dB
+  // Per chunk: raw - background, padded by 1 and 2, then room for the last resampling window.
+  std::vector<std::vector<float>> lines_;
+  std::vector<std::vector<float>> tiles_;  // per chunk: [kTileColumns][tileStride_] dB
+  std::size_t tileStride_ = 0;
+  std::vector<std::uint32_t> meanSums_;  // meanSpectrum's per-worker sums             // depths,
+                                         // rounded up to an odd number of cache lines
   ResamplingTaps taps_;
   float dbOffset_ = 0, floorSquared_ = 0;  // decibels(): 20 log10(N) and (floor N)^2
   std::size_t variant_ = 0;
+  bool avx512_ = false;  // this CPU runs the windowed resampling and the tile transposition
+  bool avx512Allowed_ = true;
   process::cpu::FftwPlan batchPlan_;  // "separate": kTileColumns transforms of one buffer
   std::vector<process::cpu::FftwArray<fftwf_complex>> batches_;  // per chunk, kTileColumns A-scans
 };

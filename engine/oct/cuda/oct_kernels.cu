@@ -20,14 +20,36 @@ unsigned blocksFor(std::size_t count, unsigned threads) {
   return static_cast<unsigned>(std::min<std::size_t>((count + threads - 1) / threads, 65535));
 }
 
-// One thread per sample: consecutive threads read consecutive samples of each A-scan.
-__global__ void meanKernel(const std::uint16_t* raw, int ascans, int samples, float* background) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < samples; i += gridDim.x * blockDim.x) {
-    unsigned sum = 0;
-    for (int a = 0; a < ascans; ++a) {
-      sum += raw[static_cast<std::size_t>(a) * samples + i];
+// The B-scan's per-sample sums, spread over the whole device: block (x, y) sums kSumSamples
+// samples (one per thread, consecutive threads reading consecutive samples) over kSumAscans
+// A-scans, its loads independent, and adds them to `sums` atomically. Integer sums are exact, so
+// the order the blocks add in does not matter (the same as the CPU's). One thread per sample over
+// all A-scans, as before, kept only 2048 threads busy: 0.061 ms for a 4.2 MB B-scan on an H200.
+constexpr int kSumSamples = 256, kSumAscans = 16;
+
+__global__ void sumKernel(const std::uint16_t* raw, int ascans, int samples, unsigned* sums) {
+  const int i = blockIdx.x * kSumSamples + threadIdx.x;
+  const int a0 = blockIdx.y * kSumAscans;
+  if (i >= samples) {
+    return;
+  }
+  const int count = min(kSumAscans, ascans - a0);
+  const std::uint16_t* line = raw + static_cast<std::size_t>(a0) * samples + i;
+  unsigned sum = 0;
+#pragma unroll
+  for (int a = 0; a < kSumAscans; ++a) {
+    if (a < count) {
+      sum += line[static_cast<std::size_t>(a) * samples];
     }
-    background[i] = static_cast<float>(static_cast<double>(sum) / ascans);
+  }
+  atomicAdd(sums + i, sum);
+}
+
+// background[i] = sums[i] / ascans (as the CPU divides), and the sums zeroed for the next B-scan.
+__global__ void meanKernel(unsigned* sums, int ascans, int samples, float* background) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < samples; i += gridDim.x * blockDim.x) {
+    background[i] = static_cast<float>(static_cast<double>(sums[i]) / ascans);
+    sums[i] = 0;
   }
 }
 
@@ -100,6 +122,8 @@ OctCudaChain::OctCudaChain(compute::Backend& backend, const OctAcquisition& acqu
   tapWeights_ = upload(backend, taps.weights);
   phaseCos_ = upload(backend, tables.phaseCos);
   phaseSin_ = upload(backend, tables.phaseSin);
+  sums_ = compute::DeviceBuffer<unsigned>(backend, static_cast<std::size_t>(samples_));
+  backend.zeroBlocking(sums_.data(), sums_.bytes());  // meanKernel zeroes them after each B-scan
   spectra_ = compute::DeviceBuffer<float>(
       backend, 2 * static_cast<std::size_t>(columns_) * static_cast<std::size_t>(samples_));
   plan_ = std::make_unique<compute::cuda::CufftPlan>(backend, "cufftMakePlanMany (OCT A-scans)",
@@ -113,8 +137,12 @@ void OctCudaChain::enqueueBackground(compute::Stream& stream, const std::uint16_
                                      float* background) const {
   const compute::ScopedRange range("background");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
-  meanKernel<<<blocksFor(static_cast<std::size_t>(samples_), 128), 128, 0, s>>>(
-      raw, columns_, samples_, background);
+  const dim3 grid((samples_ + kSumSamples - 1) / kSumSamples,
+                  (columns_ + kSumAscans - 1) / kSumAscans);
+  sumKernel<<<grid, kSumSamples, 0, s>>>(raw, columns_, samples_, sums_.data());
+  compute::cuda::checkLaunch("sumKernel", s);
+  meanKernel<<<blocksFor(static_cast<std::size_t>(samples_), 256), 256, 0, s>>>(
+      sums_.data(), columns_, samples_, background);
   compute::cuda::checkLaunch("meanKernel", s);
 }
 

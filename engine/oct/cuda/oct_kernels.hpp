@@ -46,6 +46,9 @@ class OctCudaChain {
   compute::DeviceBuffer<int> tapFirst_;
   compute::DeviceBuffer<float> tapWeights_;  // [N][4]
   compute::DeviceBuffer<float> phaseCos_, phaseSin_;
+  // "background": each sample's integer sum over the B-scan (atomics from blocks of A-scans over
+  // the whole device), then the mean, which zeroes the sums for the next B-scan.
+  compute::DeviceBuffer<unsigned> sums_;            // [N]
   compute::DeviceBuffer<float> spectra_;            // complex [columns][N], interleaved
   std::unique_ptr<compute::cuda::CufftPlan> plan_;  // its work area from the backend
 };

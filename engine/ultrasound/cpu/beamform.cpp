@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "compute/cpu/isa.hpp"
 #include "compute/cpu/parallel_for.hpp"
 #include "ultrasound/cpu/beamform_fused.hpp"
-#include "ultrasound/cpu/isa.hpp"
 
 namespace cineflow::ultrasound::cpu {
 namespace {
@@ -174,8 +174,9 @@ const std::vector<RowVariant>& rowVariants() {
     if (fusedRowAvailable()) {
       list.push_back({"avx512-fused", beamformRowFused});
     }
-    for (const Isa isa : availableIsas()) {
-      list.push_back({toString(isa), pickIsa(isa, rowAvx512, rowAvx2, rowPortable)});
+    for (const compute::cpu::Isa isa : compute::cpu::availableIsas()) {
+      list.push_back({compute::cpu::toString(isa),
+                      compute::cpu::pickIsa(isa, rowAvx512, rowAvx2, rowPortable)});
     }
     return list;
   }();

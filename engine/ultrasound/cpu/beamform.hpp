@@ -25,9 +25,9 @@ class DasKernel {
   void run(const float* rf, float* image) const;
 
   // The variants this CPU runs, fastest expected first: "avx512-fused" (cpu/beamform_fused.hpp)
-  // where the CPU has AVX-512, then one per instruction set (cpu/isa.hpp: the same table-based
-  // loops compiled for AVX-512, AVX2 + FMA and baseline x86-64); the tuner (tune/tuner.hpp)
-  // times them. Variant 0 is the default.
+  // where the CPU has AVX-512, then one per instruction set (compute/cpu/isa.hpp: the same
+  // table-based loops compiled for AVX-512, AVX2 + FMA and baseline x86-64); the tuner
+  // (tune/tuner.hpp) times them. Variant 0 is the default.
   static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "ultrasound/cpu/isa.hpp"
+#include "compute/cpu/isa.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define CINEFLOW_FUSED_ROW 1
@@ -51,8 +51,8 @@ CINEFLOW_ISA_AVX512 inline __m512 hann(__m512 u) {
 }  // namespace
 
 bool fusedRowAvailable() {
-  const auto& isas = availableIsas();
-  return std::find(isas.begin(), isas.end(), Isa::Avx512) != isas.end();
+  const auto& isas = compute::cpu::availableIsas();
+  return std::find(isas.begin(), isas.end(), compute::cpu::Isa::Avx512) != isas.end();
 }
 
 CINEFLOW_ISA_AVX512 void beamformRowFused(const DasGeometry& g, std::size_t row, const float* rf,

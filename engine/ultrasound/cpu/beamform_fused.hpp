@@ -11,7 +11,8 @@
 
 namespace cineflow::ultrasound::cpu {
 
-// True where this build holds the fused row (x86-64 with GCC, as cpu/isa.hpp) and this CPU runs it.
+// True where this build holds the fused row (x86-64 with GCC, as compute/cpu/isa.hpp) and this CPU
+// runs it.
 bool fusedRowAvailable();
 // Beamforms image row `row` of `image` from `rf`; only where fusedRowAvailable().
 void beamformRowFused(const DasGeometry& g, std::size_t row, const float* rf, float* image);

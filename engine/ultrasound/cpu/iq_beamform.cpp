@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/cpu/isa.hpp"
 #include "compute/cpu/parallel_for.hpp"
-#include "ultrasound/cpu/isa.hpp"
 
 namespace cineflow::ultrasound::cpu {
 namespace {
@@ -202,12 +202,13 @@ void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envel
 }
 
 void IqDasKernel::run(const float* iq, float* envelope, float* beamformed) const {
-  const RowFunction row = pickIsa(availableIsas()[variant_], rowAvx512, rowAvx2, rowPortable);
+  const RowFunction row = compute::cpu::pickIsa(compute::cpu::availableIsas()[variant_], rowAvx512,
+                                                rowAvx2, rowPortable);
   g_.forEachRow([&](std::size_t r) { row(g_, cyclesPerSample_, r, iq, envelope, beamformed); });
 }
 
 void IqDasKernel::selectVariant(std::size_t index) {
-  if (index >= availableIsas().size()) {
+  if (index >= compute::cpu::availableIsas().size()) {
     throw std::invalid_argument("I/Q beamform: no CPU variant " + std::to_string(index));
   }
   variant_ = index;

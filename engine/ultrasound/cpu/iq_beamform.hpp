@@ -7,8 +7,8 @@
 
 #include "acquire/frame.hpp"
 #include "compute/backend.hpp"
+#include "compute/cpu/isa.hpp"
 #include "ultrasound/cpu/das_geometry.hpp"
-#include "ultrasound/cpu/isa.hpp"
 #include "ultrasound/imaging_params.hpp"
 
 namespace cineflow::ultrasound::cpu {
@@ -23,8 +23,8 @@ class IqDasKernel {
   // `beamformed` (complex [nz][nx], or null): the sum before detection, too.
   void enqueue(compute::Stream& stream, const float* iq, float* envelope, float* beamformed) const;
   void run(const float* iq, float* envelope, float* beamformed) const;
-  // The instruction sets this CPU has (cpu/isa.hpp); 0 is the default.
-  static std::vector<std::string> variantNames() { return isaVariantNames(); }
+  // The instruction sets this CPU has (compute/cpu/isa.hpp); 0 is the default.
+  static std::vector<std::string> variantNames() { return compute::cpu::isaVariantNames(); }
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 
