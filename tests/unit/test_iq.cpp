@@ -227,6 +227,7 @@ class TestIq : public QObject {
                    [&](compute::Stream& s, compute::DeviceSpan<const float> in,
                        compute::DeviceSpan<float> out) { beamformer.enqueue(s, in, out); });
       const double relative = test::relativeL2Error(image, expected);
+      qInfo("%s: relative L2 error %.2g", variants[v].c_str(), relative);
       QVERIFY2(relative < 1e-5, qPrintable(QString("%1: relative L2 error %2")
                                                .arg(QString::fromStdString(variants[v]))
                                                .arg(relative)));

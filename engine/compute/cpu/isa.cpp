@@ -29,12 +29,4 @@ const std::vector<Isa>& availableIsas() {
   return isas;
 }
 
-std::vector<std::string> isaVariantNames() {
-  std::vector<std::string> names;
-  for (const Isa isa : availableIsas()) {
-    names.emplace_back(toString(isa));
-  }
-  return names;
-}
-
 }  // namespace cineflow::compute::cpu

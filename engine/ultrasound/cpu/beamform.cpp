@@ -162,24 +162,10 @@ void rowPortable(const DasGeometry& g, std::size_t row, const float* rf, float* 
   beamformRow(g, row, rf, image);
 }
 
-struct RowVariant {
-  std::string name;
-  RowFunction row;
-};
-
 // Fastest expected first: the fused AVX-512 row, then the table-based rows by instruction set.
-const std::vector<RowVariant>& rowVariants() {
-  static const std::vector<RowVariant> variants = [] {
-    std::vector<RowVariant> list;
-    if (fusedRowAvailable()) {
-      list.push_back({"avx512-fused", beamformRowFused});
-    }
-    for (const compute::cpu::Isa isa : compute::cpu::availableIsas()) {
-      list.push_back({compute::cpu::toString(isa),
-                      compute::cpu::pickIsa(isa, rowAvx512, rowAvx2, rowPortable)});
-    }
-    return list;
-  }();
+const std::vector<compute::cpu::NamedVariant<RowFunction>>& rowVariants() {
+  static const auto variants = compute::cpu::isaVariants<RowFunction>(
+      fusedRowAvailable() ? beamformRowFused : nullptr, rowAvx512, rowAvx2, rowPortable);
   return variants;
 }
 
@@ -195,7 +181,7 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
 
 std::vector<std::string> DasKernel::variantNames() {
   std::vector<std::string> names;
-  for (const RowVariant& variant : rowVariants()) {
+  for (const auto& variant : rowVariants()) {
     names.push_back(variant.name);
   }
   return names;
@@ -209,7 +195,7 @@ void DasKernel::selectVariant(std::size_t index) {
 }
 
 void DasKernel::run(const float* rf, float* image) const {
-  const RowFunction row = rowVariants()[variant_].row;
+  const RowFunction row = rowVariants()[variant_].function;
   g_.forEachRow([&](std::size_t r) { row(g_, r, rf, image); });
 }
 

@@ -8,46 +8,15 @@
 
 #include "compute/cpu/isa.hpp"
 #include "compute/cpu/parallel_for.hpp"
+#include "ultrasound/cpu/beamform_fused.hpp"
+#include "ultrasound/cpu/iq_beamform_fused.hpp"
+#include "ultrasound/cpu/iq_row.hpp"
 
 namespace cineflow::ultrasound::cpu {
 namespace {
 
-// Pixels handled together: their sums and per-pixel terms live in stack arrays of this length.
-constexpr std::size_t kBlock = 64;
-// Transmits whose carrier phasors are kept together per block of pixels (stack arrays).
-constexpr std::size_t kTransmitGroup = 16;
-
-// sin and cos of 2 pi u for |u| <= 1/2, in float. The half turn folds onto a quarter turn
-// (sin(pi - a) = sin a, cos(pi - a) = -cos a), where Taylor polynomials of degree 11 and 12 in
-// 2 pi u are good to 4e-8 and 7e-9 (float rounding is 6e-8). Plain arithmetic (no std::fmin,
-// std::copysign or branches, which stopped GCC from vectorising the loops that call it);
-// std::sin and std::cos there were the kernel's largest cost.
-inline void sinCosOfTurn(float u, float& sine, float& cosine) {
-  const float folded = static_cast<float>(u > 0.25f) - static_cast<float>(u < -0.25f);  // -1, 0, 1
-  const float w = folded * 0.5f + (1.0f - 2.0f * folded * folded) * u;
-  const float cosineSign = 1.0f - 2.0f * folded * folded;
-  const float v = w * 6.28318530717958647f;
-  const float v2 = v * v;
-  sine =
-      v * (1.0f + v2 * (-1.0f / 6 +
-                        v2 * (1.0f / 120 + v2 * (-1.0f / 5040 +
-                                                 v2 * (1.0f / 362880 + v2 * (-1.0f / 39916800))))));
-  const float c =
-      1.0f +
-      v2 * (-1.0f / 2 +
-            v2 * (1.0f / 24 +
-                  v2 * (-1.0f / 720 +
-                        v2 * (1.0f / 40320 + v2 * (-1.0f / 3628800 + v2 * (1.0f / 479001600))))));
-  cosine = cosineSign * c;
-}
-
-// cycles minus the nearest whole number, in [-1/2, 1/2]: adding and taking away 1.5 * 2^52 rounds
-// to the nearest integer in plain arithmetic (|cycles| < 2^51), so the loops that call it
-// vectorise where std::floor would not.
-inline float reducedTurn(double cycles) {
-  constexpr double kRound = 6755399441055744.0;
-  return static_cast<float>(cycles - ((cycles + kRound) - kRound));
-}
+constexpr std::size_t kBlock = kIqBlock;
+constexpr std::size_t kTransmitGroup = kIqTransmitGroup;
 
 // One image row: the loops every variant compiles (inlined into each instruction set's function
 // below).
@@ -55,10 +24,7 @@ inline float reducedTurn(double cycles) {
                                                std::size_t row, const float* iq, float* envelope,
                                                float* beamformed) {
   const std::size_t nx = g_.pixelX.size();
-  const auto [out, z, halfAperture] = g_.startRow(row, envelope);
-  if (beamformed != nullptr) {
-    std::fill(beamformed + 2 * row * nx, beamformed + 2 * (row + 1) * nx, 0.0f);
-  }
+  const auto [out, z, halfAperture] = startIqRow(g_, row, envelope, beamformed);
   if (!(halfAperture > 0)) {
     return;  // no receive aperture at the surface
   }
@@ -90,19 +56,8 @@ inline float reducedTurn(double cycles) {
     std::fill(sumIm, sumIm + kBlock, 0.0f);
     for (std::size_t groupBegin = 0; groupBegin < g_.transmits; groupBegin += kTransmitGroup) {
       const std::size_t groupEnd = std::min(g_.transmits, groupBegin + kTransmitGroup);
-      for (std::size_t t = groupBegin; t < groupEnd; ++t) {  // T
-        const double transmitDepth = z * g_.cosSamples[t];
-        const double transmitLateral = g_.sinSamples[t];
-        const double* x = g_.pixelX.data() + blockBegin;
-        float* c = transmitCos[t - groupBegin];
-        float* s = transmitSin[t - groupBegin];
-        for (std::size_t j = 0; j < blockCount; ++j) {
-          turn[j] = reducedTurn((transmitDepth + x[j] * transmitLateral) * cyclesPerSample_);
-        }
-        for (std::size_t j = 0; j < blockCount; ++j) {
-          sinCosOfTurn(turn[j], s[j], c[j]);
-        }
-      }
+      transmitPhasors(g_, z, cyclesPerSample_, blockBegin, blockCount, groupBegin, groupEnd,
+                      transmitCos, transmitSin);  // T
       for (std::size_t e = 0; e < g_.elements; ++e) {
         const double xe = g_.elementX[e];
         auto [begin, end] = g_.apertureRun(xe, halfAperture);
@@ -160,17 +115,7 @@ inline float reducedTurn(double cycles) {
         }
       }
     }
-    const float scale = 1.0f / static_cast<float>(g_.transmits);
-    for (std::size_t i = blockBegin; i < blockEnd; ++i) {
-      out[i] = std::hypot(sumRe[i - blockBegin], sumIm[i - blockBegin]) * scale;
-    }
-    if (beamformed != nullptr) {
-      float* pair = beamformed + 2 * (row * nx + blockBegin);
-      for (std::size_t j = 0; j < blockCount; ++j) {
-        pair[2 * j] = sumRe[j] * scale;
-        pair[2 * j + 1] = sumIm[j] * scale;
-      }
-    }
+    finishIqBlock(g_, row, blockBegin, blockCount, sumRe, sumIm, out, beamformed);
   }
 }
 
@@ -189,7 +134,21 @@ void rowPortable(const DasGeometry& g, double cycles, std::size_t row, const flo
   beamformRow(g, cycles, row, iq, envelope, beamformed);
 }
 
+const std::vector<compute::cpu::NamedVariant<RowFunction>>& rowVariants() {
+  static const auto variants = compute::cpu::isaVariants<RowFunction>(
+      fusedRowAvailable() ? iqBeamformRowFused : nullptr, rowAvx512, rowAvx2, rowPortable);
+  return variants;
+}
+
 }  // namespace
+
+std::vector<std::string> IqDasKernel::variantNames() {
+  std::vector<std::string> names;
+  for (const auto& variant : rowVariants()) {
+    names.push_back(variant.name);
+  }
+  return names;
+}
 
 IqDasKernel::IqDasKernel(const acquire::AcquisitionParams& acq, const ImagingParams& imaging,
                          std::size_t iqSamples)
@@ -202,13 +161,12 @@ void IqDasKernel::enqueue(compute::Stream& stream, const float* iq, float* envel
 }
 
 void IqDasKernel::run(const float* iq, float* envelope, float* beamformed) const {
-  const RowFunction row = compute::cpu::pickIsa(compute::cpu::availableIsas()[variant_], rowAvx512,
-                                                rowAvx2, rowPortable);
+  const RowFunction row = rowVariants()[variant_].function;
   g_.forEachRow([&](std::size_t r) { row(g_, cyclesPerSample_, r, iq, envelope, beamformed); });
 }
 
 void IqDasKernel::selectVariant(std::size_t index) {
-  if (index >= compute::cpu::availableIsas().size()) {
+  if (index >= rowVariants().size()) {
     throw std::invalid_argument("I/Q beamform: no CPU variant " + std::to_string(index));
   }
   variant_ = index;

@@ -23,8 +23,9 @@ class IqDasKernel {
   // `beamformed` (complex [nz][nx], or null): the sum before detection, too.
   void enqueue(compute::Stream& stream, const float* iq, float* envelope, float* beamformed) const;
   void run(const float* iq, float* envelope, float* beamformed) const;
-  // The instruction sets this CPU has (compute/cpu/isa.hpp); 0 is the default.
-  static std::vector<std::string> variantNames() { return compute::cpu::isaVariantNames(); }
+  // "avx512-fused" where the CPU has AVX-512 (ultrasound/cpu/iq_beamform_fused.hpp), then the
+  // instruction sets this CPU has (compute/cpu/isa.hpp); 0 is the default.
+  static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 
