@@ -22,6 +22,7 @@
 #include "compute/buffer.hpp"
 #include "device_fill.hpp"
 #include "pipeline/engine.hpp"
+#include "process/chunk_codec.hpp"
 #include "process/mip.hpp"
 #include "registry/ultrasound_engine.hpp"
 #include "subcommand.hpp"
@@ -80,6 +81,9 @@ Options (a value follows its option or an '=': --frames 3000 or --frames=3000):
                    recorded as bitshuffle + LZ4 and uncompressed in a temporary folder; reports
                    the compression, the decoder's GB/s and both files' replay frames/s beside
                    the host-to-device bound
+  --block-size BYTES
+                   with --compressed: record with compression blocks of BYTES (default 8192;
+                   1024 to 1048576), as `cineflow --record-block-size` does
   --variant STAGE=NAME, --variants FILE
                    run these implementations (`cineflow tune` lists them) instead of the
                    fastest the tuning history remembers (or measures first) for this machine
@@ -107,6 +111,7 @@ struct BenchOptions {
   std::string tracePath;   // empty: no trace
   std::string modality = "ultrasound";
   bool compressed = false;
+  std::size_t blockBytes = 0;  // --compressed: the recording's blocks (0: the codec's default)
   bool tune = true;
   bool compareDefault = false;
   tune::VariantPins pins;
@@ -166,6 +171,14 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
       options.tracePath = args.value();
     } else if (args.flag("--compressed")) {
       options.compressed = true;
+    } else if (args.option("--block-size")) {
+      options.blockBytes = args.number<std::size_t>();
+      if (options.blockBytes < process::kMinChunkBlockBytes ||
+          options.blockBytes > process::kMaxChunkBlockBytes) {
+        throw args.error("--block-size " + std::to_string(options.blockBytes) + ": blocks are " +
+                         std::to_string(process::kMinChunkBlockBytes) + " to " +
+                         std::to_string(process::kMaxChunkBlockBytes) + " bytes");
+      }
     } else if (args.option("--variant")) {
       tune::addPin(options.pins, args.value());
     } else if (args.option("--variants")) {
@@ -184,6 +197,10 @@ BenchOptions parseBenchOptions(int argc, char** argv) {
     throw std::invalid_argument(
         "bench: --save-volumes times volume saving during ultrasound imaging; the OCT bench "
         "images B-scans without volumes (drop --save-volumes, or --modality oct)");
+  }
+  if (options.blockBytes > 0 && !options.compressed) {
+    throw std::invalid_argument(
+        "bench: --block-size is the compressed recording's (add --compressed)");
   }
   if (!options.saveFolder.empty() && benchWorkload(options.preset).acq.framesPerVolume <= 0) {
     throw std::invalid_argument("bench: --save-volumes: the '" + options.preset +
@@ -350,7 +367,8 @@ int bench(const BenchOptions& options, compute::Backend& device) {
   const bool cuda = backend->kind() == compute::BackendKind::Cuda;
   if (options.compressed) {
     return runCompressedBench(*backend, options.modality, options.preset,
-                              options.frames > 0 ? options.frames : (cuda ? 2000 : 60));
+                              options.frames > 0 ? options.frames : (cuda ? 2000 : 60),
+                              options.blockBytes);
   }
   if (options.modality == "oct") {
     const std::shared_ptr<tune::Tuner> tuner = startTuning(*backend, options.pins, options.tune);

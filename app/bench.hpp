@@ -63,9 +63,10 @@ TimedRun timeUnpacedRun(pipeline::Engine& engine, std::uint64_t warmup,
 int runOctBench(compute::Backend& backend, std::uint64_t frames,
                 const std::shared_ptr<tune::Tuner>& tuner, const std::string& jsonPath = {},
                 const std::string& tracePath = {});
-// `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed and
-// not, decoded and replayed; prints the report, returns the exit code.
+// `cineflow bench --compressed` (bench_compressed.cpp): the workload recorded compressed (in
+// blocks of `blockBytes`, 0: the codec's default) and not, decoded and replayed; prints the
+// report, returns the exit code.
 int runCompressedBench(compute::Backend& backend, const std::string& modality,
-                       const std::string& preset, std::uint64_t frames);
+                       const std::string& preset, std::uint64_t frames, std::size_t blockBytes = 0);
 
 }  // namespace cineflow::app

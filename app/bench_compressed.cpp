@@ -57,10 +57,10 @@ class ScratchFolder {
 // Records `count` frames of `source` into `path`. Returns the chunks' total size.
 std::uint64_t record(acquire::FrameSource& source,
                      const std::shared_ptr<const modality::ProcessingSettings>& settings,
-                     const std::filesystem::path& path, store::RecordCompression compression,
+                     const std::filesystem::path& path, store::RecordCodec codec,
                      std::uint64_t count) {
-  store::RawRecorder recorder(path, source.modality().recordingLayout(source, *settings),
-                              compression, store::RecordPolicy::Block);
+  store::RawRecorder recorder(path, source.modality().recordingLayout(source, *settings), codec,
+                              store::RecordPolicy::Block);
   std::vector<std::byte> frame(source.frameBytes());
   for (std::uint64_t i = 0; i < count; ++i) {
     acquire::SliceInfo slice;
@@ -187,7 +187,7 @@ TimedRun replayRate(compute::Backend& backend, const std::filesystem::path& path
 }  // namespace
 
 int runCompressedBench(compute::Backend& backend, const std::string& modality,
-                       const std::string& preset, std::uint64_t frames) {
+                       const std::string& preset, std::uint64_t frames, std::size_t blockBytes) {
   // The workload's frames: the OCT simulator, the ultrasound simulator ("default") or the
   // course preset's synthetic channel data.
   std::unique_ptr<acquire::FrameSource> source;
@@ -216,13 +216,14 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
   const auto compressed = folder.path() / "compressed.h5";
   const auto plain = folder.path() / "plain.h5";
   const std::uint64_t chunkBytes =
-      record(*source, settings, compressed, store::RecordCompression::BitshuffleLz4, recorded);
+      record(*source, settings, compressed,
+             store::RecordCodec(store::RecordCompression::BitshuffleLz4, blockBytes), recorded);
   record(*source, settings, plain, store::RecordCompression::None, recorded);
   const double ratio = static_cast<double>(frameBytes * recorded) / static_cast<double>(chunkBytes);
   const acquire::StoredFormat format{
       acquire::ChunkCodec::BitshuffleLz4, store::bytesOf(layout.sampleKind),
       process::chunkBound(frameBytes, acquire::ChunkCodec::BitshuffleLz4,
-                          store::bytesOf(layout.sampleKind))};
+                          store::bytesOf(layout.sampleKind), blockBytes)};
   const auto chunks = readChunks(compressed, layout.dataset);
   const double decodeGbps = hostDecodeRate(chunks, format, frameBytes, 4);
   const int repeats = backend.kind() == compute::BackendKind::Cuda ? 50 : 4;
@@ -235,9 +236,14 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
   const double boundRate = h2dGbps * 1e9 / static_cast<double>(frameBytes);
 
   std::printf("backend: %s\n", backend.deviceName().c_str());
-  std::printf("recording: %s, %llu frames of %.2f MB, bitshuffle-lz4 %.2fx smaller\n",
-              source->describe().c_str(), static_cast<unsigned long long>(recorded),
-              static_cast<double>(frameBytes) / 1e6, ratio);
+  const std::size_t elementBytes = store::bytesOf(layout.sampleKind);
+  std::printf(
+      "recording: %s, %llu frames of %.2f MB, bitshuffle-lz4 in blocks of %zu bytes, %.2fx "
+      "smaller\n",
+      source->describe().c_str(), static_cast<unsigned long long>(recorded),
+      static_cast<double>(frameBytes) / 1e6,
+      blockBytes > 0 ? blockBytes : process::defaultBlockElements(elementBytes) * elementBytes,
+      ratio);
   std::printf("decode (host, one thread): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
               decodeGbps, static_cast<double>(frameBytes) / decodeGbps / 1e6);
   std::printf("decode (replay's decoder, %s): %.2f GB/s of decoded frames (%.3f ms per frame)\n",

@@ -6,6 +6,7 @@
 #include "oct/k_table_file.hpp"
 #include "oct/oct_params.hpp"
 #include "pipeline/engine_types.hpp"
+#include "process/chunk_codec.hpp"
 #include "store/raw_recorder.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/mat_import.hpp"
@@ -95,6 +96,10 @@ Options:
                          the recording's chunks (default bitshuffle-lz4: HDF5 filter 32008;
                          lz4: filter 32004; h5py with hdf5plugin reads both). Replaying a
                          compressed recording decodes its chunks on the GPU (or the CPU pool)
+  --record-block-size BYTES
+                         the compression's blocks (default 8192; 1024 to 1048576, for
+                         bitshuffle-lz4 a multiple of 8 samples): smaller blocks give a GPU
+                         replay more blocks to decode side by side, at a small cost in size
   --on-damaged-frame stop|skip
                          replay: a frame whose stored bytes are damaged (a corrupt chunk, a
                          checksum that does not match) stops the replay naming the frame
@@ -227,6 +232,15 @@ CliOptions parseCommandLine(int argc, char** argv) {
     } else if (args.option("--record-compression")) {
       options.recordCompression = args.value();
       store::parseRecordCompression(options.recordCompression);  // a bad name: command line
+    } else if (args.option("--record-block-size")) {
+      options.recordBlockBytes = args.number<std::size_t>();
+      if (options.recordBlockBytes < process::kMinChunkBlockBytes ||
+          options.recordBlockBytes > process::kMaxChunkBlockBytes) {
+        throw std::invalid_argument("--record-block-size " +
+                                    std::to_string(options.recordBlockBytes) + ": blocks are " +
+                                    std::to_string(process::kMinChunkBlockBytes) + " to " +
+                                    std::to_string(process::kMaxChunkBlockBytes) + " bytes");
+      }
     } else if (args.option("--on-damaged-frame")) {
       options.damagedFrames = args.value();
       pipeline::parseDamagedFramePolicy(options.damagedFrames);  // a bad name: command line
@@ -258,6 +272,11 @@ CliOptions parseCommandLine(int argc, char** argv) {
   }
   if (options.headless && options.output.empty() && !options.recordPath) {
     throw std::invalid_argument("--headless needs --output FILE.h5, --record FILE.h5 or both");
+  }
+  if (options.recordBlockBytes > 0 &&
+      (!options.recordPath || options.recordCompression == "none")) {
+    throw std::invalid_argument(
+        "--record-block-size needs --record with --record-compression bitshuffle-lz4 or lz4");
   }
   if (!options.headless) {
     // The window has its own controls for these; silently ignoring them would mislead.

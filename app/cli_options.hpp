@@ -54,6 +54,7 @@ struct CliOptions {
   std::string reportPath;                            // headless: the run's report as JSON
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()
+  std::size_t recordBlockBytes = 0;                  // the codec's blocks (0: its default)
   std::string screenshotPath;
   std::string preset;  // GUI: a preset's name, applied once the source is open
   int afterFrames = 30;

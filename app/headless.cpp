@@ -252,7 +252,8 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
   if (options.recordPath) {
     raw = std::make_unique<store::RawRecorder>(
         *options.recordPath, modality.recordingLayout(*source, *settings),
-        store::parseRecordCompression(options.recordCompression),
+        store::RecordCodec(store::parseRecordCompression(options.recordCompression),
+                           options.recordBlockBytes),
         config.overflow == pipeline::OverflowPolicy::Block ? store::RecordPolicy::Block
                                                            : store::RecordPolicy::Drop,
         16, store::AttributeMap{{"source", source->describe()}});

@@ -196,8 +196,10 @@ void bitunshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements
   }
 }
 
-std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes) {
-  const std::size_t blockBytes = defaultBlockElements(elementBytes) * elementBytes;
+std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes,
+                               std::size_t blockElements) {
+  const std::size_t blockBytes =
+      (blockElements > 0 ? blockElements : defaultBlockElements(elementBytes)) * elementBytes;
   const std::size_t blocks = bytes / blockBytes + 1;
   return kHeaderBytes +
          blocks * (4 + static_cast<std::size_t>(

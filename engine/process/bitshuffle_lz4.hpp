@@ -93,7 +93,9 @@ void bitunshuffleBlock(const std::byte* in, std::byte* out, std::size_t elements
 std::size_t encodeBitshuffleLz4(std::span<const std::byte> data, std::size_t elementBytes,
                                 std::vector<std::byte>& out, std::size_t blockElements = 0);
 // The most bytes a chunk of `bytes` decoded bytes can take (for sizing buffers once).
-std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes);
+// `blockElements` 0: the default block.
+std::size_t bitshuffleLz4Bound(std::size_t bytes, std::size_t elementBytes,
+                               std::size_t blockElements = 0);
 
 // What decoding needs besides the chunk and the frame, kept between frames so that a decoder
 // allocates only for its first frame (or a chunk with larger blocks).

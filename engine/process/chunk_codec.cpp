@@ -111,28 +111,54 @@ std::size_t encodeLz4Chunk(std::span<const std::byte> data, std::vector<std::byt
 }
 
 std::size_t encodeChunk(std::span<const std::byte> data, acquire::ChunkCodec codec,
-                        std::size_t elementBytes, std::vector<std::byte>& out) {
+                        std::size_t elementBytes, std::vector<std::byte>& out,
+                        std::size_t blockBytes) {
+  if (const std::string problem = chunkBlockProblem(codec, elementBytes, blockBytes);
+      !problem.empty()) {
+    throw ChunkError(problem);
+  }
   switch (codec) {
     case acquire::ChunkCodec::BitshuffleLz4:
-      return encodeBitshuffleLz4(data, elementBytes, out);
+      return encodeBitshuffleLz4(data, elementBytes, out, blockBytes / elementBytes);
     case acquire::ChunkCodec::Lz4:
-      return encodeLz4Chunk(data, out);
+      return encodeLz4Chunk(data, out, blockBytes > 0 ? blockBytes : kLz4RecordBlockBytes);
     case acquire::ChunkCodec::None:
       break;
   }
   throw ChunkError("no codec to encode a chunk with");
 }
 
-std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t elementBytes) {
+std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t elementBytes,
+                       std::size_t blockBytes) {
   switch (codec) {
     case acquire::ChunkCodec::BitshuffleLz4:
-      return bitshuffleLz4Bound(bytes, elementBytes);
+      return bitshuffleLz4Bound(bytes, elementBytes,
+                                blockBytes / std::max<std::size_t>(1, elementBytes));
     case acquire::ChunkCodec::Lz4:
-      return lz4ChunkBound(bytes);
+      return lz4ChunkBound(bytes, blockBytes > 0 ? blockBytes : kLz4RecordBlockBytes);
     case acquire::ChunkCodec::None:
       break;
   }
   return bytes;
+}
+
+std::string chunkBlockProblem(acquire::ChunkCodec codec, std::size_t elementBytes,
+                              std::size_t blockBytes) {
+  if (blockBytes == 0 || codec == acquire::ChunkCodec::None) {
+    return {};
+  }
+  if (blockBytes < kMinChunkBlockBytes || blockBytes > kMaxChunkBlockBytes) {
+    return "a block of " + std::to_string(blockBytes) + " bytes: blocks are " +
+           std::to_string(kMinChunkBlockBytes) + " to " + std::to_string(kMaxChunkBlockBytes) +
+           " bytes";
+  }
+  const std::size_t group = 8 * std::max<std::size_t>(1, elementBytes);
+  if (codec == acquire::ChunkCodec::BitshuffleLz4 && blockBytes % group != 0) {
+    return "a block of " + std::to_string(blockBytes) +
+           " bytes: the bit shuffle's blocks are whole groups of 8 elements (a multiple of " +
+           std::to_string(group) + " bytes)";
+  }
+  return {};
 }
 
 void readChunkLayout(std::span<const std::byte> chunk, acquire::ChunkCodec codec,

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "acquire/stored_frame.hpp"
@@ -30,11 +31,20 @@ inline constexpr std::size_t kLz4RecordBlockBytes = 8192;
 unsigned filterId(acquire::ChunkCodec codec) noexcept;
 
 // Encodes `data` as one chunk of `codec` (not None) into `out` (resized); returns its size.
-// `elementBytes`: the bit shuffle's element (bitshuffle-LZ4 only). Throws ChunkError.
+// `elementBytes`: the bit shuffle's element (bitshuffle-LZ4 only); `blockBytes` the codec's block
+// (0: its default, 8 KiB; chunkBlockProblem() tells a valid one). Throws ChunkError.
 std::size_t encodeChunk(std::span<const std::byte> data, acquire::ChunkCodec codec,
-                        std::size_t elementBytes, std::vector<std::byte>& out);
-// The most bytes a chunk of `bytes` decoded bytes can take in `codec`.
-std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t elementBytes);
+                        std::size_t elementBytes, std::vector<std::byte>& out,
+                        std::size_t blockBytes = 0);
+// The most bytes a chunk of `bytes` decoded bytes can take in `codec` with blocks of `blockBytes`
+// (0: the default).
+std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t elementBytes,
+                       std::size_t blockBytes = 0);
+// Blocks an encoder may be asked for: 0 (the default), or 1 KiB to 1 MiB, for the bit shuffle a
+// whole number of groups of 8 elements. Empty when `blockBytes` is one, else why not.
+inline constexpr std::size_t kMinChunkBlockBytes = 1024, kMaxChunkBlockBytes = 1 << 20;
+std::string chunkBlockProblem(acquire::ChunkCodec codec, std::size_t elementBytes,
+                              std::size_t blockBytes);
 
 // Reads a chunk's header and block table (process/bitshuffle_lz4.hpp, readChunkLayout, for the
 // bitshuffle codec). Throws ChunkError naming what does not fit.

@@ -109,11 +109,12 @@ struct RawRecorder::File {
 };
 
 RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layout,
-                         RecordCompression compression, RecordPolicy policy, int slots,
+                         RecordCodec codec, RecordPolicy policy, int slots,
                          const AttributeMap& extra)
     : path_(path),
       layout_(std::move(layout)),
-      compression_(compression),
+      compression_(codec.compression),
+      blockBytes_(codec.blockBytes),
       policy_(policy),
       file_(std::make_unique<File>()) {
   const auto refuse = [&path](const std::string& why) {
@@ -130,6 +131,11 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     refuse("nothing to record (" + std::to_string(slots) + " slots, " +
            std::to_string(layout_.frameBytes()) + "-byte frames)");
   }
+  if (const std::string problem = process::chunkBlockProblem(
+          codecOf(compression_), bytesOf(layout_.sampleKind), blockBytes_);
+      !problem.empty()) {
+    refuse(std::string(toString(compression_)) + " " + problem);
+  }
   const ErrorScope quiet;
   try {
     // Single-writer/multiple-reader needs the 1.10 file format; it keeps the file consistent on
@@ -145,6 +151,15 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     AttributeMap attributes = extra;
     attributes.emplace("recording_complete", std::int64_t{0});
     attributes.emplace("recording_compression", std::string(toString(compression_)));
+    if (compression_ != RecordCompression::None) {
+      const std::size_t elementBytes = bytesOf(layout_.sampleKind);
+      const std::size_t defaultBlock =
+          compression_ == RecordCompression::Lz4
+              ? process::kLz4RecordBlockBytes
+              : process::defaultBlockElements(elementBytes) * elementBytes;
+      attributes.emplace("recording_block_bytes",
+                         static_cast<std::int64_t>(blockBytes_ > 0 ? blockBytes_ : defaultBlock));
+    }
     writeMetadata(root, layout_.schema.c_str(), layout_.header, attributes);
 
     const int rank = static_cast<int>(layout_.frameDims.size()) + 1;
@@ -164,13 +179,15 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
       // set_local step); without it the full set is stored so that readers with it decode.
       const auto elementBytes = static_cast<unsigned>(bytesOf(layout_.sampleKind));
       const bool plugin = H5Zfilter_avail(process::kBitshuffleFilterId) > 0;
-      const unsigned options[2] = {0, process::kBitshuffleLz4};
-      const unsigned full[5] = {0, 3, elementBytes, 0, process::kBitshuffleLz4};
+      const auto blockElements = static_cast<unsigned>(blockBytes_ / elementBytes);
+      const unsigned options[2] = {blockElements, process::kBitshuffleLz4};
+      const unsigned full[5] = {0, 3, elementBytes, blockElements, process::kBitshuffleLz4};
       checkStatus(H5Pset_filter(dcpl.get(), process::kBitshuffleFilterId, H5Z_FLAG_OPTIONAL,
                                 plugin ? 2 : 5, plugin ? options : full),
                   name + ": bitshuffle filter");
     } else if (compression_ == RecordCompression::Lz4) {
-      const unsigned blockBytes[1] = {static_cast<unsigned>(process::kLz4RecordBlockBytes)};
+      const unsigned blockBytes[1] = {
+          static_cast<unsigned>(blockBytes_ > 0 ? blockBytes_ : process::kLz4RecordBlockBytes)};
       checkStatus(
           H5Pset_filter(dcpl.get(), process::kLz4FilterId, H5Z_FLAG_OPTIONAL, 1, blockBytes),
           name + ": LZ4 filter");
@@ -205,7 +222,7 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
   }
   if (compression_ != RecordCompression::None) {
     scratch_.reserve(process::chunkBound(layout_.frameBytes(), codecOf(compression_),
-                                         bytesOf(layout_.sampleKind)));
+                                         bytesOf(layout_.sampleKind), blockBytes_));
   }
   queued_.reserve(slots_.size());
   stats_.running = true;
@@ -274,8 +291,8 @@ void RawRecorder::write(const Slot& slot) {
   try {
     std::span<const std::byte> chunk(slot.bytes);
     if (compression_ != RecordCompression::None) {
-      const std::size_t size = process::encodeChunk(slot.bytes, codecOf(compression_),
-                                                    bytesOf(layout_.sampleKind), scratch_);
+      const std::size_t size = process::encodeChunk(
+          slot.bytes, codecOf(compression_), bytesOf(layout_.sampleKind), scratch_, blockBytes_);
       chunk = std::span<const std::byte>(scratch_.data(), size);
     }
     hsize_t index = 0;

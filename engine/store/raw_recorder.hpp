@@ -47,6 +47,17 @@ const char* toString(RecordCompression compression) noexcept;  // "none" | "bits
 // "none", "bitshuffle-lz4" or "lz4"; throws std::invalid_argument naming the choices.
 RecordCompression parseRecordCompression(const std::string& text);
 
+// How a recording's frames are stored: the compression and its blocks in bytes (0: the codec's
+// default, 8 KiB; process::chunkBlockProblem() tells the valid sizes). Smaller blocks give a GPU
+// replay more blocks to decode side by side, at a small cost in size.
+struct RecordCodec {
+  RecordCodec(RecordCompression compression = RecordCompression::BitshuffleLz4,  // NOLINT
+              std::size_t blockBytes = 0)
+      : compression(compression), blockBytes(blockBytes) {}
+  RecordCompression compression;
+  std::size_t blockBytes;
+};
+
 struct RecorderStats {
   std::uint64_t written = 0;          // frames in the file
   std::uint64_t dropped = 0;          // frames not recorded (no free slot, or after an error)
@@ -58,11 +69,11 @@ struct RecorderStats {
 
 class RawRecorder {
  public:
-  // Creates `path` (refusing a missing or read-only folder, or an existing file: recordings are
-  // never overwritten) and starts the I/O thread. Throws StoreError.
-  RawRecorder(const std::filesystem::path& path, RecordingLayout layout,
-              RecordCompression compression, RecordPolicy policy, int slots = 16,
-              const AttributeMap& extra = {});
+  // Creates `path` (refusing a missing or read-only folder, an existing file: recordings are
+  // never overwritten, or a block size the codec cannot take) and starts the I/O thread. Throws
+  // StoreError.
+  RawRecorder(const std::filesystem::path& path, RecordingLayout layout, RecordCodec codec,
+              RecordPolicy policy, int slots = 16, const AttributeMap& extra = {});
   ~RawRecorder();  // stop(); never throws
   RawRecorder(const RawRecorder&) = delete;
   RawRecorder& operator=(const RawRecorder&) = delete;
@@ -89,6 +100,7 @@ class RawRecorder {
   std::filesystem::path path_;
   RecordingLayout layout_;
   RecordCompression compression_;
+  std::size_t blockBytes_;  // the codec's blocks (0: its default)
   RecordPolicy policy_;
   std::unique_ptr<File> file_;
   std::vector<Slot> slots_;

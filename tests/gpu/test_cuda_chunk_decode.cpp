@@ -111,10 +111,16 @@ class TestCudaChunkDecode : public QObject {
   void gpuDecodesAsTheCpuDecoder_data() {
     QTest::addColumn<int>("elementBytes");
     QTest::addColumn<bool>("lz4");
+    QTest::addColumn<int>("blockBytes");  // 0: the default 8 KiB (two warps per CUDA block)
     for (const bool lz4 : {false, true}) {
       const char* codec = lz4 ? "lz4" : "bitshuffle-lz4";
-      QTest::newRow(qPrintable(QStringLiteral("int16, %1").arg(codec))) << 2 << lz4;
-      QTest::newRow(qPrintable(QStringLiteral("float32, %1").arg(codec))) << 4 << lz4;
+      QTest::newRow(qPrintable(QStringLiteral("int16, %1").arg(codec))) << 2 << lz4 << 0;
+      QTest::newRow(qPrintable(QStringLiteral("float32, %1").arg(codec))) << 4 << lz4 << 0;
+      // --record-block-size: eight warps per CUDA block.
+      QTest::newRow(qPrintable(QStringLiteral("int16, %1, 2 KiB blocks").arg(codec)))
+          << 2 << lz4 << 2048;
+      QTest::newRow(qPrintable(QStringLiteral("float32, %1, 1 KiB blocks").arg(codec)))
+          << 4 << lz4 << 1024;
     }
   }
 
@@ -122,17 +128,19 @@ class TestCudaChunkDecode : public QObject {
     CINEFLOW_REQUIRE_CUDA(cuda_);
     QFETCH(int, elementBytes);
     QFETCH(bool, lz4);
+    QFETCH(int, blockBytes);
     const auto bytes = static_cast<std::size_t>(elementBytes);
+    const auto blockSize = static_cast<std::size_t>(blockBytes);
     const acquire::ChunkCodec codec =
         lz4 ? acquire::ChunkCodec::Lz4 : acquire::ChunkCodec::BitshuffleLz4;
-    // About 1 MB: 128 blocks, a partial one and a tail.
+    // About 1 MB: 128 blocks of 8 KiB (or 512, 1024 smaller ones), a partial one and a tail.
     const std::size_t values = (1u << 20) / bytes + 13;
     const auto frame =
         lz4 ? repetitiveSamples(values, values, bytes) : test::smoothSamples(values, values, bytes);
     const acquire::StoredFormat format{codec, bytes,
-                                       process::chunkBound(frame.size(), codec, bytes)};
+                                       process::chunkBound(frame.size(), codec, bytes, blockSize)};
     std::vector<std::byte> chunk;
-    process::encodeChunk(frame, codec, bytes, chunk);
+    process::encodeChunk(frame, codec, bytes, chunk, blockSize);
     const Decoded gpu = decodeOn(*cuda_, chunk, format, frame.size());
     const Decoded cpu = decodeOn(*cpu_, chunk, format, frame.size());
     QCOMPARE(gpu.status, 0);
@@ -151,7 +159,9 @@ class TestCudaChunkDecode : public QObject {
     const Decoded cpuDamaged = decodeOn(*cpu_, chunk, format, frame.size());
     QCOMPARE(gpuDamaged.status / 8, 3);
     QCOMPARE(cpuDamaged.status / 8, 3);
-    qInfo("GPU: %s", process::chunkStatusText(gpuDamaged.status, 128).c_str());
+    qInfo("GPU: %s", process::chunkStatusText(gpuDamaged.status,
+                                              static_cast<std::uint32_t>(layout.blocks.size()))
+                         .c_str());
   }
 
   void gpuDecodesChunksOfOtherSoftware() {

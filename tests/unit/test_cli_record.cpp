@@ -71,6 +71,18 @@ class TestCliRecord : public QObject {
     QVERIFY2(again.err.contains("the file exists"), qPrintable(again.err));
   }
 
+  void aBlockSizeIsARecordingOption() {
+    // Blocks of 2 KiB: the recording replays bit for bit and says what it was written with.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("blocks.h5");
+    const Run run = runApp({"--headless", "--input", "oct-sim", "--record", path, "--frames", "4",
+                            "--record-block-size", "2048", "--backend", "cpu"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    expectSimulatorFrames(path.toStdString(), 4);
+    const test::PlainFile file(path.toStdString());
+    QCOMPARE(test::readDouble(file.id, "recording_block_bytes"), 2048.0);
+  }
+
   void aKilledRecordingStillOpens() {
     QTemporaryDir dir;
     const QString path = dir.filePath("killed.h5");
@@ -127,7 +139,13 @@ class TestCliRecord : public QObject {
          {QStringList{"--input", "oct-sim", "--record", "r.h5"},
           QStringList{"--headless", "--record", "r.h5", "--record-compression", "zip"},
           QStringList{"--headless", "--input", "sim", "--output", "o.h5", "--on-damaged-frame",
-                      "maybe"}}) {
+                      "maybe"},
+          QStringList{"--headless", "--input", "oct-sim", "--record", "r.h5", "--record-block-size",
+                      "512"},
+          QStringList{"--headless", "--input", "oct-sim", "--output", "o.h5", "--record-block-size",
+                      "4096"},  // nothing recorded
+          QStringList{"--headless", "--input", "oct-sim", "--record", "r.h5",
+                      "--record-compression", "none", "--record-block-size", "4096"}}) {
       const Run run = runApp(args);
       QVERIFY2(run.exitCode == 2, qPrintable(args.join(' ') + ": " + run.err));
     }

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,6 +32,7 @@
 #include "process/cpu/chunk_decode.hpp"
 #include "registry/source_factory.hpp"
 #include "store/raw_recorder.hpp"
+#include "store/store_error.hpp"
 #include "support/recording_fixtures.hpp"
 
 using namespace cineflow;
@@ -42,8 +44,8 @@ namespace {
 
 // Records `frames` frames of `source` into `path`.
 void record(const std::string& path, acquire::FrameSource& source, std::uint64_t frames,
-            store::RecordCompression compression) {
-  store::RawRecorder recorder(path, layoutOf(source), compression, store::RecordPolicy::Block, 4);
+            store::RecordCodec codec) {
+  store::RawRecorder recorder(path, layoutOf(source), codec, store::RecordPolicy::Block, 4);
   for (std::uint64_t i = 0; i < frames; ++i) {
     acquire::FrameHeader header;
     header.sequence = i;
@@ -156,16 +158,24 @@ class TestCompressedReplay : public QObject {
 
   void recordingsHandTheirChunksOverStored_data() {
     QTest::addColumn<QString>("compression");
-    QTest::newRow("bitshuffle-lz4") << QString("bitshuffle-lz4");
-    QTest::newRow("lz4") << QString("lz4");
-    QTest::newRow("none") << QString("none");
+    QTest::addColumn<int>("blockBytes");  // 0: the codec's default (8 KiB)
+    QTest::newRow("bitshuffle-lz4") << QString("bitshuffle-lz4") << 0;
+    QTest::newRow("lz4") << QString("lz4") << 0;
+    QTest::newRow("none") << QString("none") << 0;
+    // Smaller blocks, as a GPU replay decodes more of them side by side (--record-block-size).
+    QTest::newRow("bitshuffle-lz4, 1 KiB blocks") << QString("bitshuffle-lz4") << 1024;
+    QTest::newRow("lz4, 2 KiB blocks") << QString("lz4") << 2048;
   }
 
   void recordingsHandTheirChunksOverStored() {
     QFETCH(QString, compression);
+    QFETCH(int, blockBytes);
     oct::OctSimulator source(smallOct());
-    const std::string path = file("stored-" + compression + ".h5");
-    record(path, source, 3, store::parseRecordCompression(compression.toStdString()));
+    const std::string path =
+        file("stored-" + compression + "-" + QString::number(blockBytes) + ".h5");
+    record(path, source, 3,
+           store::RecordCodec(store::parseRecordCompression(compression.toStdString()),
+                              static_cast<std::size_t>(blockBytes)));
     const auto recording = acquire::openSource(path);
     const acquire::StoredFormat format = recording->storedFormat();
     if (compression == "none") {
@@ -179,10 +189,41 @@ class TestCompressedReplay : public QObject {
       acquire::SliceInfo slice;
       const std::size_t bytes = recording->readStoredFrame(i, room, slice);
       QVERIFY(bytes > 0 && bytes <= format.maxChunkBytes);
+      // Both codecs' headers: the decoded size (8 bytes, big-endian), then the block in bytes.
+      std::uint32_t block = 0;
+      for (std::size_t b = 8; b < 12; ++b) {
+        block = (block << 8) | std::to_integer<std::uint32_t>(room[b]);
+      }
+      QCOMPARE(block, static_cast<std::uint32_t>(blockBytes > 0 ? blockBytes : 8192));
       int status = -1;
       QVERIFY(decodeStaged(std::span(room).first(bytes), format, frame, status));
       QCOMPARE(status, 0);
       QVERIFY(frame == frameOf(source, i));
+    }
+  }
+
+  void blockSizesTheCodecCannotTakeAreRefused() {
+    oct::OctSimulator source(smallOct());
+    const struct {
+      store::RecordCompression compression;
+      std::size_t blockBytes;
+      const char* says;
+    } cases[] = {
+        {store::RecordCompression::BitshuffleLz4, 1030, "multiple of 16 bytes"},  // 2-byte samples
+        {store::RecordCompression::BitshuffleLz4, 512, "1024 to 1048576"},
+        {store::RecordCompression::Lz4, std::size_t{2} << 20, "1024 to 1048576"},
+    };
+    for (const auto& c : cases) {
+      const std::string path = file("refused-" + QString::number(c.blockBytes) + ".h5");
+      try {
+        store::RawRecorder recorder(path, layoutOf(source),
+                                    store::RecordCodec(c.compression, c.blockBytes),
+                                    store::RecordPolicy::Block);
+        QFAIL(qPrintable(QString("a block of %1 bytes was taken").arg(c.blockBytes)));
+      } catch (const store::StoreError& e) {
+        QVERIFY2(QString(e.what()).contains(c.says), e.what());
+      }
+      QVERIFY(!std::filesystem::exists(path));  // nothing left behind
     }
   }
 

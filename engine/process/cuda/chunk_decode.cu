@@ -1,5 +1,6 @@
 // CUDA twin of process/cpu/chunk_decode.cpp (process/chunk_decoder.hpp holds the contract).
 
+#include <algorithm>
 #include <cstdint>
 
 #include "compute/annotate.hpp"
@@ -12,7 +13,12 @@ namespace cineflow::process::cuda {
 namespace {
 
 constexpr unsigned kWarp = 32;
-constexpr unsigned kWarpsPerBlock = 2;  // 2 x 2 x 8 KiB of shared memory at the largest blocks
+// Each warp holds two of its LZ4 blocks in shared memory (decoded, then unshuffled); a CUDA block
+// gets as many warps as kSharedBudget holds, up to kMaxWarpsPerBlock: 2 at the default 8 KiB
+// blocks, 8 at 2 KiB (a recording's --record-block-size), so small blocks fill the
+// multiprocessors with warps.
+constexpr std::size_t kSharedBudget = 32 * 1024;
+constexpr unsigned kMaxWarpsPerBlock = 8;
 constexpr unsigned kFullMask = 0xffffffffu;
 
 // One LZ4 block into `dst` (shared memory) by one warp: lane 0 parses each sequence with the
@@ -92,7 +98,7 @@ __global__ void decodeChunkKernel(const std::uint8_t* __restrict__ staged,
   const auto* entries =
       reinterpret_cast<const StagedBlock*>(staged + tableOffset + sizeof(StagedChunkTable));
   const unsigned warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  const std::uint32_t b = blockIdx.x * kWarpsPerBlock + warp;
+  const std::uint32_t b = blockIdx.x * (blockDim.x / kWarp) + warp;
   if (b == table.blocks) {  // one warp more than blocks: the tail
     for (std::size_t i = lane; i < table.tailBytes; i += kWarp) {
       frame[frameBytes - table.tailBytes + i] = staged[table.tailOffset + i];
@@ -149,9 +155,11 @@ void enqueueChunkDecode(compute::Stream& stream, const std::byte* staged, std::s
   const compute::ScopedRange range("decode");
   const cudaStream_t s = compute::cuda::asCudaStream(stream).get();
   compute::cuda::check(cudaMemsetAsync(status, 0, sizeof(int), s), "clear the decode status");
-  const unsigned grid = (blocks + 1 + kWarpsPerBlock - 1) / kWarpsPerBlock;  // + the tail's warp
-  const std::size_t shared = std::size_t{kWarpsPerBlock} * 2 * blockBytes;
-  decodeChunkKernel<<<grid, kWarpsPerBlock * kWarp, shared, s>>>(
+  const auto warps = static_cast<unsigned>(std::clamp<std::size_t>(
+      kSharedBudget / (2 * std::max<std::size_t>(blockBytes, 1)), 1, kMaxWarpsPerBlock));
+  const unsigned grid = (blocks + 1 + warps - 1) / warps;  // + the tail's warp
+  const std::size_t shared = std::size_t{warps} * 2 * blockBytes;
+  decodeChunkKernel<<<grid, warps * kWarp, shared, s>>>(
       reinterpret_cast<const std::uint8_t*>(staged), static_cast<std::uint32_t>(tableOffset),
       reinterpret_cast<std::uint8_t*>(frame), frameBytes, status);
   compute::cuda::checkLaunch("decodeChunkKernel", s);
