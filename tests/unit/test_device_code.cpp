@@ -9,6 +9,9 @@
 // device's sincospif); test_cuda_stages checks those on a device.
 #include <QtTest>
 
+#include <map>
+#include <utility>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -163,22 +166,49 @@ class TestDeviceCode : public QObject {
     std::vector<int> base;
     std::vector<float> offset;
     ultrasound::makeTransmitSplitTables(p, base, offset);
-    for (const bool split : {false, true}) {
+    // The tabled variant's receive terms, made as its kernel makes them (receiveTableKernel).
+    std::vector<float2> table(static_cast<std::size_t>(p.nx) * p.elements * p.nz);
+    for (int ix = 0; ix < p.nx; ++ix) {
+      for (int e = 0; e < p.elements; ++e) {
+        for (int iz = 0; iz < p.nz; ++iz) {
+          table[ultrasound::cuda::receiveTableIndex(p, ix, iz, e)] =
+              ultrasound::cuda::receiveTableEntry(p, ix, iz, e);
+        }
+      }
+    }
+    enum class Delays { Double, Split, Tabled };
+    std::map<Delays, std::vector<float>> images;
+    for (const auto& [delays, name] :
+         {std::pair{Delays::Double, "double"}, std::pair{Delays::Split, "split float"},
+          std::pair{Delays::Tabled, "tabled split float"}}) {
+      std::vector<float>& image = images[delays];
       const double relative = relativeError(g, expected, [&](int ix, int iz) {
         const ultrasound::cuda::DasPixel px = ultrasound::cuda::dasPixel(p, ix, iz);
         float sum = 0.0f;
         for (int e = px.first; e <= px.last; ++e) {
-          sum = split ? ultrasound::cuda::rfDasAccumulateSplit(rf.data(), p, px, base.data(),
-                                                               offset.data(), iz, e, sum)
-                      : ultrasound::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
+          switch (delays) {
+            case Delays::Double:
+              sum = ultrasound::cuda::rfDasAccumulate(rf.data(), p, px, e, sum);
+              break;
+            case Delays::Split:
+              sum = ultrasound::cuda::rfDasAccumulateSplit(rf.data(), p, px, base.data(),
+                                                           offset.data(), iz, e, sum);
+              break;
+            case Delays::Tabled:
+              sum = ultrasound::cuda::rfDasAccumulateTabled(
+                  rf.data(), p, px, table.data(), base.data(), offset.data(), ix, iz, e, sum);
+              break;
+          }
         }
+        image.push_back(sum);
         return sum / static_cast<float>(p.transmits);
       });
-      qInfo("%s delays: relative L2 error %.3g", split ? "split float" : "double", relative);
-      QVERIFY2(relative < 1e-5, qPrintable(QString("%1 delays: relative L2 error %2")
-                                               .arg(split ? "split float" : "double")
-                                               .arg(relative)));
+      qInfo("%s delays: relative L2 error %.3g", name, relative);
+      QVERIFY2(relative < 1e-5,
+               qPrintable(QString("%1 delays: relative L2 error %2").arg(name).arg(relative)));
     }
+    // The table holds what the split-float kernel computes per frame: the same sums, bit for bit.
+    QVERIFY(images[Delays::Tabled] == images[Delays::Split]);
   }
 
   void iqPixelsMatchTheCpuTwin_data() {

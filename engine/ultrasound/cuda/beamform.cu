@@ -4,6 +4,7 @@
 // The receive distance and apodisation of a pixel-element pair are computed once and reused for
 // every transmit.
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -23,22 +24,30 @@ constexpr std::size_t kTargetThreads = 1u << 19;
 
 // The variants (DasKernel::variantNames): threads per block, lanes per pixel (0: as many as
 // fill the device, the default; 1: a thread per pixel; more: the aperture split across lanes),
-// and the delays in double or split float (rfDasAccumulateSplit, with the per-row tables).
+// and the delays in double or split float (rfDasAccumulateSplit, with the per-row tables), or
+// split float with every pixel-element pair's receive terms read from a table made once per
+// geometry (rfDasAccumulateTabled; within kReceiveTableBytes, else the split-float kernel).
+enum class Delays { Double, SplitFloat, Tabled };
 struct DasLaunch {
   const char* name;
   int blockThreads;
   int lanes;
-  bool splitFloat;
+  Delays delays;
 };
+// The receive table's largest size (the default preset's is 243 MB: 248 x 958 pixels x 128
+// elements x 8 bytes).
+constexpr std::size_t kReceiveTableBytes = std::size_t{1} << 30;
 constexpr DasLaunch kDasLaunches[] = {
-    {"auto lanes, 256 threads", 256, 0, false},
-    {"thread per pixel, 128 threads", 128, 1, false},
-    {"thread per pixel, 256 threads", 256, 1, false},
-    {"thread per pixel, 512 threads", 512, 1, false},
-    {"4 lanes per pixel, 256 threads", 256, 4, false},
-    {"8 lanes per pixel, 256 threads", 256, 8, false},
-    {"split float, auto lanes, 256 threads", 256, 0, true},
-    {"split float, thread per pixel, 256 threads", 256, 1, true},
+    {"auto lanes, 256 threads", 256, 0, Delays::Double},
+    {"thread per pixel, 128 threads", 128, 1, Delays::Double},
+    {"thread per pixel, 256 threads", 256, 1, Delays::Double},
+    {"thread per pixel, 512 threads", 512, 1, Delays::Double},
+    {"4 lanes per pixel, 256 threads", 256, 4, Delays::Double},
+    {"8 lanes per pixel, 256 threads", 256, 8, Delays::Double},
+    {"split float, auto lanes, 256 threads", 256, 0, Delays::SplitFloat},
+    {"split float, thread per pixel, 256 threads", 256, 1, Delays::SplitFloat},
+    {"tabled receive delays, auto lanes, 256 threads", 256, 0, Delays::Tabled},
+    {"tabled receive delays, thread per pixel, 256 threads", 256, 1, Delays::Tabled},
 };
 
 // One pixel per group of `lanes` consecutive threads (a power of two <= 32, so a group never
@@ -46,11 +55,11 @@ constexpr DasLaunch kDasLaunches[] = {
 // group reduces with warp shuffles. Large grids use lanes = 1 (one thread per pixel); small grids
 // split the aperture so that the device still fills. Pixels are numbered with z fastest, so the
 // threads of a warp cover consecutive depths of one column and read nearby samples of each row.
-template <int kBlockThreads, bool kSplitFloat>
+template <int kBlockThreads, Delays kDelays>
 __global__ void __launch_bounds__(kBlockThreads)
     dasKernel(const float* __restrict__ rf, float* __restrict__ image, int lanes,
               const int* __restrict__ splitBase, const float* __restrict__ splitOffset,
-              const DasParams p) {
+              const float2* __restrict__ table, const DasParams p) {
   const int thread = blockIdx.x * kBlockThreads + threadIdx.x;
   const int pixel = thread / lanes;
   const int lane = thread % lanes;
@@ -63,7 +72,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   float sum = 0.0f;
   for (int e = px.first + lane; e <= px.last; e += lanes) {
-    if constexpr (kSplitFloat) {
+    if constexpr (kDelays == Delays::Tabled) {
+      sum = rfDasAccumulateTabled(rf, p, px, table, splitBase, splitOffset, ix, iz, e, sum);
+    } else if constexpr (kDelays == Delays::SplitFloat) {
       sum = rfDasAccumulateSplit(rf, p, px, splitBase, splitOffset, iz, e, sum);
     } else {
       sum = rfDasAccumulate(rf, p, px, e, sum);
@@ -77,11 +88,24 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
+// The receive table (receiveTableEntry): one thread per entry, depth fastest.
+__global__ void receiveTableKernel(const DasParams p, float2* __restrict__ table) {
+  const std::size_t count = static_cast<std::size_t>(p.nx) * p.elements * p.nz;
+  for (std::size_t index = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+       index < count; index += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int iz = static_cast<int>(index % p.nz);
+    const int e = static_cast<int>(index / p.nz % p.elements);
+    const int ix = static_cast<int>(index / p.nz / p.elements);
+    table[index] = receiveTableEntry(p, ix, iz, e);
+  }
+}
+
 }  // namespace
 
 DasKernel::DasKernel(compute::Backend& backend, const acquire::AcquisitionParams& acq,
                      const ImagingParams& imaging, double sampleRateHz, std::size_t samples)
-    : params_(std::make_unique<DasParams>(
+    : backend_(&backend),
+      params_(std::make_unique<DasParams>(
           makeDasParams(acq, imaging, sampleRateHz, static_cast<int>(samples)))) {
   // The split-float variants' per-row delays: made once for this geometry, reused every frame.
   std::vector<int> base;
@@ -109,7 +133,31 @@ void DasKernel::selectVariant(std::size_t index) {
   if (index >= std::size(kDasLaunches)) {
     throw std::invalid_argument("beamform: no CUDA variant " + std::to_string(index));
   }
+  if (kDasLaunches[index].delays != Delays::Tabled) {
+    receiveTable_ = {};  // device memory only while a tabled variant runs
+  } else if (receiveTable_.size() == 0) {
+    makeReceiveTable();
+  }
   variant_ = index;
+}
+
+void DasKernel::makeReceiveTable() {
+  const DasParams& p = *params_;
+  const std::size_t entries = static_cast<std::size_t>(p.nx) * p.elements * p.nz;
+  if (entries * sizeof(float2) > kReceiveTableBytes) {
+    return;  // the tabled variants run the split-float kernel
+  }
+  try {
+    compute::DeviceBuffer<float> table(*backend_, 2 * entries);
+    const unsigned blocks =
+        static_cast<unsigned>(std::min<std::size_t>((entries + 255) / 256, 65535));
+    receiveTableKernel<<<blocks, 256>>>(p, reinterpret_cast<float2*>(table.data()));
+    compute::cuda::checkLaunch("receiveTableKernel", nullptr);
+    compute::cuda::check(cudaDeviceSynchronize(), "making the receive table");
+    receiveTable_ = std::move(table);
+  } catch (const std::runtime_error&) {
+    // Past the device memory budget, or out of memory: the split-float kernel instead.
+  }
 }
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
@@ -131,18 +179,26 @@ void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) 
   };
   const int* base = splitBase_.data();
   const float* offset = splitOffset_.data();
-  if (launch.splitFloat) {
-    dasKernel<256, true><<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, p);
+  const auto* table = reinterpret_cast<const float2*>(receiveTable_.data());
+  if (launch.delays == Delays::Tabled && table != nullptr) {
+    dasKernel<256, Delays::Tabled>
+        <<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, table, p);
+  } else if (launch.delays != Delays::Double) {
+    dasKernel<256, Delays::SplitFloat>
+        <<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, table, p);
   } else {
     switch (launch.blockThreads) {
       case 128:
-        dasKernel<128, false><<<blocks(128), 128, 0, s>>>(rf, image, lanes, base, offset, p);
+        dasKernel<128, Delays::Double>
+            <<<blocks(128), 128, 0, s>>>(rf, image, lanes, base, offset, table, p);
         break;
       case 512:
-        dasKernel<512, false><<<blocks(512), 512, 0, s>>>(rf, image, lanes, base, offset, p);
+        dasKernel<512, Delays::Double>
+            <<<blocks(512), 512, 0, s>>>(rf, image, lanes, base, offset, table, p);
         break;
       default:
-        dasKernel<256, false><<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, p);
+        dasKernel<256, Delays::Double>
+            <<<blocks(256), 256, 0, s>>>(rf, image, lanes, base, offset, table, p);
         break;
     }
   }

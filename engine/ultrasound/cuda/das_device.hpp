@@ -86,26 +86,30 @@ CINEFLOW_HD inline float rfDasAccumulate(const float* rf, const DasParams& p, co
   return fmaf(weight, partial, sum);
 }
 
-// rfDasAccumulate with the delays in float, split as ultrasound/transmit_split.hpp says: no
-// double arithmetic per pixel-element pair or per transmit (GPUs whose double precision runs at
-// 1/64 of float pay most for it). `splitBase` and `splitOffset` hold the row `iz`'s split for
-// transmit t at [t * nz + iz] (made once per geometry, makeTransmitSplitTables). The aperture is
-// still decided in double, as the CPU twins decide it.
-CINEFLOW_HD inline float rfDasAccumulateSplit(const float* rf, const DasParams& p,
-                                              const DasPixel& px, const int* splitBase,
-                                              const float* splitOffset, int iz, int e, float sum) {
+// The receive terms of pixel `px` and element e for the split-float delays
+// (ultrasound/transmit_split.hpp): the receive path's excess over z in samples (small, so good to
+// ~1e-5 samples in float) and the apodisation weight. False outside the aperture, which is
+// decided in double, as the CPU twins decide it.
+CINEFLOW_HD inline bool rfReceiveTerms(const DasParams& p, const DasPixel& px, int e, float& excess,
+                                       float& weight) {
   const double lateral = px.x - p.elementX[e];
   if (!px.inside(lateral)) {
-    return sum;
+    return false;
   }
   const float lateralF = static_cast<float>(lateral);
-  const float weight = receiveWeight(p, lateralF * px.inverseHalfAperture);
+  weight = receiveWeight(p, lateralF * px.inverseHalfAperture);
   const float z = static_cast<float>(px.z);
   const float lateral2 = lateralF * lateralF;
-  // The receive path's excess over z, in samples: small, so good to ~1e-5 samples in float.
-  const float excess =
-      lateral2 / (sqrtf(lateral2 + z * z) + z) * static_cast<float>(p.samplesPerMetre);
-  const float x = static_cast<float>(px.x);
+  excess = lateral2 / (sqrtf(lateral2 + z * z) + z) * static_cast<float>(p.samplesPerMetre);
+  return true;
+}
+
+// Element e's RF summed over every transmit for a pixel at lateral `x`, row `iz`, whose receive
+// excess is `excess`: `splitBase` and `splitOffset` hold the row's split for transmit t at
+// [t * nz + iz] (made once per geometry, makeTransmitSplitTables).
+CINEFLOW_HD inline float rfTransmitSum(const float* rf, const DasParams& p, float x, float excess,
+                                       const int* splitBase, const float* splitOffset, int iz,
+                                       int e) {
   const std::size_t transmitStride = static_cast<std::size_t>(p.elements) * p.samples;
   const float* row = rf + static_cast<std::size_t>(e) * p.samples;
   float partial = 0.0f;
@@ -127,7 +131,52 @@ CINEFLOW_HD inline float rfDasAccumulateSplit(const float* rf, const DasParams& 
       partial += fmaf(frac, b - a, a);
     }
   }
+  return partial;
+}
+
+// rfDasAccumulate with the delays in float, split as ultrasound/transmit_split.hpp says: no
+// double arithmetic per pixel-element pair or per transmit (GPUs whose double precision runs at
+// 1/64 of float pay most for it).
+CINEFLOW_HD inline float rfDasAccumulateSplit(const float* rf, const DasParams& p,
+                                              const DasPixel& px, const int* splitBase,
+                                              const float* splitOffset, int iz, int e, float sum) {
+  float excess = 0.0f, weight = 0.0f;
+  if (!rfReceiveTerms(p, px, e, excess, weight)) {
+    return sum;
+  }
+  const float partial =
+      rfTransmitSum(rf, p, static_cast<float>(px.x), excess, splitBase, splitOffset, iz, e);
   return fmaf(weight, partial, sum);
+}
+
+// The receive table of the tabled variant: entry [(ix * elements + e) * nz + iz] holds pixel
+// (ix, iz)'s rfReceiveTerms for element e as (excess, weight), weight 0 outside the aperture, so
+// that consecutive depths (a warp's threads) read consecutive entries. Made once per geometry.
+CINEFLOW_HD inline std::size_t receiveTableIndex(const DasParams& p, int ix, int iz, int e) {
+  return (static_cast<std::size_t>(ix) * p.elements + static_cast<std::size_t>(e)) * p.nz +
+         static_cast<std::size_t>(iz);
+}
+CINEFLOW_HD inline float2 receiveTableEntry(const DasParams& p, int ix, int iz, int e) {
+  const DasPixel px = dasPixel(p, ix, iz);
+  float excess = 0.0f, weight = 0.0f;
+  return rfReceiveTerms(p, px, e, excess, weight) ? make_float2(excess, weight)
+                                                  : make_float2(0.0f, 0.0f);
+}
+
+// rfDasAccumulateSplit with the receive terms read from the table instead of computed: the
+// delays reused across frames (a weight of 0, outside the aperture or too small to count, adds
+// nothing either way).
+CINEFLOW_HD inline float rfDasAccumulateTabled(const float* rf, const DasParams& p,
+                                               const DasPixel& px, const float2* table,
+                                               const int* splitBase, const float* splitOffset,
+                                               int ix, int iz, int e, float sum) {
+  const float2 terms = process::cuda::loadReadOnly(table + receiveTableIndex(p, ix, iz, e));
+  if (terms.y == 0.0f) {
+    return sum;
+  }
+  const float partial =
+      rfTransmitSum(rf, p, static_cast<float>(px.x), terms.x, splitBase, splitOffset, iz, e);
+  return fmaf(terms.y, partial, sum);
 }
 
 // I/Q sample k (centre = k * decimation) of one row `in` of `samples` samples: 2 sum_j h[j] x[m]

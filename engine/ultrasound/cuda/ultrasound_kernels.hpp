@@ -48,15 +48,23 @@ class DasKernel {
   void enqueue(compute::Stream& stream, const float* rf, float* image) const;
   // The launch variants (threads per block; a thread per pixel, or the aperture split across
   // lanes that reduce with shuffles; delays in double, or in split float from per-row tables made
-  // once per geometry); variant 0, the default, picks the lanes that fill the device.
+  // once per geometry, or also every pixel-element pair's receive terms from a table made once
+  // per geometry, kept across frames); variant 0, the default, picks the lanes that fill the
+  // device. Selecting a tabled variant makes its table (up to 1 GiB, within the device memory
+  // budget; otherwise the variant runs the split-float kernel); selecting another frees it.
   static std::vector<std::string> variantNames();
   void selectVariant(std::size_t index);  // between frames
   std::size_t variant() const { return variant_; }
 
  private:
+  void makeReceiveTable();
+
+  compute::Backend* backend_;
   std::unique_ptr<DasParams> params_;
   compute::DeviceBuffer<int> splitBase_;  // [transmit][row] (makeTransmitSplitTables)
   compute::DeviceBuffer<float> splitOffset_;
+  // The tabled variants' (excess, weight) [ix][element][iz] pairs (das_device.hpp), or empty.
+  compute::DeviceBuffer<float> receiveTable_;
   std::size_t variant_ = 0;
 };
 
