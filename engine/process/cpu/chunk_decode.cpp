@@ -54,8 +54,11 @@ int decodeStagedChunk(const std::byte* staged, std::size_t tableOffset, std::byt
       }
     }
   };
-  // Eight 8 KiB blocks per task: 64 KiB of output, far more than a task's scheduling.
-  compute::cpu::parallelFor(table.blocks, 8, body);
+  // 64 KiB of output per task (eight 8 KiB blocks, or 32 of a recording's 2 KiB ones), far more
+  // than a task's scheduling.
+  const std::size_t perTask =
+      std::max<std::size_t>(1, (64 * 1024) / std::max<std::uint32_t>(table.blockBytes, 1));
+  compute::cpu::parallelFor(table.blocks, perTask, body);
   std::memcpy(frame + frameBytes - table.tailBytes, staged + table.tailOffset, table.tailBytes);
   const std::uint32_t failed = firstFailed.load();
   return failed == std::numeric_limits<std::uint32_t>::max()
