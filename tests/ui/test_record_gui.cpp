@@ -6,9 +6,13 @@
 // frame named, or, with the acquisition panel's Damaged frame set to skip, is counted and named.
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <vector>
@@ -32,7 +36,10 @@ class TestRecordGui : public QObject {
   Q_OBJECT
 
  public:
-  static void initMain() { cineflow::test::useFreshSettings("test_record_gui"); }
+  static void initMain() {
+    cineflow::test::useFreshSettings("test_record_gui");
+    qputenv("QT_QPA_PLATFORMTHEME", "");  // Qt's own file dialog, which the test drives
+  }
 
  private slots:
   void recordStopAndReplay() {
@@ -127,6 +134,57 @@ class TestRecordGui : public QObject {
     QVERIFY2(damagedCount->toolTip().contains(QStringLiteral("reading frame 3")),
              qPrintable(damagedCount->toolTip()));
     QVERIFY(window.controller().isRunning());
+  }
+
+  void theRecordDialogsFileTypeChoosesTheBlocks() {
+    // Record > "HDF5 bitshuffle + LZ4 in 2 KiB blocks": the recording's chunks are in 2 KiB
+    // blocks, and the dialog offers that file type again next time.
+    MainWindow window(cineflow::compute::BackendRequest::Cpu);
+    window.setInteractiveErrors(false);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openSource(QStringLiteral("oct-sim"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
+                             kTimeoutMs);
+    auto* record = window.findChild<QAction*>(QStringLiteral("recordAction"));
+    QVERIFY(record != nullptr && record->isEnabled());
+    QTemporaryDir folder;
+    const QString path = folder.filePath(QStringLiteral("blocks.h5"));
+    const QString blocksType =
+        QStringLiteral("HDF5 bitshuffle + LZ4 in 2 KiB blocks, fastest GPU replay (*.h5)");
+    const auto answer = [&](const QString& type, QString* offered) {
+      QTimer::singleShot(0, [=] {
+        QFileDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())));
+        *offered = dialog->selectedNameFilter();
+        if (type.isEmpty()) {
+          dialog->reject();
+          return;
+        }
+        dialog->selectNameFilter(type);
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        QVERIFY(name != nullptr);
+        name->setText(path);
+        QTest::keyClick(name, Qt::Key_Return);
+      });
+      record->trigger();
+    };
+    QString offered;
+    answer(blocksType, &offered);
+    QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
+    QVERIFY(record->isChecked());
+    QTRY_VERIFY_WITH_TIMEOUT(window.recording().stats().written >= 3, kTimeoutMs);
+    window.stopRecording();
+    {
+      const cineflow::test::PlainFile file(path.toStdString());
+      QCOMPARE(cineflow::test::readDouble(file.id, "recording_block_bytes"), 2048.0);
+    }
+    const auto replay = cineflow::acquire::openSource(path.toStdString());
+    QVERIFY(replay->frameCount() >= 3);
+    answer(QString(), &offered);  // cancelled: nothing recorded
+    QCOMPARE(offered, blocksType);
+    QVERIFY(!record->isChecked());
   }
 };
 

@@ -30,7 +30,7 @@ RawRecording::~RawRecording() {
   stop();
 }
 
-QString RawRecording::start(const QString& path, store::RecordCompression compression) {
+QString RawRecording::start(const QString& path, store::RecordCodec codec) {
   if (active()) {
     return tr("Already recording to %1").arg(path_);
   }
@@ -49,7 +49,7 @@ QString RawRecording::start(const QString& path, store::RecordCompression compre
   layout.header.study = studyOf(study_);
   try {
     recorder_ = std::make_unique<store::RawRecorder>(
-        path.toStdString(), std::move(layout), compression,
+        path.toStdString(), std::move(layout), codec,
         block ? store::RecordPolicy::Block : store::RecordPolicy::Drop, 16,
         store::AttributeMap{{"source", source->describe()}});
   } catch (const std::exception& error) {

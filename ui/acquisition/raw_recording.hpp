@@ -31,8 +31,7 @@ class RawRecording : public QObject {
   bool active() const { return recorder_ != nullptr; }
   // Starts recording the open source into `path` (a new file). Returns "" or why not (no source,
   // the file exists, the folder is not writable).
-  QString start(const QString& path,
-                store::RecordCompression compression = store::RecordCompression::BitshuffleLz4);
+  QString start(const QString& path, store::RecordCodec codec = {});
   // Ends the recording: what it holds. Idempotent.
   store::RecorderStats stop();
   store::RecorderStats stats() const;

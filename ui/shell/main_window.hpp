@@ -69,11 +69,10 @@ class MainWindow : public QMainWindow {
   const QString& lastError() const { return lastError_; }
 
   EngineController& controller() { return *controller_; }
-  // Acquisition > Record without its file dialog (whose file types choose the compression):
-  // starts recording the open source into `path` (a new file). Returns "" or why not, also shown
-  // in the status bar.
-  QString startRecording(const QString& path, store::RecordCompression compression =
-                                                  store::RecordCompression::BitshuffleLz4);
+  // Acquisition > Record without its file dialog (whose file types choose the compression and
+  // its blocks): starts recording the open source into `path` (a new file). Returns "" or why
+  // not, also shown in the status bar.
+  QString startRecording(const QString& path, store::RecordCodec codec = {});
   // Ends the recording (as unchecking Record does) and says what it holds.
   void stopRecording();
   RawRecording& recording() { return *recording_; }

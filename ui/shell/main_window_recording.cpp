@@ -20,18 +20,30 @@ namespace {
 const char* const kRecordFolderKey = "recording/folder";
 const char* const kRecordCompressionKey = "recording/compression";
 
-// The save dialog's file types choose the recording's compression.
+// The save dialog's file types choose the recording's compression and its blocks (remembered
+// as "bitshuffle-lz4", or "bitshuffle-lz4/2048" with blocks of its own).
 struct CompressionChoice {
   store::RecordCompression compression;
+  std::size_t blockBytes;  // 0: the codec's default
   const char* filter;
 };
 constexpr CompressionChoice kCompressionChoices[] = {
-    {store::RecordCompression::BitshuffleLz4,
+    {store::RecordCompression::BitshuffleLz4, 0,
      QT_TRANSLATE_NOOP("MainWindow", "HDF5 bitshuffle + LZ4, smallest (*.h5)")},
-    {store::RecordCompression::Lz4, QT_TRANSLATE_NOOP("MainWindow", "HDF5 LZ4 (*.h5)")},
-    {store::RecordCompression::None,
+    {store::RecordCompression::BitshuffleLz4, 2048,
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "HDF5 bitshuffle + LZ4 in 2 KiB blocks, fastest GPU replay (*.h5)")},
+    {store::RecordCompression::Lz4, 0, QT_TRANSLATE_NOOP("MainWindow", "HDF5 LZ4 (*.h5)")},
+    {store::RecordCompression::None, 0,
      QT_TRANSLATE_NOOP("MainWindow", "HDF5 uncompressed, fastest to write (*.h5)")},
 };
+QString choiceKey(const CompressionChoice& choice) {
+  QString key = QString::fromLatin1(store::toString(choice.compression));
+  if (choice.blockBytes > 0) {
+    key += QStringLiteral("/%1").arg(choice.blockBytes);
+  }
+  return key;
+}
 const char* const kRecordingStyle = "color: #e0605a; font-weight: bold;";
 
 // "<source>_raw_<date>_<time>.h5" in `folder`: a new name for every recording.
@@ -87,7 +99,7 @@ void MainWindow::createRecording() {
             .toString();
     for (const CompressionChoice& choice : kCompressionChoices) {
       filters << tr(choice.filter);
-      if (remembered == QLatin1String(store::toString(choice.compression))) {
+      if (remembered == choiceKey(choice)) {
         selected = filters.back();
       }
     }
@@ -98,21 +110,20 @@ void MainWindow::createRecording() {
     if (path.isEmpty()) {
       return;
     }
-    store::RecordCompression compression = store::RecordCompression::BitshuffleLz4;
+    const CompressionChoice* chosen = &kCompressionChoices[0];
     for (const CompressionChoice& choice : kCompressionChoices) {
       if (selected == tr(choice.filter)) {
-        compression = choice.compression;
+        chosen = &choice;
       }
     }
     settings->setValue(QString::fromLatin1(kRecordFolderKey), QFileInfo(path).absolutePath());
-    settings->setValue(QString::fromLatin1(kRecordCompressionKey),
-                       QString::fromLatin1(store::toString(compression)));
-    startRecording(path, compression);
+    settings->setValue(QString::fromLatin1(kRecordCompressionKey), choiceKey(*chosen));
+    startRecording(path, store::RecordCodec(chosen->compression, chosen->blockBytes));
   });
 }
 
-QString MainWindow::startRecording(const QString& path, store::RecordCompression compression) {
-  const QString error = recording_->start(path, compression);
+QString MainWindow::startRecording(const QString& path, store::RecordCodec codec) {
+  const QString error = recording_->start(path, codec);
   if (!error.isEmpty()) {
     showMessage(tr("Cannot record: %1").arg(error), true);
     return error;
