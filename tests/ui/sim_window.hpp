@@ -34,13 +34,11 @@ inline compute::BackendRequest guiTestBackend() {
                                                         : compute::BackendRequest::Cpu;
 }
 
-inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
-  if (!qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR")) {
-    QTest::qFail("CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs",
-                 __FILE__, __LINE__);
-    return nullptr;
-  }
-  auto window = std::make_unique<ui::MainWindow>(guiTestBackend());
+// A shown 1400 x 900 main window that opened `source` (not yet waited for), or null with a failed
+// check.
+inline std::unique_ptr<ui::MainWindow> openWindowOn(const QString& source,
+                                                    compute::BackendRequest backend) {
+  auto window = std::make_unique<ui::MainWindow>(backend);
   window->setInteractiveErrors(false);
   window->resize(1400, 900);
   window->show();
@@ -48,8 +46,17 @@ inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
     QTest::qFail("the main window was not exposed", __FILE__, __LINE__);
     return nullptr;
   }
-  window->openSource(QStringLiteral("sim"));
+  window->openSource(source);
   return window;
+}
+
+inline std::unique_ptr<ui::MainWindow> openSimulatorWindow() {
+  if (!qEnvironmentVariableIsSet("CINEFLOW_CACHE_DIR")) {
+    QTest::qFail("CTest sets CINEFLOW_CACHE_DIR so the simulator's frames are cached between runs",
+                 __FILE__, __LINE__);
+    return nullptr;
+  }
+  return openWindowOn(QStringLiteral("sim"), guiTestBackend());
 }
 
 // Until `window`'s engine has completed its first volume; false, with a failed check, when it

@@ -139,12 +139,10 @@ class TestRecordGui : public QObject {
   void theRecordDialogsFileTypeChoosesTheBlocks() {
     // Record > "HDF5 bitshuffle + LZ4 in 2 KiB blocks": the recording's chunks are in 2 KiB
     // blocks, and the dialog offers that file type again next time.
-    MainWindow window(cineflow::compute::BackendRequest::Cpu);
-    window.setInteractiveErrors(false);
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.openSource(QStringLiteral("oct-sim"));
+    const auto opened = cineflow::test::openWindowOn(QStringLiteral("oct-sim"),
+                                                     cineflow::compute::BackendRequest::Cpu);
+    QVERIFY(opened != nullptr);
+    MainWindow& window = *opened;
     QTRY_VERIFY_WITH_TIMEOUT(window.controller().isRunning() || !window.lastError().isEmpty(),
                              kTimeoutMs);
     auto* record = window.findChild<QAction*>(QStringLiteral("recordAction"));
