@@ -2,11 +2,13 @@
 
 #include <lz4.h>
 
+#include "compute/cpu/parallel_for.hpp"
 #include "process/big_endian.hpp"
 #include "process/cuda/lz4_device.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 
 namespace cineflow::process {
 namespace {
@@ -365,17 +367,46 @@ void decodeBitshuffleLz4(std::span<const std::byte> chunk, std::size_t elementBy
   for (const ChunkLayout::Block& block : layout.blocks) {
     largest = std::max(largest, block.decodedBytes);
   }
-  if (scratch.block.size() < largest) {
-    scratch.block.resize(largest);
+  // Every block but the last decodes to layout's blockBytes, so block b starts at b blockBytes.
+  // Frames of many blocks (a replay's fallback for blocks too large to stage) are decoded on the
+  // CPU pool, each task a run of blocks with its own scratch block; the error reported is the
+  // first damaged block in block order, whichever task met it first.
+  const std::size_t blocks = layout.blocks.size();
+  const std::size_t workers = blocks >= 8 ? compute::cpu::parallelism() : 1;
+  const std::size_t grain = std::max<std::size_t>(1, (blocks + workers - 1) / workers);
+  const std::size_t tasks = blocks == 0 ? 0 : (blocks + grain - 1) / grain;
+  if (scratch.block.size() < tasks * largest) {
+    scratch.block.resize(tasks * largest);
   }
-  std::size_t written = 0;
-  for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
-    const ChunkLayout::Block& block = layout.blocks[b];
-    decodeLz4Block(chunk, layout, b, scratch.block.data(), "bitshuffle-LZ4");
-    bitunshuffleBlock(scratch.block.data(), out.data() + written, block.decodedBytes / elementBytes,
-                      elementBytes);
-    written += block.decodedBytes;
+  const auto decodeRun = [&](std::size_t begin, std::size_t end) {
+    std::byte* shuffled = scratch.block.data() + begin / grain * largest;
+    for (std::size_t b = begin; b < end; ++b) {
+      const ChunkLayout::Block& block = layout.blocks[b];
+      decodeLz4Block(chunk, layout, b, shuffled, "bitshuffle-LZ4");
+      bitunshuffleBlock(shuffled, out.data() + b * layout.blockBytes,
+                        block.decodedBytes / elementBytes, elementBytes);
+    }
+  };
+  if (tasks <= 1) {
+    decodeRun(0, blocks);
+  } else {
+    std::vector<std::exception_ptr> failures(tasks);
+    auto body = [&](std::size_t begin, std::size_t end) {
+      try {
+        decodeRun(begin, end);
+      } catch (...) {
+        failures[begin / grain] = std::current_exception();
+      }
+    };
+    compute::cpu::parallelFor(blocks, grain, body);
+    for (const std::exception_ptr& failure : failures) {
+      if (failure) {
+        std::rethrow_exception(failure);
+      }
+    }
   }
+  const std::size_t written =
+      blocks == 0 ? 0 : (blocks - 1) * layout.blockBytes + layout.blocks.back().decodedBytes;
   if (layout.tailBytes > 0) {  // an empty frame's out.data() may be null (fuzz_chunk_decode)
     std::memcpy(out.data() + written, chunk.data() + layout.tailOffset, layout.tailBytes);
   }

@@ -218,6 +218,30 @@ class TestBitshuffleLz4 : public QObject {
     std::fill(badLz4.begin() + 16, badLz4.begin() + 40, std::byte{0xff});
     expectRefusal(badLz4, "block 1 of 4");
   }
+
+  void framesOfManyBlocksDecodeOnThePoolAndNameTheFirstDamagedBlock() {
+    // 64 blocks of 2 KiB and a partial one: decoded by runs of blocks on the CPU pool (a replay's
+    // fallback for chunks it cannot stage), bit for bit; with blocks 41 and 21 damaged, the error
+    // names block 21, the first in block order, whichever task meets its damage first.
+    test::SeededRandom random(12);
+    const auto frame = randomFrame(random, 64 * 1024 + 600, 2, true);
+    std::vector<std::byte> chunk;
+    process::encodeBitshuffleLz4(frame, 2, chunk, 1024);
+    std::vector<std::byte> out(frame.size());
+    process::ChunkScratch scratch;
+    process::decodeBitshuffleLz4(chunk, 2, out, scratch);
+    QVERIFY(out == frame);
+    process::ChunkLayout layout;
+    process::readChunkLayout(chunk, 2, frame.size(), layout);
+    QCOMPARE(layout.blocks.size(), std::size_t{65});
+    auto damaged = chunk;
+    for (const std::size_t b : {std::size_t{40}, std::size_t{20}}) {
+      const auto at = static_cast<std::ptrdiff_t>(layout.blocks[b].offset);
+      std::fill(damaged.begin() + at, damaged.begin() + at + 24, std::byte{0xff});
+    }
+    const std::string why = refusal(damaged, 2, frame.size());
+    QVERIFY2(why.find("block 21 of 65") != std::string::npos, why.c_str());
+  }
 };
 
 QTEST_APPLESS_MAIN(TestBitshuffleLz4)
