@@ -42,8 +42,9 @@ void depthColumn(const std::complex<float>* transformed, int samples, int first,
 // interpolation reads it through per-sample taps (first index and four weights, the window and
 // phase folded in), the dB come from |X|^2 (no square root) through a vectorisable logarithm, and
 // 16 A-scans' dB are written to the image row by row. On CPUs with AVX-512 the resampling reads
-// each block of 16 output samples' taps from a window of the line by permutes and a tile's rows
-// are written by transposing gathers (compute/cpu/isa.hpp).
+// each block of 16 output samples' taps from a window of the line by permutes, and a tile is
+// written into the image by in-register 16 x 16 transposes and streaming stores
+// (compute/cpu/isa.hpp).
 // The resampling taps (InterpolationTaps) as separate arrays, with the window and dispersion
 // phase beside them, so that the loop over output samples vectorises (gathers from the line).
 struct ResamplingTaps {
