@@ -248,7 +248,7 @@ int runCompressedBench(compute::Backend& backend, const std::string& modality,
       "smaller\n",
       source->describe().c_str(), static_cast<unsigned long long>(recorded),
       static_cast<double>(frameBytes) / 1e6,
-      blockBytes > 0 ? blockBytes : process::defaultBlockElements(elementBytes) * elementBytes,
+      process::chunkBlockBytes(acquire::ChunkCodec::BitshuffleLz4, elementBytes, blockBytes),
       ratio);
   std::printf("decode (host, as a replay reads): %.2f GB/s of decoded frames (%.3f ms per frame)\n",
               decodeGbps, static_cast<double>(frameBytes) / decodeGbps / 1e6);

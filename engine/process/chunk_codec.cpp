@@ -119,9 +119,10 @@ std::size_t encodeChunk(std::span<const std::byte> data, acquire::ChunkCodec cod
   }
   switch (codec) {
     case acquire::ChunkCodec::BitshuffleLz4:
-      return encodeBitshuffleLz4(data, elementBytes, out, blockBytes / elementBytes);
+      return encodeBitshuffleLz4(data, elementBytes, out,
+                                 chunkBlockBytes(codec, elementBytes, blockBytes) / elementBytes);
     case acquire::ChunkCodec::Lz4:
-      return encodeLz4Chunk(data, out, blockBytes > 0 ? blockBytes : kLz4RecordBlockBytes);
+      return encodeLz4Chunk(data, out, chunkBlockBytes(codec, elementBytes, blockBytes));
     case acquire::ChunkCodec::None:
       break;
   }
@@ -135,11 +136,21 @@ std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t
       return bitshuffleLz4Bound(bytes, elementBytes,
                                 blockBytes / std::max<std::size_t>(1, elementBytes));
     case acquire::ChunkCodec::Lz4:
-      return lz4ChunkBound(bytes, blockBytes > 0 ? blockBytes : kLz4RecordBlockBytes);
+      return lz4ChunkBound(bytes, chunkBlockBytes(codec, elementBytes, blockBytes));
     case acquire::ChunkCodec::None:
       break;
   }
   return bytes;
+}
+
+std::size_t chunkBlockBytes(acquire::ChunkCodec codec, std::size_t elementBytes,
+                            std::size_t blockBytes) {
+  if (blockBytes > 0) {
+    return blockBytes;
+  }
+  const std::size_t element = std::max<std::size_t>(1, elementBytes);
+  return codec == acquire::ChunkCodec::BitshuffleLz4 ? defaultBlockElements(element) * element
+                                                     : kLz4RecordBlockBytes;
 }
 
 std::string chunkBlockProblem(acquire::ChunkCodec codec, std::size_t elementBytes,

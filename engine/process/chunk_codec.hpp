@@ -40,6 +40,10 @@ std::size_t encodeChunk(std::span<const std::byte> data, acquire::ChunkCodec cod
 // (0: the default).
 std::size_t chunkBound(std::size_t bytes, acquire::ChunkCodec codec, std::size_t elementBytes,
                        std::size_t blockBytes = 0);
+// The block in bytes `codec` writes when asked for `blockBytes` (0: its default, 8 KiB; for the
+// bit shuffle the default's whole elements).
+std::size_t chunkBlockBytes(acquire::ChunkCodec codec, std::size_t elementBytes,
+                            std::size_t blockBytes);
 // Blocks an encoder may be asked for: 0 (the default), or 1 KiB to 1 MiB, for the bit shuffle a
 // whole number of groups of 8 elements. Empty when `blockBytes` is one, else why not.
 inline constexpr std::size_t kMinChunkBlockBytes = 1024, kMaxChunkBlockBytes = 1 << 20;

@@ -152,13 +152,9 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
     attributes.emplace("recording_complete", std::int64_t{0});
     attributes.emplace("recording_compression", std::string(toString(compression_)));
     if (compression_ != RecordCompression::None) {
-      const std::size_t elementBytes = bytesOf(layout_.sampleKind);
-      const std::size_t defaultBlock =
-          compression_ == RecordCompression::Lz4
-              ? process::kLz4RecordBlockBytes
-              : process::defaultBlockElements(elementBytes) * elementBytes;
       attributes.emplace("recording_block_bytes",
-                         static_cast<std::int64_t>(blockBytes_ > 0 ? blockBytes_ : defaultBlock));
+                         static_cast<std::int64_t>(process::chunkBlockBytes(
+                             codecOf(compression_), bytesOf(layout_.sampleKind), blockBytes_)));
     }
     writeMetadata(root, layout_.schema.c_str(), layout_.header, attributes);
 
@@ -186,8 +182,8 @@ RawRecorder::RawRecorder(const std::filesystem::path& path, RecordingLayout layo
                                 plugin ? 2 : 5, plugin ? options : full),
                   name + ": bitshuffle filter");
     } else if (compression_ == RecordCompression::Lz4) {
-      const unsigned blockBytes[1] = {
-          static_cast<unsigned>(blockBytes_ > 0 ? blockBytes_ : process::kLz4RecordBlockBytes)};
+      const unsigned blockBytes[1] = {static_cast<unsigned>(
+          process::chunkBlockBytes(acquire::ChunkCodec::Lz4, 1, blockBytes_))};
       checkStatus(
           H5Pset_filter(dcpl.get(), process::kLz4FilterId, H5Z_FLAG_OPTIONAL, 1, blockBytes),
           name + ": LZ4 filter");

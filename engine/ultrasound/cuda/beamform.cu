@@ -147,17 +147,20 @@ void DasKernel::makeReceiveTable() {
   if (entries * sizeof(float2) > kReceiveTableBytes) {
     return;  // the tabled variants run the split-float kernel
   }
+  compute::DeviceBuffer<float> table;
   try {
-    compute::DeviceBuffer<float> table(*backend_, 2 * entries);
-    const unsigned blocks =
-        static_cast<unsigned>(std::min<std::size_t>((entries + 255) / 256, 65535));
-    receiveTableKernel<<<blocks, 256>>>(p, reinterpret_cast<float2*>(table.data()));
-    compute::cuda::checkLaunch("receiveTableKernel", nullptr);
-    compute::cuda::check(cudaDeviceSynchronize(), "making the receive table");
-    receiveTable_ = std::move(table);
+    table = compute::DeviceBuffer<float>(*backend_, 2 * entries);
   } catch (const std::runtime_error&) {
-    // Past the device memory budget, or out of memory: the split-float kernel instead.
+    return;  // past the device memory budget, or out of memory: the split-float kernel instead
   }
+  // On this thread's own stream, waited for alone: the engine's streams keep running.
+  const unsigned blocks =
+      static_cast<unsigned>(std::min<std::size_t>((entries + 255) / 256, 65535));
+  receiveTableKernel<<<blocks, 256, 0, cudaStreamPerThread>>>(
+      p, reinterpret_cast<float2*>(table.data()));
+  compute::cuda::checkLaunch("receiveTableKernel", cudaStreamPerThread);
+  compute::cuda::check(cudaStreamSynchronize(cudaStreamPerThread), "making the receive table");
+  receiveTable_ = std::move(table);
 }
 
 void DasKernel::enqueue(compute::Stream& stream, const float* rf, float* image) const {
