@@ -17,7 +17,7 @@ packages=(
   libgl-dev libglew-dev
   libhdf5-dev hdf5-tools
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
-  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk dicom3tools
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk dicom3tools orthanc
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
   libaravis-dev libusb-1.0-0-dev aravis-tools
   python3-dev pybind11-dev libdlpack-dev python3-pytest mypy mkdocs

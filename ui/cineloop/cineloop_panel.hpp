@@ -17,7 +17,8 @@
 // DisplayControls::gainChanged, dynamicRangeChanged and colourMapChanged to setGainDb(),
 // setDynamicRangeDb() and setColourMap(), and the source's description to setRecording() (it
 // names the exports). With setStudy(), exports carry the study being scanned: the DICOM fields
-// start from it, HDF5 exports have its /study group.
+// start from it, HDF5 exports have its /study group. With setPacsUpload(), a DICOM export the
+// operator asked to send is handed to it once written (export/pacs_upload.hpp).
 
 #include <atomic>
 #include <cstdint>
@@ -45,6 +46,7 @@ class QToolButton;
 namespace cineflow::ui {
 
 class MeasurementList;
+class PacsUpload;
 
 class CineloopPanel : public QWidget {
   Q_OBJECT
@@ -109,6 +111,8 @@ class CineloopPanel : public QWidget {
   }
   // The patient and study exports carry (null: none); it must outlive the panel.
   void setStudy(const CurrentStudy* study) { study_ = study; }
+  // Where DICOM exports go to the PACS (null: the choice does nothing); it must outlive the panel.
+  void setPacsUpload(PacsUpload* upload) { pacsUpload_ = upload; }
 
  signals:
   // The frame to display (review mode only).
@@ -136,6 +140,8 @@ class CineloopPanel : public QWidget {
   std::vector<acquire::FrameHeader> entries_;
   const MeasurementList* measurements_ = nullptr;
   const CurrentStudy* study_ = nullptr;
+  PacsUpload* pacsUpload_ = nullptr;
+  QString pacsFile_;         // the running export's file, to send once written ("" for none)
   QString measurementView_;  // oldest first, as of the last reload
   int current_ = -1;
   bool live_ = false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include <QAction>
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include "common/media_icons.hpp"
 #include "export/cineloop_export.hpp"
 #include "export/export_target.hpp"
+#include "export/pacs_upload.hpp"
 #include "measure/measurement_list.hpp"
 #include "store/bmode_writer.hpp"
 
@@ -154,6 +156,8 @@ bool CineloopPanel::startExport(const CineloopExportRequest& request) {
   }
   setPlaying(false);
   exportButton_->setText(tr("Exporting\u2026"));
+  pacsFile_ = request.format == CineloopExportFormat::Dicom && request.sendToPacs ? request.target
+                                                                                  : QString();
   const pipeline::Cineloop& cineloop = engine_.cineloop();
   exportJob_.start([&cineloop, request](BackgroundJob& job) {
     const CineloopExportResult result = exportCineloop(
@@ -170,6 +174,15 @@ void CineloopPanel::finishExport(bool ok, const QString& message) {
   updateControls();
   emit messageReady(message, !ok);
   emit exportFinished(ok, message);
+  const QString toSend = std::exchange(pacsFile_, QString());
+  if (ok && !toSend.isEmpty() && pacsUpload_ != nullptr) {
+    if (!pacsUpload_->sendToSavedPacs({toSend})) {
+      emit messageReady(tr("%1 was written but not sent to a PACS (no PACS set, or a send is "
+                           "running): File > Send to PACS… sends it later")
+                            .arg(QDir::toNativeSeparators(toSend)),
+                        true);
+    }
+  }
 }
 
 void CineloopPanel::updateControls() {
@@ -229,6 +242,7 @@ void CineloopPanel::chooseExport() {
   if (lastExport_.onlyShownFrame) {
     request.onlyFrame = currentSequence();
   }
+  request.sendToPacs = lastExport_.sendToPacs;
   startExport(request);
 }
 

@@ -26,6 +26,12 @@ inline constexpr const char* kColourMap = "display/colourMap";        // ColourM
 inline constexpr const char* kDepthGain = "display/depthGain";        // DepthGain::toText()
 inline constexpr const char* kMatMapping = "acquisition/matMapping";  // MatMapping::toString()
 inline constexpr const char* kMatPath = "acquisition/matPath";
+// The PACS that "Send to PACS" stores to (export/pacs_settings.hpp).
+inline constexpr const char* kPacsCalledAe = "pacs/calledAe";
+inline constexpr const char* kPacsHost = "pacs/host";
+inline constexpr const char* kPacsPort = "pacs/port";
+inline constexpr const char* kPacsCallingAe = "pacs/callingAe";
+inline constexpr const char* kPacsTimeoutSeconds = "pacs/timeoutSeconds";
 }  // namespace settings_keys
 
 }  // namespace cineflow::ui

@@ -52,6 +52,9 @@ struct CineloopExportRequest {
   // real duration: real time); otherwise one video frame per cineloop frame at this rate.
   double videoFramesPerSecond = 0;
   DicomPatient patient;  // DICOM
+  // DICOM: the operator asked for the file to go to the PACS once written. exportCineloop() does
+  // not send; the cineloop panel hands the written file to its PacsUpload.
+  bool sendToPacs = false;
   // Only this frame (the one on screen), in any form; all kept frames when empty.
   std::optional<std::uint64_t> onlyFrame;
   // HDF5 only: what the file records besides the frames (store/bmode_writer.hpp).

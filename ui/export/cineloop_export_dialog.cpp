@@ -17,6 +17,7 @@
 
 #include "common/file_dialogs.hpp"
 #include "export/export_target.hpp"
+#include "export/pacs_settings.hpp"
 
 namespace cineflow::ui {
 namespace {
@@ -76,6 +77,15 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   patientId_->setPlaceholderText(tr("made up from the date and time"));
   studyDescription_ = new QLineEdit(this);
   studyDescription_->setObjectName(QStringLiteral("dicomStudyDescription"));
+  sendToPacs_ = new QCheckBox(tr("Send to the PACS once written"), this);
+  sendToPacs_->setObjectName(QStringLiteral("exportSendToPacs"));
+  const std::optional<PacsNode> pacs = savedPacsNode();
+  sendToPacs_->setToolTip(
+      pacs ? tr("C-STORE to %1 (File > PACS settings…); the file is kept either way")
+                 .arg(QString::fromStdString(describePacsNode(*pacs)))
+           : tr("No PACS is set yet: its AE title, host and port are asked for first (File > PACS "
+                "settings…); the file is kept either way"));
+  sendToPacs_->setChecked(initial.sendToPacs);
   onlyShown_ = new QCheckBox(shownFrame ? tr("Only the frame on screen (seq %1)").arg(*shownFrame)
                                         : tr("Only the frame on screen"),
                              this);
@@ -121,6 +131,7 @@ CineloopExportDialog::CineloopExportDialog(int frames, const QString& stem,
   patient->addRow(tr("Patient name"), patientName_);
   patient->addRow(tr("Patient ID"), patientId_);
   patient->addRow(tr("Study"), studyDescription_);
+  patient->addRow(QString(), sendToPacs_);
   auto* patientRow = new QHBoxLayout;
   patientRow->addSpacing(pictures_->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth) + 6);
   patientRow->addLayout(patient);
@@ -189,7 +200,8 @@ CineloopExportChoice CineloopExportDialog::choice() const {
           videoRate_->value(),
           QDir::cleanPath(folder_->text().trimmed()),
           patient,
-          onlyShown_->isChecked()};
+          onlyShown_->isChecked(),
+          sendToPacs_->isChecked()};
 }
 
 QString CineloopExportDialog::target() const {
@@ -228,7 +240,8 @@ void CineloopExportDialog::update() {
   annotations_->setEnabled(!data_->isChecked() && !dicom_->isChecked());
   measurements_->setEnabled(!data_->isChecked());
   videoRate_->setEnabled(video_->isChecked());
-  for (QLineEdit* field : {patientName_, patientId_, studyDescription_}) {
+  for (QWidget* field :
+       std::initializer_list<QWidget*>{patientName_, patientId_, studyDescription_, sendToPacs_}) {
     field->setEnabled(dicom_->isChecked());
   }
   const QString folder = choice().folder;

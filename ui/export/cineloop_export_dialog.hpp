@@ -34,6 +34,7 @@ struct CineloopExportChoice {
   QString folder;                   // where the new folder or file goes
   DicomPatient patient;             // DICOM
   bool onlyShownFrame = false;      // the frame on screen instead of the whole cineloop
+  bool sendToPacs = false;          // DICOM: sent to the PACS once written (export/pacs_upload.hpp)
 };
 
 class CineloopExportDialog : public QDialog {
@@ -72,6 +73,7 @@ class CineloopExportDialog : public QDialog {
   QLineEdit* patientName_ = nullptr;
   QLineEdit* patientId_ = nullptr;
   QLineEdit* studyDescription_ = nullptr;
+  QCheckBox* sendToPacs_ = nullptr;
   QCheckBox* onlyShown_ = nullptr;
   QDoubleSpinBox* videoRate_ = nullptr;
   QCheckBox* annotations_ = nullptr;

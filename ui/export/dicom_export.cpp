@@ -5,19 +5,8 @@
 
 #include <QDateTime>
 
-// DCMTK's headers are not warning-clean under the project's flags.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wuseless-cast"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wdeprecated-copy-dtor"
-#include "dcmtk/config/osconfig.h"
-#include "dcmtk/dcmdata/dctk.h"
-#pragma GCC diagnostic pop
-
 #include "base/durable_rename.hpp"
+#include "export/dcmtk.hpp"
 
 namespace cineflow::ui {
 namespace {

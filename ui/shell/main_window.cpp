@@ -73,6 +73,7 @@ MainWindow::MainWindow(compute::BackendRequest backend, QWidget* parent)
   createMeasurementDock();
   createDepthGainDock();
   createStudy();
+  createPacs();
   createMenus();
   createStatusBar();
   createRecording();

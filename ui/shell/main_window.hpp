@@ -45,6 +45,7 @@ class MeasurementList;
 class MeasurementsPanel;
 class MipTriptych;
 class ProfilerFeed;
+class PacsUpload;
 class RawRecording;
 class StatusIndicators;
 class TraceCapture;
@@ -140,6 +141,10 @@ class MainWindow : public QMainWindow {
   // main_window_study.cpp: File > Patient and study…, and the patient in the status bar.
   void createStudy();
   void editStudy();
+  // main_window_pacs.cpp: File > Send to PACS… and PACS settings….
+  void createPacs();
+  void editPacsSettings();
+  void chooseFilesForPacs();
   void connectController();
   void restoreSettings();
   // Once shown: a window saved larger than this screen is fitted to it, and a saved layout that
@@ -219,6 +224,9 @@ class MainWindow : public QMainWindow {
   CurrentStudy* study_ = nullptr;
   QAction* studyAction_ = nullptr;
   QLabel* studyLabel_ = nullptr;  // "Smith^John · ID 12345", or "No patient"
+  PacsUpload* pacsUpload_ = nullptr;
+  QAction* sendToPacsAction_ = nullptr;
+  QAction* pacsSettingsAction_ = nullptr;
   QAction* recordAction_ = nullptr;
   QLabel* recordLabel_ = nullptr;  // "REC 123 frames · 1.6x smaller" while recording
   QAction* recordTraceAction_ = nullptr;

@@ -152,6 +152,9 @@ void MainWindow::createMenus() {
   }
   file->addAction(labSourceAction_);
   file->addSeparator();
+  file->addAction(sendToPacsAction_);
+  file->addAction(pacsSettingsAction_);
+  file->addSeparator();
   file->addAction(quitAction_);
 
   QMenu* acquisition = menuBar()->addMenu(tr("&Acquisition"));
