@@ -23,6 +23,7 @@
 #include "sim_window.hpp"
 #include "support/orthanc_server.hpp"
 #include "view2d/image_view.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 using namespace cineflow;
 using cineflow::test::OrthancServer;
@@ -57,6 +58,7 @@ class TestPacsGui : public QObject {
 
  private slots:
   void settingsAreCheckedAndTestedByEcho();
+  void anOctVolumeGoesToThePacsAsOphthalmicTomography();
   void aDicomExportIsSentToThePacs();
 
  private:
@@ -105,6 +107,72 @@ void TestPacsGui::settingsAreCheckedAndTestedByEcho() {
   QCOMPARE(QString::fromStdString(saved->callingAe), kCineflowTitle);
 }
 
+// The OCT simulator's buffered volume, exported from the Volumes dock as DICOM and sent: the PACS
+// holds one Ophthalmic Tomography Image of the left eye with as many frames as B-scans, the
+// simulator's light source (840 nm centre, 40 nm FWHM: engine/oct/oct_simulator.cpp) and the
+// slices' elevation step as slice thickness.
+void TestPacsGui::anOctVolumeGoesToThePacsAsOphthalmicTomography() {
+  if (!pacs_ || !pacs_->started() || !ui::savedPacsNode()) {
+    QSKIP("needs the PACS the settings case started and saved");
+  }
+  const auto window = test::openWindowOn(QStringLiteral("oct-sim"), test::guiTestBackend());
+  QVERIFY(window);
+  QVERIFY(test::waitForFirstVolume(*window, 120'000));
+  QVERIFY(window->volumes().bufferLatest());
+  QTRY_VERIFY_WITH_TIMEOUT(!window->volumes().volumes().empty(), 30'000);
+  ui::VolumeReviewPanel& panel = window->volumeReviewPanel();
+  const std::uint64_t id = window->volumes().volumes().front().id;
+  QVERIFY(panel.select(id));
+  QTRY_VERIFY_WITH_TIMEOUT(panel.view().framesDisplayed() > 0, 30'000);
+  auto* upload = window->findChild<ui::PacsUpload*>();
+  QVERIFY(upload != nullptr);
+  QSignalSpy written(&panel, &ui::VolumeReviewPanel::dicomFinished);
+  QSignalSpy sent(upload, &ui::PacsUpload::finished);
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const QString file = dir.filePath(QStringLiteral("oct_volume.dcm"));
+  QVERIFY(panel.exportDicom(file, ui::Laterality::Left, true));
+  QTRY_COMPARE_WITH_TIMEOUT(written.count(), 1, 120'000);
+  QVERIFY2(written.at(0).at(0).toBool(), qPrintable(written.at(0).at(1).toString()));
+  QTRY_COMPARE_WITH_TIMEOUT(sent.count(), 1, 120'000);
+  QVERIFY2(sent.at(0).at(0).toBool(), qPrintable(sent.at(0).at(1).toString()));
+
+  const QString uid = sopInstanceUidOf(file);
+  QString stored;
+  for (const QJsonValue& instance : pacs_->getJson(QStringLiteral("/instances")).array()) {
+    const QJsonObject tags =
+        pacs_->getJson(QStringLiteral("/instances/%1/simplified-tags").arg(instance.toString()))
+            .object();
+    if (tags.value(QStringLiteral("SOPInstanceUID")).toString() == uid) {
+      stored = instance.toString();
+      QCOMPARE(tags.value(QStringLiteral("SOPClassUID")).toString(),
+               QString::fromLatin1(ui::kOphthalmicTomographyImageStorage));
+      QCOMPARE(tags.value(QStringLiteral("Modality")).toString(), QStringLiteral("OPT"));
+      QCOMPARE(tags.value(QStringLiteral("ImageLaterality")).toString(), QStringLiteral("L"));
+      QCOMPARE(tags.value(QStringLiteral("IlluminationWaveLength")).toString().toDouble(), 840.0);
+      QCOMPARE(tags.value(QStringLiteral("IlluminationBandwidth")).toString().toDouble(), 40.0);
+      const process::VolumeInfo info = window->volumes().buffered(id).info;
+      QCOMPARE(tags.value(QStringLiteral("NumberOfFrames")).toString().toInt(),
+               static_cast<int>(info.elevationM.size()));
+      const QJsonObject measures = tags.value(QStringLiteral("SharedFunctionalGroupsSequence"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("PixelMeasuresSequence"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject();
+      const double thicknessMm =
+          measures.value(QStringLiteral("SliceThickness")).toString().toDouble();
+      const double stepMm = (info.elevationM.back() - info.elevationM.front()) * 1e3 /
+                            double(info.elevationM.size() - 1);
+      QVERIFY2(std::abs(thicknessMm - stepMm) <= 1e-6 * stepMm,
+               qPrintable(QStringLiteral("%1 mm, step %2 mm").arg(thicknessMm).arg(stepMm)));
+    }
+  }
+  QVERIFY2(!stored.isEmpty(), "the OCT volume is not in the PACS");
+}
+
 void TestPacsGui::aDicomExportIsSentToThePacs() {
   if (!pacs_ || !pacs_->started() || !ui::savedPacsNode()) {
     QSKIP("needs the PACS the settings case started and saved");
@@ -131,12 +199,16 @@ void TestPacsGui::aDicomExportIsSentToThePacs() {
            qPrintable(upload->lastSummary()));
   QVERIFY(upload->resultBox() != nullptr);
   QCOMPARE(upload->resultBox()->icon(), QMessageBox::Information);
-  const QJsonArray instances = pacs_->getJson(QStringLiteral("/instances")).array();
-  QCOMPARE(instances.size(), 1);
-  const QJsonObject tags =
-      pacs_->getJson(QStringLiteral("/instances/%1/simplified-tags").arg(instances[0].toString()))
-          .object();
-  QCOMPARE(tags.value(QStringLiteral("SOPInstanceUID")).toString(), sopInstanceUidOf(file));
+  // Beside the OCT volume of the case before.
+  bool found = false;
+  for (const QJsonValue& instance : pacs_->getJson(QStringLiteral("/instances")).array()) {
+    const QJsonObject tags =
+        pacs_->getJson(QStringLiteral("/instances/%1/simplified-tags").arg(instance.toString()))
+            .object();
+    found =
+        found || tags.value(QStringLiteral("SOPInstanceUID")).toString() == sopInstanceUidOf(file);
+  }
+  QVERIFY2(found, "the cineloop's DICOM is not in the PACS");
 
   // The PACS goes away: the next send says so, and the export stays where it was.
   pacs_->kill();

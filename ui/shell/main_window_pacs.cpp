@@ -12,6 +12,7 @@
 #include "export/pacs_settings.hpp"
 #include "export/pacs_upload.hpp"
 #include "shell/main_window.hpp"
+#include "volumes/volume_review_panel.hpp"
 
 namespace cineflow::ui {
 
@@ -21,6 +22,7 @@ void MainWindow::createPacs() {
     showMessage(summary.section(QLatin1Char('\n'), 0, 0), !allStored);
   });
   cineloopPanel_->setPacsUpload(pacsUpload_);
+  volumePanel_->setPacsUpload(pacsUpload_);
 
   sendToPacsAction_ = new QAction(tr("Send to &PACS…"), this);
   sendToPacsAction_->setObjectName(QStringLiteral("sendToPacsAction"));

@@ -30,8 +30,11 @@ void MainWindow::createVolumeDocks() {
   connect(volumes_.get(), &VolumeController::savingChanged, this, &MainWindow::onSavingChanged);
 
   volumePanel_ = new VolumeReviewPanel(*volumes_, this);
-  connect(volumePanel_, &VolumeReviewPanel::videoFinished, this,
-          [this](bool ok, const QString& message) { showMessage(message, !ok); });
+  for (const auto finished :
+       {&VolumeReviewPanel::videoFinished, &VolumeReviewPanel::dicomFinished}) {
+    connect(volumePanel_, finished, this,
+            [this](bool ok, const QString& message) { showMessage(message, !ok); });
+  }
   volumeDock_ = new QDockWidget(tr("Volumes"), this);
   volumeDock_->setObjectName(QStringLiteral("volumeDock"));
   volumeDock_->setWidget(volumePanel_);

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -103,8 +104,23 @@ void VolumeReviewPanel::buildLayout() {
   actions->addWidget(saveButton_, 0, 0);
   actions->addWidget(saveAllButton_, 0, 1);
   actions->addWidget(videoButton_, 0, 2);
+  dicomButton_ = new QPushButton(tr("DICOM…"), this);
+  dicomButton_->setObjectName(QStringLiteral("volumeDicomButton"));
+  dicomButton_->setToolTip(
+      tr("The selected volume as one DICOM file for a PACS: OCT as an Ophthalmic Tomography "
+         "Image, ultrasound as a multi-frame image of its slices, as shown"));
+  auto* dicomMenu = new QMenu(dicomButton_);
+  QAction* dicomOnly = dicomMenu->addAction(tr("Export as DICOM…"));
+  dicomOnly->setObjectName(QStringLiteral("volumeDicomExport"));
+  connect(dicomOnly, &QAction::triggered, this, [this] { chooseDicomFile(false); });
+  QAction* dicomAndSend = dicomMenu->addAction(tr("Export as DICOM and send to PACS…"));
+  dicomAndSend->setObjectName(QStringLiteral("volumeDicomSend"));
+  connect(dicomAndSend, &QAction::triggered, this, [this] { chooseDicomFile(true); });
+  dicomButton_->setMenu(dicomMenu);
+  connect(&dicomJob_, &BackgroundJob::finished, this, &VolumeReviewPanel::finishDicom);
   actions->addWidget(discardButton_, 1, 0);
   actions->addWidget(discardAllButton_, 1, 1);
+  actions->addWidget(dicomButton_, 1, 2);
   connect(saveButton_, &QPushButton::clicked, this, [this] {
     const auto id = selectedId();
     if (!id) {
@@ -432,6 +448,7 @@ void VolumeReviewPanel::updateButtons() {
   const bool selected = selectedId().has_value();
   saveButton_->setEnabled(selected);
   videoButton_->setEnabled(selected || isWritingVideo());
+  dicomButton_->setEnabled(selected && !isWritingDicom());
   discardButton_->setEnabled(selected);
   saveAllButton_->setEnabled(volumes_.unsavedCount() > 0);
   discardAllButton_->setEnabled(list_->count() > 0);

@@ -19,6 +19,7 @@
 
 #include "common/background_job.hpp"
 #include "common/colour_maps.hpp"
+#include "export/oct_dicom.hpp"
 #include "volumes/volume_controller.hpp"
 
 class QCheckBox;
@@ -34,6 +35,7 @@ namespace cineflow::ui {
 class ImageView;
 class MeasurementList;
 class MipTriptych;
+class PacsUpload;
 
 class VolumeReviewPanel : public QWidget {
   Q_OBJECT
@@ -66,6 +68,19 @@ class VolumeReviewPanel : public QWidget {
   // reports. False (and nothing started) when no volume is selected or a video is being written.
   bool exportSlicesVideo(const QString& path, double framesPerSecond = kSliceVideoRateHz);
   bool isWritingVideo() const { return videoJob_.running(); }
+  // The selected volume as one DICOM file (volume_review_dicom.cpp), its slices as shown (no
+  // rulers) with their measurements burnt in: an OCT volume as an Ophthalmic Tomography Image of
+  // the eye `laterality` (export/oct_dicom.hpp, with the acquisition's wavelength), any other as
+  // an Ultrasound Multi-frame Image (export/dicom_export.hpp). Written on a worker thread;
+  // dicomFinished() reports, and with `sendToPacs` the written file then goes to the PACS through
+  // setPacsUpload()'s upload. False (nothing started) when no volume is selected or a DICOM file
+  // is being written.
+  bool exportDicom(const QString& path, Laterality laterality = Laterality::Right,
+                   bool sendToPacs = false);
+  bool isWritingDicom() const { return dicomJob_.running(); }
+  // Where "DICOM and send to PACS" sends (null: that choice is not offered); it must outlive the
+  // panel.
+  void setPacsUpload(PacsUpload* upload) { pacsUpload_ = upload; }
   // The measurements drawn on the volume views: their names follow the selected volume.
   void setMeasurements(const MeasurementList* list) { measurements_ = list; }
   static constexpr double kSliceVideoRateHz = 10.0;
@@ -73,6 +88,7 @@ class VolumeReviewPanel : public QWidget {
  signals:
   void videoProgress(int slicesDone, int slicesTotal);
   void videoFinished(bool ok, const QString& message);
+  void dicomFinished(bool ok, const QString& message);
   // The volume selected for review (0 with `selected` false: none).
   void selectionChanged(bool selected, quint64 id);
 
@@ -94,6 +110,8 @@ class VolumeReviewPanel : public QWidget {
   void nameMeasurementViews();  // after the selection changed volume
   void chooseVideoFile();
   void finishVideo(bool ok, const QString& message);
+  void chooseDicomFile(bool sendToPacs);
+  void finishDicom(bool ok, const QString& message);
 
   VolumeController& volumes_;
   VolumeImages shown_;  // host copy of the selected volume
@@ -110,6 +128,10 @@ class VolumeReviewPanel : public QWidget {
   QPushButton* discardAllButton_ = nullptr;
   QPushButton* videoButton_ = nullptr;
   BackgroundJob videoJob_{"cf-video"};  // cancelled and waited for by the destructor
+  QPushButton* dicomButton_ = nullptr;
+  BackgroundJob dicomJob_{"cf-volume-dcm"};
+  PacsUpload* pacsUpload_ = nullptr;
+  QString dicomToSend_;  // the file being written, to send once written ("" for none)
   const MeasurementList* measurements_ = nullptr;
   QSlider* slice_ = nullptr;
   QLabel* sliceLabel_ = nullptr;
