@@ -53,6 +53,18 @@ cineflow_require(CPPZMQ_FOUND "cppzmq (zmq.hpp)" "cppzmq-dev")
 # Its .pc file requires libusb-1.0's.
 pkg_check_modules(ARAVIS QUIET IMPORTED_TARGET aravis-0.8>=0.8.20)
 cineflow_require(ARAVIS_FOUND "Aravis 0.8 (GenICam cameras)" "libaravis-dev libusb-1.0-0-dev")
+# OpenIGTLink: live images to 3D Slicer, PLUS and MITK (engine/link). Debian's package ships no
+# imported target, only a library and headers.
+find_library(OPENIGTLINK_LIBRARY OpenIGTLink)
+find_path(OPENIGTLINK_INCLUDE_DIR igtlImageMessage.h PATH_SUFFIXES openigtlink)
+set(OPENIGTLINK_FOUND FALSE)
+if(OPENIGTLINK_LIBRARY AND OPENIGTLINK_INCLUDE_DIR)
+  set(OPENIGTLINK_FOUND TRUE)
+  add_library(OpenIGTLink::OpenIGTLink UNKNOWN IMPORTED GLOBAL)
+  set_target_properties(OpenIGTLink::OpenIGTLink PROPERTIES IMPORTED_LOCATION
+    "${OPENIGTLINK_LIBRARY}" INTERFACE_INCLUDE_DIRECTORIES "${OPENIGTLINK_INCLUDE_DIR}")
+endif()
+cineflow_require(OPENIGTLINK_FOUND "OpenIGTLink (live images to 3D Slicer)" "libopenigtlink-dev")
 
 if(CINEFLOW_BUILD_UI OR CINEFLOW_BUILD_TESTS)
   find_package(Qt6 QUIET COMPONENTS Core Widgets OpenGLWidgets Test)

@@ -19,7 +19,7 @@ packages=(
   libfftw3-dev libmatio-dev nlohmann-json3-dev liblz4-dev libxxhash-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libdcmtk-dev dcmtk dicom3tools orthanc
   libzmq3-dev cppzmq-dev python3-zmq python3-numpy python3-h5py
-  libaravis-dev libusb-1.0-0-dev aravis-tools
+  libaravis-dev libusb-1.0-0-dev aravis-tools libopenigtlink-dev
   python3-dev pybind11-dev libdlpack-dev python3-pytest mypy mkdocs
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client

@@ -26,6 +26,8 @@ ENGINE = [
     ("pipeline", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
     ("registry", ["pipeline", "ultrasound", "oct", "modality", "store", "process", "acquire", "tune",
                   "profile", "compute", "base"]),
+    ("link", ["pipeline", "modality", "store", "process", "acquire", "tune", "profile", "compute",
+              "base"]),
 ]
 ENGINE_ROOMS = [name for name, _ in ENGINE]
 # The engine's rooms that know a modality: of the GUI's rooms only the bridge to the engine, the
