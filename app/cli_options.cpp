@@ -119,6 +119,18 @@ Options:
                          ui.perfetto.dev): the source's reads, uploads and stages per frame
   --report FILE.json     headless: also write the run's report as JSON (cineflow.report/1:
                          frames, frames/s, each stage's median, p99 and max times, latency)
+  --igtl-port PORT       serve the live image over OpenIGTLink on this TCP port (3D Slicer's
+                         OpenIGTLinkIF, PLUS, MITK connect to it; the protocol's own port is
+                         18944): every client gets the newest image in millimetres, the newest
+                         volume on request (GET_IMAGE) and a STATUS when imaging starts and
+                         stops; a slow client skips to the newest image. In the window, also
+                         Acquisition > OpenIGTLink. Headless, it may replace --output
+  --igtl-pixels display|db
+                         what the images carry: 8-bit levels as displayed (default; headless:
+                         the first image's brightest pixel is white, 60 dB down is black) or
+                         the float dB values
+  --igtl-bind ADDRESS    listen on this IPv4 address only (default 0.0.0.0: every interface;
+                         127.0.0.1: this machine only)
   --preset NAME          GUI: apply this preset once the source is open: a shipped one
                          (e.g. 'Verasonics disk Doppler') or one from the presets folder
   --screenshot FILE.png  GUI: save the window after --after-frames frames, then exit
@@ -262,6 +274,20 @@ CliOptions parseCommandLine(int argc, char** argv) {
       options.reportPath = args.value();
     } else if (args.option("--preset")) {
       options.preset = args.value();
+    } else if (args.option("--igtl-port")) {
+      options.igtlPort = args.number<int>();
+      if (*options.igtlPort < 1 || *options.igtlPort > 65535) {
+        throw std::invalid_argument("--igtl-port " + std::to_string(*options.igtlPort) +
+                                    ": a port is 1 to 65535 (OpenIGTLink's own is 18944)");
+      }
+    } else if (args.option("--igtl-pixels")) {
+      options.igtlPixels = args.value();
+      if (options.igtlPixels != "display" && options.igtlPixels != "db") {
+        throw std::invalid_argument("--igtl-pixels " + options.igtlPixels +
+                                    ": display (8-bit, as shown) or db (float dB)");
+      }
+    } else if (args.option("--igtl-bind")) {
+      options.igtlBind = args.value();
     } else if (args.option("--screenshot")) {
       options.screenshotPath = args.value();
     } else if (args.option("--after-frames")) {
@@ -270,8 +296,12 @@ CliOptions parseCommandLine(int argc, char** argv) {
       args.rejectUnknown("see --help");
     }
   }
-  if (options.headless && options.output.empty() && !options.recordPath) {
-    throw std::invalid_argument("--headless needs --output FILE.h5, --record FILE.h5 or both");
+  if (options.headless && options.output.empty() && !options.recordPath && !options.igtlPort) {
+    throw std::invalid_argument(
+        "--headless needs --output FILE.h5, --record FILE.h5, --igtl-port PORT or several");
+  }
+  if (!options.igtlPort && (options.igtlPixels != "display" || options.igtlBind != "0.0.0.0")) {
+    throw std::invalid_argument("--igtl-pixels and --igtl-bind need --igtl-port");
   }
   if (options.recordBlockBytes > 0 &&
       (!options.recordPath || options.recordCompression == "none")) {

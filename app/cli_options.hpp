@@ -55,6 +55,10 @@ struct CliOptions {
   std::optional<std::string> recordPath;             // headless: the raw frames' recording
   std::string recordCompression = "bitshuffle-lz4";  // store::parseRecordCompression()
   std::size_t recordBlockBytes = 0;                  // the codec's blocks (0: its default)
+  // OpenIGTLink (window and headless): serve the live image on this port (engine/link).
+  std::optional<int> igtlPort;
+  std::string igtlPixels = "display";  // "display" (8-bit levels) | "db" (float dB)
+  std::string igtlBind = "0.0.0.0";
   std::string screenshotPath;
   std::string preset;  // GUI: a preset's name, applied once the source is open
   int afterFrames = 30;

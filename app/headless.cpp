@@ -6,6 +6,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "compute/backend.hpp"
 #include "console_progress.hpp"
 #include "interrupt_signals.hpp"
+#include "link/igtl_server.hpp"
 #include "oct/dispersion_search.hpp"
 #include "oct/k_table_file.hpp"
 #include "oct/oct_modality.hpp"
@@ -296,6 +298,21 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
     engine.setDiscardObserver([&recorder](const acquire::FrameHeader&) { recorder->withdraw(); });
   }
 
+  // OpenIGTLink: clients see the images while the run lasts (they never hold the engine up).
+  std::optional<link::IgtlServer> igtl;
+  if (options.igtlPort) {
+    link::IgtlServerOptions served;
+    served.port = *options.igtlPort;
+    served.bindAddress = options.igtlBind;
+    served.pixels =
+        options.igtlPixels == "db" ? link::LinkPixels::FloatDb : link::LinkPixels::Display8;
+    served.autoGain = true;
+    igtl.emplace(engine, served);
+    std::printf("OpenIGTLink: serving images on %s:%d (%s)\n", options.igtlBind.c_str(),
+                igtl->port(), options.igtlPixels == "db" ? "float dB" : "8-bit display levels");
+    std::fflush(stdout);
+  }
+
   // The first Ctrl-C or SIGTERM stops the engine, which finishes the frames it has acquired;
   // the output keeps them. A second one ends the process at once.
   ConsoleProgress progress;
@@ -346,6 +363,17 @@ int runEngine(const CliOptions& options, const InterruptSignals& interrupts,
     }
   }
   printReport(stats, seconds, backend.deviceName());
+  if (igtl) {
+    const link::IgtlServerStats served = igtl->stats();
+    std::printf(
+        "OpenIGTLink: %llu connections, %llu images and %llu volumes sent, %llu images skipped "
+        "by slow clients, %llu clients dropped as stalled\n",
+        static_cast<unsigned long long>(served.connections),
+        static_cast<unsigned long long>(served.imagesSent),
+        static_cast<unsigned long long>(served.volumesSent),
+        static_cast<unsigned long long>(served.skipped),
+        static_cast<unsigned long long>(served.clientsDropped));
+  }
   for (const tune::StageChoice& choice : stats.variants) {
     std::printf("variant %s\n", tune::describeChoice(choice).c_str());
     if (!choice.replaced.empty()) {

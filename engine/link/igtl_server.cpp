@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -124,10 +125,11 @@ struct IgtlServer::Impl {
   DisplayMapping mapping;
   LinkPixels pixels;
   bool imaging = false;
+  bool gainSet = false;  // autoGain: taken from the first image
   std::vector<std::shared_ptr<Client>> clients;
 
   std::atomic<std::uint64_t> connections{0}, imagesSent{0}, skipped{0}, volumesSent{0},
-      clientsDropped{0};
+      disconnected{0}, clientsDropped{0};
   std::thread acceptor, publisher;
 
   Impl(const pipeline::Engine& e, IgtlServerOptions o)
@@ -184,7 +186,7 @@ struct IgtlServer::Impl {
         }
       }
       if (!sendAll(client.fd, *message, options.sendTimeoutMs)) {
-        drop(client);
+        drop(client, true);
         return;
       }
       if (isImage) {
@@ -206,7 +208,8 @@ struct IgtlServer::Impl {
       header->Unpack();
       const auto size = static_cast<std::uint64_t>(header->GetBodySizeToRead());
       if (size > kMaxRequestBody) {
-        break;  // not a request this server understands: garbage
+        drop(client, true);  // not a request this server understands: garbage
+        return;
       }
       body.resize(size);
       if (size > 0 && !receiveAll(client.fd, body.data(), size, client.closed)) {
@@ -220,13 +223,14 @@ struct IgtlServer::Impl {
         client.post(statusMessage());
       }
     }
-    drop(client);
+    drop(client, false);
   }
 
-  void drop(Client& client) {
+  // `fault`: the client stalled or sent garbage; otherwise it closed (or the server stops).
+  void drop(Client& client, bool fault) {
     if (!client.closed.exchange(true)) {
       if (!stop) {
-        ++clientsDropped;
+        ++(fault ? clientsDropped : disconnected);
       }
       client.close();
     }
@@ -306,6 +310,12 @@ struct IgtlServer::Impl {
       last = header.sequence;
       Bytes message;
       std::lock_guard lock(mutex);
+      if (options.autoGain && !gainSet && geometry.pixels() > 0 &&
+          image.size() >= geometry.pixels()) {
+        mapping.gainDb = *std::max_element(
+            image.begin(), image.begin() + static_cast<std::ptrdiff_t>(geometry.pixels()));
+        gainSet = true;
+      }
       try {
         LinkImage link;
         link.geometry = geometry;
@@ -414,6 +424,7 @@ IgtlServerStats IgtlServer::stats() const {
   stats.imagesSent = impl_->imagesSent;
   stats.skipped = impl_->skipped;
   stats.volumesSent = impl_->volumesSent;
+  stats.disconnected = impl_->disconnected;
   stats.clientsDropped = impl_->clientsDropped;
   return stats;
 }

@@ -33,6 +33,9 @@ struct IgtlServerOptions {
   std::string deviceName = "Cineflow";  // the IMAGE and STATUS messages' device
   LinkPixels pixels = LinkPixels::Display8;
   DisplayMapping mapping;
+  // Display8 without a display (headless): the first image sent sets the gain to its brightest
+  // pixel, as the display's automatic gain does; `mapping`'s range stays.
+  bool autoGain = false;
   int sendTimeoutMs = 2000;  // a client that takes longer for one message is dropped
 };
 
@@ -42,7 +45,8 @@ struct IgtlServerStats {
   std::uint64_t imagesSent = 0;      // IMAGE messages sent, all clients
   std::uint64_t skipped = 0;         // images a slow client skipped for a newer one
   std::uint64_t volumesSent = 0;     // on request
-  std::uint64_t clientsDropped = 0;  // disconnected, stalled or unreadable
+  std::uint64_t disconnected = 0;    // clients that closed their connection
+  std::uint64_t clientsDropped = 0;  // stalled past the send timeout, or sent garbage
 };
 
 class IgtlServer {
