@@ -72,6 +72,15 @@ int main(int argc, char** argv) {
   gui.tune = options.tune;
   gui.gpuMemoryBudgetMiB = options.gpuMemoryBudgetMiB;
   gui.variantPins = options.variantPins;
+  gui.igtlPort = options.igtlPort.value_or(0);
+  gui.igtlFloatDb = options.igtlPixels == "db";
+  gui.igtlThisMachineOnly = options.igtlBind == "127.0.0.1";
+  if (options.igtlPort && options.igtlBind != "0.0.0.0" && options.igtlBind != "127.0.0.1") {
+    std::fprintf(stderr,
+                 "cineflow: --igtl-bind: the window listens on every interface (0.0.0.0) "
+                 "or this machine only (127.0.0.1)\n");
+    return 2;
+  }
   return runGui(argc, argv, gui);
 #else
   std::cerr << "cineflow: this build has no GUI; use --headless\n";

@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "acquisition/igtl_panel.hpp"
 #include "acquisition/source_dialog.hpp"
 #include "bridge/engine_controller.hpp"
 #include "common/file_dialogs.hpp"
@@ -69,6 +70,7 @@ AcquisitionPanel::AcquisitionPanel(EngineController& controller, QWidget* parent
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(createSourceGroup());
   layout->addWidget(createAcquisitionGroup());
+  igtl_ = new IgtlPanel(controller_, this);
   for (const ModalityUi* modality : modalityUis()) {
     // Each panel shows itself for its modality's sources.
     std::unique_ptr<ModalityPanels> panels = modality->createPanels(controller_, *this);
@@ -77,6 +79,7 @@ AcquisitionPanel::AcquisitionPanel(EngineController& controller, QWidget* parent
     }
     modalityPanels_.push_back({modality, std::move(panels)});
   }
+  layout->addWidget(igtl_);
   layout->addStretch(1);
 
   connect(&controller_, &EngineController::sourceOpened, this, &AcquisitionPanel::onSourceOpened);

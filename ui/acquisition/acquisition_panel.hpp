@@ -24,6 +24,8 @@ namespace cineflow::ui {
 
 class EngineController;
 
+class IgtlPanel;
+
 class AcquisitionPanel : public QWidget {
   Q_OBJECT
 
@@ -64,6 +66,8 @@ class AcquisitionPanel : public QWidget {
   // A live source's state when it is not delivering ("waiting for frames on ..."), shown under
   // the source's name; hidden while frames arrive.
   const QLabel& liveStatus() const { return *liveStatus_; }
+  // The OpenIGTLink server's group (igtl_panel.hpp).
+  IgtlPanel& igtlPanel() { return *igtl_; }
 
  signals:
   // The operator asked for a source: "sim", an RF recording's path, "plugin:...", "zmq:...".
@@ -93,6 +97,7 @@ class AcquisitionPanel : public QWidget {
   QComboBox* damaged_ = nullptr;    // a replay's damaged frame: stop or skip
   QLabel* damagedCount_ = nullptr;  // frames skipped as damaged; the last reason as tooltip
   QLabel* droppedAlert_ = nullptr;
+  IgtlPanel* igtl_ = nullptr;
   struct ModalityEntry {
     const ModalityUi* modality;
     std::unique_ptr<ModalityPanels> panels;  // its widgets are this panel's children

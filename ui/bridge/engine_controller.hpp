@@ -22,6 +22,7 @@
 #include "common/background_job.hpp"
 #include "common/image.hpp"
 #include "compute/backend.hpp"
+#include "link/igtl_server.hpp"
 #include "pipeline/engine.hpp"
 #include "pipeline/engine_types.hpp"
 #include "tune/tuner.hpp"
@@ -129,6 +130,15 @@ class EngineController : public QObject {
   // setSettings() with ultrasound's imaging parameters.
   QString setImagingParams(const cineflow::ultrasound::ImagingParams& params);
 
+  // The OpenIGTLink server on this engine (engine_controller_igtl.cpp, link/igtl_server.hpp):
+  // started with `options` (a running one is replaced), or "" and the reason it could not listen.
+  QString startIgtlServer(const cineflow::link::IgtlServerOptions& options);
+  void stopIgtlServer();
+  const cineflow::link::IgtlServer* igtlServer() const { return igtl_.get(); }
+  // Live, while serving: 8-bit images follow the display's white level and range.
+  void setIgtlMapping(const cineflow::link::DisplayMapping& mapping);
+  void setIgtlPixels(cineflow::link::LinkPixels pixels);
+
  signals:
   void openProgress(double fraction, const QString& what);
   void sourceOpened(const QString& description);
@@ -153,6 +163,8 @@ class EngineController : public QObject {
 
   std::unique_ptr<compute::Backend> backend_;
   std::unique_ptr<pipeline::Engine> engine_;  // declared after backend_: destroyed before it
+  std::unique_ptr<link::IgtlServer> igtl_;    // after engine_: stopped before it goes
+  link::DisplayMapping igtlMapping_;          // the display's, for a server started later
   std::shared_ptr<tune::Tuner> tuner_;        // null: every stage's default variant
   pipeline::EngineConfig config_;  // the engine's configuration, kept to change one field of it
   const acquire::FrameSource* source_ = nullptr;

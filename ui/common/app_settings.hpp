@@ -32,6 +32,10 @@ inline constexpr const char* kPacsHost = "pacs/host";
 inline constexpr const char* kPacsPort = "pacs/port";
 inline constexpr const char* kPacsCallingAe = "pacs/callingAe";
 inline constexpr const char* kPacsTimeoutSeconds = "pacs/timeoutSeconds";
+// The OpenIGTLink server's port, pixels (0: 8-bit, 1: float dB) and "this machine only".
+inline constexpr const char* kIgtlPort = "igtl/port";
+inline constexpr const char* kIgtlPixels = "igtl/pixels";
+inline constexpr const char* kIgtlLocalOnly = "igtl/localOnly";
 }  // namespace settings_keys
 
 }  // namespace cineflow::ui

@@ -21,6 +21,7 @@
 #include <QToolBar>
 
 #include "acquisition/acquisition_panel.hpp"
+#include "acquisition/igtl_panel.hpp"
 #include "acquisition/raw_recording.hpp"
 #include "bridge/engine_controller.hpp"
 #include "cineloop/cineloop_panel.hpp"
@@ -182,6 +183,8 @@ void MainWindow::createDocks() {
     openSource(spec);
   });
   connect(acquisitionPanel_, &AcquisitionPanel::freezeRequested, this, &MainWindow::freeze);
+  connect(&acquisitionPanel_->igtlPanel(), &IgtlPanel::messageReady, this,
+          &MainWindow::showMessage);
 
   cineloopPanel_ = new CineloopPanel(controller_->engine(), this);
   cineloopDock_ = new QDockWidget(tr("Cineloop"), this);
@@ -198,6 +201,13 @@ void MainWindow::createDocks() {
   connect(displayControls_, &DisplayControls::colourMapChanged, cineloopPanel_,
           &CineloopPanel::setColourMap);
   cineloopPanel_->setGainDb(displayControls_->gainDb());
+  // The OpenIGTLink server's 8-bit images look like the display too.
+  const auto igtlFollows = [this] {
+    controller_->setIgtlMapping({displayControls_->gainDb(), displayControls_->dynamicRangeDb()});
+  };
+  connect(displayControls_, &DisplayControls::gainChanged, this, igtlFollows);
+  connect(displayControls_, &DisplayControls::dynamicRangeChanged, this, igtlFollows);
+  igtlFollows();
   cineloopPanel_->setDynamicRangeDb(displayControls_->dynamicRangeDb());
   cineloopPanel_->setColourMap(displayControls_->colourMap());
   cineloopPanel_->setLive(controller_->isRunning());

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include "acquisition/acquisition_panel.hpp"
+#include "acquisition/igtl_panel.hpp"
 #include "bridge/engine_controller.hpp"
 #include "common/app_settings.hpp"
 #include "common/dark_theme.hpp"
@@ -162,6 +164,15 @@ WorkstationResult runWorkstation(int& argc, char** argv, const WorkstationOption
   }
   if (screenshotMode) {
     armScreenshot(app, *window, options, result);
+  }
+  if (options.igtlPort > 0) {
+    const QString problem = window->acquisitionPanel().igtlPanel().serve(
+        options.igtlPort,
+        options.igtlFloatDb ? link::LinkPixels::FloatDb : link::LinkPixels::Display8,
+        options.igtlThisMachineOnly);
+    if (!problem.isEmpty()) {
+      std::fprintf(stderr, "cineflow: %s\n", problem.toLocal8Bit().constData());
+    }
   }
   if (options.interrupted) {
     auto* poll = new QTimer(window.get());

@@ -27,6 +27,10 @@ struct WorkstationOptions {
   bool tune = true;                      // pick stages' implementations by measurement (tune/)
   std::uint32_t gpuMemoryBudgetMiB = 0;  // --gpu-memory-budget; 0: no budget
   tune::VariantPins variantPins;         // --variant, --variants
+  // --igtl-port: the OpenIGTLink server on at start (Acquisition > OpenIGTLink); 0: off.
+  int igtlPort = 0;
+  bool igtlFloatDb = false;          // --igtl-pixels db
+  bool igtlThisMachineOnly = false;  // --igtl-bind 127.0.0.1
   // Asked every 100 ms on the GUI thread while the window is open: true closes the window (a
   // script's Ctrl+C). Empty: never asked.
   std::function<bool()> interrupted;
