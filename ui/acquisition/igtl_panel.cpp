@@ -128,9 +128,11 @@ void IgtlPanel::showStats() {
     return;
   }
   const link::IgtlServerStats stats = server->stats();
-  QString text = tr("Serving on %1:%2 · %n client(s)", nullptr, stats.clients)
-                     .arg(QString::fromStdString(server->options().bindAddress))
-                     .arg(server->port());
+  QString text =
+      tr("Serving on %1:%2 · %3")
+          .arg(QString::fromStdString(server->options().bindAddress))
+          .arg(server->port())
+          .arg(stats.clients == 1 ? tr("1 client") : tr("%1 clients").arg(stats.clients));
   text += tr(" · %1 images sent").arg(stats.imagesSent);
   if (stats.skipped > 0) {
     text += tr(" · %1 skipped by slow clients").arg(stats.skipped);

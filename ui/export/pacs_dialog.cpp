@@ -22,6 +22,14 @@ QLineEdit* titleField(QWidget* parent, const char* name, const QString& placehol
   return edit;
 }
 
+// The text as a sentence: its first letter capitalised ("cannot reach ..." -> "Cannot reach ...").
+QString sentence(QString text) {
+  if (!text.isEmpty()) {
+    text[0] = text[0].toUpper();
+  }
+  return text;
+}
+
 }  // namespace
 
 PacsDialog::PacsDialog(const std::optional<PacsNode>& current, QWidget* parent)
@@ -86,7 +94,7 @@ PacsDialog::PacsDialog(const std::optional<PacsNode>& current, QWidget* parent)
   connect(timeout_, &QSpinBox::valueChanged, this, &PacsDialog::update);
   connect(test_, &QPushButton::clicked, this, &PacsDialog::test);
   connect(echo_, &BackgroundJob::finished, this, [this](bool ok, const QString& message) {
-    result_->setText(message);
+    result_->setText(sentence(message));
     result_->setStyleSheet(ok ? QStringLiteral("color: #7fd47f")
                               : QStringLiteral("color: #ff8a80"));
     update();
@@ -113,7 +121,7 @@ QString PacsDialog::testResult() const {
 
 void PacsDialog::update() {
   const QString problem = QString::fromStdString(pacsNodeProblem(node()));
-  problem_->setText(problem.isEmpty() ? QString() : problem + QLatin1Char('.'));
+  problem_->setText(problem.isEmpty() ? QString() : sentence(problem) + QLatin1Char('.'));
   problem_->setVisible(!problem.isEmpty());
   ok_->setEnabled(problem.isEmpty());
   test_->setEnabled(problem.isEmpty() && !echo_->running());

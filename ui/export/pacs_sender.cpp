@@ -63,7 +63,7 @@ std::string associationFailure(const PacsNode& node, const OFCondition& status) 
     return where + " accepted none of the DICOM classes offered (" + status.text() + ")";
   }
   return "cannot reach " + where + ": " + status.text() +
-         " (is the PACS running, and are the host and port right?)";
+         " (check that the PACS is running and that the host and port are right)";
 }
 
 struct FileSyntax {

@@ -59,7 +59,8 @@ bool PacsUpload::send(const PacsNode& node, const QStringList& files) {
     paths.push_back(file.toStdString());
   }
   progress_ =
-      new QProgressDialog(tr("Sending %n file(s) to %1…", nullptr, static_cast<int>(files.size()))
+      new QProgressDialog((files.size() == 1 ? tr("Sending 1 file to %1…")
+                                             : tr("Sending %1 files to %2…").arg(files.size()))
                               .arg(QString::fromStdString(describePacsNode(node))),
                           tr("Cancel"), 0, static_cast<int>(files.size()), window_);
   progress_->setObjectName(QStringLiteral("pacsProgress"));
