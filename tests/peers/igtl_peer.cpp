@@ -27,14 +27,24 @@
 
 namespace {
 
+// Writes <stem>.raw, then <stem>.txt, each whole under a temporary name first: a reader that
+// sees the .txt sees both complete.
 bool writeImage(igtl::ImageMessage& image, const std::string& stem) {
+  {
+    std::ofstream raw(stem + ".raw.part", std::ios::binary);
+    raw.write(static_cast<const char*>(image.GetScalarPointer()), image.GetImageSize());
+    if (!raw) {
+      return false;
+    }
+  }
+  std::rename((stem + ".raw.part").c_str(), (stem + ".raw").c_str());
   int size[3];
   float spacing[3], origin[3], normals[3][3];
   image.GetDimensions(size);
   image.GetSpacing(spacing);
   image.GetOrigin(origin);
   image.GetNormals(normals);
-  std::ofstream text(stem + ".txt");
+  std::ofstream text(stem + ".txt.part");
   text.precision(9);
   text << "device " << image.GetDeviceName() << "\n";
   text << "dims " << size[0] << " " << size[1] << " " << size[2] << "\n";
@@ -47,9 +57,11 @@ bool writeImage(igtl::ImageMessage& image, const std::string& stem) {
     }
   }
   text << "\ntype " << image.GetScalarType() << "\n";
-  std::ofstream raw(stem + ".raw", std::ios::binary);
-  raw.write(static_cast<const char*>(image.GetScalarPointer()), image.GetImageSize());
-  return static_cast<bool>(text) && static_cast<bool>(raw);
+  text.close();
+  if (!text) {
+    return false;
+  }
+  return std::rename((stem + ".txt.part").c_str(), (stem + ".txt").c_str()) == 0;
 }
 
 }  // namespace
