@@ -111,16 +111,27 @@ class TestProfilerOverlay : public QObject {
     QVERIFY2(tracks.contains("compute stream") && tracks.contains("cf-acquire") &&
                  tracks.contains("gui"),
              qPrintable(tracks.join(", ")));
-    // The view's copies into its texture, of frames the trace saw processed (the first may
-    // precede the recording).
+    // The view's copies into its texture, of frames the trace saw processed. The GUI records its
+    // spans at once, the engine thread from its next frame on, so frames processed before the
+    // recording reached the engine (older than the first traced frame; several on a loaded
+    // machine) are displayed without a beamform span: they are left out. Of the rest, the last
+    // may be cut by the recording's end.
+    const qint64 firstTraced =
+        beamformed.isEmpty() ? 0 : *std::min_element(beamformed.begin(), beamformed.end());
+    int traced = 0;
     int linked = 0;
     for (const qint64 frame : displayed) {
-      linked += beamformed.contains(frame) ? 1 : 0;
+      if (frame >= firstTraced) {
+        ++traced;
+        linked += beamformed.contains(frame) ? 1 : 0;
+      }
     }
-    QVERIFY2(
-        displayed.size() >= 5 && linked >= displayed.size() - 2,
-        qPrintable(
-            QString("%1 display spans, %2 of processed frames").arg(displayed.size()).arg(linked)));
+    QVERIFY2(displayed.size() >= 5 && traced >= 3 && linked >= traced - 1,
+             qPrintable(QString("%1 display spans, %2 of frames from the first traced one on, %3 "
+                                "of them of processed frames")
+                            .arg(displayed.size())
+                            .arg(traced)
+                            .arg(linked)));
   }
 
   void overlayCostWithAndWithout() {
