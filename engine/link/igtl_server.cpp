@@ -278,6 +278,7 @@ struct IgtlServer::Impl {
       std::this_thread::sleep_for(kPublishInterval);
       const bool running = engine.state() == pipeline::EngineState::Running;
       std::vector<std::shared_ptr<Client>> gone;
+      bool anyone = false;
       {
         std::lock_guard lock(mutex);
         if (running != imaging) {
@@ -295,14 +296,10 @@ struct IgtlServer::Impl {
             ++it;
           }
         }
+        anyone = !clients.empty();  // a client accepted after this waits for the next image
       }
       for (const auto& client : gone) {
         finish(*client);
-      }
-      bool anyone = false;
-      {
-        std::lock_guard lock(mutex);
-        anyone = !clients.empty();
       }
       if (!anyone || !engine.copyLatest(last, image, header, geometry)) {
         continue;

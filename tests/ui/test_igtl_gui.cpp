@@ -16,6 +16,7 @@
 #include "acquisition/igtl_panel.hpp"
 #include "link/igtl_server.hpp"
 #include "sim_window.hpp"
+#include "support/free_port.hpp"
 #include "view2d/display_controls.hpp"
 #include "view2d/image_view.hpp"
 
@@ -26,14 +27,6 @@ namespace {
 std::uint8_t independentLevel(float dB, double white, double range) {
   const double level = std::floor((dB - (white - range)) * 255.0 / range);
   return static_cast<std::uint8_t>(std::min(255.0, std::max(0.0, level)));
-}
-
-// A port nothing listens on now (the kernel's choice, released again).
-int freePort(const pipeline::Engine& engine) {
-  link::IgtlServerOptions probe;
-  probe.port = 0;
-  probe.bindAddress = "127.0.0.1";
-  return link::IgtlServer(engine, probe).port();
 }
 
 }  // namespace
@@ -48,7 +41,8 @@ class TestIgtlGui : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return window->view().framesDisplayed() > 2; }, 60'000));
     ui::IgtlPanel& panel = window->acquisitionPanel().igtlPanel();
     QVERIFY(!panel.isChecked());  // never on unasked
-    const int port = freePort(window->controller().engine());
+    const int port = test::freeLoopbackPort();
+    QVERIFY(port > 0);
     panel.findChild<QSpinBox*>(QStringLiteral("igtlPort"))->setValue(port);
     panel.setChecked(true);  // as a click on the group's box does
     QVERIFY2(panel.serving(), qPrintable(panel.statusText()));

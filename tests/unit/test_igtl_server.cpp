@@ -19,6 +19,7 @@
 #include "pipeline/engine.hpp"
 #include "registry/source_factory.hpp"
 #include "registry/ultrasound_engine.hpp"
+#include "support/free_port.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/ultrasound_modality.hpp"
 #include "ultrasound/ultrasound_source.hpp"
@@ -334,14 +335,8 @@ class TestIgtlServer : public QObject {
 
   // `cineflow --headless --igtl-port`: streaming alone is a run; the report counts the clients.
   void theCommandLineServesHeadless() {
-    int port = 0;
-    {
-      link::IgtlServerOptions probe;  // a free port: the kernel's choice, released again
-      probe.port = 0;
-      probe.bindAddress = "127.0.0.1";
-      auto engine = simulatorEngine(*cpu_, 20);
-      port = link::IgtlServer(*engine, probe).port();
-    }
+    const int port = test::freeLoopbackPort();
+    QVERIFY(port > 0);
     QProcess app;
     app.start(QStringLiteral(CINEFLOW_APP_PATH),
               {QStringLiteral("--headless"), QStringLiteral("--backend"), QStringLiteral("cpu"),
