@@ -30,8 +30,11 @@ Options:
                          cineflow cameras lists it, empty for the first; DESC.json its OCT
                          geometry and features, or an inline {JSON}; manual: Plugins and
                          streaming),
-                         'oct-sim' (the built-in OCT simulator), a cineflow.rf/1 or cineflow.oct/1
-                         HDF5 recording, or a MATLAB file (.mat, read with --map)
+                         'igtl://HOST[:PORT][#DEVICE]' (the IMAGE stream of an OpenIGTLink server,
+                         such as PLUS, shown display-only; port 18944 by default),
+                         'oct-sim' (the built-in OCT simulator), a cineflow.rf/1, cineflow.oct/1
+                         or cineflow.received/1 HDF5 recording, or a MATLAB file (.mat, read with
+                         --map)
   --map SPEC             where a .mat input keeps its RF and parameters (default: the
                          Verasonics layout; see cineflow convert --help)
   --backend KIND         auto | cpu | cuda (default auto: CUDA when a usable device exists)
@@ -88,7 +91,8 @@ Options:
                          sender's "end")
   --policy block|drop    host ring overflow policy (default block: no frame is lost)
   --record FILE.h5       headless: record every raw frame the source delivers, with its
-                         sequence number and timestamp, as cineflow.rf/1 or cineflow.oct/1
+                         sequence number and timestamp, as cineflow.rf/1, cineflow.oct/1 or
+                         cineflow.received/1
                          (one frame per chunk; the file is new, never overwritten). With
                          --policy block nothing is lost; with drop, frames the disk cannot
                          take are counted. --output may then be left out

@@ -174,6 +174,13 @@ void printReport(const pipeline::EngineStats& stats, double seconds, const std::
   std::printf("%-10s %10.3f\n", "frame", stats.frameMedianMs);
   std::printf("%-10s %10.3f %10.3f %10.3f   (source timestamp to displayable)\n", "latency",
               stats.latency.medianMs, stats.latency.p99Ms, stats.latency.maxMs);
+  if (!stats.sourceCounters.empty()) {  // a live source's transport: "40 images, 3 replaced ..."
+    std::string counters;
+    for (const auto& [name, value] : stats.sourceCounters) {
+      counters += (counters.empty() ? "" : ", ") + std::to_string(value) + " " + name;
+    }
+    std::printf("source: %s\n", counters.c_str());
+  }
   if (stats.mip.count > 0) {
     std::printf("%-10s %10.3f %10.3f %10.3f   (per volume, %llu volumes)\n", "mip",
                 stats.mip.medianMs, stats.mip.p99Ms, stats.mip.maxMs,

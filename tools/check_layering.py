@@ -23,8 +23,9 @@ ENGINE = [
     ("modality", ["store", "process", "acquire", "tune", "profile", "compute", "base"]),
     ("ultrasound", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
     ("oct", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
+    ("received", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
     ("pipeline", ["modality", "store", "process", "acquire", "tune", "profile", "compute", "base"]),
-    ("registry", ["pipeline", "ultrasound", "oct", "modality", "store", "process", "acquire", "tune",
+    ("registry", ["pipeline", "ultrasound", "oct", "received", "modality", "store", "process", "acquire", "tune",
                   "profile", "compute", "base"]),
     ("link", ["pipeline", "modality", "store", "process", "acquire", "tune", "profile", "compute",
               "base"]),
@@ -34,7 +35,7 @@ ENGINE_ROOMS = [name for name, _ in ENGINE]
 # modalities' own rooms and their list (ui/modalities/, which registers them behind the seam in
 # ui/modality/) may name them; the rooms above (the acquisition dock, the shell) reach a modality
 # only through the seam.
-MODALITY_ROOMS = ["ultrasound", "oct"]
+MODALITY_ROOMS = ["ultrasound", "oct", "received"]
 NEUTRAL_ENGINE = [room for room in ENGINE_ROOMS if room not in MODALITY_ROOMS]
 # The GUI's rooms (ui/<room>/), lowest first, by level: a room may include the rooms of lower
 # levels, never a peer of its own level.
@@ -46,12 +47,12 @@ UI_LEVELS = [
     ["cineloop", "volumes"],
     ["view3d"],
     ["modality"],
-    ["modalities/ultrasound", "modalities/oct"],
+    ["modalities/ultrasound", "modalities/oct", "modalities/received"],
     ["modalities"],
     ["acquisition"],
     ["shell"],
 ]
-UI_MODALITY_ROOMS = ["modalities/ultrasound", "modalities/oct", "modalities"]
+UI_MODALITY_ROOMS = ["modalities/ultrasound", "modalities/oct", "modalities/received", "modalities"]
 UI_KNOWS_MODALITIES = {"bridge", *UI_MODALITY_ROOMS}
 UI = []
 for level, rooms in enumerate(UI_LEVELS):

@@ -11,6 +11,9 @@
 #include "oct/genicam_source.hpp"
 #include "oct/oct_file_source.hpp"
 #include "oct/oct_simulator.hpp"
+#include "received/igtl_client_source.hpp"
+#include "received/received_file_source.hpp"
+#include "received/received_modality.hpp"
 #include "registry/file_check.hpp"
 #include "store/replay_file.hpp"
 #include "ultrasound/flow_simulator.hpp"
@@ -41,7 +44,7 @@ bool isMatFile(const std::string& spec) {
 bool readsFileFromOutside(const std::string& spec) {
   return spec != "sim" && spec != "sim-flow" && spec != "oct-sim" && !spec.starts_with("plugin:") &&
          !spec.starts_with("zmq:") && !spec.starts_with(kGenicamScheme) &&
-         !spec.starts_with(kPushScheme);
+         !spec.starts_with(kPushScheme) && !spec.starts_with(received::kIgtlScheme);
 }
 
 std::unique_ptr<FrameSource> openNetworkStream(const std::string& endpoint,
@@ -91,6 +94,11 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
     return std::make_unique<oct::GenicamSource>(rest.substr(0, hash),
                                                 oct::readGenicamDescription(rest.substr(hash + 1)));
   }
+  // "igtl://HOST[:PORT][#DEVICE]": an OpenIGTLink server's images (received/igtl_client_source).
+  if (spec.starts_with(received::kIgtlScheme)) {
+    return std::make_unique<received::IgtlClientSource>(received::IgtlEndpoint::parse(spec),
+                                                        progress);
+  }
   // "push://N": a source this process's program offers (a script's PushSource).
   if (spec.starts_with(kPushScheme)) {
     return openOffered(spec);
@@ -121,8 +129,12 @@ std::unique_ptr<FrameSource> openSource(const std::string& spec, double frameRat
   // Recordings say what they are: an OCT recording by its root schema; anything else (RF
   // recordings, which may keep their schema on /rf, and files that are not recordings at all) is
   // left to the RF reader, whose messages say what a file is instead.
-  if (store::rootSchema(spec) == oct::kOctSchema) {
+  const std::string schema = store::rootSchema(spec);
+  if (schema == oct::kOctSchema) {
     return std::make_unique<oct::OctFileSource>(spec, rate);
+  }
+  if (schema == received::kReceivedSchema) {
+    return std::make_unique<received::ReceivedFileSource>(spec, rate);
   }
   return std::make_unique<ultrasound::RfFileSource>(spec, rate);
 }

@@ -7,9 +7,11 @@
 // `cineflow cameras` lists it, empty for the first; DESCRIPTION a JSON file or an inline JSON
 // object, oct/genicam_source.hpp), "push://N" (a source a program of this process offers, such as a
 // script's cineflow.PushSource: acquire/offered_sources.hpp), "oct-sim" (the
-// built-in OCT simulator, oct/oct_simulator.hpp), the path of a cineflow.oct/1 recording (told by
-// its root attribute schema), of a cineflow.rf/1 recording, or of a MATLAB file (.mat, imported
-// with MatMapping::verasonics() unless a mapping is given). Shared by the command line and the GUI.
+// built-in OCT simulator, oct/oct_simulator.hpp), "igtl://HOST[:PORT][#DEVICE]" (an OpenIGTLink
+// server's images, received/igtl_client_source.hpp), the path of a cineflow.oct/1 or
+// cineflow.received/1 recording (told by its root attribute schema), of a cineflow.rf/1 recording,
+// or of a MATLAB file (.mat, imported with MatMapping::verasonics() unless a mapping is given).
+// Shared by the command line and the GUI.
 
 #include <memory>
 #include <string>

@@ -26,6 +26,10 @@ hid_t fileType(SampleKind kind) {
       return H5T_IEEE_F32LE;
     case SampleKind::UInt16:
       return H5T_STD_U16LE;
+    case SampleKind::UInt8:
+      return H5T_STD_U8LE;
+    case SampleKind::Int8:
+      return H5T_STD_I8LE;
     case SampleKind::Int16:
       break;
   }
@@ -99,7 +103,17 @@ RecordCompression parseRecordCompression(const std::string& text) {
 }
 
 std::size_t bytesOf(SampleKind kind) noexcept {
-  return kind == SampleKind::Float32 ? 4 : 2;
+  switch (kind) {
+    case SampleKind::Float32:
+      return 4;
+    case SampleKind::UInt8:
+    case SampleKind::Int8:
+      return 1;
+    case SampleKind::UInt16:
+    case SampleKind::Int16:
+      break;
+  }
+  return 2;
 }
 
 struct RawRecorder::File {

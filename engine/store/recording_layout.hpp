@@ -12,9 +12,9 @@
 
 namespace cineflow::store {
 
-enum class SampleKind { Int16, Float32, UInt16 };
+enum class SampleKind { Int16, Float32, UInt16, UInt8, Int8 };
 
-std::size_t bytesOf(SampleKind kind) noexcept;  // 2, 4, 2
+std::size_t bytesOf(SampleKind kind) noexcept;  // 2, 4, 2, 1, 1
 
 struct RecordingLayout {
   std::string schema;                    // "cineflow.rf/1"

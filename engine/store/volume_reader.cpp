@@ -1,6 +1,7 @@
 #include "store/volume_reader.hpp"
 
 #include <cmath>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -88,6 +89,74 @@ void axisOf(const std::filesystem::path& path, const std::vector<double>& values
   }
 }
 
+// Names of the root's attributes and links, collected by HDF5's iterations.
+herr_t collectName(hid_t /*location*/, const char* name, const void* /*info*/, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+herr_t collectAttribute(hid_t location, const char* name, const H5A_info_t* info, void* names) {
+  return collectName(location, name, info, names);
+}
+herr_t collectLink(hid_t location, const char* name, const H5L_info_t* info, void* names) {
+  return collectName(location, name, info, names);
+}
+
+FileMetadata readDescription(hid_t root) {
+  static const std::set<std::string> ownAttributes = {"schema", "volume_number", "compression"};
+  static const std::set<std::string> ownDatasets = {
+      "x_m", "y_m", "z_m", "volume", "mip_y", "mip_z", "mip_x", "sequence", "timestamp_ns"};
+  FileMetadata metadata;
+  std::vector<std::string> names;
+  checkStatus(H5Aiterate2(root, H5_INDEX_NAME, H5_ITER_INC, nullptr, collectAttribute, &names),
+              "list the root's attributes");
+  for (const std::string& name : names) {
+    if (ownAttributes.count(name) != 0) {
+      continue;
+    }
+    H5Attribute attribute(checkId(H5Aopen(root, name.c_str(), H5P_DEFAULT), name + ": open"));
+    H5Datatype type(checkId(H5Aget_type(attribute.get()), name + ": type"));
+    switch (H5Tget_class(type.get())) {
+      case H5T_STRING:
+        metadata.attributes[name] = readStringAttribute(root, name.c_str());
+        break;
+      case H5T_FLOAT:
+        metadata.attributes[name] = readNumberAttribute(root, name.c_str());
+        break;
+      case H5T_INTEGER:
+        metadata.attributes[name] =
+            static_cast<std::int64_t>(readNumberAttribute(root, name.c_str()));
+        break;
+      default:
+        break;  // not a kind writeMetadata writes
+    }
+  }
+  names.clear();
+  hsize_t index = 0;
+  checkStatus(H5Literate(root, H5_INDEX_NAME, H5_ITER_INC, &index, collectLink, &names),
+              "list the root's objects");
+  for (const std::string& name : names) {
+    if (ownDatasets.count(name) != 0 || H5Oexists_by_name(root, name.c_str(), H5P_DEFAULT) <= 0) {
+      continue;
+    }
+    H5O_info_t info;
+    if (H5Oget_info_by_name(root, name.c_str(), &info, H5P_DEFAULT) < 0 ||
+        info.type != H5O_TYPE_DATASET) {
+      continue;
+    }
+    H5Dataset dataset(checkId(H5Dopen2(root, name.c_str(), H5P_DEFAULT), name + ": open"));
+    H5Datatype type(checkId(H5Dget_type(dataset.get()), name + ": type"));
+    if (H5Tget_class(type.get()) != H5T_FLOAT || datasetShape(dataset.get()).size() != 1) {
+      continue;
+    }
+    MetadataArray array{name, readDoubleDataset(root, name.c_str()), {}};
+    if (attributeExists(dataset.get(), "units")) {
+      array.units = readStringAttribute(dataset.get(), "units");
+    }
+    metadata.arrays.push_back(std::move(array));
+  }
+  return metadata;
+}
+
 }  // namespace
 
 LoadedVolume readVolumeFile(const std::filesystem::path& path) {
@@ -152,6 +221,11 @@ LoadedVolume readVolumeFile(const std::filesystem::path& path) {
     StudyRead study = readStudyGroup(root);
     loaded.study = std::move(study.study);
     loaded.studyNotice = std::move(study.notice);
+    try {
+      loaded.metadata = readDescription(root);
+    } catch (const Hdf5Error&) {
+      loaded.metadata = {};  // the volume opens without its description
+    }
   } catch (const Hdf5Error& e) {
     fail(path, e.what());
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "process/volume.hpp"
+#include "store/file_metadata.hpp"
 #include "store/store_error.hpp"
 #include "store/study_info.hpp"
 
@@ -24,6 +25,13 @@ struct LoadedVolume {
   // study was left out.
   std::optional<StudyInfo> study;
   std::string studyNotice;
+  // The acquisition the file describes, as its writer was given it (store/acquisition_layout.hpp,
+  // writeMetadata): every string or number attribute at its root but the volume's own (schema,
+  // volume_number, compression), and every 1-D float64 dataset at its root but its axes, with its
+  // units; so that a volume saved again, or exported, is described as its own ("modality" "oct",
+  // "centre_wavelength_m", ...). A description that cannot be read is left out (the volume still
+  // opens).
+  FileMetadata metadata;
 };
 
 LoadedVolume readVolumeFile(const std::filesystem::path& path);

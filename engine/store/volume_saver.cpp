@@ -89,7 +89,7 @@ void VolumeSaver::run() {
 }
 
 SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
-  SaveOutcome outcome{request.id, request.path, false, {}, false, std::nullopt};
+  SaveOutcome outcome{request.id, request.path, false, {}, false, std::nullopt, {}};
   // Named by the engine's volume number, as the file, the list and the operator know it.
   std::string what = "volume " + std::to_string(request.id);
   const std::int64_t startNs = profile::steadyNowNs();
@@ -149,7 +149,7 @@ SaveOutcome VolumeSaver::saveOne(const SaveRequest& request) {
 }
 
 SaveOutcome VolumeSaver::openOne(const std::filesystem::path& path) {
-  SaveOutcome outcome{0, path, false, {}, true, std::nullopt};
+  SaveOutcome outcome{0, path, false, {}, true, std::nullopt, {}};
   try {
     const LoadedVolume loaded = readVolumeFile(path);
     setProgress(0.5);
@@ -168,6 +168,7 @@ SaveOutcome VolumeSaver::openOne(const std::filesystem::path& path) {
       outcome.message += " (" + loaded.studyNotice + ")";
     }
     outcome.study = loaded.study;
+    outcome.metadata = loaded.metadata;
   } catch (const std::exception& error) {  // StoreError names the file and the object
     outcome.message = error.what();
   }

@@ -52,6 +52,9 @@ struct SaveOutcome {
   // An open job's: the file's patient and study (volume_reader.hpp), for saving it again; a
   // damaged one is left out and the message says so.
   std::optional<StudyInfo> study;
+  // An open job's: the acquisition the file describes (volume_reader.hpp), for saving or
+  // exporting it as its own.
+  FileMetadata metadata;
 };
 
 // The job in progress: which, and how far (0..1: the device copy, then the slices written).

@@ -21,10 +21,12 @@
 #include <nlohmann/json.hpp>
 
 #include "acquire/frame_source.hpp"
+#include "link/igtl_image.hpp"
 #include "modality/modality.hpp"
 #include "oct/oct_simulator.hpp"
 #include "oct/oct_writer.hpp"
 #include "process/chunk_codec.hpp"
+#include "received/received_source.hpp"
 #include "store/raw_recorder.hpp"
 #include "store/volume_writer.hpp"
 #include "tune/tuning_history.hpp"
@@ -396,6 +398,58 @@ void streamSeeds(const fs::path& root, const fs::path& shared) {
   write(root / "fuzz_plugin_stream" / "lab-scanner", plugin);
 }
 
+// OpenIGTLink messages as servers send them (libOpenIGTLink packs them: link/igtl_image.hpp):
+// IMAGE of 8-bit levels and of float dB, and a STATUS.
+void igtlSeeds(const fs::path& folder) {
+  process::ImageGeometry geometry;
+  geometry.nx = 24;
+  geometry.nz = 16;
+  geometry.dx = 2e-4;
+  geometry.dz = 1e-4;
+  geometry.x0 = -2.3e-3;
+  geometry.z0 = 5e-3;
+  std::vector<float> dB(geometry.pixels());
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> level(-70.0f, 0.0f);
+  for (float& v : dB) {
+    v = level(random);
+  }
+  const link::LinkImage image{geometry, 1, 0, 0, dB};
+  const auto save = [&](const char* name, const std::vector<std::uint8_t>& message) {
+    write(folder / name, message);
+  };
+  save("image-display8", link::packImage("Image_Reference", image, link::LinkPixels::Display8, {}));
+  save("image-float-db", link::packImage("Cineflow", image, link::LinkPixels::FloatDb, {}));
+  save("status", link::packStatus("Cineflow", true, "imaging"));
+}
+
+// Images another system formed, as an OpenIGTLink server would send them: seeded uint8 levels,
+// the source a recording of received images is made from.
+class SeedImages final : public received::ReceivedSource {
+ public:
+  SeedImages() {
+    format_.cols = 24;
+    format_.rows = 16;
+    format_.dxM = 2e-4;
+    format_.dzM = 1e-4;
+    format_.z0M = 5e-3;
+    format_.device = "Image_Reference";
+  }
+  const received::ReceivedFormat& format() const override { return format_; }
+  double frameRateHz() const override { return 0; }
+  std::uint64_t frameCount() const override { return 3; }
+  void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo&) override {
+    std::mt19937 random(static_cast<unsigned>(index) + 11);
+    for (std::byte& b : dst) {
+      b = static_cast<std::byte>(random() & 0xff);
+    }
+  }
+  std::string describe() const override { return "seed images"; }
+
+ private:
+  received::ReceivedFormat format_;
+};
+
 void textSeeds(const fs::path& root) {
   writeText(root / "fuzz_batch_plan" / "study.json", R"({
   "schema": "cineflow.batch/1",
@@ -472,6 +526,12 @@ int main(int argc, char** argv) {
     chunkSeeds(root / "fuzz_chunk_decode");
     lz4BlockSeeds(root / "fuzz_lz4_device_block");
     streamSeeds(root, shared);
+    igtlSeeds(root / "fuzz_igtl_message");
+    {
+      SeedImages images;
+      fs::create_directories(root / "fuzz_received_recording");
+      rawRecordings(images, root / "fuzz_received_recording", "received");
+    }
     textSeeds(root);
   } catch (const std::exception& e) {
     std::cerr << "make_fuzz_seeds: " << e.what() << '\n';

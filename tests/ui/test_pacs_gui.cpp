@@ -23,6 +23,7 @@
 #include "sim_window.hpp"
 #include "support/orthanc_server.hpp"
 #include "view2d/image_view.hpp"
+#include "volumes/volume_controller.hpp"
 #include "volumes/volume_review_panel.hpp"
 
 using namespace cineflow;
@@ -171,6 +172,33 @@ void TestPacsGui::anOctVolumeGoesToThePacsAsOphthalmicTomography() {
     }
   }
   QVERIFY2(!stored.isEmpty(), "the OCT volume is not in the PACS");
+
+  // Saved, let go and opened again from its file, the volume is still OCT: its export is an
+  // Ophthalmic Tomography Image with the file's light source.
+  const QString saved = dir.filePath(QStringLiteral("oct_volume.h5"));
+  window->volumes().save(id, saved, ui::VolumeController::ExistingFile::Refuse);
+  QTRY_VERIFY_WITH_TIMEOUT(window->volumes().volumes().front().saved, 60'000);
+  QVERIFY(window->volumes().discard(id));
+  window->volumes().openFile(saved);
+  QTRY_VERIFY_WITH_TIMEOUT(!window->volumes().volumes().empty(), 60'000);
+  const std::uint64_t opened = window->volumes().volumes().front().id;
+  // Its file's description is taken up when the open's outcome is (the controller's next poll).
+  QTRY_COMPARE_WITH_TIMEOUT(window->volumes().originOf(opened).modality, QStringLiteral("oct"),
+                            30'000);
+  QVERIFY(panel.select(opened));
+  QTRY_VERIFY_WITH_TIMEOUT(panel.view().framesDisplayed() > 0, 30'000);
+  const QString again = dir.filePath(QStringLiteral("oct_volume_again.dcm"));
+  QVERIFY(panel.exportDicom(again, ui::Laterality::Right, false));
+  QTRY_COMPARE_WITH_TIMEOUT(written.count(), 2, 120'000);
+  QVERIFY2(written.at(1).at(0).toBool(), qPrintable(written.at(1).at(1).toString()));
+  DcmFileFormat reread;
+  QVERIFY(reread.loadFile(again.toStdString().c_str()).good());
+  OFString sopClass, wavelength;
+  reread.getDataset()->findAndGetOFString(DCM_SOPClassUID, sopClass);
+  reread.getDataset()->findAndGetOFString(DCM_IlluminationWaveLength, wavelength);
+  QCOMPARE(QString::fromLatin1(sopClass.c_str()),
+           QString::fromLatin1(ui::kOphthalmicTomographyImageStorage));
+  QCOMPARE(QString::fromLatin1(wavelength.c_str()).toDouble(), 840.0);
 }
 
 void TestPacsGui::aDicomExportIsSentToThePacs() {

@@ -7,6 +7,7 @@
 // construction, so it is not what this checks).
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -276,6 +277,29 @@ class TestVolumeSave : public QObject {
     QCOMPARE(test::readString(file, "grid_mm"), imaging.grid.toMillimetreString());
     QCOMPARE(test::readString(file, "bandwidth_source"), std::string("measured"));
     QCOMPARE(test::readString(file, "backend"), std::string("cpu"));
+
+    // Read back, the file describes its acquisition as it was given (what a second save or an
+    // export of the opened volume writes): every attribute with its value and kind, every table
+    // with its units; the volume's own attributes are left to the volume.
+    const store::FileMetadata given = ultrasound::describeAcquisition(acquisition, imaging);
+    const store::FileMetadata read = store::readVolumeFile(path).metadata;
+    for (const auto& [name, value] : given.attributes) {
+      const auto found = read.attributes.find(name);
+      QVERIFY2(found != read.attributes.end(), name.c_str());
+      QVERIFY2(found->second == value, name.c_str());
+    }
+    QVERIFY(read.attributes.at("backend") == store::AttributeValue(std::string("cpu")));
+    for (const char* own : {"schema", "volume_number", "compression"}) {
+      QVERIFY2(read.attributes.count(own) == 0, own);
+    }
+    QCOMPARE(read.arrays.size(), given.arrays.size());
+    for (const store::MetadataArray& array : given.arrays) {
+      const auto found = std::find_if(read.arrays.begin(), read.arrays.end(),
+                                      [&](const auto& a) { return a.name == array.name; });
+      QVERIFY2(found != read.arrays.end(), array.name.c_str());
+      QCOMPARE(found->values, array.values);
+      QCOMPARE(found->units, array.units);
+    }
   }
 
   // Files written before the integer attributes (volume_number, samples, frames_per_volume as

@@ -120,7 +120,7 @@ QWidget* AcquisitionPanel::createSourceGroup() {
   auto* file = new QPushButton(tr("Recording…"), group);
   file->setObjectName(QStringLiteral("openFileButton"));
   file->setToolTip(
-      tr("Replay a recording (cineflow.rf/1 or cineflow.oct/1), or import a "
+      tr("Replay a recording (cineflow.rf/1, cineflow.oct/1 or cineflow.received/1), or import a "
          "MATLAB file"));
   connect(file, &QPushButton::clicked, this, &AcquisitionPanel::chooseRecording);
   place(file);

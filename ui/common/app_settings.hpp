@@ -36,6 +36,8 @@ inline constexpr const char* kPacsTimeoutSeconds = "pacs/timeoutSeconds";
 inline constexpr const char* kIgtlPort = "igtl/port";
 inline constexpr const char* kIgtlPixels = "igtl/pixels";
 inline constexpr const char* kIgtlLocalOnly = "igtl/localOnly";
+// The OpenIGTLink server last received from: "igtl://HOST:PORT#DEVICE".
+inline constexpr const char* kIgtlSource = "igtl/source";
 }  // namespace settings_keys
 
 }  // namespace cineflow::ui

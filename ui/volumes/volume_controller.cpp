@@ -285,9 +285,11 @@ QString VolumeController::setCapacity(std::size_t bytes) {
 
 void VolumeController::save(std::uint64_t id, const QString& path, ExistingFile existing) {
   noteOrigins();
-  // A volume opened from a file keeps no acquisition description: it gets the open source's.
+  // A volume opened from a file keeps its file's description; one without any (a file written
+  // before volumes kept theirs) gets the open source's.
   const VolumeOrigin noted = originOf(id);
-  const VolumeOrigin origin = noted.known ? noted : describeSource();
+  const VolumeOrigin origin =
+      noted.known || !noted.metadata.attributes.empty() ? noted : describeSource();
   store::SaveRequest request;
   request.id = id;
   request.path = path.toStdString();
@@ -371,6 +373,14 @@ void VolumeController::poll() {
       VolumeOrigin origin;
       origin.source = QString::fromStdString(outcome.path.string());
       origin.study = outcome.study;
+      // Its file's description of the acquisition, which a save or an export writes again.
+      origin.metadata = outcome.metadata;
+      if (const auto found = outcome.metadata.attributes.find("modality");
+          found != outcome.metadata.attributes.end()) {
+        if (const auto* name = std::get_if<std::string>(&found->second)) {
+          origin.modality = QString::fromStdString(*name);
+        }
+      }
       origins_[outcome.id] = origin;
     }
     if (!outcome.opened) {

@@ -44,9 +44,11 @@ struct VolumeImages {
 // the source as they were then, so that a volume saved after the operator switched sources is
 // still named, labelled and described as its own.
 struct VolumeOrigin {
-  QString modality;  // "ultrasound", "oct"; empty when not known
-  QString source;    // the source's description, or the file a volume was opened from
-  store::FileMetadata metadata;
+  // "ultrasound", "oct", "received" (also of a volume opened from a file that says); empty when
+  // not known.
+  QString modality;
+  QString source;                // the source's description, or the file a volume was opened from
+  store::FileMetadata metadata;  // the acquisition's, or the opened file's
   bool known = false;  // false: opened from a file, or acquired before any source was open
   QTime listedAt;      // when it came into the store (buffered or opened), wall clock
   // The patient and study current when the volume was buffered, or its file's: a save writes it
