@@ -12,6 +12,7 @@
 #include "oct/oct_source.hpp"
 #include "py_common.hpp"
 #include "py_modules.hpp"
+#include "received/received_source.hpp"
 #include "registry/source_factory.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
@@ -49,6 +50,10 @@ class Source {
     if (const oct::OctSource* octSource = oct::asOct(source_.get())) {
       return {{octSource->acquisition().ascans, octSource->acquisition().samples},
               py::dtype("uint16")};
+    }
+    if (const received::ReceivedSource* received = received::asReceived(source_.get())) {
+      const received::ReceivedFormat& format = received->format();
+      return {{format.rows, format.cols}, py::dtype(received::toString(format.pixel))};
     }
     return {{static_cast<py::ssize_t>(source_->frameBytes())}, py::dtype("uint8")};
   }

@@ -28,6 +28,22 @@ def test_source_reads_the_recordings_samples(datasets):
         source.read(1)
 
 
+def test_received_images_a_peer_wrote_read_as_they_were_written(tmp_path):
+    # A recording of received images (cineflow.received/1) written by h5py, not by Cineflow.
+    rng = np.random.default_rng(3)
+    images = rng.integers(0, 256, size=(3, 16, 24), dtype=np.uint8)
+    path = tmp_path / "received.h5"
+    with h5py.File(path, "w") as f:
+        f.attrs.update({"schema": "cineflow.received/1", "modality": "received", "rows": 16,
+                        "cols": 24, "pixel_type": "uint8", "dx_m": 2e-4, "dz_m": 1e-4,
+                        "x0_m": -2.3e-3, "z0_m": 5e-3, "device": "Image_Reference"})
+        f["images"] = images
+    source = cineflow.Source(str(path))
+    assert source.modality == "received" and len(source) == 3
+    assert source.frame_shape == (16, 24) and source.dtype == np.uint8
+    assert np.array_equal(source.read(1), images[1]) and np.array_equal(source[-1], images[2])
+
+
 def test_a_source_indexes_slices_and_iterates_like_a_sequence(datasets):
     path = datasets / "verasonics_rotating_disk.h5"
     with h5py.File(path, "r") as f:  # the independent reader's frames, before Cineflow opens it
