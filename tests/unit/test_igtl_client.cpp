@@ -16,9 +16,11 @@
 
 #include "acquire/frame_source.hpp"
 #include "compute/backend.hpp"
+#include "link/igtl_image.hpp"
 #include "link/igtl_server.hpp"
 #include "pipeline/engine.hpp"
 #include "received/igtl_client_source.hpp"
+#include "received/igtl_wire.hpp"
 #include "received/received_modality.hpp"
 #include "registry/source_factory.hpp"
 #include "registry/ultrasound_engine.hpp"
@@ -274,6 +276,58 @@ class TestIgtlClient : public QObject {
     QVERIFY(port > 0);
     const QString float64 = refusal("igtl://127.0.0.1:" + std::to_string(port));
     QVERIFY2(float64.contains(QStringLiteral("scalar type 11")), qPrintable(float64));
+  }
+
+  // Protocol version 2 (OpenIGTLink 3's servers): the same IMAGE content after an extended
+  // header, with metadata after it, reads as the version-1 message it carries. Debian's library
+  // writes version 1 only, so the version-2 body is built here around the content it packed,
+  // by the specification's layout (big-endian sizes: extended header 12 bytes, metadata header,
+  // metadata).
+  void version2MessagesReadAsTheContentTheyCarry() {
+    process::ImageGeometry geometry;
+    geometry.nx = 24;
+    geometry.nz = 16;
+    geometry.dx = 2e-4;
+    geometry.dz = 1e-4;
+    geometry.x0 = -2.3e-3;
+    geometry.z0 = 5e-3;
+    std::vector<float> dB(geometry.pixels());
+    for (std::size_t i = 0; i < dB.size(); ++i) {
+      dB[i] = -70.0f + 0.25f * static_cast<float>(i % 280);
+    }
+    const std::vector<std::uint8_t> message =
+        link::packImage("Image_Reference", {geometry, 1, 0, 0, dB}, link::LinkPixels::FloatDb, {});
+    const auto* bytes = reinterpret_cast<const std::byte*>(message.data());
+    const received::IgtlHeader v1 = received::parseIgtlHeader(
+        std::span<const std::byte, received::kIgtlHeaderBytes>(bytes, received::kIgtlHeaderBytes));
+    const std::span<const std::byte> content(bytes + received::kIgtlHeaderBytes,
+                                             message.size() - received::kIgtlHeaderBytes);
+    QCOMPARE(v1.version, 1u);
+    QCOMPARE(v1.bodyBytes, std::uint64_t{content.size()});
+    QVERIFY(received::crcMatches(v1, content));
+    const received::IgtlImage one = received::parseIgtlImage(v1, content);
+
+    const std::size_t metaHeader = 10, metaData = 7;
+    std::vector<std::byte> body(12, std::byte{0});
+    body[1] = std::byte{12};                                      // extended header size
+    body[3] = std::byte{static_cast<unsigned char>(metaHeader)};  // metadata header size
+    body[7] = std::byte{static_cast<unsigned char>(metaData)};    // metadata size
+    body.insert(body.end(), content.begin(), content.end());
+    body.insert(body.end(), metaHeader + metaData, std::byte{0x5a});
+    received::IgtlHeader v2 = v1;
+    v2.version = 2;
+    v2.bodyBytes = body.size();
+    const received::IgtlImage two = received::parseIgtlImage(v2, body);
+    QVERIFY(two.format.samePicture(one.format));
+    QCOMPARE(two.format.pixel, received::PixelType::Float32);
+    std::vector<std::byte> a(one.format.frameBytes()), b(two.format.frameBytes());
+    received::storeIgtlPixels(one, a);
+    received::storeIgtlPixels(two, b);
+    QVERIFY(a == b);
+    QCOMPARE(std::memcmp(b.data(), dB.data(), b.size()), 0);
+    // A version-2 body whose sizes do not fit is refused, not read past.
+    body[4] = std::byte{0xff};
+    QVERIFY_THROWS_EXCEPTION(received::UnshowableImage, received::parseIgtlImage(v2, body));
   }
 
   void aRecordingReplaysTheImagesAsReceived() {
