@@ -290,9 +290,10 @@ class TestIgtlServer : public QObject {
     options.port = 0;
     options.bindAddress = "127.0.0.1";
     options.pixels = link::LinkPixels::FloatDb;
-    // Long enough for newer images to come while the hung client's send waits, also where the
-    // engine images a few frames a second (the sanitizer builds).
-    options.sendTimeoutMs = 4000;
+    // Long enough for two newer images to come while the hung client's send waits (the second
+    // is the skip counted), also where the engine images under a frame a second (the sanitizer
+    // builds on a loaded machine).
+    options.sendTimeoutMs = 15000;
     link::IgtlServer server(*engine, options);
     engine->start();
     QTemporaryDir hung, killed, reading;
