@@ -74,8 +74,8 @@ received::ReceivedLevels ReceivedPanel::levels() const {
   if (source == nullptr) {
     return {};
   }
-  return source->recordedLevels().value_or(
-      received::ReceivedLevels::defaultsFor(source->format().pixel));
+  // None set yet: what the engine will start from, the modality's defaults for this source.
+  return received::requireLevels(*received::receivedModality().defaultSettings(*source));
 }
 
 void ReceivedPanel::onSourceOpened() {
