@@ -7,7 +7,7 @@
 //   igtl_image_server FOLDER [--type uint8|int8|uint16|int16|float32|rgb|float64]
 //       [--cols C] [--rows R] [--spacing DX DZ] [--origin X Y Z] [--device NAME]
 //       [--images N] [--rate HZ] [--seed S] [--big-endian] [--other-device]
-//       [--change-after K] [--clients M] [--pause-ms P]
+//       [--change-after K] [--clients M] [--pause-ms P] [--cycle K]
 //
 // Geometry: columns along +R (1, 0, 0), rows along -S (0, 0, -1), as a probe image stands; the
 // origin is the image's centre (OpenIGTLink's convention), in mm.
@@ -16,6 +16,9 @@
 // exits. --change-after K: images from the K-th on have one more column. --other-device: each
 // image is preceded by one of device "Other" (8 x 8) that a client of NAME must skip.
 // --big-endian: scalars of more than a byte are sent big-endian (the header says so).
+// --rate 0: as fast as the socket takes them. --cycle K: the first K images are made (and written
+// to FOLDER) once, then sent again in turn, so that a large stream's rate is the network's and the
+// receiver's, not this program's own filling and packing (for throughput measurements).
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -53,6 +56,7 @@ struct Options {
   int changeAfter = -1;
   int clients = 1;
   int pauseMs = 0;
+  int cycle = 0;
 };
 
 bool sendAll(int fd, const void* data, std::size_t bytes) {
@@ -176,7 +180,10 @@ int main(int argc, char** argv) {
       o.clients = std::atoi(next().c_str());
     else if (arg == "--pause-ms")
       o.pauseMs = std::atoi(next().c_str());
+    else if (arg == "--cycle")
+      o.cycle = std::atoi(next().c_str());
   }
+  std::vector<std::vector<unsigned char>> made;  // --cycle: the packed messages sent in turn
   int sent = 0;
   for (int client = 0; client < o.clients; ++client) {
     const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -210,8 +217,23 @@ int main(int argc, char** argv) {
     status->SetStatusString("streaming");
     status->Pack();
     sendAll(fd, status->GetPackPointer(), status->GetPackSize());
-    const auto period = std::chrono::duration<double>(1.0 / o.rate);
+    using Clock = std::chrono::steady_clock;
+    const auto period = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(o.rate > 0 ? 1.0 / o.rate : 0.0));
+    auto due = Clock::now();
+    const auto pace = [&] {  // the next image a period after this one's due time, never in bursts
+      due = std::max(due + period, Clock::now());
+      std::this_thread::sleep_until(due);
+    };
     for (int n = 0; n < o.images; ++n, ++sent) {
+      if (o.cycle > 0 && static_cast<int>(made.size()) == o.cycle) {
+        const std::vector<unsigned char>& again = made[static_cast<std::size_t>(sent % o.cycle)];
+        if (!sendAll(fd, again.data(), again.size())) {
+          break;
+        }
+        pace();
+        continue;
+      }
       const int cols = o.changeAfter >= 0 && sent >= o.changeAfter ? o.cols + 1 : o.cols;
       const std::size_t components = o.type == "rgb" ? 3 : 1;
       const std::size_t width = o.type == "float64"                       ? 8
@@ -238,7 +260,10 @@ int main(int argc, char** argv) {
       if (!sendAll(fd, message.data(), message.size())) {
         break;
       }
-      std::this_thread::sleep_for(period);
+      if (o.cycle > 0) {
+        made.push_back(message);
+      }
+      pace();
     }
     ::close(fd);
     std::this_thread::sleep_for(std::chrono::milliseconds(o.pauseMs));
