@@ -7,6 +7,7 @@
 #include "oct/oct_params.hpp"
 #include "pipeline/engine_types.hpp"
 #include "process/chunk_codec.hpp"
+#include "received/received_format.hpp"
 #include "store/raw_recorder.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/mat_import.hpp"
@@ -86,6 +87,10 @@ Options:
   --oct-window hann|gaussian|rect
                          OCT: spectral window (default hann)
   --refractive-index N   OCT: group index of the sample; depths are optical path / N (default 1)
+  --received-levels full|db|BLACK,WHITE
+                         received images: the values shown black and white (BLACK,WHITE;
+                         full: the pixel type's range, 0,255 for uint8), or db: the values are
+                         dB (default: a recording's own levels, else full; float32: db)
   --frames N             frames to image (default: every frame of the file once, one
                          elevation sweep of the simulator, or a network stream until its
                          sender's "end")
@@ -235,6 +240,9 @@ CliOptions parseCommandLine(int argc, char** argv) {
       oct::parseSpectralWindow(*options.octWindow);
     } else if (args.option("--refractive-index")) {
       options.refractiveIndex = args.number<double>();
+    } else if (args.option("--received-levels")) {
+      options.receivedLevels = args.value();
+      received::ReceivedLevels::parse(*options.receivedLevels, received::PixelType::UInt8);
     } else if (args.option("--backend")) {
       options.backend = args.value();
     } else if (args.option("--frames")) {

@@ -43,6 +43,9 @@ struct CliOptions {
   bool anyOctOption() const {
     return octDispersion || octKTable || octKPolynomial || octWindow || refractiveIndex;
   }
+  // Received images (an OpenIGTLink or cineflow.received/1 source, headless): their levels,
+  // received::ReceivedLevels::parse()'s words ("full", "db", "BLACK,WHITE").
+  std::optional<std::string> receivedLevels;
   std::string backend = "auto";
   std::uint32_t gpuMemoryBudgetMiB = 0;  // --gpu-memory-budget; 0: no budget
   std::uint64_t frames = 0;              // 0: one pass over the file / one sweep of the simulator

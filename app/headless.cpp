@@ -23,6 +23,7 @@
 #include "oct_dispersion_option.hpp"
 #include "output_paths.hpp"
 #include "pipeline/engine.hpp"
+#include "received/received_modality.hpp"
 #include "registry/file_check.hpp"
 #include "registry/source_factory.hpp"
 #include "run_report.hpp"
@@ -137,26 +138,40 @@ oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source,
 // Each modality takes its own options; options of another modality are refused, not ignored.
 std::shared_ptr<const modality::ProcessingSettings> settingsFor(const CliOptions& options,
                                                                 acquire::FrameSource& source) {
-  if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&source)) {
-    if (options.anyOctOption()) {
-      throw std::invalid_argument("the --oct- options and --refractive-index apply to OCT; " +
-                                  source.describe() + " is " + source.modality().name());
+  const auto refuse = [&source](bool given, const char* what) {
+    if (given) {
+      throw std::invalid_argument(std::string(what) + "; " + source.describe() + " is " +
+                                  source.modality().name());
     }
+  };
+  const bool ultrasoundOptions = options.grid || options.fNumber || options.apodisation ||
+                                 options.mode || options.iqBandwidthPercent ||
+                                 options.iqDecimation || options.doppler.any();
+  const auto refuseOthers = [&](bool ultrasound, bool oct, bool received) {
+    refuse(ultrasound && ultrasoundOptions,
+           "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation and the "
+           "Doppler options apply to ultrasound");
+    refuse(oct && options.anyOctOption(), "the --oct- options and --refractive-index apply to OCT");
+    refuse(received && options.receivedLevels.has_value(),
+           "--received-levels applies to received images");
+  };
+  if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&source)) {
+    refuseOthers(false, true, true);
     return ultrasound::makeSettings(imagingFor(options, ultrasound->params()));
   }
-  if (const oct::OctSource* octSource = oct::asOct(&source);
-      octSource != nullptr &&
-      !(options.grid || options.fNumber || options.apodisation || options.mode ||
-        options.iqBandwidthPercent || options.iqDecimation || options.doppler.any())) {
+  if (const oct::OctSource* octSource = oct::asOct(&source)) {
+    refuseOthers(true, false, true);
     return oct::makeSettings(octFor(options, *octSource, source));
   }
-  if (options.grid || options.fNumber || options.apodisation || options.mode ||
-      options.iqBandwidthPercent || options.iqDecimation || options.doppler.any()) {
-    throw std::invalid_argument(
-        "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation and the "
-        "Doppler options apply to ultrasound; " +
-        source.describe() + " is " + source.modality().name());
+  if (const received::ReceivedSource* received = received::asReceived(&source)) {
+    refuseOthers(true, true, false);
+    if (options.receivedLevels) {
+      return received::makeSettings(
+          received::ReceivedLevels::parse(*options.receivedLevels, received->format().pixel));
+    }
+    return source.modality().defaultSettings(source);
   }
+  refuseOthers(true, true, true);
   return source.modality().defaultSettings(source);
 }
 

@@ -48,6 +48,7 @@ struct ImagingArgs {
   std::optional<int> ensemble;
   std::optional<std::string> ensembleMode;  // "sliding" | "block"
   std::optional<std::string> wallFilter;    // --wall-filter's words
+  std::optional<std::string> levels;        // received images: --received-levels' words
 };
 // The arguments as ImagingArgs (the keywords every imaging call shares).
 ImagingArgs imagingArgs(const std::optional<std::string>& grid,

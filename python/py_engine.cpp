@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@
 #include "py_modules.hpp"
 #include "py_push_source.hpp"
 #include "py_volumes.hpp"
+#include "received/received_modality.hpp"
 #include "registry/source_factory.hpp"
 #include "store/bmode_recorder.hpp"
 #include "tune/tuner_setup.hpp"
@@ -242,6 +244,7 @@ class PyEngine {
     take(next.iqDecimation, changes.iqDecimation);
     take(next.prfHz, changes.prfHz);
     take(next.ensemble, changes.ensemble);
+    take(next.levels, changes.levels);
     auto settings = settingsFor(next);
     const auto geometryOf = [this](const modality::ProcessingSettings& s) {
       return current().modality().geometry(s, current());
@@ -304,17 +307,27 @@ class PyEngine {
   }
 
   std::shared_ptr<const modality::ProcessingSettings> settingsFor(const ImagingArgs& args) const {
-    if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&current())) {
+    const acquire::FrameSource& source = current();
+    const auto refuse = [&source](bool given, const std::string& what) {
+      if (given) {
+        throw std::invalid_argument(what + "; " + source.describe() + " is " +
+                                    source.modality().name());
+      }
+    };
+    const received::ReceivedSource* received = received::asReceived(&source);
+    refuse(args.levels && received == nullptr, "levels apply to received images");
+    if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&source)) {
       return ultrasound::makeSettings(imagingFor(args, ultrasound->params()));
     }
-    if (args.grid || args.fnumber || args.apodisation || args.mode || args.iqBandwidthPercent ||
-        args.iqDecimation || args.prfHz || args.ensemble) {
-      throw std::invalid_argument(
-          "grid, fnumber, apodisation, mode, iq_bandwidth, iq_decimation, prf and ensemble apply "
-          "to ultrasound; " +
-          current().describe() + " is " + current().modality().name());
+    refuse(args.grid || args.fnumber || args.apodisation || args.mode || args.iqBandwidthPercent ||
+               args.iqDecimation || args.prfHz || args.ensemble,
+           "grid, fnumber, apodisation, mode, iq_bandwidth, iq_decimation, prf and ensemble "
+           "apply to ultrasound");
+    if (received != nullptr && args.levels) {
+      return received::makeSettings(
+          received::ReceivedLevels::parse(*args.levels, received->format().pixel));
     }
-    return current().modality().defaultSettings(current());
+    return source.modality().defaultSettings(source);
   }
 
   // Every frame the queue holds reaches the callable (GIL released by the caller).
@@ -377,42 +390,74 @@ class PyEngine {
   std::unique_ptr<pipeline::Engine> engine_;
 };
 
+// The levels keyword as --received-levels' words: None, "full", "db" or (black, white).
+std::optional<std::string> levelsWords(const py::object& levels) {
+  if (levels.is_none()) {
+    return std::nullopt;
+  }
+  if (py::isinstance<py::str>(levels)) {
+    return levels.cast<std::string>();
+  }
+  if (py::isinstance<py::sequence>(levels) && py::len(levels) == 2) {
+    const auto pair = levels.cast<py::sequence>();
+    try {  // any two real numbers (NumPy's too); the parse says which is not finite
+      char text[64];
+      std::snprintf(text, sizeof text, "%.17g,%.17g", pair[0].cast<double>(),
+                    pair[1].cast<double>());
+      return std::string(text);
+    } catch (const py::cast_error&) {
+      // not numbers: said below
+    }
+  }
+  throw py::type_error("levels: expected \"full\", \"db\" or (black, white), not " +
+                       py::repr(levels).cast<std::string>());
+}
+
+ImagingArgs withLevels(ImagingArgs args, const py::object& levels) {
+  args.levels = levelsWords(levels);
+  return args;
+}
+
 }  // namespace
 
 void bindEngine(py::module_& m) {
   py::class_<PyEngine>(m, "Engine",
                        "An imaging engine on a source (what --input takes, or a "
                        "cineflow.PushSource the script pushes frames into), on a backend.")
-      .def(py::init([](const py::object& source, const std::string& backend,
-                       const std::optional<std::uint64_t>& frames, const std::string& policy,
-                       bool pace, const std::optional<double>& rate,
-                       const std::optional<std::string>& grid, const std::optional<double>& fnumber,
-                       const std::optional<std::string>& apodisation,
-                       const std::optional<std::string>& mode,
-                       const std::optional<double>& iqBandwidth,
-                       const std::optional<int>& iqDecimation,
-                       const std::map<std::string, std::string>& variants, bool tune,
-                       std::size_t storeBytes) {
-             return std::make_unique<PyEngine>(
-                 source, backend, frames, policy, pace, rate,
-                 imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), variants,
-                 tune, storeBytes);
-           }),
-           "source"_a = py::str("sim"), py::kw_only(), "backend"_a = "auto",
-           "frames"_a = py::none(), "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(),
-           "grid"_a = py::none(), "fnumber"_a = py::none(), "apodisation"_a = py::none(),
-           "mode"_a = py::none(), "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(),
-           "variants"_a = std::map<std::string, std::string>{}, "tune"_a = true,
-           "store_bytes"_a = 0,
-           "frames: stop after this many (None: a file's last frame, as the command line; a "
-           "simulator, plugin or network stream until stop(); 0: until stop(), a file replaying); "
-           "policy: \"block\" (lose nothing) or "
-           "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
-           "keywords and variants (pinned stage variants) are cineflow.bmode's; tune: the "
-           "tuning history's variants, measured at start where it has none (False: the pins, "
-           "every other stage its default, as --no-tune); store_bytes: the "
-           "VolumeStore's reservation (0: half the device's free memory; on the CPU a quarter "
-           "of the host's, at most 4 GiB).")
+      .def(
+          py::init([](const py::object& source, const std::string& backend,
+                      const std::optional<std::uint64_t>& frames, const std::string& policy,
+                      bool pace, const std::optional<double>& rate,
+                      const std::optional<std::string>& grid, const std::optional<double>& fnumber,
+                      const std::optional<std::string>& apodisation,
+                      const std::optional<std::string>& mode,
+                      const std::optional<double>& iqBandwidth,
+                      const std::optional<int>& iqDecimation, const py::object& levels,
+                      const std::map<std::string, std::string>& variants, bool tune,
+                      std::size_t storeBytes) {
+            return std::make_unique<PyEngine>(
+                source, backend, frames, policy, pace, rate,
+                withLevels(imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation),
+                           levels),
+                variants, tune, storeBytes);
+          }),
+          "source"_a = py::str("sim"), py::kw_only(), "backend"_a = "auto", "frames"_a = py::none(),
+          "policy"_a = "block", "pace"_a = true, "rate"_a = py::none(), "grid"_a = py::none(),
+          "fnumber"_a = py::none(), "apodisation"_a = py::none(), "mode"_a = py::none(),
+          "iq_bandwidth"_a = py::none(), "iq_decimation"_a = py::none(), "levels"_a = py::none(),
+          "variants"_a = std::map<std::string, std::string>{}, "tune"_a = true, "store_bytes"_a = 0,
+          "frames: stop after this many (None: a file's last frame, as the command line; a "
+          "simulator, plugin or network stream until stop(); 0: until stop(), a file replaying); "
+          "policy: \"block\" (lose nothing) or "
+          "\"drop\"; pace: at the source's rate (False: flat out); rate: Hz; the imaging "
+          "keywords and variants (pinned stage variants) are cineflow.bmode's; levels: "
+          "received images' values shown black and white, (black, white), \"full\" (the "
+          "pixel type's range) or \"db\" (the values are dB), as --received-levels (None: a "
+          "recording's own, else full; float32 db); tune: the "
+          "tuning history's variants, measured at start where it has none (False: the pins, "
+          "every other stage its default, as --no-tune); store_bytes: the "
+          "VolumeStore's reservation (0: half the device's free memory; on the CPU a quarter "
+          "of the host's, at most 4 GiB).")
       .def("on_frame", &PyEngine::onFrame, "callback"_a, "queue"_a = 8,
            "Calls callback(frame) for every completed image, from a queue of `queue` frames.")
       .def("on_volume", &PyEngine::onVolume, "callback"_a, "queue"_a = 4,
@@ -434,12 +479,14 @@ void bindEngine(py::module_& m) {
           [](PyEngine& engine, const std::optional<std::string>& grid,
              const std::optional<double>& fnumber, const std::optional<std::string>& apodisation,
              const std::optional<std::string>& mode, const std::optional<double>& iqBandwidth,
-             const std::optional<int>& iqDecimation) {
-            engine.set(imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation));
+             const std::optional<int>& iqDecimation, const py::object& levels) {
+            engine.set(withLevels(
+                imagingArgs(grid, fnumber, apodisation, mode, iqBandwidth, iqDecimation), levels));
           },
           py::kw_only(), "grid"_a = py::none(), "fnumber"_a = py::none(),
           "apodisation"_a = py::none(), "mode"_a = py::none(), "iq_bandwidth"_a = py::none(),
-          "iq_decimation"_a = py::none(), "Changes imaging parameters, live while running.")
+          "iq_decimation"_a = py::none(), "levels"_a = py::none(),
+          "Changes imaging parameters (and received images' levels), live while running.")
       .def("stats", &PyEngine::stats,
            "The engine's counts, rates and per-stage times (the profiler's statistics), and the "
            "callback's deliveries, drops and errors.")

@@ -50,7 +50,8 @@ Plan (JSON, schema cineflow.batch/1; relative paths are relative to the plan's f
   A parameter is any headless processing option (cineflow --help) without its "--": grid,
   fnumber, apodisation, mode, iq-bandwidth, iq-decimation, prf, ensemble, ensemble-mode,
   wall-filter, doppler-average, colour-box, oct-dispersion, oct-k-table, oct-k-polynomial,
-  oct-window, refractive-index, map, on-damaged-frame, variant; a list varies it.
+  oct-window, refractive-index, received-levels, map, on-damaged-frame, variant; a list varies
+  it.
 )";
 }
 

@@ -38,6 +38,7 @@ const std::set<std::string> kGridOptions = {"grid",
                                             "oct-k-polynomial",
                                             "oct-window",
                                             "refractive-index",
+                                            "received-levels",
                                             "map",
                                             "on-damaged-frame",
                                             "variant"};

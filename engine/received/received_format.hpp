@@ -49,6 +49,11 @@ struct ReceivedLevels {
 
   // The pixel type's full range (float32: as dB).
   static ReceivedLevels defaultsFor(PixelType pixel);
+  // The command line's and Python's words for levels: "full" (defaultsFor(pixel)), "db" (the
+  // values are dB), or "BLACK,WHITE" (the values shown black and white, any real numbers that
+  // differ; white may be below black, which inverts the picture). Throws std::invalid_argument
+  // naming what was wrong; the result is validated.
+  static ReceivedLevels parse(std::string_view text, PixelType pixel);
   // Throws std::invalid_argument unless black and white are finite and differ (when not as dB).
   void validate() const;
   bool operator==(const ReceivedLevels&) const = default;

@@ -1,7 +1,9 @@
 #include "received/received_modality.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -95,6 +97,35 @@ ReceivedLevels ReceivedLevels::defaultsFor(PixelType pixel) {
       break;
   }
   return {true, 0, 0};
+}
+
+ReceivedLevels ReceivedLevels::parse(std::string_view text, PixelType pixel) {
+  if (text == "full") {
+    return defaultsFor(pixel);
+  }
+  if (text == "db") {
+    return {true, 0, 0};
+  }
+  const std::size_t comma = text.find(',');
+  const auto number = [&](std::string_view word, const char* what) {
+    const std::string copy(word);
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(value)) {
+      throw std::invalid_argument("received images' levels \"" + std::string(text) + "\": the " +
+                                  what + " level '" + copy + "' is not a finite number");
+    }
+    return value;
+  };
+  if (comma == std::string_view::npos || text.find(',', comma + 1) != std::string_view::npos) {
+    throw std::invalid_argument("received images' levels \"" + std::string(text) +
+                                "\": expected full, db or BLACK,WHITE (two numbers)");
+  }
+  ReceivedLevels levels{false, number(text.substr(0, comma), "black"),
+                        number(text.substr(comma + 1), "white")};
+  levels.validate();
+  return levels;
 }
 
 void ReceivedLevels::validate() const {

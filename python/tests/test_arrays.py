@@ -28,20 +28,75 @@ def test_source_reads_the_recordings_samples(datasets):
         source.read(1)
 
 
+def write_received(path, images, x0_m):
+    """A recording of uint8 received images (cineflow.received/1) written by h5py, not by
+    Cineflow, as a peer's tool would; returns its path."""
+    with h5py.File(path, "w") as f:
+        f.attrs.update({"schema": "cineflow.received/1", "modality": "received",
+                        "rows": images.shape[1], "cols": images.shape[2], "pixel_type": "uint8",
+                        "dx_m": 2e-4, "dz_m": 1e-4, "x0_m": x0_m, "z0_m": 5e-3,
+                        "device": "Image_Reference"})
+        f["images"] = images
+    return path
+
+
 def test_received_images_a_peer_wrote_read_as_they_were_written(tmp_path):
-    # A recording of received images (cineflow.received/1) written by h5py, not by Cineflow.
     rng = np.random.default_rng(3)
     images = rng.integers(0, 256, size=(3, 16, 24), dtype=np.uint8)
-    path = tmp_path / "received.h5"
-    with h5py.File(path, "w") as f:
-        f.attrs.update({"schema": "cineflow.received/1", "modality": "received", "rows": 16,
-                        "cols": 24, "pixel_type": "uint8", "dx_m": 2e-4, "dz_m": 1e-4,
-                        "x0_m": -2.3e-3, "z0_m": 5e-3, "device": "Image_Reference"})
-        f["images"] = images
+    path = write_received(tmp_path / "received.h5", images, x0_m=-2.3e-3)
     source = cineflow.Source(str(path))
     assert source.modality == "received" and len(source) == 3
     assert source.frame_shape == (16, 24) and source.dtype == np.uint8
     assert np.array_equal(source.read(1), images[1]) and np.array_equal(source[-1], images[2])
+
+
+def test_received_images_are_shown_through_the_levels_a_script_sets(tmp_path):
+    """The levels keyword maps a received recording's values onto the image as the manual's
+    formula says, computed here independently: dB = 60 (v - white) / (white - black); "db" takes
+    the values as dB; a live set() changes them; what cannot be levels is refused by name."""
+    rng = np.random.default_rng(11)
+    images = rng.integers(0, 256, size=(4, 12, 20), dtype=np.uint8)
+    path = write_received(tmp_path / "received.h5", images, x0_m=0.0)
+
+    def shown(levels):
+        seen = {}
+        with cineflow.Engine(str(path), backend="cpu", tune=False, pace=False,
+                             levels=levels) as engine:
+            engine.on_frame(lambda frame: seen.setdefault(frame.source_index, frame.image.copy()))
+            engine.start()
+            assert engine.wait(timeout=60) == "finished"
+        return seen
+
+    v = images.astype(np.float64)
+    for levels, expected in (((10, 200.5), 60 * (v - 200.5) / (200.5 - 10)),
+                             ((255, 0), 60 * (v - 0) / (0 - 255)),  # inverted
+                             ("full", 60 * (v - 255) / 255),
+                             ("db", v)):
+        seen = shown(levels)
+        assert sorted(seen) == [0, 1, 2, 3], levels
+        for index, image in seen.items():
+            # float32 rounding of a value of at most 60 * 255 / 190 dB: 1e-5 relative
+            np.testing.assert_allclose(image, expected[index], rtol=1e-5, atol=1e-4,
+                                       err_msg=str(levels))
+
+    for bad, error, words in (((5, 5), ValueError, "must be finite and differ"),
+                              ((0, float("nan")), ValueError, "not a finite number"),
+                              ("bright", ValueError, "expected full, db or BLACK,WHITE"),
+                              ((1, "a"), TypeError, "expected"),
+                              ((1, 2, 3), TypeError, "expected")):
+        with pytest.raises(error, match=words):
+            cineflow.Engine(str(path), backend="cpu", levels=bad)
+    with pytest.raises(ValueError, match="levels apply to received images"):
+        cineflow.Engine("sim", backend="cpu", levels="db")
+    engine = cineflow.Engine(str(path), backend="cpu", tune=False, levels="db")
+    with pytest.raises(ValueError, match="must be finite and differ"):
+        engine.set(levels=(3, 3))
+    engine.set(levels=(0, 100))  # kept: the next start uses them
+    seen = {}
+    engine.on_frame(lambda frame: seen.setdefault(frame.source_index, frame.image.copy()))
+    engine.start()
+    engine.wait(timeout=60)
+    np.testing.assert_allclose(seen[0], 60 * (v[0] - 100) / 100, rtol=1e-5, atol=1e-4)
 
 
 def test_a_source_indexes_slices_and_iterates_like_a_sequence(datasets):

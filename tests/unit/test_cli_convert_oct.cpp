@@ -218,7 +218,8 @@ class TestCliConvertOct : public QObject {
     } refused[] = {{{"--oct-dispersion", "10"}, "two numbers", 2},
                    {{"--oct-k-table", missing}, "no-such-table.txt", 2},
                    {{"--refractive-index", "0.5"}, "refractive index", 2},
-                   {{"--fnumber", "2"}, "apply to ultrasound", 2}};
+                   {{"--fnumber", "2"}, "apply to ultrasound", 2},
+                   {{"--received-levels", "db"}, "applies to received images", 2}};
     for (const auto& [options, reason, exitCode] : refused) {
       QFile::remove(out);
       run = runApp(

@@ -26,7 +26,9 @@
 #include "registry/ultrasound_engine.hpp"
 #include "store/raw_recorder.hpp"
 #include "support/free_port.hpp"
+#include "support/plain_hdf5.hpp"
 #include "support/recording_fixtures.hpp"
+#include "support/run_app.hpp"
 #include "ultrasound/imaging_params.hpp"
 #include "ultrasound/ultrasound_source.hpp"
 
@@ -114,6 +116,26 @@ std::uint64_t counter(const acquire::FrameSource& source, const std::string& nam
     }
   }
   return ~std::uint64_t{0};
+}
+
+// Records `frames` frames of `source` to `path` (cineflow.received/1); the recorder's error, if
+// any.
+std::string record(acquire::FrameSource& source, const std::string& path, std::uint64_t frames) {
+  store::RawRecorder recorder(path, test::layoutOf(source), store::RecordCodec{},
+                              store::RecordPolicy::Block, 4);
+  source.startAcquisition();
+  std::vector<std::byte> frame(source.frameBytes());
+  for (std::uint64_t i = 0; i < frames; ++i) {
+    acquire::SliceInfo slice;
+    source.readFrame(i, frame, slice);
+    acquire::FrameHeader header;
+    header.sequence = i;
+    if (!recorder.submit(header, frame)) {
+      return "frame " + std::to_string(i) + " was not taken";
+    }
+  }
+  source.stopAcquisition();
+  return recorder.stop().error;
 }
 
 std::unique_ptr<pipeline::Engine> receivingEngine(compute::Backend& backend, int port,
@@ -338,22 +360,8 @@ class TestIgtlClient : public QObject {
     QVERIFY(port > 0);
     auto source = acquire::openSource("igtl://127.0.0.1:" + std::to_string(port));
     const std::string path = folder.filePath(QStringLiteral("received.h5")).toStdString();
-    {
-      store::RawRecorder recorder(path, test::layoutOf(*source), store::RecordCodec{},
-                                  store::RecordPolicy::Block, 4);
-      source->startAcquisition();
-      std::vector<std::byte> frame(source->frameBytes());
-      for (std::uint64_t i = 0; i < 3; ++i) {
-        acquire::SliceInfo slice;
-        source->readFrame(i, frame, slice);
-        acquire::FrameHeader header;
-        header.sequence = i;
-        QVERIFY(recorder.submit(header, frame));
-      }
-      source->stopAcquisition();
-      const store::RecorderStats stats = recorder.stop();
-      QVERIFY2(stats.error.empty(), stats.error.c_str());
-    }
+    const std::string error = record(*source, path, 3);
+    QVERIFY2(error.empty(), error.c_str());
     auto replay = acquire::openSource(path);
     QCOMPARE(replay->modality().name(), "received");
     QCOMPARE(replay->frameCount(), std::uint64_t{3});
@@ -379,6 +387,76 @@ class TestIgtlClient : public QObject {
                qPrintable(QStringLiteral("frame %1 matches %2").arg(i).arg(match)));
       previous = match;
     }
+  }
+
+  // Headless, --received-levels maps a recording's values as the manual's formula says
+  // (computed here from the file as an outside reader sees it); bad levels and other modalities'
+  // options are refused with exit 2 and no output.
+  void theCommandLineShowsARecordingThroughTheLevelsItIsGiven() {
+    QTemporaryDir folder;
+    const int port = startServer(this, folder.path(),
+                                 {QStringLiteral("--images"), QStringLiteral("4"),
+                                  QStringLiteral("--rate"), QStringLiteral("20")});
+    QVERIFY(port > 0);
+    const QString recording = folder.filePath(QStringLiteral("received.h5"));
+    {
+      auto source = acquire::openSource("igtl://127.0.0.1:" + std::to_string(port));
+      const std::string error = record(*source, recording.toStdString(), 2);
+      QVERIFY2(error.empty(), error.c_str());
+    }
+    std::vector<std::uint8_t> values;
+    {
+      const test::PlainFile file(recording.toStdString());
+      values = test::readAll<std::uint8_t>(file.id, "images", H5T_NATIVE_UINT8);
+    }
+    QCOMPARE(values.size(), std::size_t{2} * kCols * kRows);
+    const QString out = folder.filePath(QStringLiteral("shown.h5"));
+    const struct {
+      const char* levels;
+      double black, white;  // white == black: the values are dB
+    } cases[] = {{"10,200.5", 10, 200.5}, {"255,0", 255, 0}, {"full", 0, 255}, {"db", 0, 0}};
+    for (const auto& c : cases) {
+      QFile::remove(out);
+      const test::AppRun run = test::runApp({"--headless", "--backend", "cpu", "--input", recording,
+                                             "--received-levels", c.levels, "--output", out});
+      QVERIFY2(run.exitCode == 0, qPrintable(QString(c.levels) + ": " + run.err));
+      const test::PlainFile file(out.toStdString());
+      const std::vector<float> shown = test::readAll<float>(file.id, "bmode_db", H5T_NATIVE_FLOAT);
+      QCOMPARE(shown.size(), values.size());
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = values[i];
+        const double expected = c.white == c.black ? v : 60.0 * (v - c.white) / (c.white - c.black);
+        // float32 rounding of values of at most 60 * 255 / 190.5 dB
+        QVERIFY2(std::abs(shown[i] - expected) <= 1e-4 * (1 + std::abs(expected)),
+                 qPrintable(QStringLiteral("%1: pixel %2 shows %3, expected %4")
+                                .arg(c.levels)
+                                .arg(i)
+                                .arg(shown[i])
+                                .arg(expected)));
+      }
+    }
+    const struct {
+      QStringList options;
+      const char* reason;
+    } refused[] = {{{"--received-levels", "7,7"}, "must be finite and differ"},
+                   {{"--received-levels", "7,x"}, "'x' is not a finite number"},
+                   {{"--received-levels", "bright"}, "expected full, db or BLACK,WHITE"},
+                   {{"--oct-window", "rect"}, "apply to OCT"},
+                   {{"--fnumber", "2"}, "apply to ultrasound"}};
+    for (const auto& [options, reason] : refused) {
+      QFile::remove(out);
+      const test::AppRun run = test::runApp(
+          QStringList{"--headless", "--backend", "cpu", "--input", recording, "--output", out} +
+          options);
+      QVERIFY2(run.exitCode == 2 && run.err.contains(QLatin1String(reason)),
+               qPrintable(options.join(' ') + ": " + run.err));
+      QVERIFY(!QFile::exists(out));
+    }
+    const test::AppRun onSimulator =
+        test::runApp({"--headless", "--input", "sim", "--received-levels", "db", "--output", out});
+    QVERIFY2(onSimulator.exitCode == 2 &&
+                 onSimulator.err.contains("--received-levels applies to received images"),
+             qPrintable(onSimulator.err));
   }
 
   void cineflowsOwnServerIsReceivedAsItShows() {
