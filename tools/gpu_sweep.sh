@@ -159,7 +159,7 @@ skip_gpu() { row "$1" "—" "$2" "skipped: $nogpu" "$3"; }
 frames() { if [ $quick = 1 ]; then echo $(($1 / 10)); else echo "$1"; fi; }
 
 kernel_tests=(test_cuda_stages test_cuda_oct test_cuda_chunk_decode test_cuda_mip_tile
-  test_cuda_volume_bricks test_cuda_doppler test_device_code test_lz4_device_code)
+  test_cuda_volume_bricks test_cuda_doppler test_cuda_received test_device_code test_lz4_device_code)
 engine_tests=(test_cuda_volumes test_cuda_pipeline)
 gpu_tests=()
 for t in "${kernel_tests[@]}" "${engine_tests[@]}"; do

@@ -5,12 +5,16 @@
 #include <QtTest>
 
 #include <functional>
+#include <limits>
 #include <memory>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "compute/backend.hpp"
 #include "compute/buffer.hpp"
+#include "modality/frame_processor.hpp"
 
 namespace cineflow::test {
 
@@ -62,6 +66,31 @@ inline double relativeL2(const std::vector<float>& a, const std::vector<float>& 
     den += double(b[i]) * b[i];
   }
   return std::sqrt(num / den);
+}
+
+// Runs `processor`, configured on `backend`, on one raw frame uploaded from the host; returns its
+// image (poisoned with NaN before, so a pixel the processor did not write shows).
+inline std::vector<float> processFrame(compute::Backend& backend,
+                                       modality::FrameProcessor& processor,
+                                       std::span<const std::byte> raw,
+                                       const acquire::FrameHeader& header) {
+  compute::DeviceBuffer<std::byte> device(backend, raw.size());
+  backend.copyBlocking(device.data(), raw.data(), raw.size());
+  compute::DeviceBuffer<float> image(backend, processor.geometry().pixels());
+  std::vector<float> host(image.size(), std::numeric_limits<float>::quiet_NaN());
+  backend.copyBlocking(image.data(), host.data(), host.size() * sizeof(float));
+  auto stream = backend.createStream("test");
+  std::vector<std::unique_ptr<compute::Event>> marks;
+  for (std::size_t i = 0; i <= processor.stageNames().size(); ++i) {
+    marks.push_back(backend.createEvent());
+  }
+  processor.enqueue(*stream, header, device.view(), image.view(), marks);
+  stream->synchronize();
+  if (const std::string error = stream->takeError(); !error.empty()) {
+    throw std::runtime_error(error);
+  }
+  backend.copyBlocking(host.data(), image.data(), host.size() * sizeof(float));
+  return host;
 }
 
 }  // namespace cineflow::test

@@ -21,21 +21,9 @@ std::vector<float> imageOn(compute::Backend& backend, const oct::OctAcquisition&
                            std::uint64_t sourceIndex) {
   oct::OctProcessor processor;
   processor.configure(backend, acquisition, params);
-  compute::DeviceBuffer<std::byte> device(backend, raw.size() * sizeof(std::uint16_t));
-  backend.copyBlocking(device.data(), raw.data(), device.size());
-  compute::DeviceBuffer<float> image(backend, processor.geometry().pixels());
-  auto stream = backend.createStream("test");
-  std::vector<std::unique_ptr<compute::Event>> marks;
-  for (std::size_t i = 0; i <= processor.stageNames().size(); ++i) {
-    marks.push_back(backend.createEvent());
-  }
   acquire::FrameHeader header;
   header.sourceIndex = sourceIndex;
-  processor.enqueue(*stream, header, device.view(), image.view(), marks);
-  stream->synchronize();
-  std::vector<float> host(image.size());
-  backend.copyBlocking(host.data(), image.data(), host.size() * sizeof(float));
-  return host;
+  return test::processFrame(backend, processor, std::as_bytes(std::span(raw)), header);
 }
 
 }  // namespace
