@@ -138,40 +138,31 @@ oct::OctParams octFor(const CliOptions& options, const oct::OctSource& source,
 // Each modality takes its own options; options of another modality are refused, not ignored.
 std::shared_ptr<const modality::ProcessingSettings> settingsFor(const CliOptions& options,
                                                                 acquire::FrameSource& source) {
-  const auto refuse = [&source](bool given, const char* what) {
-    if (given) {
-      throw std::invalid_argument(std::string(what) + "; " + source.describe() + " is " +
-                                  source.modality().name());
+  const std::string modality = source.modality().name();
+  const auto refuse = [&](const char* owner, bool given, const char* what) {
+    if (modality != owner && given) {
+      throw std::invalid_argument(std::string(what) + "; " + source.describe() + " is " + modality);
     }
   };
-  const bool ultrasoundOptions = options.grid || options.fNumber || options.apodisation ||
-                                 options.mode || options.iqBandwidthPercent ||
-                                 options.iqDecimation || options.doppler.any();
-  const auto refuseOthers = [&](bool ultrasound, bool oct, bool received) {
-    refuse(ultrasound && ultrasoundOptions,
-           "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation and the "
-           "Doppler options apply to ultrasound");
-    refuse(oct && options.anyOctOption(), "the --oct- options and --refractive-index apply to OCT");
-    refuse(received && options.receivedLevels.has_value(),
-           "--received-levels applies to received images");
-  };
+  refuse("ultrasound",
+         options.grid || options.fNumber || options.apodisation || options.mode ||
+             options.iqBandwidthPercent || options.iqDecimation || options.doppler.any(),
+         "--grid, --fnumber, --apodisation, --mode, --iq-bandwidth, --iq-decimation and the "
+         "Doppler options apply to ultrasound");
+  refuse("oct", options.anyOctOption(), "the --oct- options and --refractive-index apply to OCT");
+  refuse("received", options.receivedLevels.has_value(),
+         "--received-levels applies to received images");
   if (const ultrasound::UltrasoundSource* ultrasound = ultrasound::asUltrasound(&source)) {
-    refuseOthers(false, true, true);
     return ultrasound::makeSettings(imagingFor(options, ultrasound->params()));
   }
   if (const oct::OctSource* octSource = oct::asOct(&source)) {
-    refuseOthers(true, false, true);
     return oct::makeSettings(octFor(options, *octSource, source));
   }
-  if (const received::ReceivedSource* received = received::asReceived(&source)) {
-    refuseOthers(true, true, false);
-    if (options.receivedLevels) {
-      return received::makeSettings(
-          received::ReceivedLevels::parse(*options.receivedLevels, received->format().pixel));
-    }
-    return source.modality().defaultSettings(source);
+  if (const received::ReceivedSource* received = received::asReceived(&source);
+      received != nullptr && options.receivedLevels) {
+    return received::makeSettings(
+        received::ReceivedLevels::parse(*options.receivedLevels, received->format().pixel));
   }
-  refuseOthers(true, true, true);
   return source.modality().defaultSettings(source);
 }
 

@@ -1,5 +1,7 @@
 #include "oct/k_table_file.hpp"
 
+#include "base/number_text.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -37,14 +39,6 @@ void forEachWord(const std::string& line, Take take) {
   }
 }
 
-// The finite number `word` is, or nothing.
-bool parseNumber(const std::string& word, double& value) {
-  errno = 0;
-  char* end = nullptr;
-  value = std::strtod(word.c_str(), &end);
-  return end == word.c_str() + word.size() && errno != ERANGE && std::isfinite(value);
-}
-
 }  // namespace
 
 std::vector<float> readKTable(const std::filesystem::path& path, int samples) {
@@ -69,13 +63,13 @@ std::vector<float> readKTable(const std::filesystem::path& path, int samples) {
   std::string line;
   for (int lineNumber = 1; std::getline(file, line); ++lineNumber) {
     forEachWord(line, [&](const std::string& word) {
-      double value = 0;
-      if (!parseNumber(word, value)) {
+      const std::optional<double> value = base::finiteNumber(word);
+      if (!value) {
         throw std::invalid_argument("the k-linearisation table " + name + ", line " +
                                     std::to_string(lineNumber) + ": '" + word +
                                     "' is not a finite number");
       }
-      table.push_back(static_cast<float>(value));
+      table.push_back(static_cast<float>(*value));
     });
   }
   if (file.bad()) {
@@ -92,12 +86,12 @@ std::vector<float> readKTable(const std::filesystem::path& path, int samples) {
 std::vector<double> parseKPolynomial(const std::string& text) {
   std::vector<double> coefficients;
   forEachWord(text, [&](const std::string& word) {
-    double value = 0;
-    if (!parseNumber(word, value)) {
+    const std::optional<double> value = base::finiteNumber(word);
+    if (!value) {
       throw std::invalid_argument("the k-linearisation polynomial: '" + word +
                                   "' is not a finite number");
     }
-    coefficients.push_back(value);
+    coefficients.push_back(*value);
   });
   if (coefficients.empty() || coefficients.size() > 4) {
     throw std::invalid_argument(

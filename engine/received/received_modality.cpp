@@ -1,13 +1,12 @@
 #include "received/received_modality.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "base/number_text.hpp"
 #include "received/received_processor.hpp"
 
 namespace cineflow::received {
@@ -108,15 +107,13 @@ ReceivedLevels ReceivedLevels::parse(std::string_view text, PixelType pixel) {
   }
   const std::size_t comma = text.find(',');
   const auto number = [&](std::string_view word, const char* what) {
-    const std::string copy(word);
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(copy.c_str(), &end);
-    if (copy.empty() || end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(value)) {
+    const std::optional<double> value = base::finiteNumber(word);
+    if (!value) {
       throw std::invalid_argument("received images' levels \"" + std::string(text) + "\": the " +
-                                  what + " level '" + copy + "' is not a finite number");
+                                  what + " level '" + std::string(word) +
+                                  "' is not a finite number");
     }
-    return value;
+    return *value;
   };
   if (comma == std::string_view::npos || text.find(',', comma + 1) != std::string_view::npos) {
     throw std::invalid_argument("received images' levels \"" + std::string(text) +
