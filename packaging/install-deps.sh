@@ -23,7 +23,7 @@ packages=(
   python3-dev pybind11-dev libdlpack-dev python3-pytest mypy mkdocs
   dpkg-dev file groff-base appstream desktop-file-utils
   munge slurmctld slurmd slurm-client
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev gdb
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
 )
 # Optional: the HDF5 filter plugins for LZ4 and Blosc (bitshuffle + LZ4) volume compression, and

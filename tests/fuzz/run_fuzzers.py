@@ -9,7 +9,11 @@ real recordings in DIR (the repository's data/) and typical files; tests/fuzz/<n
 dictionary. The runs are deterministic (a fixed -seed).
 
 What stops a harness is a crash, a leak, a timeout (10 s per input), an allocation of 1 GiB or more,
-a resident set past 2 GiB, or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts. It is then told apart:
+a resident set past 2 GiB, or undefined behaviour. The input that did it stays in BUILD_DIR/artifacts.
+A stop whose log names no stack (a library built with a stack protector aborting on its own smashed
+stack: libFuzzer's abort handler then faults printing that stack) is run again alone under gdb,
+whose stack names where (when it does not stop it again, a stack protector's abort is a shared
+library's: the harness itself has no canaries). It is then told apart:
 
 * in Cineflow's own code (the first frame of its stack that is not the sanitizers', libFuzzer's or
   the C library's lies in Cineflow): a defect, and the run fails;
@@ -60,7 +64,11 @@ def known_defects():
 def classify(log):
     """('cineflow', text) | ('library', signature) | ('unknown', text) for the defect in `log`."""
     kind = "crash"
-    if "ERROR: libFuzzer: timeout" in log:
+    if "*** stack smashing detected ***" in log:  # glibc: a stack protector's canary was hit
+        kind = "stack-smashing"
+    elif "*** buffer overflow detected ***" in log:  # glibc: a _FORTIFY_SOURCE check failed
+        kind = "buffer-overflow"
+    elif "ERROR: libFuzzer: timeout" in log:
         kind = "timeout"
     elif "out-of-memory" in log or "requested allocation size" in log:
         kind = "memory"
@@ -109,6 +117,33 @@ def refused_allocation(harness, artifact):
     return result.stdout + result.stderr
 
 
+def backtrace_alone(harness, artifact):
+    """The log of `artifact` run alone under gdb, with the stack of the thread the signal stopped
+    in the sanitizers' format (gdb_backtrace.py); empty without gdb. gdb walks a stack smashed by
+    an overflow as far as it can, where the sanitizer's unwinder faults."""
+    if shutil.which("gdb") is None:
+        return ""
+    # LeakSanitizer cannot stop the world under a debugger: leaks are not what is looked for here.
+    environment = {**os.environ, "ASAN_OPTIONS": "allocator_may_return_null=1:detect_leaks=0"}
+    try:
+        result = subprocess.run(["gdb", "-q", "-batch", "-nx", "-ex", "run", "-ex",
+                                 f"source {HERE / 'gdb_backtrace.py'}", "--args", str(harness),
+                                 "-rss_limit_mb=2048", "-malloc_limit_mb=1024", artifact],
+                                capture_output=True, text=True, errors="replace",
+                                env=environment, timeout=300)
+    except subprocess.TimeoutExpired:
+        return ""
+    return result.stdout + result.stderr
+
+
+def has_stack_protector(harness):
+    """Whether `harness` itself (Cineflow's code and libFuzzer's, linked in) checks stack canaries:
+    clang builds the fuzz preset without them, so glibc's "stack smashing detected" can only come
+    from a shared library it calls."""
+    result = subprocess.run(["nm", "-u", str(harness)], capture_output=True, text=True)
+    return result.returncode != 0 or "__stack_chk_fail" in result.stdout
+
+
 def executed_units(log):
     found = re.findall(r"stat::number_of_executed_units: *(\d+)", log)
     if found:
@@ -147,16 +182,26 @@ def run_harness(harness, build, runs, seconds, known):
             return True, executed, library_finds
         where, what = classify(log)
         artifact = re.search(r"Test unit written to (\S+)", log)
-        if what.startswith("memory: the resident set") and artifact \
-                and pathlib.Path(artifact.group(1)).exists():
-            # The resident set grew past its limit without an allocation past -malloc_limit_mb
+        alone = artifact.group(1) if artifact and pathlib.Path(artifact.group(1)).exists() else None
+        # A stop whose log does not say where is run again alone, in the way that names it:
+        rerun = None
+        if what.startswith("memory: the resident set"):
+            # the resident set grew past its limit without an allocation past -malloc_limit_mb
             # being reported while fuzzing (a huge one refused, null to the library's own error
-            # handling, or one whose pages were filled afterwards): the input run alone, with
-            # every allocation of 1 GiB or more fatal, names who asked.
-            again = refused_allocation(harness, artifact.group(1))
+            # handling, or one whose pages were filled afterwards): with every allocation of
+            # 1 GiB or more fatal, the stack names who asked;
+            rerun = refused_allocation
+        elif what.endswith("(no stack in the log)"):
+            rerun = backtrace_alone  # under gdb, which walks even a smashed stack.
+        if rerun and alone:
+            again = rerun(harness, alone)
             where_again, what_again = classify(again)
             if where_again != "unknown":
                 where, what, log = where_again, what_again, log + again
+            elif what.startswith("stack-smashing") and not has_stack_protector(harness):
+                # Not stopped again alone (what the smashed canary held depended on the inputs
+                # before). The harness's own code has no canaries: a shared library's did it.
+                where, what = "library", "shared-library ? stack-smashing"
         known_defect = where == "library" and any(fnmatch.fnmatchcase(what, pattern) for pattern in known)
         digest = ""
         if known_defect and artifact and pathlib.Path(artifact.group(1)).exists():
