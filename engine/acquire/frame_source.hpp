@@ -54,6 +54,21 @@ class SourceEnded : public SourceError {
   SourceEnded() : SourceError("the sender finished") {}
 };
 
+// Thrown by a live source's readFrame() when what it delivers no longer fits the format it opened
+// with (an OpenIGTLink server's image changed size when the scanner's depth changed): the run
+// fails, and the same source opened again follows the new picture (the GUI does so by itself).
+// change() says what changed ("the server's image changed from 96 x 64 uint8 to 97 x 64 uint8");
+// what() adds that opening the source again follows it.
+class SourceChanged : public SourceError {
+ public:
+  explicit SourceChanged(const std::string& change)
+      : SourceError(change + ": open the source again to follow it"), change_(change) {}
+  const std::string& change() const noexcept { return change_; }
+
+ private:
+  std::string change_;
+};
+
 // A number as a message shows it ("%g": 2e+07, 0.298, nan).
 inline std::string numberText(double value) {
   char text[32];

@@ -229,6 +229,7 @@ EngineStats Engine::stats() const {
     std::lock_guard lock(impl_->stateMutex);
     s.state = impl_->state;
     s.error = impl_->error;
+    s.sourceChange = impl_->sourceChange;
   }
   if (const std::shared_ptr<EngineSession> run = impl_->currentSession()) {
     s.acquired = run->acquired;
@@ -293,7 +294,8 @@ std::shared_ptr<EngineSession> Engine::Impl::currentSession() const {
   return session;
 }
 
-void Engine::Impl::setState(EngineState next, const std::string& message) {
+void Engine::Impl::setState(EngineState next, const std::string& message,
+                            const std::string& change) {
   {
     std::lock_guard lock(stateMutex);
     if (state == EngineState::Failed && next != EngineState::Running) {
@@ -301,12 +303,13 @@ void Engine::Impl::setState(EngineState next, const std::string& message) {
     }
     state = next;
     error = next == EngineState::Failed ? message : std::string();
+    sourceChange = next == EngineState::Failed ? change : std::string();
   }
   stateChanged.notify_all();
 }
 
-void Engine::Impl::fail(const std::string& message) {
-  setState(EngineState::Failed, message);
+void Engine::Impl::fail(const std::string& message, const std::string& sourceChange) {
+  setState(EngineState::Failed, message, sourceChange);
   if (const std::shared_ptr<EngineSession> run = currentSession()) {
     run->stopRequested = true;
   }

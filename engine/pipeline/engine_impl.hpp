@@ -32,8 +32,10 @@ struct Engine::Impl {
   // Makes the run's session, with every buffer and choice in place (no thread started).
   void configureForStart();
   void joinThreads();
-  void setState(EngineState next, const std::string& error = {});
-  void fail(const std::string& message);
+  // Failed keeps `error`, and `sourceChange` when the source's picture changed.
+  void setState(EngineState next, const std::string& error = {},
+                const std::string& sourceChange = {});
+  void fail(const std::string& message, const std::string& sourceChange = {});
   // The current run (null before the first start), for a thread other than the run's.
   std::shared_ptr<EngineSession> currentSession() const;
 
@@ -129,6 +131,7 @@ struct Engine::Impl {
   std::condition_variable stateChanged;
   EngineState state = EngineState::Stopped;
   std::string error;
+  std::string sourceChange;  // EngineStats::sourceChange
 
   // The current run's session: replaced by start() (under sessionMutex, with no thread of the
   // previous run left); its threads hold it by reference.

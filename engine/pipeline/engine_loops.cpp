@@ -100,6 +100,8 @@ void Engine::Impl::acquisitionLoop(EngineSession& run) {
     // the sender finished and the source was told to end with it: the run ran its frames out
   } catch (const acquire::DamagedFrameError& e) {
     fail(std::string("acquisition stopped: ") + e.what() + kSkipHint);
+  } catch (const acquire::SourceChanged& e) {
+    fail(std::string("acquisition stopped: ") + e.what(), e.change());
   } catch (const std::exception& e) {
     fail(std::string("acquisition stopped: ") + e.what());
   }

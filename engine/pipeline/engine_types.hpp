@@ -79,7 +79,10 @@ StageStats toStageStats(const std::string& name, const profile::Summary& summary
 
 struct EngineStats {
   EngineState state = EngineState::Stopped;
-  std::string error;           // set when state is Failed
+  std::string error;  // set when state is Failed
+  // Set with Failed when a live source's picture changed (acquire::SourceChanged): what changed.
+  // The same source opened again follows it.
+  std::string sourceChange;
   std::uint64_t acquired = 0;  // frames taken from the source (incl. dropped)
   std::uint64_t dropped = 0;   // frames discarded by the Drop policy
   // Frames read (and given to the raw-frame tap) but not imaged: the Latest policy let them go

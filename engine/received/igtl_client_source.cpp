@@ -88,7 +88,8 @@ struct IgtlClientSource::Receiver {
   std::vector<std::byte> latest;  // format.frameBytes(): the newest image
   bool fresh = false;             // latest not taken yet
   bool stopped = false;           // the run stopped: readers leave
-  std::string error;              // the stream changed: the run ends with this
+  std::string error;              // the stream failed: the run ends with this
+  bool pictureChanged = false;    // ... because its picture changed (error says how)
   std::string problem;            // why the connection is down ("" while up)
   bool connected = false;
   Clock::time_point since = Clock::now();  // of the last image, or of the problem
@@ -232,8 +233,9 @@ struct IgtlClientSource::Receiver {
 
   void deliver(const IgtlImage& image) {
     if (!image.format.samePicture(format)) {
-      fail("the server's image changed from " + format.describe() + " to " +
-           image.format.describe() + ": open the source again to follow it");
+      fail(
+          "the server's image changed from " + format.describe() + " to " + image.format.describe(),
+          true);
       return;
     }
     std::lock_guard lock(mutex);
@@ -245,9 +247,10 @@ struct IgtlClientSource::Receiver {
     arrived.notify_all();
   }
 
-  void fail(std::string text) {
+  void fail(std::string text, bool changed = false) {
     std::lock_guard lock(mutex);
     error = std::move(text);
+    pictureChanged = changed;
     arrived.notify_all();
   }
 
@@ -301,6 +304,9 @@ struct IgtlClientSource::Receiver {
   void take(std::span<std::byte> dst) {
     std::unique_lock lock(mutex);
     arrived.wait(lock, [&] { return fresh || stopped || !error.empty(); });
+    if (pictureChanged) {
+      throw acquire::SourceChanged(error);
+    }
     if (!error.empty()) {
       throw SourceError(error);
     }

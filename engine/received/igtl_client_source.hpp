@@ -13,8 +13,8 @@
 //     image and never stalls the server;
 //   - a lost connection is retried every second (counted), the live status saying so, until the
 //     source closes: the run goes on showing nothing new, and resumes with the server;
-//   - an image of another size, type, spacing or place ends the run with an error saying what
-//     changed (the source is opened again to follow it);
+//   - an image of another size, type, spacing or place ends the run with acquire::SourceChanged
+//     saying what changed (the same source opened again follows it: the GUI does so itself);
 //   - other messages (STATUS, TRANSFORM, ...), images of other devices and messages whose CRC
 //     does not match their body are skipped (the last counted).
 // Messages of protocol versions 1 and 2 (with an extended header and metadata) are read. Pixels:
@@ -58,7 +58,8 @@ class IgtlClientSource final : public ReceivedSource {
   double frameRateHz() const override { return 0; }
   std::uint64_t frameCount() const override { return ~std::uint64_t{0}; }
   // Waits for an image newer than the last one taken (throws SourceStopped after
-  // stopAcquisition(), SourceError once the stream changed its format).
+  // stopAcquisition(), SourceChanged once the stream changed its picture, SourceError when it
+  // sent an image it cannot show).
   void readFrame(std::uint64_t index, std::span<std::byte> dst, acquire::SliceInfo& slice) override;
   void skipFrame(std::uint64_t index) override;
   // A run starts with the next image that arrives.

@@ -7,14 +7,19 @@
 //   igtl_image_server FOLDER [--type uint8|int8|uint16|int16|float32|rgb|float64]
 //       [--cols C] [--rows R] [--spacing DX DZ] [--origin X Y Z] [--device NAME]
 //       [--images N] [--rate HZ] [--seed S] [--big-endian] [--other-device]
-//       [--change-after K] [--clients M] [--pause-ms P] [--cycle K]
+//       [--change-after K] [--change-every K] [--change-on-file] [--clients M]
+//       [--keep-listening] [--pause-ms P] [--cycle K]
 //
 // Geometry: columns along +R (1, 0, 0), rows along -S (0, 0, -1), as a probe image stands; the
 // origin is the image's centre (OpenIGTLink's convention), in mm.
 // --images N: images per client, then it closes that client's connection; --clients M: clients
 // served one after another (after a pause of --pause-ms without listening to anyone), then it
-// exits. --change-after K: images from the K-th on have one more column. --other-device: each
-// image is preceded by one of device "Other" (8 x 8) that a client of NAME must skip.
+// exits; --keep-listening: the port stays open between clients, as a server that takes several
+// does (the next client waits in the backlog). --change-after K: images from the K-th on have one
+// more column; --change-on-file: images sent once FOLDER/change exists have one more column;
+// --change-every K: every K images the column count switches between C and C + 1 (a picture that
+// keeps changing). --other-device: each image is preceded by one of device "Other" (8 x 8) that a
+// client of NAME must skip.
 // --big-endian: scalars of more than a byte are sent big-endian (the header says so).
 // --rate 0: as fast as the socket takes them. --cycle K: the first K images are made (and written
 // to FOLDER) once, then sent again in turn, so that a large stream's rate is the network's and the
@@ -54,6 +59,9 @@ struct Options {
   bool bigEndian = false;
   bool otherDevice = false;
   int changeAfter = -1;
+  int changeEvery = 0;
+  bool changeOnFile = false;
+  bool keepListening = false;
   int clients = 1;
   int pauseMs = 0;
   int cycle = 0;
@@ -70,6 +78,32 @@ bool sendAll(int fd, const void* data, std::size_t bytes) {
     bytes -= static_cast<std::size_t>(sent);
   }
   return true;
+}
+
+// Listens on 127.0.0.1 (the port of the first call again on later calls); the first call writes
+// the port to FOLDER/port.txt. -1 when it cannot.
+int listenOnLoopback(const std::string& folder) {
+  static int port = 0;  // the same port for every client
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  const int yes = 1;
+  ::setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(listener, 4) != 0) {
+    std::perror("igtl_image_server: listen");
+    return -1;
+  }
+  socklen_t length = sizeof address;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  if (port == 0) {
+    port = ntohs(address.sin_port);
+    std::ofstream(folder + "/port.txt.part") << port << "\n";
+    std::rename((folder + "/port.txt.part").c_str(), (folder + "/port.txt").c_str());
+  }
+  return listener;
 }
 
 int scalarType(const std::string& type) {
@@ -176,6 +210,12 @@ int main(int argc, char** argv) {
       o.otherDevice = true;
     else if (arg == "--change-after")
       o.changeAfter = std::atoi(next().c_str());
+    else if (arg == "--change-on-file")
+      o.changeOnFile = true;
+    else if (arg == "--keep-listening")
+      o.keepListening = true;
+    else if (arg == "--change-every")
+      o.changeEvery = std::atoi(next().c_str());
     else if (arg == "--clients")
       o.clients = std::atoi(next().c_str());
     else if (arg == "--pause-ms")
@@ -185,29 +225,19 @@ int main(int argc, char** argv) {
   }
   std::vector<std::vector<unsigned char>> made;  // --cycle: the packed messages sent in turn
   int sent = 0;
+  int listener = -1;
   for (int client = 0; client < o.clients; ++client) {
-    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-    const int yes = 1;
-    ::setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-    static int port = 0;  // the same port for every client
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = htons(static_cast<std::uint16_t>(port));
-    if (::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(listener, 1) != 0) {
-      std::perror("igtl_image_server: listen");
-      return 1;
-    }
-    socklen_t length = sizeof address;
-    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
-    if (port == 0) {
-      port = ntohs(address.sin_port);
-      std::ofstream(o.folder + "/port.txt.part") << port << "\n";
-      std::rename((o.folder + "/port.txt.part").c_str(), (o.folder + "/port.txt").c_str());
+    if (listener < 0) {
+      listener = listenOnLoopback(o.folder);
+      if (listener < 0) {
+        return 1;
+      }
     }
     const int fd = ::accept(listener, nullptr, nullptr);
-    ::close(listener);  // nothing listens between clients
+    if (!o.keepListening) {
+      ::close(listener);  // nothing listens between clients
+      listener = -1;
+    }
     if (fd < 0) {
       return 1;
     }
@@ -234,7 +264,10 @@ int main(int argc, char** argv) {
         pace();
         continue;
       }
-      const int cols = o.changeAfter >= 0 && sent >= o.changeAfter ? o.cols + 1 : o.cols;
+      const bool wider = (o.changeAfter >= 0 && sent >= o.changeAfter) ||
+                         (o.changeEvery > 0 && (sent / o.changeEvery) % 2 == 1) ||
+                         (o.changeOnFile && ::access((o.folder + "/change").c_str(), F_OK) == 0);
+      const int cols = wider ? o.cols + 1 : o.cols;
       const std::size_t components = o.type == "rgb" ? 3 : 1;
       const std::size_t width = o.type == "float64"                       ? 8
                                 : o.type == "float32"                     ? 4

@@ -254,6 +254,11 @@ class TestIgtlClient : public QObject {
     QVERIFY2(error.contains(QStringLiteral("changed from 96 x 64 uint8")) &&
                  error.contains(QStringLiteral("to 97 x 64 uint8")),
              qPrintable(error));
+    // Said apart, so that whoever opened the source can open it again to follow the change.
+    const QString change = QString::fromStdString(engine->stats().sourceChange);
+    QVERIFY2(change.startsWith(QStringLiteral("the server's image changed from 96 x 64 uint8")) &&
+                 change.contains(QStringLiteral("to 97 x 64 uint8")) && error.contains(change),
+             qPrintable(change));
   }
 
   void otherDevicesAreSkipped() {

@@ -19,9 +19,9 @@ RawRecording::RawRecording(EngineController& controller, QObject* parent)
   connect(&controller_, &EngineController::sourceChanged, this, [this] {
     if (active()) {
       const store::RecorderStats stats = stop();
-      emit messageReady(
-          tr("Recording ended with the source: %1 frames in %2").arg(stats.written).arg(path_),
-          false);
+      endNote_ =
+          tr("Recording ended with the source: %1 frames in %2").arg(stats.written).arg(path_);
+      emit messageReady(endNote_, false);
     }
   });
 }
@@ -30,7 +30,12 @@ RawRecording::~RawRecording() {
   stop();
 }
 
+QString RawRecording::takeEndNote() {
+  return std::exchange(endNote_, QString());
+}
+
 QString RawRecording::start(const QString& path, store::RecordCodec codec) {
+  endNote_.clear();
   if (active()) {
     return tr("Already recording to %1").arg(path_);
   }

@@ -38,6 +38,9 @@ class RawRecording : public QObject {
   QString path() const { return path_; }
   // "REC 123 frames · 1.6x smaller" (with what was not recorded), for the status bar.
   QString summary() const;
+  // "Recording ended with the source: N frames in PATH" when the last source change ended the
+  // recording, once (then ""): for the window's message about the new source.
+  QString takeEndNote();
   // The patient and study recordings begun from now on carry (null: none); it must outlive this.
   void setStudy(const CurrentStudy* study) { study_ = study; }
 
@@ -53,6 +56,7 @@ class RawRecording : public QObject {
   const CurrentStudy* study_ = nullptr;
   std::unique_ptr<store::RawRecorder> recorder_;
   QString path_;
+  QString endNote_;
   QTimer watchTimer_;
 };
 

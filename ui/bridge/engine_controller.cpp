@@ -1,5 +1,6 @@
 #include "bridge/engine_controller.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <utility>
@@ -103,10 +104,19 @@ bool EngineController::isRunning() const {
 
 void EngineController::open(const QString& spec, bool autoStart,
                             const ultrasound::MatMapping& matMapping) {
+  startOpen(spec, autoStart, matMapping, QString());
+}
+
+void EngineController::startOpen(const QString& spec, bool autoStart,
+                                 const ultrasound::MatMapping& matMapping,
+                                 const QString& following) {
   if (isOpening()) {
     emit errorOccurred(tr("Still opening the previous source; try again when it is open."));
     return;
   }
+  openingSpec_ = spec;
+  openingMapping_ = matMapping;
+  followingChange_ = following;
   openAutoStart_ = autoStart;
   openingLive_ = !acquire::readsFileFromOutside(spec.toStdString());
   opener_.start([this, spec = spec.toStdString(), matMapping](BackgroundJob& job) {
@@ -133,25 +143,59 @@ void EngineController::open(const QString& spec, bool autoStart,
 }
 
 void EngineController::failOpen(const QString& message) {
+  if (!followingChange_.isEmpty()) {
+    const QString change = std::exchange(followingChange_, QString());
+    emit errorOccurred(
+        tr("The source's picture changed (%1), and it could not be opened again to follow it: %2")
+            .arg(change, message));
+    return;
+  }
   emit errorOccurred(tr("Cannot open the source: %1").arg(message));
+}
+
+bool EngineController::follow(const QString& change) {
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(follows_, [&](auto at) { return now - at > kFollowWindow; });
+  if (static_cast<int>(follows_.size()) >= kFollowLimit) {
+    return false;
+  }
+  follows_.push_back(now);
+  stop();
+  startOpen(sourceSpec_, true, sourceMapping_, change);
+  return true;
 }
 
 void EngineController::finishOpen(std::unique_ptr<acquire::FrameSource> source, bool autoStart) {
   stop();
+  const QString following = std::exchange(followingChange_, QString());
   try {
     const auto* opened = source.get();
-    const auto settings = opened->modality().defaultSettings(*opened);
+    // Following a source's new picture, the operator's settings stay where they still apply.
+    const auto kept = following.isEmpty() ? nullptr : engine_->settings();
     engine_->setSource(std::move(source));
     source_ = opened;
     sourceLive_ = openingLive_;
     if (overflowAuto_) {
       applyOverflowPolicy(autoOverflowPolicy());
     }
-    engine_->setSettings(settings);
+    bool keptApplies = kept != nullptr;
+    if (keptApplies) {
+      try {
+        engine_->setSettings(kept);
+      } catch (const std::exception&) {
+        keptApplies = false;
+      }
+    }
+    if (!keptApplies) {
+      engine_->setSettings(opened->modality().defaultSettings(*opened));
+    }
   } catch (const std::exception& error) {
     emit errorOccurred(tr("Cannot use the source: %1").arg(QString::fromStdString(error.what())));
     return;
   }
+  sourceSpec_ = openingSpec_;
+  sourceMapping_ = openingMapping_;
+  followedChange_ = following;
   emit sourceChanged();
   emit sourceOpened(sourceDescription());
   if (autoStart) {
@@ -292,7 +336,20 @@ void EngineController::pollStats() {
   emit statsUpdated(stats);
   if (stats.state == pipeline::EngineState::Failed && !failureReported_) {
     failureReported_ = true;
-    emit errorOccurred(tr("The engine failed: %1").arg(QString::fromStdString(stats.error)));
+    const QString change = QString::fromStdString(stats.sourceChange);
+    const bool followable = !change.isEmpty() && !sourceSpec_.isEmpty() && !isOpening();
+    if (followable && follow(change)) {
+      return;  // opened again: the run goes on with the new picture
+    }
+    if (followable) {
+      emit errorOccurred(tr("The source's picture changed more than %1 times within %2 s, so it "
+                            "is no longer opened again by itself: %3")
+                             .arg(kFollowLimit)
+                             .arg(kFollowWindow.count())
+                             .arg(QString::fromStdString(stats.error)));
+    } else {
+      emit errorOccurred(tr("The engine failed: %1").arg(QString::fromStdString(stats.error)));
+    }
     stop();
   } else if (stats.state == pipeline::EngineState::Finished) {
     stop();  // the source delivered its frame budget

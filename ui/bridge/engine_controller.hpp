@@ -9,6 +9,7 @@
 //
 // Every method must be called on the thread the controller lives in (the GUI thread).
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,14 @@ class EngineController : public QObject {
   const QString& backendNotice() const { return backendNotice_; }
   // The open source's own description; empty while none is open.
   QString sourceDescription() const;
+  // What changed when the open source was opened again by itself to follow a live source's new
+  // picture ("the server's image changed from 96 x 64 uint8, ... to 97 x 64 uint8, ..."), from its
+  // sourceChanged() on; empty when the operator opened it.
+  const QString& followedChange() const { return followedChange_; }
+
+  // A source whose picture changes more than this often is not followed (open()).
+  static constexpr int kFollowLimit = 3;
+  static constexpr std::chrono::seconds kFollowWindow{10};
 
   bool isOpening() const { return opener_.running(); }
   bool hasSource() const { return source_ != nullptr; }
@@ -95,6 +104,13 @@ class EngineController : public QObject {
   // Opens "sim", an RF recording or a MATLAB file (read with `matMapping`) on a background
   // thread; on success the engine gets the source (stopping it first) and sourceOpened() is
   // emitted, then acquisition starts if `autoStart`. Failures arrive through errorOccurred().
+  //
+  // A run that fails because a live source's picture changed (EngineStats::sourceChange: a
+  // scanner's depth changed its server's image size) opens the same source again by itself and
+  // goes on: the settings in effect stay when the engine takes them for the new picture (the
+  // modality's defaults otherwise), followedChange() says what changed. A source whose picture
+  // changes again at once (kFollowLimit times within kFollowWindow) is not followed: the failure
+  // is reported instead.
   void open(const QString& spec, bool autoStart = true,
             const ultrasound::MatMapping& matMapping = ultrasound::MatMapping::verasonics());
   // Starts acquiring; returns false (and emits errorOccurred) when the engine refuses.
@@ -153,7 +169,12 @@ class EngineController : public QObject {
   void settingsChanged();
 
  private:
+  void startOpen(const QString& spec, bool autoStart, const ultrasound::MatMapping& matMapping,
+                 const QString& following);
   void finishOpen(std::unique_ptr<acquire::FrameSource> source, bool autoStart);
+  // Opens the source again after its picture changed; false when it changed kFollowLimit times
+  // within kFollowWindow already.
+  bool follow(const QString& change);
   pipeline::OverflowPolicy autoOverflowPolicy() const;
   void applyOverflowPolicy(pipeline::OverflowPolicy policy);
   void failOpen(const QString& message);
@@ -172,6 +193,12 @@ class EngineController : public QObject {
 
   std::unique_ptr<acquire::FrameSource> opened_;  // written by opener_'s work, taken when done
   bool openAutoStart_ = false;
+  // The spec being opened and the open source's, to follow a source whose picture changed.
+  QString openingSpec_, sourceSpec_;
+  ultrasound::MatMapping openingMapping_, sourceMapping_;
+  QString followingChange_;  // the open in progress follows this change
+  QString followedChange_;   // followedChange()
+  std::vector<std::chrono::steady_clock::time_point> follows_;  // the recent ones
   bool openingLive_ = false;  // the source being opened is live (see sourceIsLive)
   bool sourceLive_ = false;
   bool overflowAuto_ = false;        // MainWindow turns it on (the operator's default)

@@ -1,6 +1,7 @@
 #include "shell/main_window.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <QAbstractButton>
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QScrollBar>
 #include <QShowEvent>
 #include <QStatusBar>
+#include <QStringList>
 #include <QTimer>
 #include <QToolBar>
 
@@ -35,6 +37,7 @@
 #include "profiler/status_indicators.hpp"
 #include "profiler/trace_capture.hpp"
 #include "registry/source_factory.hpp"
+#include "shell/notice_banner.hpp"
 #include "shell/transport_keys.hpp"
 #include "view2d/depth_gain_controls.hpp"
 #include "view2d/display_controls.hpp"
@@ -219,6 +222,7 @@ void MainWindow::createDocks() {
 void MainWindow::createStatusBar() {
   messageLabel_ = new QLabel(this);
   messageLabel_->setObjectName(QStringLiteral("messageLabel"));
+  notice_ = new NoticeBanner(view_);
   statusBar()->addWidget(messageLabel_, 1);
   acquisitionState_ = new QLabel(this);
   acquisitionState_->setObjectName(QStringLiteral("acquisitionState"));
@@ -251,13 +255,29 @@ void MainWindow::connectController() {
       view_->setFocus(Qt::OtherFocusReason);
     }
     // From the new source's first frame: frames of the previous source still arrive while this
-    // one opens, and their level is not this source's.
-    autoGainPending_ = true;
+    // one opens, and their level is not this source's. The same source opened again to follow
+    // its new picture keeps the operator's display.
+    const QString followed = controller_->followedChange();
+    autoGainPending_ = followed.isEmpty();
     updateAcquisitionState();
     showVolumeDocksFor(controller_->source());
     cineloopPanel_->refresh();
     cineloopPanel_->setRecording(what);
-    showMessage(tr("Source: %1").arg(what), false);
+    QStringList note;
+    if (!followed.isEmpty()) {
+      note << tr("Opened again to follow its new picture (%1)").arg(followed);
+    }
+    if (recording_ != nullptr) {
+      note << recording_->takeEndNote();  // a recording holds one source's frames
+    }
+    note.removeAll(QString());
+    sourceNote_ = note.join(QStringLiteral(". "));
+    if (!sourceNote_.isEmpty()) {  // it happened by itself: said where it cannot be missed
+      notice_->showNotice(sourceNote_ + QLatin1Char('.'));
+    }
+    showMessage(
+        tr("Source: %1").arg(what) + (sourceNote_.isEmpty() ? QString() : ". " + sourceNote_),
+        false);
   });
   connect(view_, &ImageView::renderingFailed, this,
           [this](const QString& reason) { onError(tr("Cannot display images: %1").arg(reason)); });
@@ -402,7 +422,10 @@ void MainWindow::onRunningChanged(bool running) {
   cineloopPanel_->setLive(running);
   if (running) {
     lastError_.clear();
-    showMessage(tr("Acquiring: %1").arg(controller_->sourceDescription()), false);
+    const QString note = std::exchange(sourceNote_, QString());
+    showMessage(tr("Acquiring: %1").arg(controller_->sourceDescription()) +
+                    (note.isEmpty() ? QString() : ". " + note),
+                false);
   } else if (lastError_.isEmpty()) {
     showMessage(tr("Stopped: %1").arg(controller_->sourceDescription()), false);
   }

@@ -46,6 +46,7 @@ class MeasurementsPanel;
 class MipTriptych;
 class ProfilerFeed;
 class PacsUpload;
+class NoticeBanner;
 class RawRecording;
 class StatusIndicators;
 class TraceCapture;
@@ -242,6 +243,7 @@ class MainWindow : public QMainWindow {
   QLabel* volume3dRate_ = nullptr;  // "3-D 42 frames/s" while the 3-D view draws
   QByteArray defaultLayout_;        // saveState() before the stored layout was restored
   QLabel* messageLabel_ = nullptr;
+  NoticeBanner* notice_ = nullptr;      // over the image: what the status line may cut off
   QLabel* acquisitionState_ = nullptr;  // "Live", "Frozen" or "Stopped"
 
   QAction* openFileAction_ = nullptr;
@@ -258,6 +260,9 @@ class MainWindow : public QMainWindow {
   bool frozen_ = false;           // stopped by Freeze (reviewing), not by Stop
   bool autoGainPending_ = true;   // the gain from each open source's first frame
   QString lastError_;
+  // What came with the source just opened (followed after its picture changed, a recording that
+  // ended with the previous one), said with "Source:" and again with the "Acquiring:" that follows.
+  QString sourceNote_;
 };
 
 }  // namespace cineflow::ui
