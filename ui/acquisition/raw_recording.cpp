@@ -19,9 +19,9 @@ RawRecording::RawRecording(EngineController& controller, QObject* parent)
   connect(&controller_, &EngineController::sourceChanged, this, [this] {
     if (active()) {
       const store::RecorderStats stats = stop();
+      // Said with the new source's message (takeEndNote), which would overwrite a message here.
       endNote_ =
           tr("Recording ended with the source: %1 frames in %2").arg(stats.written).arg(path_);
-      emit messageReady(endNote_, false);
     }
   });
 }
