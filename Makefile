@@ -69,7 +69,8 @@ FUZZ_RUNS ?= 10000
 FUZZ_SECONDS ?= 0
 fuzz: deps
 	cmake --preset fuzz $(LAUNCHER) >/dev/null && cmake --build --preset fuzz -j $(JOBS)
-	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS)
+	python3 tests/fuzz/run_fuzzers.py build/fuzz --runs $(FUZZ_RUNS) --seconds $(FUZZ_SECONDS) \
+	  --jobs $(JOBS)
 
 # The .deb from the build tree (cmake/CineflowPackaging.cmake says what it holds).
 package: build

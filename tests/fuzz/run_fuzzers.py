@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs every fuzz harness of the fuzz build over its corpus (make fuzz).
 
-    run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--data DIR] [--only NAME]
+    run_fuzzers.py BUILD_DIR [--runs N] [--seconds S] [--data DIR] [--only NAME] [--jobs J]
 
 Each harness (BUILD_DIR/tests/fuzz/fuzz_*) runs for at least N inputs (libFuzzer's -runs), or for
 S seconds when S > 0, over BUILD_DIR/corpus/<harness>, which make_fuzz_seeds fills first from the
@@ -25,9 +25,11 @@ library's: the harness itself has no canaries). It is then told apart:
   that a new one is looked at; so does the same input stopping it twice, or more than
   LIBRARY_FINDS_LIMIT restarts.
 
-Prints one line per harness: the inputs it ran and what it found. Exit status 1 when any failed.
+J harnesses run at once (default: one per core). Prints one line per harness as it ends: the
+inputs it ran and what it found. Exit status 1 when any failed.
 """
 import argparse
+import concurrent.futures
 import fnmatch
 import hashlib
 import os
@@ -43,11 +45,18 @@ LIBRARIES = ("libhdf5", "libmatio")
 # Restarts after known library defects one harness may take: past it the run fails, as a sign
 # that something keeps stopping it rather than that the libraries are fragile.
 LIBRARY_FINDS_LIMIT = 100
-# Frames that are the machinery around a defect, not where it is.
+# Frames that are the machinery around a defect, not where it is, by their function's name...
 MACHINERY = re.compile(
-    r"__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|libc\.so|libstdc\+\+|"
+    r"__interceptor_|__asan|__sanitizer|__lsan|__ubsan|fuzzer::|"
     r"\bmalloc\b|\bcalloc\b|\brealloc\b|operator new|LLVMFuzzerTestOneInput|/fuzz_")
-FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (?P<where>.*)$|^\s*#\d+ 0x[0-9a-f]+ +\((?P<module>[^)]*)\)")
+# ...or by their module: the C and C++ runtimes. A machine with the C library's debugging symbols
+# (libc6-dbg, which gdb recommends) names its frames by their glibc source file, not by libc.so.6,
+# so a frame's module is asked for explicitly (STACK_FORMAT) and never read from its text.
+RUNTIME = re.compile(r"/(libc|libm|libpthread|libdl|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so[^/]*$")
+# Every stack frame the sanitizers print ends with its module in braces, found or not.
+STACK_FORMAT = 'stack_trace_format="    #%n %p %F %L {%m}"'
+FRAME = re.compile(
+    r"^\s*#\d+ 0x[0-9a-f]+ +(?:in (?P<where>.*?)|(?P<rest>.*?))(?: \{(?P<module>[^}]*)\})?$")
 
 
 def known_defects():
@@ -82,32 +91,52 @@ def classify(log):
     if match:  # undefined behaviour: only Cineflow's code is instrumented
         return "cineflow", f"undefined behaviour at {match.group(1)}: {match.group(2)}"
     report = log[log.find("==ERROR") if "==ERROR" in log else log.find("ERROR: libFuzzer"):]
-    frames = []
-    for line in report.splitlines():
+    frames = []  # (where or None, module or "") of the first stack, innermost first; where: the
+    for line in report.splitlines():  # function, then its source line or module and offset
         frame = FRAME.match(line)
         if frame:
-            frames.append(frame.group("where") or frame.group("module") or "")
+            frames.append((frame.group("where"), frame_module(frame)))
         elif frames:
             break  # the first stack only
-    frames = [where for where in frames if not MACHINERY.search(where)]
+    frames = [(where, module) for where, module in frames
+              if not MACHINERY.search(f"{where or ''} {module}") and not RUNTIME.search(module)]
+    # Another shared library (zlib, szip, LZ4...) is judged by who called it: HDF5 decoding a
+    # damaged chunk, or Cineflow passing it sizes.
+    frames = [(where, module) for where, module in frames
+              if not (module_library(module) is None and ".so" in pathlib.Path(module).name)]
     if not frames:
         return "unknown", f"{kind} (no stack in the log)"
-    library = next((name for name in LIBRARIES if name in frames[0]), None)
+    library = module_library(frames[0][1])
     if library is None:
-        return "cineflow", f"{kind} in {frames[0]}"
+        return "cineflow", f"{kind} in {frames[0][0] or frames[0][1]}"
     # The library's innermost named function (frames without symbols show only an offset).
-    for where in frames:
-        if library not in where:
+    for where, module in frames:
+        if module_library(module) != library:
             break
-        if not where.startswith("/"):
+        if where:
             return "library", f"{library} {where.split(' ')[0]} {kind}"
     return "library", f"{library} ? {kind}"
+
+
+def frame_module(frame):
+    """The module of a parsed stack frame: the braces STACK_FORMAT adds, or else the module a
+    frame without symbols shows in parentheses ("(/usr/lib/libhdf5.so+0x1234)")."""
+    if frame.group("module"):
+        return frame.group("module")
+    named = re.search(r"\((/[^)+]*)\+0x[0-9a-f]+\)", frame.group("where") or frame.group("rest"))
+    return named.group(1) if named else ""
+
+
+def module_library(module):
+    """The library of LIBRARIES that `module` (a path) is, or None."""
+    name = pathlib.Path(module).name
+    return next((library for library in LIBRARIES if name.startswith(library)), None)
 
 
 def refused_allocation(harness, artifact):
     """The log of `artifact` run again with a refused allocation fatal, so that its stack says
     which allocation it was."""
-    environment = {**os.environ, "ASAN_OPTIONS": "allocator_may_return_null=0"}
+    environment = {**os.environ, "ASAN_OPTIONS": f"allocator_may_return_null=0:{STACK_FORMAT}"}
     try:
         result = subprocess.run([str(harness), "-rss_limit_mb=4096", "-malloc_limit_mb=1024",
                                  artifact], capture_output=True, text=True, errors="replace",
@@ -218,7 +247,8 @@ def run_harness(harness, build, runs, seconds, known):
             if (executed >= runs) if seconds == 0 else (time.monotonic() >= deadline):
                 return True, executed, library_finds
             continue
-        print(log[-6000:], file=sys.stderr)
+        print(f"--- {name}, the end of its log ({log_path}):\n{log[-6000:]}", file=sys.stderr,
+              flush=True)
         reproducer = artifact.group(1) if artifact else "(none written)"
         if known_defect and digest in stopped_by:
             label = f"the same input ({digest}) stopped the harness twice, in a known library defect"
@@ -238,13 +268,15 @@ def main():
     parser.add_argument("--seconds", type=int, default=0)
     parser.add_argument("--data", type=pathlib.Path, default=HERE.parent.parent / "data")
     parser.add_argument("--only")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="harnesses run at once (default: one per core)")
     args = parser.parse_args()
     build = args.build.resolve()
     # A huge allocation HDF5 or matio asks for while reading a damaged file returns null, as it
     # does outside the sanitizer, so that their own error handling is what runs; an allocation of
     # 1 GiB or more that succeeds still stops the harness (-malloc_limit_mb: below the resident
     # limit, so that what asks for too much is caught where it asks, with its stack). tests/lsan.supp says which leaks are not Cineflow's.
-    os.environ["ASAN_OPTIONS"] = "allocator_may_return_null=1"
+    os.environ["ASAN_OPTIONS"] = f"allocator_may_return_null=1:{STACK_FORMAT}"
     os.environ["LSAN_OPTIONS"] = f"suppressions={HERE.parent / 'lsan.supp'}:print_suppressions=0"
     seeds = [str(build / "tests/fuzz/make_fuzz_seeds"), str(build / "corpus")]
     if not (args.data / "field2_pw3_points.h5").is_file():
@@ -254,18 +286,23 @@ def main():
     # until exit, which is not what is fuzzed.
     subprocess.run(seeds, check=True, env={**os.environ, "ASAN_OPTIONS": "detect_leaks=0"})
     known = known_defects()
+    harnesses = [harness for harness in sorted((build / "tests/fuzz").glob("fuzz_*"))
+                 if os.access(harness, os.X_OK) and (not args.only or harness.name == args.only)]
     failed = False
-    for harness in sorted((build / "tests/fuzz").glob("fuzz_*")):
-        if not os.access(harness, os.X_OK) or (args.only and harness.name != args.only):
-            continue
-        ok, executed, finds = run_harness(harness, build, args.runs, args.seconds, known)
-        failed |= not ok
-        if ok:
-            extra = f"; {len(finds)} inputs hit known library defects ({', '.join(sorted(set(finds)))})" \
-                if finds else ""
-            print(f"{harness.name}: {executed} inputs, nothing new found{extra}", flush=True)
-        else:
-            print(f"{harness.name}: FAILED after {executed} inputs: {finds[0]}", flush=True)
+    # The harnesses are independent (a corpus, a log and artifacts named by each): one per core.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs = {pool.submit(run_harness, harness, build, args.runs, args.seconds, known): harness
+                for harness in harnesses}
+        for done in concurrent.futures.as_completed(runs):
+            name = runs[done].name
+            ok, executed, finds = done.result()
+            failed |= not ok
+            if ok:
+                extra = f"; {len(finds)} inputs hit known library defects ({', '.join(sorted(set(finds)))})" \
+                    if finds else ""
+                print(f"{name}: {executed} inputs, nothing new found{extra}", flush=True)
+            else:
+                print(f"{name}: FAILED after {executed} inputs: {finds[0]}", flush=True)
     return 1 if failed else 0
 
 
