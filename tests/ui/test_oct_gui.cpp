@@ -66,7 +66,11 @@ class TestOctGui : public QObject {
     QVERIFY2(panel.autoDispersion(), qPrintable(panel.message()));
     const double a2 = cineflow::oct::paramsOf(window.controller().engine()).a2;
     QVERIFY2(std::abs(a2 - 60.0) <= 6.0, qPrintable(QString::number(a2)));
-    QVERIFY(std::abs(panel.a2Box().value() - a2) < 0.05);
+    QVERIFY2(std::abs(panel.a2Box().value() - a2) < 0.05,
+             qPrintable(QStringLiteral("the box shows %1, the engine has %2, the slider %3")
+                            .arg(panel.a2Box().value())
+                            .arg(a2)
+                            .arg(panel.a2Slider().value())));
 
     // A volume buffers and saves with the OCT metadata.
     QTRY_VERIFY_WITH_TIMEOUT(window.controller().engine().stats().volumes >= 1, kTimeoutMs);
