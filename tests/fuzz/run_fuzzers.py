@@ -16,7 +16,9 @@ whose stack names where (when it does not stop it again, a stack protector's abo
 library's: the harness itself has no canaries). It is then told apart:
 
 * in Cineflow's own code (the first frame of its stack that is not the sanitizers', libFuzzer's or
-  the C library's lies in Cineflow): a defect, and the run fails;
+  the C and C++ runtimes' lies in Cineflow; frames are told apart by their module, which the
+  sanitizers are asked to print, and a frame in another shared library by its caller): a defect,
+  and the run fails;
 * inside HDF5 or matio, called from one of Cineflow's readers, on a damaged file: a defect of that
   library which Cineflow cannot mend (known_library_defects.txt names the ones seen). It is
   counted and kept (BUILD_DIR/artifacts/library/), and the harness goes on from where it stopped,
